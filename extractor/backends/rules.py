@@ -1,0 +1,21 @@
+"""The offline backend: the rules extractor behind the backend protocol."""
+
+from __future__ import annotations
+
+from ..rules import RULES_VERSION, extract
+from ..schema import Usage
+from . import BackendResult
+
+
+class RulesBackend:
+    name = "rules"
+    cacheable = False  # faster to recompute than to look up
+
+    def identity(self) -> dict:
+        return {"backend": self.name, "rules_version": RULES_VERSION}
+
+    async def extract(self, abstract: str, title: str | None) -> BackendResult:
+        return BackendResult(draft=extract(abstract), usage=Usage())
+
+    async def aclose(self) -> None:
+        return None

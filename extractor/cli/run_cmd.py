@@ -1,0 +1,108 @@
+"""``extractor run``: batch extraction into a run directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..config import MODES, make_config
+from ..errors import ExtractorError
+from ..runner import run
+from ..schema import PaperResult
+from . import app
+
+EXIT_OK = 0
+EXIT_SOME_FAILED = 1
+
+RUN_EXAMPLES = """
+Examples:
+
+  extractor run fixtures/abstracts --out runs/demo            # offline rules backend
+
+  OPENAI_API_KEY=... extractor run papers.jsonl --out runs/gpt --model gpt-4o-mini --concurrency 16
+
+  extractor run papers.jsonl --out runs/local --base-url http://127.0.0.1:8080/v1 --model any
+
+Exit status: 0 when every paper is ok, 1 when at least one failed (see papers.jsonl), 2 for bad options.
+"""
+
+
+class _Progress:
+    """A rich progress bar with ok / failed / tokens counters."""
+
+    def __init__(self, console: Console) -> None:
+        self.ok = self.failed = self.tokens = 0
+        self.progress = Progress(
+            TextColumn("[bold]extracting"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("[green]{task.fields[ok]} ok[/] [red]{task.fields[failed]} failed[/] {task.fields[tokens]:,} tokens"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=False,
+        )
+        self.task = None
+
+    def start(self, total: int) -> None:
+        self.progress.start()
+        self.task = self.progress.add_task("run", total=total, ok=0, failed=0, tokens=0)
+
+    def update(self, result: PaperResult) -> None:
+        if result.status == "ok":
+            self.ok += 1
+        else:
+            self.failed += 1
+        self.tokens += result.usage.prompt_tokens + result.usage.completion_tokens
+        self.progress.update(self.task, advance=1, ok=self.ok, failed=self.failed, tokens=self.tokens)
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+
+@app.command("run", epilog=RUN_EXAMPLES)
+def run_command(
+    inputs: Annotated[list[str], typer.Argument(help="Files or directories of abstracts (JSONL, CSV, arXiv listing, Daily Papers text), or - for stdin.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Run directory to write.")],
+    backend: Annotated[Optional[str], typer.Option(help="rules or openai (default: openai when a key or base URL is set, else rules).")] = None,
+    model: Annotated[Optional[str], typer.Option(help="Model name for the openai backend.")] = None,
+    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint (or OPENAI_BASE_URL).")] = None,
+    mode: Annotated[Optional[str], typer.Option(help=f"Structured-output mode: {'|'.join(MODES)} (default: chosen for the endpoint).")] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
+    rpm: Annotated[Optional[float], typer.Option(help="At most this many requests per minute.")] = None,
+    max_cost: Annotated[Optional[float], typer.Option(help="Stop sending new requests once this many USD are spent.")] = None,
+    cache_dir: Annotated[Optional[Path], typer.Option(help="Cache directory (default: the user cache dir).")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the cache.")] = False,
+    max_chars: Annotated[Optional[int], typer.Option(help="Longest abstract accepted, in characters.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Extract methods, models, benchmarks and grounded claims from abstracts."""
+    console = Console(stderr=True, quiet=quiet)
+    if mode is not None and mode not in MODES:
+        raise typer.BadParameter(f"choose one of {', '.join(MODES)}", param_hint="--mode")
+    config, reason = make_config(
+        backend, model, base_url, None,
+        mode=mode, concurrency=concurrency, rpm=rpm, max_cost=max_cost,
+        cache_dir=cache_dir, use_cache=not no_cache, max_chars=max_chars,
+    )
+    console.print(f"[bold]{reason}[/]" + (f", model {config.model}" if config.model else ""))
+    progress = _Progress(console)
+    try:
+        summary = run(inputs, out, config, on_start=progress.start, on_result=progress.update)
+    except ExtractorError as exc:
+        progress.stop()
+        raise typer.BadParameter(str(exc)) from exc
+    finally:
+        progress.stop()
+    counts = summary.info["counts"]
+    console.print(
+        f"{counts['ok']} ok, {counts['failed']} failed, {counts['claims']} claims "
+        f"({counts['rejected']} rejected) -> {out}"
+    )
+    for result in summary.results:
+        if result.status == "failed":
+            console.print(f"[red]failed[/] {result.id}: {result.error}")
+    raise typer.Exit(EXIT_SOME_FAILED if summary.failed else EXIT_OK)

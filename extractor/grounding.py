@@ -1,0 +1,185 @@
+"""Ground a backend's draft in the abstract: nothing that is not in the text reaches a table.
+
+A claim survives when its evidence is found in the abstract (whitespace- and case-insensitive)
+and its number (and the upper end of a range) is written inside that evidence. Spans are
+computed here, never taken from a backend. Names of methods, models and benchmarks must occur
+in the text too; a model size must be a number the text writes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .hashing import short_hash
+from .numbers import NumberMention, find_numbers, mentions_in
+from .schema import Claim, ClaimDraft, Extraction, ExtractionDraft, Model, Rejection
+
+_WS = re.compile(r"\s+")
+_NAME_KEY = re.compile(r"[^0-9a-z]+")
+
+
+def _folded(text: str) -> tuple[str, list[int]]:
+    """Lower-cased text with whitespace runs folded to one space, and each folded character's
+    offset in the original, so a match in the folded text maps back to a span."""
+    out: list[str] = []
+    offsets: list[int] = []
+    previous_space = False
+    for i, ch in enumerate(text):
+        if ch.isspace():
+            if not previous_space and out:
+                out.append(" ")
+                offsets.append(i)
+            previous_space = True
+            continue
+        previous_space = False
+        out.append(ch.lower())
+        offsets.append(i)
+    return "".join(out), offsets
+
+
+def find_evidence(evidence: str, abstract: str) -> tuple[int, int] | None:
+    """The [start, end) of ``evidence`` in ``abstract``, ignoring case and whitespace."""
+    needle = _WS.sub(" ", evidence).strip().lower()
+    if not needle:
+        return None
+    haystack, offsets = _folded(abstract)
+    at = haystack.find(needle)
+    if at < 0:
+        return None
+    return offsets[at], offsets[at + len(needle) - 1] + 1
+
+
+def name_key(name: str) -> str:
+    """Case-, space- and punctuation-insensitive form of a name: 'Llama 3.2-3B' = 'llama323b'."""
+    return _NAME_KEY.sub("", name.lower())
+
+
+def name_in_text(name: str, abstract: str) -> bool:
+    key = name_key(name)
+    return bool(key) and key in name_key(abstract)
+
+
+def _value_span(
+    draft: ClaimDraft, mentions: list[NumberMention]
+) -> tuple[int, int] | str:
+    """Where the claim's number sits inside its evidence, or the reason it does not."""
+    low = next((m for m in mentions if m.matches(draft.value)), None)
+    if low is None:
+        return f"value {draft.value:g} is not written in the evidence"
+    if draft.value_max is None:
+        return low.start, low.end
+    high = next((m for m in mentions if m.start >= low.start and m.matches(draft.value_max)), None)
+    if high is None:
+        return f"value_max {draft.value_max:g} is not written in the evidence"
+    return low.start, high.end
+
+
+def claim_id(paper_id: str, value: float, value_max: float | None, value_start: int) -> str:
+    """A claim's identity: its paper, its value and where the number sits in the text."""
+    return f"{paper_id}#" + short_hash([paper_id, value, value_max, value_start], 8)
+
+
+def ground_claim(
+    draft: ClaimDraft, abstract: str, paper_id: str, mentions: list[NumberMention]
+) -> Claim | str:
+    """The grounded claim, or the reason it cannot be grounded."""
+    span = find_evidence(draft.evidence, abstract)
+    if span is None:
+        return "evidence is not found in the abstract"
+    located = _value_span(draft, mentions_in(mentions, *span))
+    if isinstance(located, str):
+        return located
+    for field in ("benchmark", "method", "model"):
+        name = getattr(draft, field)
+        if name and not name_in_text(name, abstract):
+            return f"{field} {name!r} does not occur in the abstract"
+    if draft.value_max is not None and draft.value_max < draft.value:
+        return f"value_max {draft.value_max:g} is below value {draft.value:g}"
+    return Claim(
+        **draft.model_dump(),
+        id=claim_id(paper_id, draft.value, draft.value_max, located[0]),
+        span=span,
+        value_span=located,
+    )
+
+
+def _size_in_text(size: float | None, mentions: list[NumberMention]) -> bool:
+    if size is None:
+        return True
+    # 0.135 (billions) is written as 135M; 27 as 27B or "27 billion".
+    candidates = (size, size * 1e3, size * 1e9)
+    return any(m.matches(c) for m in mentions for c in candidates)
+
+
+def ground(
+    draft: ExtractionDraft, abstract: str, paper_id: str
+) -> tuple[Extraction, list[Rejection]]:
+    """Split a draft into what the abstract supports and what it does not (with reasons)."""
+    mentions = find_numbers(abstract)
+    rejected: list[Rejection] = []
+
+    def reject(field: str, item: object, reason: str) -> None:
+        rejected.append(Rejection(field=field, item=item.model_dump(), reason=reason))
+
+    methods = []
+    for method in draft.methods:
+        if name_in_text(method.name, abstract):
+            aliases = [a for a in method.aliases if name_in_text(a, abstract)]
+            methods.append(method.model_copy(update={"aliases": aliases}))
+        else:
+            reject("methods", method, f"name {method.name!r} does not occur in the abstract")
+
+    models: list[Model] = []
+    for model in draft.models:
+        if not name_in_text(model.name, abstract):
+            reject("models", model, f"name {model.name!r} does not occur in the abstract")
+        elif not (
+            _size_in_text(model.params_b, mentions)
+            and _size_in_text(model.active_params_b, mentions)
+        ):
+            reject("models", model, "parameter count is not written in the abstract")
+        else:
+            models.append(model)
+
+    benchmarks = []
+    for benchmark in draft.benchmarks:
+        if name_in_text(benchmark.name, abstract):
+            benchmarks.append(benchmark)
+        else:
+            reject("benchmarks", benchmark, f"name {benchmark.name!r} does not occur in the abstract")
+
+    claims: list[Claim] = []
+    seen: set[str] = set()
+    for item in draft.claims:
+        grounded = ground_claim(item, abstract, paper_id, mentions)
+        if isinstance(grounded, str):
+            reject("claims", item, grounded)
+        elif grounded.id not in seen:
+            seen.add(grounded.id)
+            claims.append(grounded)
+
+    extraction = Extraction(
+        methods=_unique(methods, lambda m: name_key(m.name)),
+        models=_unique(models, lambda m: name_key(m.name)),
+        benchmarks=_unique(benchmarks, lambda b: name_key(b.name)),
+        claims=claims,
+    )
+    return extraction, rejected
+
+
+def _unique(items: Iterable, key) -> list:
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        k = key(item)
+        if k not in seen:
+            seen.add(k)
+            out.append(item)
+    return out
+
+
+def problems(draft: ExtractionDraft, abstract: str) -> list[str]:
+    """Human-readable grounding problems, for a validation error the model can act on."""
+    _, rejected = ground(draft, abstract, "check")
+    return [f"{r.field}: {r.item.get('name') or r.item.get('evidence')!r}: {r.reason}" for r in rejected]

@@ -1,0 +1,244 @@
+"""Read abstracts from the formats users paste: JSON Lines, CSV, arXiv listing text, the
+"Daily Papers" digest, a directory of those, or stdin.
+
+Reading never stops at a bad record: it yields a :class:`Paper` whose ``error`` names the file,
+line and problem, and goes on with the next one.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import InputError
+from .hashing import normalize_text, short_hash
+from .schema import Source
+
+DEFAULT_MAX_CHARS = 20_000
+SUPPORTED_SUFFIXES = (".jsonl", ".ndjson", ".csv", ".txt")
+
+_LISTING_HEADER = re.compile(r"^#(\d+)\s*(.*)$")
+_ARXIV_ID = re.compile(r"(?:arxiv[:/ ]|abs/|pdf/)\s*(\d{4}\.\d{4,5})(?:v\d+)?", re.IGNORECASE)
+_BARE_ARXIV_ID = re.compile(r"^\d{4}\.\d{4,5}(?:v\d+)?$")
+
+
+@dataclass(frozen=True)
+class Paper:
+    id: str
+    abstract: str
+    title: str | None
+    source: Source
+    metadata: dict = field(default_factory=dict)
+    error: str | None = None
+
+
+def paper_id(abstract: str, given: object = None, metadata: dict | None = None) -> str:
+    """The given id, else an arXiv id found in the record, else a hash of the abstract."""
+    if given not in (None, ""):
+        return str(given).strip()
+    for value in (metadata or {}).values():
+        if isinstance(value, str):
+            text = value.strip()
+            if _BARE_ARXIV_ID.match(text):
+                return text.split("v")[0]
+            match = _ARXIV_ID.search(text)
+            if match:
+                return match.group(1)
+    match = _ARXIV_ID.search(abstract)
+    if match:
+        return match.group(1)
+    return "p-" + short_hash(normalize_text(abstract).lower())
+
+
+def read_inputs(
+    paths: Iterable[str], max_chars: int = DEFAULT_MAX_CHARS
+) -> Iterator[Paper]:
+    """Every record of every path (``-`` is stdin), in order."""
+    for name in paths:
+        if name == "-":
+            yield from _read_bytes(sys.stdin.buffer.read(), "<stdin>", "", max_chars)
+            continue
+        path = Path(name)
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUPPORTED_SUFFIXES)
+            if not files:
+                yield _failed(str(path), None, "directory holds no .jsonl, .csv or .txt files")
+            for file in files:
+                yield from _read_file(file, max_chars)
+        elif path.exists():
+            yield from _read_file(path, max_chars)
+        else:
+            yield _failed(name, None, "no such file or directory")
+
+
+def _read_file(path: Path, max_chars: int) -> Iterator[Paper]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        yield _failed(str(path), None, f"cannot read: {exc.strerror or exc}")
+        return
+    yield from _read_bytes(data, str(path), path.suffix.lower(), max_chars)
+
+
+def _read_bytes(data: bytes, name: str, suffix: str, max_chars: int) -> Iterator[Paper]:
+    lines = _decode_lines(data)
+    first = next((text for text in lines if text is not None and text.strip()), "")
+    if suffix in (".jsonl", ".ndjson") or (not suffix and first.lstrip().startswith("{")):
+        records = _jsonl_records(lines, name)
+    elif suffix == ".csv":
+        records = _csv_records(data, name)
+    elif _LISTING_HEADER.match(first.strip()):
+        records = _listing_records(lines, name)
+    else:
+        records = _paragraph_records(lines, name)
+    for record in records:
+        yield _checked(record, max_chars)
+
+
+def _decode_lines(data: bytes) -> list[str | None]:
+    """Lines of the file; ``None`` for a line that is not valid UTF-8."""
+    out: list[str | None] = []
+    for raw in data.split(b"\n"):
+        try:
+            out.append(raw.decode("utf-8").removesuffix("\r"))
+        except UnicodeDecodeError:
+            out.append(None)
+    if data.startswith(b"\xef\xbb\xbf") and out and out[0] is not None:
+        out[0] = out[0].removeprefix("\ufeff")
+    return out
+
+
+def _failed(file: str, line: int | None, problem: str, given_id: object = None) -> Paper:
+    source = Source(file=file, line=line)
+    where = Path(file).name + (f":{line}" if line is not None else "")
+    return Paper(
+        id=str(given_id) if given_id not in (None, "") else f"input:{where}",
+        abstract="",
+        title=None,
+        source=source,
+        error=str(InputError(file, line, problem)),
+    )
+
+
+def _from_fields(fields: dict, file: str, line: int) -> Paper:
+    fields = dict(fields)
+    given_id = fields.pop("id", None)
+    title = fields.pop("title", None)
+    abstract = fields.pop("abstract", None)
+    if abstract is None:
+        return _failed(file, line, "record has no 'abstract' field", given_id)
+    if not isinstance(abstract, str):
+        return _failed(file, line, "'abstract' is not text", given_id)
+    metadata = {k: v for k, v in fields.items() if v not in (None, "")}
+    return Paper(
+        id=paper_id(abstract, given_id, metadata),
+        abstract=abstract.strip(),
+        title=str(title).strip() if title not in (None, "") else None,
+        source=Source(file=file, line=line),
+        metadata=metadata,
+    )
+
+
+def _jsonl_records(lines: list[str | None], name: str) -> Iterator[Paper]:
+    for number, text in enumerate(lines, start=1):
+        if text is None:
+            yield _failed(name, number, "line is not valid UTF-8")
+            continue
+        if not text.strip():
+            continue
+        try:
+            fields = json.loads(text)
+        except json.JSONDecodeError as exc:
+            yield _failed(name, number, f"malformed JSON ({exc.msg} at column {exc.colno})")
+            continue
+        if not isinstance(fields, dict):
+            yield _failed(name, number, "line is JSON but not an object")
+            continue
+        yield _from_fields(fields, name, number)
+
+
+def _csv_records(data: bytes, name: str) -> Iterator[Paper]:
+    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    if reader.fieldnames is None or "abstract" not in reader.fieldnames:
+        yield _failed(name, 1, "CSV header has no 'abstract' column")
+        return
+    for row in reader:
+        line = reader.line_num
+        if "\ufffd" in "".join(str(v) for v in row.values() if v):
+            yield _failed(name, line, "row is not valid UTF-8", row.get("id"))
+            continue
+        yield _from_fields({k: v for k, v in row.items() if k is not None}, name, line)
+
+
+def _listing_records(lines: list[str | None], name: str) -> Iterator[Paper]:
+    """arXiv listing text: ``#NN<date>`` / category / title / authors / abstract lines."""
+    starts = [
+        i for i, text in enumerate(lines) if text is not None and _LISTING_HEADER.match(text.strip())
+    ]
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        block = lines[start:end]
+        line_no = start + 1
+        if any(text is None for text in block):
+            bad = start + 1 + next(i for i, t in enumerate(block) if t is None)
+            yield _failed(name, bad, "line is not valid UTF-8")
+            continue
+        body = [t.strip() for t in block[1:] if t and t.strip()]
+        header = _LISTING_HEADER.match(block[0].strip())
+        if len(body) < 4:
+            yield _failed(name, line_no, "listing entry needs category, title, authors, abstract")
+            continue
+        category, title, authors = body[0], body[1], body[2]
+        abstract = " ".join(body[3:])
+        metadata = {"category": category, "authors": authors, "listing_date": header.group(2)}
+        yield Paper(
+            id=paper_id(abstract, None, metadata),
+            abstract=abstract,
+            title=title,
+            source=Source(file=name, line=line_no),
+            metadata=metadata,
+        )
+
+
+def _paragraph_records(lines: list[str | None], name: str) -> Iterator[Paper]:
+    """One abstract per paragraph; a short heading line ("Daily Papers") is skipped."""
+    paragraph: list[str] = []
+    start = 0
+    for number, text in enumerate([*lines, ""], start=1):
+        if text is None:
+            yield _failed(name, number, "line is not valid UTF-8")
+            continue
+        if text.strip():
+            if not paragraph:
+                start = number
+            paragraph.append(text.strip())
+            continue
+        if paragraph:
+            abstract = " ".join(paragraph)
+            paragraph = []
+            if len(abstract.split()) < 8 and not re.search(r"[.!?]\s*$", abstract):
+                continue  # a heading, not an abstract
+            yield Paper(
+                id=paper_id(abstract),
+                abstract=abstract,
+                title=None,
+                source=Source(file=name, line=start),
+            )
+
+
+def _checked(paper: Paper, max_chars: int) -> Paper:
+    if paper.error:
+        return paper
+    if not paper.abstract:
+        return _failed(paper.source.file, paper.source.line, "abstract is empty", paper.id)
+    if len(paper.abstract) > max_chars:
+        problem = f"abstract is {len(paper.abstract):,} characters, over the {max_chars:,} budget"
+        return _failed(paper.source.file, paper.source.line, problem, paper.id)
+    return paper

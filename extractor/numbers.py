@@ -1,0 +1,83 @@
+"""Find the numbers written in a text, in the forms abstracts use.
+
+``1,552``, ``2.57times``, ``83.6%``, ``9--34``, ``~24%``, ``-0.52``, ``1.5e-3``, ``3.2x10^4``,
+``32K``. Each mention keeps its character span and the values it may stand for (``32K`` may be
+cited as 32 or as 32000), so grounding can ask "is this number in the text?" without guessing
+at formatting. Pure functions, shared by grounding and the rules extractor.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_SCALE = {"k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
+
+NUMBER_RE = re.compile(
+    r"""
+    (?<![\w.])                                # not inside a word or after a decimal point
+    (?P<sign>[-+\u2212])?
+    (?P<num>
+        \d{1,3}(?:,\d{3})+(?:\.\d+)?          # 1,552 or 12,345.6
+      | \d+(?:\.\d+)?                         # 83.6
+      | \.\d+                                 # .83
+    )
+    (?:
+        (?P<exp>[eE][-+\u2212]?\d+)           # 1.5e-3
+      | \s?(?:[x\u00d7]|\\times)\s?10\^\{?(?P<pow>[-+\u2212]?\d+)\}?   # 3.2x10^4
+    )?
+    (?P<scale>[kKMBT](?![a-zA-Z]))?           # 32K, 1.5M, 7B (not 'Kb' or 'Bits')
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class NumberMention:
+    start: int
+    end: int
+    text: str
+    value: float
+    alternates: tuple[float, ...]
+
+    def matches(self, value: float) -> bool:
+        return any(_close(abs(value), abs(v)) for v in (self.value, *self.alternates))
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def _to_float(text: str) -> float:
+    return float(text.replace(",", "").replace("\u2212", "-"))
+
+
+def find_numbers(text: str) -> list[NumberMention]:
+    """Every number in ``text`` with its span and the values it may stand for."""
+    mentions = []
+    for match in NUMBER_RE.finditer(text):
+        base = _to_float(match.group("num"))
+        sign = match.group("sign")
+        # A hyphen right after a word character is a joiner or a range dash ("9-34", "Qwen-7"),
+        # not a minus sign.
+        if sign == "-" and match.start() > 0 and text[match.start() - 1].isalnum():
+            sign = None
+        start = match.start() if sign else match.start("num")
+        value = -base if sign in ("-", "\u2212") else base
+        alternates: list[float] = [base]
+        if match.group("exp"):
+            value = _to_float(match.group("num") + match.group("exp").replace("\u2212", "-"))
+            alternates = [value, base]
+        elif match.group("pow"):
+            value = base * 10 ** int(match.group("pow").replace("\u2212", "-"))
+            alternates = [value, base]
+        if match.group("scale"):
+            alternates.append(base * _SCALE[match.group("scale").lower()])
+        mentions.append(
+            NumberMention(start, match.end(), text[start : match.end()], value, tuple(alternates))
+        )
+    return mentions
+
+
+def mentions_in(mentions: list[NumberMention], start: int, end: int) -> list[NumberMention]:
+    return [m for m in mentions if m.start >= start and m.end <= end]

@@ -1,0 +1,99 @@
+"""The run directory: ``papers.jsonl``, ``claims.csv`` and ``run.json``, written atomically.
+
+Every file is written to a temporary name beside its target and moved into place, so a run
+killed at any moment leaves either the old file or the new one, never half of one.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from .schema import Claim, PaperResult
+
+PAPERS_FILE = "papers.jsonl"
+CLAIMS_FILE = "claims.csv"
+RUN_FILE = "run.json"
+
+CLAIM_COLUMNS = ["paper_id", "claim_id", *[f for f in Claim.model_fields if f not in ("id",)]]
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralize(value: object) -> object:
+    """Text that a spreadsheet would run as a formula gets a leading quote; abstracts are
+    untrusted. Numbers are left alone."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def claim_rows(results: Iterable[PaperResult]) -> list[dict]:
+    """One flat row per grounded claim, in paper order."""
+    rows = []
+    for result in results:
+        if result.extraction is None:
+            continue
+        for claim in result.extraction.claims:
+            data = claim.model_dump()
+            row = {"paper_id": result.id, "claim_id": data.pop("id")}
+            row.update(data)
+            row["span"] = f"{claim.span[0]}-{claim.span[1]}"
+            row["value_span"] = f"{claim.value_span[0]}-{claim.value_span[1]}"
+            rows.append(row)
+    return rows
+
+
+def claims_csv(results: Iterable[PaperResult]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CLAIM_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in claim_rows(results):
+        writer.writerow({k: neutralize(v) for k, v in row.items()})
+    return buffer.getvalue()
+
+
+def write_run(out_dir: Path, results: list[PaperResult], info: dict) -> None:
+    """Write the three files of a finished (or interrupted and resumable) run."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    papers = "".join(r.model_dump_json(exclude_none=False) + "\n" for r in results)
+    atomic_write_text(out_dir / PAPERS_FILE, papers)
+    atomic_write_text(out_dir / CLAIMS_FILE, claims_csv(results))
+    atomic_write_text(out_dir / RUN_FILE, json.dumps(info, indent=2, sort_keys=True) + "\n")
+
+
+def read_papers(run_dir: Path) -> list[PaperResult]:
+    """The papers of a run directory (or of a papers.jsonl file given directly)."""
+    path = Path(run_dir)
+    if path.is_dir():
+        path = path / PAPERS_FILE
+    with path.open(encoding="utf-8") as handle:
+        return [PaperResult.model_validate_json(line) for line in handle if line.strip()]
+
+
+def read_run_info(run_dir: Path) -> dict:
+    path = Path(run_dir) / RUN_FILE
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}

@@ -1,0 +1,225 @@
+"""Batch extraction: read, deduplicate, extract with bounded concurrency, ground, write.
+
+The cache is the resume mechanism: every successful extraction is stored the moment it
+returns, so a run killed at any point is continued by running the same command again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import __version__
+from .backends import Backend, BackendResult, get_backend
+from .cache import ExtractionCache, cache_key
+from .config import RunConfig
+from .errors import BudgetExceeded
+from .grounding import ground
+from .hashing import normalize_text
+from .ingest import Paper, read_inputs
+from .rundir import write_run
+from .schema import PaperResult, Usage
+
+ResultCallback = Callable[[PaperResult], None]
+
+
+class RateLimiter:
+    """Spaces request starts so no more than ``rpm`` begin in any minute."""
+
+    def __init__(self, rpm: float | None) -> None:
+        self._interval = 60.0 / rpm if rpm else 0.0
+        self._next = 0.0
+        self._lock = asyncio.Lock()
+
+    async def wait(self) -> None:
+        if not self._interval:
+            return
+        async with self._lock:
+            now = time.monotonic()
+            delay = self._next - now
+            self._next = max(now, self._next) + self._interval
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
+@dataclass
+class Spend:
+    """Money reported by responses so far, checked before each new request."""
+
+    cap: float | None
+    spent: float = 0.0
+
+    def check(self) -> None:
+        if self.cap is not None and self.spent >= self.cap:
+            raise BudgetExceeded(
+                f"not sent: --max-cost ${self.cap:.4f} reached (spent ${self.spent:.4f}); "
+                "rerun with a higher cap to continue"
+            )
+
+
+@dataclass
+class RunSummary:
+    results: list[PaperResult]
+    info: dict = field(default_factory=dict)
+
+    @property
+    def failed(self) -> int:
+        return sum(r.status == "failed" for r in self.results)
+
+
+def _unique_by_id(papers: Iterable[Paper]) -> list[Paper]:
+    """One record per id; a second, different abstract under a seen id is an input error."""
+    first: dict[str, Paper] = {}
+    out = []
+    for paper in papers:
+        seen = first.get(paper.id)
+        if seen is None:
+            first[paper.id] = paper
+            out.append(paper)
+        elif not paper.error and normalize_text(seen.abstract) != normalize_text(paper.abstract):
+            where = f"{seen.source.file}:{seen.source.line}"
+            out.append(
+                Paper(
+                    id=f"{paper.id}@{paper.source.file}:{paper.source.line}",
+                    abstract=paper.abstract,
+                    title=paper.title,
+                    source=paper.source,
+                    metadata=paper.metadata,
+                    error=f"{paper.source.file}:{paper.source.line}: id {paper.id!r} "
+                    f"already used by a different abstract at {where}",
+                )
+            )
+    return out
+
+
+def _result(paper: Paper, **fields: object) -> PaperResult:
+    return PaperResult(
+        id=paper.id,
+        title=paper.title,
+        source=paper.source,
+        abstract=paper.abstract or None,
+        metadata=paper.metadata,
+        **fields,
+    )
+
+
+async def extract_papers(
+    papers: list[Paper],
+    backend: Backend,
+    config: RunConfig,
+    cache: ExtractionCache | None = None,
+    on_result: ResultCallback | None = None,
+) -> list[PaperResult]:
+    """Extract every paper; the same abstract is sent once; results come back in input order."""
+    groups: dict[str, list[int]] = {}
+    results: list[PaperResult | None] = [None] * len(papers)
+    for index, paper in enumerate(papers):
+        if paper.error:
+            results[index] = _result(paper, status="failed", error=paper.error)
+            if on_result:
+                on_result(results[index])
+        else:
+            groups.setdefault(normalize_text(paper.abstract), []).append(index)
+
+    identity = backend.identity()
+    semaphore = asyncio.Semaphore(max(1, config.concurrency))
+    limiter = RateLimiter(config.rpm)
+    spend = Spend(config.max_cost)
+
+    async def obtain(paper: Paper) -> BackendResult:
+        key = cache_key(identity, paper.abstract, paper.title)
+        if cache is not None and backend.cacheable:
+            hit = cache.get(key)
+            if hit is not None:
+                return hit
+        async with semaphore:
+            spend.check()
+            await limiter.wait()
+            outcome = await backend.extract(paper.abstract, paper.title)
+        spend.spent += outcome.usage.cost_usd
+        if cache is not None and backend.cacheable:
+            cache.put(key, outcome)
+        return outcome
+
+    async def process(indices: list[int]) -> None:
+        first = papers[indices[0]]
+        try:
+            outcome = await obtain(first)
+        except Exception as exc:  # one paper's failure never stops the batch
+            message = str(exc) if isinstance(exc, BudgetExceeded) else f"{type(exc).__name__}: {exc}"
+            for n, index in enumerate(indices):
+                results[index] = _result(papers[index], status="failed", error=message)
+                if on_result:
+                    on_result(results[index])
+            return
+        for n, index in enumerate(indices):
+            paper = papers[index]
+            extraction, rejected = ground(outcome.draft, paper.abstract, paper.id)
+            usage = outcome.usage if n == 0 else Usage(cached=True)
+            results[index] = _result(
+                paper, status="ok", extraction=extraction, rejected=rejected, usage=usage
+            )
+            if on_result:
+                on_result(results[index])
+
+    await asyncio.gather(*(process(indices) for indices in groups.values()))
+    return [r for r in results if r is not None]
+
+
+def run_info(
+    config: RunConfig, backend: Backend, results: list[PaperResult], started: datetime, inputs: list[str]
+) -> dict:
+    usage = sum((r.usage for r in results), Usage())
+    finished = datetime.now(timezone.utc)
+    return {
+        "extractor_version": __version__,
+        "inputs": inputs,
+        **backend.identity(),
+        "started": started.isoformat(timespec="seconds"),
+        "finished": finished.isoformat(timespec="seconds"),
+        "seconds": round((finished - started).total_seconds(), 3),
+        "counts": {
+            "papers": len(results),
+            "ok": sum(r.status == "ok" for r in results),
+            "failed": sum(r.status == "failed" for r in results),
+            "claims": sum(len(r.extraction.claims) for r in results if r.extraction),
+            "rejected": sum(len(r.rejected) for r in results),
+            "cached": sum(r.usage.cached for r in results if r.status == "ok"),
+        },
+        "usage": usage.model_dump(exclude={"cached"}),
+    }
+
+
+def run(
+    inputs: list[str],
+    out_dir: Path,
+    config: RunConfig,
+    on_start: Callable[[int], None] | None = None,
+    on_result: ResultCallback | None = None,
+) -> RunSummary:
+    """Extract every record of ``inputs`` into the run directory ``out_dir``."""
+    started = datetime.now(timezone.utc)
+    papers = _unique_by_id(read_inputs(inputs, config.max_chars))
+    if on_start:
+        on_start(len(papers))
+    backend = get_backend(config)
+    cache = ExtractionCache(config.cache_dir) if config.use_cache and backend.cacheable else None
+
+    async def go() -> list[PaperResult]:
+        try:
+            return await extract_papers(papers, backend, config, cache, on_result)
+        finally:
+            await backend.aclose()
+
+    try:
+        results = asyncio.run(go())
+    finally:
+        if cache is not None:
+            cache.close()
+    info = run_info(config, backend, results, started, inputs)
+    write_run(out_dir, results, info)
+    return RunSummary(results=results, info=info)
