@@ -96,8 +96,9 @@ def ground_claim(
             return f"{field} {name!r} does not occur in the abstract"
     if draft.value_max is not None and draft.value_max < draft.value:
         return f"value_max {draft.value_max:g} is below value {draft.value:g}"
+    fields = draft.model_dump() | {"evidence": abstract[span[0] : span[1]]}
     return Claim(
-        **draft.model_dump(),
+        **fields,
         id=claim_id(paper_id, draft.value, draft.value_max, located[0]),
         span=span,
         value_span=located,

@@ -142,3 +142,8 @@ EXPORTED_SCHEMAS: dict[str, type[BaseModel]] = {
     "extraction_draft": ExtractionDraft,
     "paper_result": PaperResult,
 }
+
+
+def json_schemas() -> dict[str, dict]:
+    """The JSON Schema of each exported model, as written to ``schemas/<name>.schema.json``."""
+    return {name: model.model_json_schema() for name, model in EXPORTED_SCHEMAS.items()}

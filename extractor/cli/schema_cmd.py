@@ -1,0 +1,24 @@
+"""``extractor schema``: write the JSON Schemas of the output formats."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..rundir import atomic_write_text
+from ..schema import json_schemas
+from . import app
+
+
+@app.command("schema")
+def schema_command(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory to write the schemas to.")] = Path("schemas"),
+) -> None:
+    """Write the JSON Schema of the extraction draft and of a papers.jsonl line."""
+    for name, schema in json_schemas().items():
+        path = out / f"{name}.schema.json"
+        atomic_write_text(path, json.dumps(schema, indent=2, sort_keys=True) + "\n")
+        typer.echo(path)

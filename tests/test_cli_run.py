@@ -1,0 +1,62 @@
+import csv
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from extractor.cli import app
+from extractor.rundir import read_papers
+
+from .conftest import FIXTURES
+
+runner = CliRunner()
+
+
+def test_offline_run_on_the_fixtures_is_all_ok(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    result = runner.invoke(app, ["run", str(FIXTURES / "abstracts"), "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    papers = read_papers(out)
+    assert len(papers) == 88  # 2 listings of 5 share 2 papers, and 80 digest abstracts
+    assert {p.status for p in papers} == {"ok"}
+    info = json.loads((out / "run.json").read_text())
+    assert info["backend"] == "rules" and info["counts"]["ok"] == 88
+    with (out / "claims.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    abstracts = {p.id: p.abstract for p in papers}
+    for row in rows:
+        start, end = map(int, row["span"].split("-"))
+        assert abstracts[row["paper_id"]][start:end] == row["evidence"]
+
+
+def test_bad_records_fail_alone_and_set_the_exit_status(tmp_path: Path) -> None:
+    data = tmp_path / "in.jsonl"
+    data.write_text('{"id": "ok1", "abstract": "GANQ reaches 83.6% accuracy on GSM8K."}\nnot json\n')
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["run", str(data), "--out", str(out), "-q"])
+    assert result.exit_code == 1
+    papers = {p.id: p for p in read_papers(out)}
+    assert papers["ok1"].status == "ok"
+    assert papers["input:in.jsonl:2"].error.startswith(f"{data}:2: malformed JSON")
+
+
+def test_same_abstract_twice_is_extracted_once_under_both_ids(tmp_path: Path) -> None:
+    data = tmp_path / "in.jsonl"
+    line = '{{"id": "{}", "abstract": "GANQ reaches 83.6% accuracy on GSM8K."}}\n'
+    data.write_text(line.format("a") + line.format("b") + line.format("a"))
+    out = tmp_path / "run"
+    assert runner.invoke(app, ["run", str(data), "--out", str(out), "-q"]).exit_code == 0
+    assert [p.id for p in read_papers(out)] == ["a", "b"]
+
+
+def test_stdin_is_read(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    text = (FIXTURES / "abstracts" / "arxiv-listing-b.txt").read_text()
+    result = runner.invoke(app, ["run", "-", "--out", str(out), "-q"], input=text)
+    assert result.exit_code == 0, result.output
+    assert len(read_papers(out)) == 5
+
+
+def test_every_command_has_help() -> None:
+    for command in app.registered_commands:
+        assert command.callback.__doc__, command.name

@@ -1,0 +1,77 @@
+from extractor.grounding import find_evidence, ground, name_in_text
+from extractor.schema import Benchmark, ClaimDraft, ExtractionDraft, Method, Model
+
+ABSTRACT = (
+    "We propose GANQ (GPU-Adaptive Non-Uniform Quantization), a framework for\n"
+    "LLMs. On Qwen3.8-27B, GANQ  reaches 83.6% accuracy on GSM8K and achieves up to 2.57times "
+    "speedup over the FP16 baseline, with 9--34 accuracy points of gain."
+)
+
+
+def claim(**fields) -> ClaimDraft:
+    return ClaimDraft(**{"evidence": "", **fields})
+
+
+def test_evidence_is_found_across_whitespace_and_case() -> None:
+    span = find_evidence("a framework for llms.", ABSTRACT)
+    assert span is not None
+    assert ABSTRACT[span[0] : span[1]] == "a framework for\nLLMs."
+
+
+def test_grounded_claims_get_spans_and_stable_ids() -> None:
+    draft = ExtractionDraft(
+        claims=[
+            claim(value=83.6, unit="%", evidence="GANQ reaches 83.6% accuracy on GSM8K", benchmark="GSM8K"),
+            claim(value=2.57, unit="x", kind="change", evidence="up to 2.57times speedup"),
+            claim(value=9, value_max=34, unit="points", evidence="9--34 accuracy points"),
+        ]
+    )
+    extraction, rejected = ground(draft, ABSTRACT, "dp-1")
+    assert rejected == []
+    first, second, third = extraction.claims
+    assert ABSTRACT[first.value_span[0] : first.value_span[1]] == "83.6"
+    assert first.evidence == "GANQ  reaches 83.6% accuracy on GSM8K"  # the abstract's own words
+    assert ABSTRACT[third.value_span[0] : third.value_span[1]] == "9--34"
+    again, _ = ground(draft, ABSTRACT, "dp-1")
+    assert [c.id for c in again.claims] == [c.id for c in extraction.claims]
+    assert len({c.id for c in extraction.claims}) == 3
+
+
+def test_invented_numbers_and_evidence_are_rejected_with_reasons() -> None:
+    draft = ExtractionDraft(
+        claims=[
+            claim(value=91.2, evidence="GANQ reaches 83.6% accuracy"),
+            claim(value=83.6, evidence="GANQ reaches 83.6% accuracy on MMLU"),
+            claim(value=83.6, evidence="reaches 83.6% accuracy", benchmark="MATH-500"),
+            claim(value=9, value_max=40, evidence="9--34 accuracy points"),
+        ]
+    )
+    extraction, rejected = ground(draft, ABSTRACT, "p")
+    assert extraction.claims == []
+    reasons = [r.reason for r in rejected]
+    assert reasons == [
+        "value 91.2 is not written in the evidence",
+        "evidence is not found in the abstract",
+        "benchmark 'MATH-500' does not occur in the abstract",
+        "value_max 40 is not written in the evidence",
+    ]
+
+
+def test_names_and_sizes_must_occur_in_the_text() -> None:
+    draft = ExtractionDraft(
+        methods=[Method(name="GANQ", aliases=["GPU-Adaptive Non-Uniform Quantization", "Foo"]), Method(name="SqueezeLLM")],
+        models=[Model(name="Qwen3.8 27B", params_b=27), Model(name="Qwen3.8-27B", params_b=70)],
+        benchmarks=[Benchmark(name="gsm-8k"), Benchmark(name="GSM8K"), Benchmark(name="MMLU")],
+    )
+    extraction, rejected = ground(draft, ABSTRACT, "p")
+    assert [m.name for m in extraction.methods] == ["GANQ"]
+    assert extraction.methods[0].aliases == ["GPU-Adaptive Non-Uniform Quantization"]
+    assert [m.params_b for m in extraction.models] == [27]
+    # "gsm-8k" is GSM8K written differently: grounded, and the later duplicate is dropped.
+    assert [b.name for b in extraction.benchmarks] == ["gsm-8k"]
+    assert sorted(r.field for r in rejected) == ["benchmarks", "methods", "models"]
+
+
+def test_name_match_ignores_case_spacing_and_punctuation() -> None:
+    assert name_in_text("Llama 3.2-3B", "we fine-tune llama-3.2-3b")
+    assert not name_in_text("Llama-3.1", "we fine-tune llama-3.2-3b")

@@ -1,0 +1,63 @@
+from pathlib import Path
+
+from extractor.ingest import paper_id, read_inputs
+
+from .conftest import FIXTURES
+
+ABSTRACT = "We propose GANQ. It reaches 83.6% accuracy on GSM8K, a strong result for 3-bit models."
+
+
+def test_fixture_formats_are_read_with_titles_and_lines() -> None:
+    papers = list(read_inputs([str(FIXTURES / "abstracts")]))
+    assert all(p.error is None for p in papers)
+    listing = [p for p in papers if p.source.file.endswith("arxiv-listing-a.txt")]
+    assert len(listing) == 5
+    assert listing[0].title.startswith("SympFormer")
+    assert listing[0].metadata["category"] == "math.SG"
+    assert listing[0].source.line == 1
+    daily = [p for p in papers if p.source.file.endswith("daily-papers.txt")]
+    assert len(daily) == 80
+    assert daily[0].abstract.startswith("Large Language Models (LLMs) face")
+
+
+def test_ids_prefer_given_then_arxiv_then_hash() -> None:
+    assert paper_id(ABSTRACT, "my-id") == "my-id"
+    assert paper_id(ABSTRACT, None, {"url": "https://arxiv.org/abs/2401.01234v2"}) == "2401.01234"
+    assert paper_id(ABSTRACT, None, {"arxiv_id": "2401.01234"}) == "2401.01234"
+    hashed = paper_id(ABSTRACT)
+    assert hashed.startswith("p-")
+    assert paper_id("  " + ABSTRACT.replace(" ", "\n ")) == hashed
+
+
+def test_bad_records_name_file_line_and_problem(tmp_path: Path) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_bytes(
+        b'{"id": "a", "abstract": "' + ABSTRACT.encode() + b'"}\n'
+        b'{"id": "b", "abstract": \n'
+        b'{"id": "c", "abstract": ""}\n'
+        b'{"id": "d", "title": "no abstract"}\n'
+        b'{"id": "e", "abstract": "caf\xe9"}\n'
+        b'{"id": "f", "abstract": "' + b"long " * 100 + b'"}\n'
+        b'{"id": "g", "abstract": "' + ABSTRACT.encode() + b'", "venue": "ICLR"}\n'
+    )
+    papers = list(read_inputs([str(path)], max_chars=300))
+    assert [p.id for p in papers] == ["a", "input:papers.jsonl:2", "c", "d", "input:papers.jsonl:5", "f", "g"]
+    errors = {p.id: p.error for p in papers if p.error}
+    assert errors["input:papers.jsonl:2"].startswith(f"{path}:2: malformed JSON")
+    assert errors["c"] == f"{path}:3: abstract is empty"
+    assert errors["d"] == f"{path}:4: record has no 'abstract' field"
+    assert errors["input:papers.jsonl:5"] == f"{path}:5: line is not valid UTF-8"
+    assert errors["f"] == f"{path}:6: abstract is 499 characters, over the 300 budget"
+    assert papers[-1].metadata == {"venue": "ICLR"}
+
+
+def test_csv_and_missing_paths(tmp_path: Path) -> None:
+    path = tmp_path / "papers.csv"
+    path.write_text('id,title,abstract,year\nx1,"A title","' + ABSTRACT + '",2026\n')
+    (paper, missing) = read_inputs([str(path), str(tmp_path / "nope.jsonl")])
+    assert (paper.id, paper.title, paper.metadata) == ("x1", "A title", {"year": "2026"})
+    assert "no such file or directory" in missing.error
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,text\n1,hello\n")
+    (failed,) = read_inputs([str(bad)])
+    assert failed.error == f"{bad}:1: CSV header has no 'abstract' column"
