@@ -20,9 +20,9 @@ from .config import RunConfig
 from .errors import BudgetExceeded
 from .grounding import ground
 from .hashing import normalize_text
-from .ingest import Paper, read_inputs
+from .ingest import Paper, paper_id, read_inputs
 from .rundir import write_run
-from .schema import PaperResult, Usage
+from .schema import PaperResult, Source, Usage
 
 ResultCallback = Callable[[PaperResult], None]
 
@@ -168,6 +168,21 @@ async def extract_papers(
 
     await asyncio.gather(*(process(indices) for indices in groups.values()))
     return [r for r in results if r is not None]
+
+
+def extract(abstract: str, title: str | None = None, config: RunConfig | None = None) -> PaperResult:
+    """Extract one abstract (offline rules unless ``config`` says otherwise), grounded."""
+    config = config or RunConfig()
+    paper = Paper(id=paper_id(abstract), abstract=abstract.strip(), title=title, source=Source(file="<python>"))
+    backend = get_backend(config)
+
+    async def go() -> list[PaperResult]:
+        try:
+            return await extract_papers([paper], backend, config)
+        finally:
+            await backend.aclose()
+
+    return asyncio.run(go())[0]
 
 
 def run_info(
