@@ -19,7 +19,7 @@ def _root() -> None:
     """Turn ML paper abstracts into grounded, comparable results tables."""
 
 
-from . import run_cmd, schema_cmd  # noqa: E402,F401  (registers commands)
+from . import run_cmd, schema_cmd, serve_cmd  # noqa: E402,F401  (registers commands)
 
 
 def main() -> None:

