@@ -1,0 +1,352 @@
+"""Score a run against gold with the matching rules of ANNOTATION.md ("How a run is scored").
+
+- claims: one-to-one greedy matching on ``value`` (and ``value_max`` for a range) within 0.5 %
+  relative to the gold number; a percent may also be given as a fraction (83.6 % = 0.836).
+  A claim that matches no gold claim but matches the gold's optional values is neither
+  rewarded nor punished: it leaves both counts.
+- methods (only those the run marks ``proposed``) and benchmarks: one-to-one matching of names,
+  case-, space- and punctuation-insensitive, against any alias; one name containing the other
+  counts when the contained one has three or more characters. Exact matches are paired first.
+  A name matching only an optional name is neither rewarded nor punished.
+- model sizes: the set of parameter counts (total and active) against ``params_b``.
+
+Counts are summed over papers (micro-average). Scoring is pure; :func:`evaluate_run` is the
+I/O edge that reads a run directory and a gold file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .grounding import name_key
+from .rundir import read_papers
+from .schema import Claim, Extraction, PaperResult
+
+FIELDS = ("claims", "methods", "benchmarks", "model_sizes")
+RELATIVE_TOLERANCE = 0.005
+MIN_CONTAINED = 3  # a name must have this many characters (after name_key) to match inside another
+
+
+class GoldClaim(BaseModel):
+    """A gold number; other keys the annotators kept (metric, kind, evidence) are carried along."""
+
+    model_config = ConfigDict(extra="allow")
+    value: float
+    value_max: float | None = None
+    unit: str | None = None
+
+
+class GoldOptional(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    methods: list[list[str]] = Field(default_factory=list)
+    benchmarks: list[list[str]] = Field(default_factory=list)
+    values: list[float] = Field(default_factory=list)
+
+
+class GoldPaper(BaseModel):
+    """One line of a gold file (ANNOTATION.md, "Gold file format"); notes and sources are kept."""
+
+    model_config = ConfigDict(extra="allow")
+    id: str
+    methods: list[list[str]] = Field(default_factory=list)
+    benchmarks: list[list[str]] = Field(default_factory=list)
+    params_b: list[float] = Field(default_factory=list)
+    claims: list[GoldClaim] = Field(default_factory=list)
+    optional: GoldOptional = Field(default_factory=GoldOptional)
+
+
+@dataclass(frozen=True)
+class Counts:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn)
+
+    @property
+    def precision(self) -> float | None:
+        """None when nothing was extracted (undefined, not zero)."""
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
+
+    @property
+    def recall(self) -> float | None:
+        """None when the gold holds nothing."""
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
+
+    @property
+    def f1(self) -> float | None:
+        total = 2 * self.tp + self.fp + self.fn
+        return 2 * self.tp / total if total else None
+
+    def to_dict(self) -> dict:
+        return {
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+        }
+
+
+@dataclass(frozen=True)
+class FieldScore:
+    """One field of one paper: counts, and what was missed or extra (for ``--errors``)."""
+
+    counts: Counts
+    missed: list[str] = field(default_factory=list)
+    extra: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PaperScore:
+    id: str
+    status: str  # "ok", "failed" (the run failed it) or "missing" (not in the run)
+    fields: dict[str, FieldScore]
+
+
+@dataclass(frozen=True)
+class Report:
+    fields: tuple[str, ...]
+    papers: list[PaperScore]
+    not_in_gold: list[str]
+
+    @property
+    def totals(self) -> dict[str, Counts]:
+        return {f: sum((p.fields[f].counts for p in self.papers), Counts()) for f in self.fields}
+
+    def ids_with(self, status: str) -> list[str]:
+        return [p.id for p in self.papers if p.status == status]
+
+    def to_dict(self, errors: bool = False) -> dict:
+        out: dict = {
+            "scores": {f: c.to_dict() for f, c in self.totals.items()},
+            "gold_papers": len(self.papers),
+            "missing_from_run": self.ids_with("missing"),
+            "failed_in_run": self.ids_with("failed"),
+            "not_in_gold": len(self.not_in_gold),
+        }
+        if errors:
+            out["errors"] = [
+                {
+                    "id": p.id,
+                    "status": p.status,
+                    **{f: {"missed": s.missed, "extra": s.extra} for f, s in p.fields.items()},
+                }
+                for p in self.papers
+                if any(s.missed or s.extra for s in p.fields.values())
+            ]
+        return out
+
+
+# --- numbers ---------------------------------------------------------------------------------
+
+
+def close(value: float, gold: float) -> bool:
+    """Within 0.5 % of the gold number (exact for a gold zero, up to float noise)."""
+    return abs(value - gold) <= RELATIVE_TOLERANCE * abs(gold) + 1e-12
+
+
+def _scales(unit: str | None, gold_unit: str | None) -> tuple[float, ...]:
+    """Factors to try on an extracted value: a percent may be given as a fraction (either side)."""
+    return (1.0, 100.0, 0.01) if "%" in (unit, gold_unit) else (1.0,)
+
+
+def _value_matches(
+    value: float, value_max: float | None, unit: str | None, gold: GoldClaim
+) -> float | None:
+    """The relative error of the match, or None when the claim does not match the gold claim."""
+    if (value_max is None) != (gold.value_max is None):
+        return None
+    for scale in _scales(unit, gold.unit):
+        if not close(value * scale, gold.value):
+            continue
+        if value_max is not None and not close(value_max * scale, gold.value_max):
+            continue
+        return abs(value * scale - gold.value) / max(abs(gold.value), 1e-12)
+    return None
+
+
+def _optional_value(claim: Claim, values: Sequence[float]) -> bool:
+    ends = [claim.value] if claim.value_max is None else [claim.value, claim.value_max]
+    scales = _scales(claim.unit, None)
+    return all(any(close(v * s, o) for o in values for s in scales) for v in ends)
+
+
+def _greedy(pairs: Iterable[tuple[float, int, int]]) -> dict[int, int]:
+    """One-to-one pairing, best (lowest cost) pairs first: extracted index -> gold index."""
+    taken_gold: set[int] = set()
+    matched: dict[int, int] = {}
+    for _, pred, gold in sorted(pairs):
+        if pred not in matched and gold not in taken_gold:
+            matched[pred] = gold
+            taken_gold.add(gold)
+    return matched
+
+
+def _describe_claim(value: float, value_max: float | None, unit: str | None, evidence: str | None) -> str:
+    number = f"{value:g}" + (f"-{value_max:g}" if value_max is not None else "")
+    text = number + (f" {unit}" if unit else "")
+    return text + (f" ({evidence!r})" if evidence else "")
+
+
+def score_claims(
+    claims: Sequence[Claim], gold: Sequence[GoldClaim], optional_values: Sequence[float] = ()
+) -> FieldScore:
+    pairs = []
+    for i, claim in enumerate(claims):
+        for j, target in enumerate(gold):
+            error = _value_matches(claim.value, claim.value_max, claim.unit, target)
+            if error is not None:
+                pairs.append((error, i, j))
+    matched = _greedy(pairs)
+    extra = [
+        c for i, c in enumerate(claims) if i not in matched and not _optional_value(c, optional_values)
+    ]
+    found = set(matched.values())
+    missed = [g for j, g in enumerate(gold) if j not in found]
+    return FieldScore(
+        Counts(tp=len(matched), fp=len(extra), fn=len(missed)),
+        missed=[_describe_claim(g.value, g.value_max, g.unit, getattr(g, "evidence", None)) for g in missed],
+        extra=[_describe_claim(c.value, c.value_max, c.unit, c.evidence) for c in extra],
+    )
+
+
+# --- names -----------------------------------------------------------------------------------
+
+
+def _name_cost(names: Sequence[str], aliases: Sequence[str]) -> int | None:
+    """0 for an exact (normalized) match, 1 for containment, None for no match."""
+    keys = [k for k in map(name_key, names) if k]
+    targets = [k for k in map(name_key, aliases) if k]
+    if any(k == t for k in keys for t in targets):
+        return 0
+    for k in keys:
+        for t in targets:
+            short, long = (k, t) if len(k) <= len(t) else (t, k)
+            if len(short) >= MIN_CONTAINED and short in long:
+                return 1
+    return None
+
+
+def score_names(
+    names: Sequence[Sequence[str]],
+    gold: Sequence[Sequence[str]],
+    optional: Sequence[Sequence[str]] = (),
+) -> FieldScore:
+    """``names``: one list per extracted item (its name and aliases); ``gold``: alias lists."""
+    pairs = []
+    for i, item in enumerate(names):
+        for j, aliases in enumerate(gold):
+            cost = _name_cost(item, aliases)
+            if cost is not None:
+                pairs.append((cost, i, j))
+    matched = _greedy(pairs)
+    extra = [
+        item
+        for i, item in enumerate(names)
+        if i not in matched and not any(_name_cost(item, o) is not None for o in optional)
+    ]
+    found = set(matched.values())
+    missed = [aliases for j, aliases in enumerate(gold) if j not in found]
+    return FieldScore(
+        Counts(tp=len(matched), fp=len(extra), fn=len(missed)),
+        missed=[" = ".join(a) for a in missed],
+        extra=[" = ".join(item) for item in extra],
+    )
+
+
+# --- model sizes -----------------------------------------------------------------------------
+
+
+def _distinct(values: Iterable[float]) -> list[float]:
+    out: list[float] = []
+    for value in values:
+        if not any(close(value, seen) for seen in out):
+            out.append(value)
+    return out
+
+
+def score_sizes(sizes: Iterable[float], gold: Iterable[float]) -> FieldScore:
+    """Sets of parameter counts in billions, equal within the claim tolerance."""
+    extracted, target = _distinct(sizes), _distinct(gold)
+    extra = [s for s in extracted if not any(close(s, g) for g in target)]
+    missed = [g for g in target if not any(close(s, g) for s in extracted)]
+    tp = len(extracted) - len(extra)
+    return FieldScore(
+        Counts(tp=tp, fp=len(extra), fn=len(missed)),
+        missed=[f"{g:g}B" for g in missed],
+        extra=[f"{s:g}B" for s in extra],
+    )
+
+
+# --- papers and runs -------------------------------------------------------------------------
+
+
+def _model_sizes(extraction: Extraction) -> list[float]:
+    return [
+        size
+        for model in extraction.models
+        for size in (model.params_b, model.active_params_b)
+        if size is not None
+    ]
+
+
+_SCORERS: dict[str, Callable[[Extraction, GoldPaper], FieldScore]] = {
+    "claims": lambda e, g: score_claims(e.claims, g.claims, g.optional.values),
+    "methods": lambda e, g: score_names(
+        [[m.name, *m.aliases] for m in e.methods if m.proposed], g.methods, g.optional.methods
+    ),
+    "benchmarks": lambda e, g: score_names(
+        [[b.name] for b in e.benchmarks], g.benchmarks, g.optional.benchmarks
+    ),
+    "model_sizes": lambda e, g: score_sizes(_model_sizes(e), g.params_b),
+}
+
+
+def score_paper(
+    result: PaperResult | None, gold: GoldPaper, fields: Sequence[str] = FIELDS
+) -> PaperScore:
+    """A paper absent from the run, or failed in it, scores as an empty extraction."""
+    if result is None:
+        status, extraction = "missing", Extraction()
+    else:
+        status, extraction = result.status, result.extraction or Extraction()
+    return PaperScore(gold.id, status, {f: _SCORERS[f](extraction, gold) for f in fields})
+
+
+def evaluate(
+    results: Iterable[PaperResult], gold: Iterable[GoldPaper], fields: Sequence[str] = FIELDS
+) -> Report:
+    """Score every gold paper; run papers without gold are only counted."""
+    by_id: dict[str, PaperResult] = {}
+    for result in results:
+        by_id.setdefault(result.id, result)
+    gold_ids: set[str] = set()
+    papers = []
+    for paper in gold:
+        if paper.id in gold_ids:
+            continue
+        gold_ids.add(paper.id)
+        papers.append(score_paper(by_id.get(paper.id), paper, fields))
+    return Report(tuple(fields), papers, [i for i in by_id if i not in gold_ids])
+
+
+def read_gold(path: Path) -> list[GoldPaper]:
+    """The papers of a gold JSONL file (ANNOTATION.md format)."""
+    with Path(path).open(encoding="utf-8") as handle:
+        return [GoldPaper.model_validate_json(line) for line in handle if line.strip()]
+
+
+def evaluate_run(run_dir: Path, gold_path: Path) -> Report:
+    return evaluate(read_papers(run_dir), read_gold(gold_path))
+
+
+def report_json(report: Report, errors: bool = False) -> str:
+    return json.dumps(report.to_dict(errors), indent=2)
