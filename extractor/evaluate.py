@@ -1,9 +1,10 @@
 """Score a run against gold with the matching rules of ANNOTATION.md ("How a run is scored").
 
 - claims: one-to-one greedy matching on ``value`` (and ``value_max`` for a range) within 0.5 %
-  relative to the gold number; a percent may also be given as a fraction (83.6 % = 0.836).
-  A claim that matches no gold claim but matches the gold's optional values is neither
-  rewarded nor punished: it leaves both counts.
+  relative to the gold number, sign included; a percent may also be given as a fraction
+  (83.6 % = 0.836). A claim that matches no gold claim but matches the gold's optional values
+  leaves both counts: ANNOTATION.md calls it correct, and also says extracting an optional
+  item is neither rewarded nor punished, which only leaving it out achieves.
 - methods (only those the run marks ``proposed``) and benchmarks: one-to-one matching of names,
   case-, space- and punctuation-insensitive, against any alias; one name containing the other
   counts when the contained one has three or more characters. Exact matches are paired first.
@@ -11,7 +12,8 @@
 - model sizes: the set of parameter counts (total and active) against ``params_b``.
 
 Counts are summed over papers (micro-average). Scoring is pure; :func:`evaluate_run` is the
-I/O edge that reads a run directory and a gold file.
+I/O edge that reads a run directory and a gold file, either ANNOTATION.md gold or SciREX
+(``extractor.scirex``: methods and datasets only).
 """
 
 from __future__ import annotations
@@ -221,7 +223,7 @@ def score_claims(
 # --- names -----------------------------------------------------------------------------------
 
 
-def _name_cost(names: Sequence[str], aliases: Sequence[str]) -> int | None:
+def name_cost(names: Sequence[str], aliases: Sequence[str]) -> int | None:
     """0 for an exact (normalized) match, 1 for containment, None for no match."""
     keys = [k for k in map(name_key, names) if k]
     targets = [k for k in map(name_key, aliases) if k]
@@ -244,14 +246,14 @@ def score_names(
     pairs = []
     for i, item in enumerate(names):
         for j, aliases in enumerate(gold):
-            cost = _name_cost(item, aliases)
+            cost = name_cost(item, aliases)
             if cost is not None:
                 pairs.append((cost, i, j))
     matched = _greedy(pairs)
     extra = [
         item
         for i, item in enumerate(names)
-        if i not in matched and not any(_name_cost(item, o) is not None for o in optional)
+        if i not in matched and not any(name_cost(item, o) is not None for o in optional)
     ]
     found = set(matched.values())
     missed = [aliases for j, aliases in enumerate(gold) if j not in found]
@@ -344,8 +346,24 @@ def read_gold(path: Path) -> list[GoldPaper]:
         return [GoldPaper.model_validate_json(line) for line in handle if line.strip()]
 
 
-def evaluate_run(run_dir: Path, gold_path: Path) -> Report:
-    return evaluate(read_papers(run_dir), read_gold(gold_path))
+def read_scirex_gold(path: Path) -> list[GoldPaper]:
+    # Imported here: the adapter builds its gold with this module's name matching.
+    from .scirex import gold_lines
+
+    return [GoldPaper.model_validate(line) for line in gold_lines(path)]
+
+
+# Gold file formats: how to read one, and which fields it can score.
+GOLD_FORMATS: dict[str, tuple[Callable[[Path], list[GoldPaper]], tuple[str, ...]]] = {
+    "annotation": (read_gold, FIELDS),
+    "scirex": (read_scirex_gold, ("methods", "benchmarks")),
+}
+
+
+def evaluate_run(run_dir: Path, gold_path: Path, gold_format: str = "annotation") -> Report:
+    """Score the run directory (any backend) against a gold file of the given format."""
+    read, fields = GOLD_FORMATS[gold_format]
+    return evaluate(read_papers(run_dir), read(gold_path), fields)
 
 
 def report_json(report: Report, errors: bool = False) -> str:

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
-from ..evaluate import Report, evaluate_run, report_json
+from ..evaluate import GOLD_FORMATS, Report, evaluate_run, report_json
 from . import app
 
 EVAL_EXAMPLES = """
@@ -21,6 +21,9 @@ Examples:
   extractor eval runs/dev --gold fixtures/gold/dev.jsonl --errors     # what was missed, what was extra
 
   extractor eval runs/dev --gold fixtures/gold/dev.jsonl --json       # for scripts
+
+  extractor run scirex_train_abstracts.jsonl --out runs/scirex        # the SciREX file is also the input
+  extractor eval runs/scirex --gold scirex_train_abstracts.jsonl --gold-format scirex
 """
 
 
@@ -63,14 +66,17 @@ def _print_errors(console: Console, report: Report) -> None:
 @app.command("eval", epilog=EVAL_EXAMPLES)
 def eval_command(
     run_dir: Annotated[Path, typer.Argument(help="Run directory (or its papers.jsonl) from any backend.")],
-    gold: Annotated[Path, typer.Option("--gold", help="Gold JSON Lines file (ANNOTATION.md format).")],
+    gold: Annotated[Path, typer.Option("--gold", help="Gold JSON Lines file.")],
+    gold_format: Annotated[str, typer.Option(help="annotation (ANNOTATION.md gold) or scirex (methods and datasets of scirex_train_abstracts.jsonl).")] = "annotation",
     as_json: Annotated[bool, typer.Option("--json", help="Print scores as JSON.")] = False,
     errors: Annotated[bool, typer.Option("--errors", help="List, per paper, what was missed and what was extra.")] = False,
 ) -> None:
     """Score a run against gold: precision, recall and F1 for claims, methods, benchmarks and
     model sizes, with the matching rules of ANNOTATION.md."""
+    if gold_format not in GOLD_FORMATS:
+        raise typer.BadParameter(f"choose one of {', '.join(GOLD_FORMATS)}", param_hint="--gold-format")
     try:
-        report = evaluate_run(run_dir, gold)
+        report = evaluate_run(run_dir, gold, gold_format)
     except FileNotFoundError as exc:
         raise typer.BadParameter(f"no such file: {exc.filename}") from exc
     except ValidationError as exc:
