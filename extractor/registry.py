@@ -1,0 +1,236 @@
+"""The benchmark and metric registries (``extractor/data/*.json``) and their lookups.
+
+One alias table serves the rules extractor (finding benchmark names in free text) and the
+leaderboard (mapping ``GSM-8K`` and ``gsm8k`` to ``GSM8K``). Lookups ignore case, spaces and
+punctuation; free-text matching works on letter and digit runs, so ``GSM8K``, ``GSM-8K`` and
+``GSM 8K`` are one mention, and the longest alias wins (``MMLU-Pro`` over ``MMLU``). Names that
+are also English words (``MATH``, ``DROP``, ``RACE``) are matched in free text only in the
+registry's exact case, as are aliases of three characters or fewer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Literal, NamedTuple
+
+from .grounding import name_key
+
+MetricDirection = Literal["higher", "lower"]
+
+# Letter runs, digit runs, and the two symbols that change a benchmark's identity (MBPP+, ∞Bench).
+_TOKEN = re.compile(r"[^\W\d_]+|\d+|[+\u221e]")
+# What may stand between two tokens of one name: nothing, one space, one joining mark with
+# optional spaces around it ('CNN / DailyMail', 'Tanks & Temples'), or a version dot ('2.0').
+_GAP = re.compile(r"\s?[-_/&'\u2019\u2010-\u2014:]\s?|\s|\.|")
+_SHORT_ALIAS = 3  # aliases this short are matched in free text in their exact case only
+# Words around a benchmark name that do not change which benchmark it is.
+_DECORATION = re.compile(
+    r"^(?:the\s+)?(?P<core>.+?)(?:\s+(?:benchmark|benchmarks|dataset|datasets|data\s*set|"
+    r"test\s*set|test|dev\s*set|validation\s*set|val|split|suite|corpus|leaderboard|task|tasks))*$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class BenchmarkEntry:
+    name: str
+    aliases: tuple[str, ...]
+    task: str
+    area: str
+    case_sensitive: bool = False
+
+
+@dataclass(frozen=True)
+class MetricEntry:
+    name: str
+    aliases: tuple[str, ...]
+    direction: MetricDirection | None
+    unit: str | None
+    scale: str
+    patterns: tuple[re.Pattern[str], ...] = ()
+    template: str | None = None
+
+
+class BenchmarkMention(NamedTuple):
+    canonical: str
+    surface: str
+    span: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class _Alias:
+    tokens: tuple[str, ...]  # case-folded
+    raw: tuple[str, ...]  # as written in the registry
+    canonical: str
+    exact_case: bool
+
+
+_SPELLED = str.maketrans({"+": " plus ", "\u221e": " infinite ", "\u03c4": "tau", "\u00b2": "2"})
+
+
+def _key(name: str) -> str:
+    """:func:`name_key` that keeps the symbols that name a different benchmark or metric
+    ('HumanEval+' = 'HumanEval Plus', not 'HumanEval'; 'τ-bench' = 'tau-bench')."""
+    return name_key(name.translate(_SPELLED))
+
+
+def _tokens(text: str) -> list[re.Match[str]]:
+    return list(_TOKEN.finditer(text))
+
+
+def _read(name: str) -> dict:
+    return json.loads(resources.files("extractor.data").joinpath(name).read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class Registry:
+    benchmarks: tuple[BenchmarkEntry, ...]
+    metrics: tuple[MetricEntry, ...]
+    benchmark_keys: dict[str, BenchmarkEntry]
+    metric_keys: dict[str, MetricEntry]
+    first_token: dict[str, tuple[_Alias, ...]]
+
+
+@cache
+def load_registry() -> Registry:
+    """Both registries, parsed once per process."""
+    benchmarks = tuple(
+        BenchmarkEntry(
+            name=b["name"],
+            aliases=tuple(b.get("aliases", ())),
+            task=b.get("task", ""),
+            area=b.get("area", ""),
+            case_sensitive=bool(b.get("case_sensitive", False)),
+        )
+        for b in _read("benchmarks.json")["benchmarks"]
+    )
+    metrics = tuple(
+        MetricEntry(
+            name=m["name"],
+            aliases=tuple(m.get("aliases", ())),
+            direction=m.get("direction"),
+            unit=m.get("unit"),
+            scale=m.get("scale", "none"),
+            patterns=tuple(re.compile(p, re.IGNORECASE) for p in m.get("patterns", ())),
+            template=m.get("template"),
+        )
+        for m in _read("metrics.json")["metrics"]
+    )
+    benchmark_keys: dict[str, BenchmarkEntry] = {}
+    grouped: dict[str, list[_Alias]] = {}
+    for entry in benchmarks:
+        for surface in (entry.name, *entry.aliases):
+            benchmark_keys.setdefault(_key(surface), entry)
+            raw = tuple(m.group() for m in _tokens(surface))
+            alias = _Alias(
+                tokens=tuple(t.casefold() for t in raw),
+                raw=raw,
+                canonical=entry.name,
+                exact_case=entry.case_sensitive or len(surface) <= _SHORT_ALIAS,
+            )
+            grouped.setdefault(alias.tokens[0], []).append(alias)
+    metric_keys: dict[str, MetricEntry] = {}
+    for metric in metrics:
+        for surface in (metric.name, *metric.aliases):
+            metric_keys.setdefault(_key(surface), metric)
+    first_token = {
+        key: tuple(sorted(set(aliases), key=lambda a: -len(a.tokens))) for key, aliases in grouped.items()
+    }
+    return Registry(benchmarks, metrics, benchmark_keys, metric_keys, first_token)
+
+
+def benchmark_entry(name: str) -> BenchmarkEntry | None:
+    """The registry entry a benchmark name refers to, ignoring case, punctuation and words such
+    as 'the ... benchmark' or '... test set' around it."""
+    keys = load_registry().benchmark_keys
+    found = keys.get(_key(name))
+    if found is None:
+        decorated = _DECORATION.match(name.strip())
+        if decorated:
+            found = keys.get(_key(decorated.group("core")))
+    return found
+
+
+def canonical_benchmark(name: str) -> tuple[str, bool]:
+    """``(canonical name, known)``; an unknown name comes back stripped but otherwise as given."""
+    entry = benchmark_entry(name)
+    return (entry.name, True) if entry else (name.strip(), False)
+
+
+def _glued(text: str, a: re.Match[str], b: re.Match[str]) -> bool:
+    """Two letter/digit tokens written with nothing between them (one word, e.g. 'MATH401')."""
+    return a.end() == b.start() and a.group()[0].isalnum() and b.group()[0].isalnum()
+
+
+def _match_at(text: str, toks: list[re.Match[str]], folded: list[str], i: int) -> _Alias | None:
+    for alias in load_registry().first_token.get(folded[i], ()):
+        n = len(alias.tokens)
+        if i + n > len(toks) or tuple(folded[i : i + n]) != alias.tokens:
+            continue
+        if alias.exact_case and tuple(t.group() for t in toks[i : i + n]) != alias.raw:
+            continue
+        if not all(_GAP.fullmatch(text[toks[j].end() : toks[j + 1].start()]) for j in range(i, i + n - 1)):
+            continue
+        if any(toks[j + 1].group() == "+" and toks[j].end() != toks[j + 1].start() for j in range(i, i + n - 1)):
+            continue
+        if i + n < len(toks) and _glued(text, toks[i + n - 1], toks[i + n]):
+            continue
+        if i > 0 and _glued(text, toks[i - 1], toks[i]):
+            continue
+        return alias
+    return None
+
+
+def find_benchmarks(text: str) -> list[BenchmarkMention]:
+    """Every registry benchmark named in ``text``, left to right, longest alias first."""
+    toks = _tokens(text)
+    folded = [t.group().casefold() for t in toks]
+    index = load_registry().first_token
+    found: list[BenchmarkMention] = []
+    i = 0
+    while i < len(toks):
+        alias = _match_at(text, toks, folded, i) if folded[i] in index else None
+        if alias is None:
+            i += 1
+            continue
+        start, end = toks[i].start(), toks[i + len(alias.tokens) - 1].end()
+        found.append(BenchmarkMention(alias.canonical, text[start:end], (start, end)))
+        i += len(alias.tokens)
+    return found
+
+
+def metric_entry(name: str) -> tuple[MetricEntry, str] | None:
+    """The registry entry a metric name refers to, with its canonical spelling (parametric
+    metrics such as pass@k fill in their k: 'Pass@1' -> 'pass@1')."""
+    registry = load_registry()
+    text = name.strip()
+    entry = registry.metric_keys.get(_key(text))
+    if entry is not None:
+        return entry, entry.name
+    for search in (re.fullmatch, re.search):
+        for metric in registry.metrics:
+            for pattern in metric.patterns:
+                m = search(pattern, text)
+                if m and metric.template:
+                    parts = {k: v.lower() if k != "what" else _what(v) for k, v in m.groupdict().items()}
+                    return metric, metric.template.format(**parts)
+    return None
+
+
+def _what(word: str) -> str:
+    """The measured quantity of a percentile metric, in its canonical spelling ('p90 TTFT')."""
+    found = load_registry().metric_keys.get(_key(word))
+    return found.name if found else word
+
+
+def canonical_metric(name: str) -> tuple[str, MetricDirection | None]:
+    """``(canonical name, 'higher' | 'lower' | None)``; unknown names pass through stripped."""
+    found = metric_entry(name)
+    if found is None:
+        return name.strip(), None
+    entry, canonical = found
+    return canonical, entry.direction

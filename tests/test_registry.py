@@ -1,0 +1,141 @@
+"""The benchmark and metric registries: data integrity, lookups and free-text matching."""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+
+import pytest
+
+from extractor.registry import (
+    BenchmarkMention,
+    _key,
+    benchmark_entry,
+    canonical_benchmark,
+    canonical_metric,
+    find_benchmarks,
+    load_registry,
+)
+
+
+def test_registry_is_large_and_keys_are_unambiguous() -> None:
+    registry = load_registry()
+    assert len(registry.benchmarks) >= 300
+    assert len(registry.metrics) >= 60
+    for entries in (registry.benchmarks, registry.metrics):
+        owners: dict[str, set[str]] = defaultdict(set)
+        for entry in entries:
+            for surface in (entry.name, *entry.aliases):
+                owners[_key(surface)].add(entry.name)
+        clashes = {k: v for k, v in owners.items() if len(v) > 1}
+        assert clashes == {}
+
+
+def test_every_metric_has_a_known_direction_or_says_it_depends() -> None:
+    for metric in load_registry().metrics:
+        assert metric.direction in ("higher", "lower", None)
+        assert metric.scale in ("percent", "points", "none", "time", "ratio", "bytes")
+
+
+@pytest.mark.parametrize(
+    ("name", "canonical"),
+    [
+        ("GSM8K", "GSM8K"),
+        ("GSM-8K", "GSM8K"),
+        ("gsm8k", "GSM8K"),
+        ("the GSM8K benchmark", "GSM8K"),
+        ("GSM8K test set", "GSM8K"),
+        ("mmlu pro", "MMLU-Pro"),
+        ("HumanEval+", "HumanEval+"),
+        ("HumanEval", "HumanEval"),
+        ("CIFAR10", "CIFAR-10"),
+        ("ImageNet-1k", "ImageNet"),
+        ("AIME'24", "AIME 2024"),
+        ("SQuAD v2.0", "SQuAD 2.0"),
+        ("τ-bench", "tau-bench"),
+        ("Penn Tree Bank", "Penn Treebank"),
+        ("swe-bench verified", "SWE-bench Verified"),
+    ],
+)
+def test_canonical_benchmark_known(name: str, canonical: str) -> None:
+    assert canonical_benchmark(name) == (canonical, True)
+
+
+def test_unknown_benchmark_passes_through_flagged() -> None:
+    assert canonical_benchmark("  Foo-Bench 3 ") == ("Foo-Bench 3", False)
+    assert benchmark_entry("Foo-Bench 3") is None
+
+
+def test_benchmark_entry_carries_task_and_area() -> None:
+    entry = benchmark_entry("WikiText103")
+    assert entry is not None and entry.name == "WikiText-103" and entry.area == "language modeling"
+
+
+def test_find_benchmarks_longest_alias_and_spans() -> None:
+    text = "Results on GSM-8K, MMLU-Pro and MMLU, HumanEval+ and CIFAR-100 (not CIFAR-10)."
+    found = find_benchmarks(text)
+    assert [m.canonical for m in found] == ["GSM8K", "MMLU-Pro", "MMLU", "HumanEval+", "CIFAR-100", "CIFAR-10"]
+    for mention in found:
+        assert isinstance(mention, BenchmarkMention)
+        assert text[mention.span[0] : mention.span[1]] == mention.surface
+    assert found[0].surface == "GSM-8K"
+
+
+def test_find_benchmarks_respects_case_of_word_names() -> None:
+    assert [m.canonical for m in find_benchmarks("MATH and DROP and RACE")] == ["MATH", "DROP", "RACE"]
+    assert find_benchmarks("a drop in math accuracy during the race") == []
+
+
+def test_find_benchmarks_needs_word_boundaries() -> None:
+    assert find_benchmarks("MATH401 and XMMLU and HumanEval +") == [
+        BenchmarkMention("HumanEval", "HumanEval", (22, 31))
+    ]
+    assert find_benchmarks("GSM. 8K") == []
+
+
+def test_find_benchmarks_multiword_and_versions() -> None:
+    found = find_benchmarks("trained on The Pile, tested on SWE-bench Verified and AIME 2025 and SQuAD 2.0")
+    assert [m.canonical for m in found] == ["The Pile", "SWE-bench Verified", "AIME 2025", "SQuAD 2.0"]
+
+
+def test_find_benchmarks_is_fast() -> None:
+    text = ("We evaluate on GSM8K, MATH-500, MMLU-Pro and LiveCodeBench; perplexity on WikiText-2 "
+            "and C4 drops while accuracy on ARC-Challenge and HellaSwag holds. ") * 10
+    find_benchmarks(text)
+    started = time.perf_counter()
+    for _ in range(200):
+        find_benchmarks(text)
+    per_call = (time.perf_counter() - started) / 200
+    assert per_call < 0.005  # a 1,600-character abstract in well under the 2 ms/abstract budget
+
+
+@pytest.mark.parametrize(
+    ("name", "canonical", "direction"),
+    [
+        ("Accuracy", "accuracy", "higher"),
+        ("acc", "accuracy", "higher"),
+        ("PPL", "perplexity", "lower"),
+        ("Pass@1", "pass@1", "higher"),
+        ("pass @ 10", "pass@10", "higher"),
+        ("top-1 acc", "top-1 accuracy", "higher"),
+        ("Top-5", "top-5 accuracy", "higher"),
+        ("word error rate", "WER", "lower"),
+        ("speed-up", "speedup", "higher"),
+        ("p90 TTFT", "p90 TTFT", "lower"),
+        ("latency (p99)", "p99 latency", "lower"),
+        ("mean IoU", "mIoU", "higher"),
+        ("box AP", "mAP", "higher"),
+        ("SacreBLEU", "BLEU", "higher"),
+        ("ROUGE-L", "ROUGE-L", "higher"),
+        ("peak memory", "memory", "lower"),
+        ("tokens/s", "throughput", "higher"),
+        ("FID", "FID", "lower"),
+        ("attack success rate", "attack success rate", None),
+    ],
+)
+def test_canonical_metric(name: str, canonical: str, direction: str | None) -> None:
+    assert canonical_metric(name) == (canonical, direction)
+
+
+def test_unknown_metric_passes_through() -> None:
+    assert canonical_metric(" vibes ") == ("vibes", None)
