@@ -1,7 +1,7 @@
 """Find the numbers written in a text, in the forms abstracts use.
 
 ``1,552``, ``2.57times``, ``83.6%``, ``9--34``, ``~24%``, ``-0.52``, ``1.5e-3``, ``3.2x10^4``,
-``32K``. Each mention keeps its character span and the values it may stand for (``32K`` may be
+``32K``, ``approx1.1`` (a LaTeX macro that lost its backslash), ``8x7B``, ``26B-A4B``. Each mention keeps its character span and the values it may stand for (``32K`` may be
 cited as 32 or as 32000), so grounding can ask "is this number in the text?" without guessing
 at formatting. Pure functions, shared by grounding and the rules extractor.
 """
@@ -15,7 +15,12 @@ _SCALE = {"k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
 
 NUMBER_RE = re.compile(
     r"""
-    (?<![\w.])                                # not inside a word or after a decimal point
+    (?:
+        (?<![\w.])                            # not inside a word or after a decimal point,
+      | (?<=approx)|(?<=sim)|(?<=leq)|(?<=geq) # except glued to a LaTeX macro whose backslash
+                                              # was lost ("approx1.1", "sim1T", "leq3B"),
+      | (?<=\dx)|(?<=-A)                      # an expert count ("8x7B") or an active size ("26B-A4B")
+    )
     (?P<sign>[-+\u2212])?
     (?P<num>
         \d{1,3}(?:,\d{3})+(?:\.\d+)?          # 1,552 or 12,345.6
