@@ -1,0 +1,419 @@
+"""A loopback OpenAI-compatible chat-completions server for tests and benchmarks.
+
+It is a real HTTP server (one thread per connection, HTTP/1.1 keep-alive), so the openai SDK,
+instructor and the retries run exactly as against a real endpoint. Each request is answered
+with a *grounded* extraction computed from the abstract found between ``<abstract>`` tags in
+the last user message that has them (:func:`grounded_answer`: every number, name and evidence
+is in the text), shaped for the mode the request asks for:
+
+- ``tools`` in the request: a forced tool call whose arguments are the JSON;
+- ``response_format`` ``json_schema`` or ``json_object``: the JSON as the message content;
+- neither: the JSON inside a markdown ```json block (instructor's md_json mode).
+
+Faults are scripted with :class:`Fault` (which requests, how many times) and endpoints that
+refuse a mode with ``refuse=``, e.g. ``refuse={"json_schema"}`` answers like llama-cpp-python's
+server: HTTP 500 "Input should be 'text' or 'json_object'".
+
+Use from tests::
+
+    with FakeOpenAI(latency=0.01, faults=[Fault("rate_limit", match="GANQ")]) as server:
+        config = RunConfig(backend="openai", base_url=server.base_url, api_key="test", model="m")
+        ...
+        assert server.requests == 3
+
+From the command line (benchmarks)::
+
+    python tests/fake_openai.py --port 8089 --latency 0.2 [--refuse json_schema]
+
+prints ``fake OpenAI server on http://127.0.0.1:8089/v1`` and serves until interrupted.
+``GET /stats`` returns ``{"requests": N}``; ``GET /v1/models`` lists one model.
+
+Usage in responses is approximate: one token per four characters of the request and answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from extractor.grounding import ground
+from extractor.numbers import find_numbers
+from extractor.schema import ClaimDraft, ExtractionDraft, Method
+
+HOST = "127.0.0.1"
+ABSTRACT_RE = re.compile(r"<abstract>\s*(.*?)\s*</abstract>", re.DOTALL)
+_SENTENCE = re.compile(r"\S.*?(?:[.!?](?=\s|$)|$)", re.DOTALL)  # a decimal point is not an end
+_UNIT = re.compile(r"\s?(%|x\b|\u00d7|times|points?\b|pp\b)")
+_PROPOSED = re.compile(r"\b(?:propose|introduce|present)s?\s+([A-Z][\w-]*[A-Z][\w-]*)")
+
+FAULT_KINDS = (
+    "rate_limit",  # HTTP 429 with a Retry-After header (seconds=)
+    "server_error",  # HTTP 500
+    "timeout",  # answer only after `seconds` (longer than the client's timeout)
+    "drop",  # close the connection without answering
+    "outage",  # drop, stop listening for `seconds`, then come back on the same port
+    "malformed",  # the JSON is cut in half
+    "schema_invalid",  # valid JSON that does not fit ExtractionDraft
+    "invented_number",  # the grounded answer plus a claim whose number is not in the abstract
+    "length",  # cut JSON with finish_reason "length"
+    "refusal",  # the model refuses (message.refusal, no content)
+)
+
+# What llama-cpp-python's server answers to response_format {"type": "json_schema"}.
+LLAMA_CPP_JSON_SCHEMA_ERROR = (
+    "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n"
+    "  Input should be 'text' or 'json_object' [type=literal_error, input_value='json_schema', "
+    "input_type=str]\n    For further information visit https://errors.pydantic.dev/2.11/v/literal_error"
+)
+MODE_REFUSALS: dict[str, tuple[int, str]] = {
+    "json_schema": (500, LLAMA_CPP_JSON_SCHEMA_ERROR),
+    "tools": (400, "registry.example/fake-model does not support tools"),
+    "json": (400, "response_format of type 'json_object' is not supported by this model"),
+}
+INVENTED_VALUE = 97.3
+
+
+@dataclass
+class Fault:
+    """One scripted fault: applied to the first ``times`` requests whose abstract contains
+    ``match`` (any request when ``match`` is None)."""
+
+    kind: str
+    times: int = 1
+    match: str | None = None
+    seconds: float = 1.0  # Retry-After for rate_limit, delay for timeout, length of an outage
+    used: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in FAULT_KINDS:
+            raise ValueError(f"unknown fault {self.kind!r}; choose one of {', '.join(FAULT_KINDS)}")
+
+    def applies(self, abstract: str | None) -> bool:
+        if self.used >= self.times:
+            return False
+        return self.match is None or (abstract is not None and self.match in abstract)
+
+
+@dataclass
+class Request:
+    """What the server saw: for assertions in tests."""
+
+    abstract: str | None
+    mode: str
+    fault: str | None
+    messages: list[dict]
+    at: float
+
+
+def grounded_answer(abstract: str) -> ExtractionDraft:
+    """A plausible extraction that grounding accepts: every number written with a result unit
+    (``%``, ``x``/``times``, ``points``/``pp``) with its sentence as evidence, and the names
+    after "we propose/introduce/present". Self-contained, so benchmarks do not move when the
+    rules extractor changes."""
+    claims = []
+    for sentence in _SENTENCE.finditer(abstract):
+        text = sentence.group()
+        for mention in find_numbers(text):
+            unit = _UNIT.match(text, mention.end)
+            if unit:
+                symbol = "%" if unit.group(1) == "%" else "points" if unit.group(1)[0] == "p" else "x"
+                claims.append(ClaimDraft(value=mention.value, unit=symbol, evidence=text))
+    methods = [Method(name=name) for name in _PROPOSED.findall(abstract)]
+    extraction, _ = ground(ExtractionDraft(methods=methods, claims=claims), abstract, "fake")
+    return ExtractionDraft(
+        methods=extraction.methods,
+        claims=[ClaimDraft(**c.model_dump(exclude={"id", "span", "value_span"})) for c in extraction.claims],
+    )
+
+
+def request_mode(body: dict) -> str:
+    """The structured-output mode a request asks for, named like ``--mode``."""
+    if body.get("tools"):
+        return "tools"
+    kind = (body.get("response_format") or {}).get("type")
+    return {"json_schema": "json_schema", "json_object": "json"}.get(kind, "md_json")
+
+
+def find_abstract(messages: Iterable[dict]) -> str | None:
+    """The abstract between <abstract> tags in the last user message that has them."""
+    found = None
+    for message in messages:
+        content = message.get("content")
+        if message.get("role") == "user" and isinstance(content, str):
+            matches = ABSTRACT_RE.findall(content)
+            if matches:
+                found = matches[-1]
+    return found
+
+
+def _invented(abstract: str, draft: ExtractionDraft) -> ExtractionDraft:
+    """The draft plus a claim whose value is written nowhere in the abstract."""
+    value = INVENTED_VALUE
+    while any(m.matches(value) for m in find_numbers(abstract)):
+        value += 1.1
+    evidence = abstract.split(". ")[0][:120]
+    claim = ClaimDraft(value=round(value, 2), unit="%", metric="accuracy", evidence=evidence)
+    return draft.model_copy(update={"claims": [*draft.claims, claim]})
+
+
+def _tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 512  # many clients connect at once
+
+    def __init__(self, address: tuple[str, int], fake: FakeOpenAI) -> None:
+        self.fake = fake
+        self.connections: set[socket.socket] = set()
+        self.connections_lock = threading.Lock()
+        super().__init__(address, _Handler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self.connections_lock:
+            self.connections.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self.connections_lock:
+            self.connections.discard(request)
+        super().shutdown_request(request)
+
+    def drop_connections(self) -> None:
+        with self.connections_lock:
+            for connection in list(self.connections):
+                try:
+                    connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out at once, no 40 ms delayed-ACK stall
+    server: _HTTPServer
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib signature)
+        """Quiet: tests and benchmarks read the counters instead."""
+
+    def _send(self, status: int, payload: dict, headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode()
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+        except OSError:  # the client gave up (timeout) or the server went away
+            self.close_connection = True
+
+    def do_GET(self) -> None:  # noqa: N802 (stdlib name)
+        path = self.path.rstrip("/")
+        if path == "/stats":
+            self._send(200, {"requests": self.server.fake.requests})
+        elif path.endswith("/models"):
+            self._send(200, {"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
+        else:
+            self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+
+    def do_POST(self) -> None:  # noqa: N802 (stdlib name)
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+            return
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        reply = self.server.fake.answer_request(body)
+        if reply is None:  # drop or outage: no answer at all
+            self.close_connection = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return
+        status, payload, headers = reply
+        self._send(status, payload, headers)
+
+
+Reply = tuple[int, dict, dict[str, str]]
+
+
+class FakeOpenAI:
+    """The server. ``with FakeOpenAI(...) as server`` starts it on a free loopback port.
+
+    :param latency: seconds each chat completion takes (requests are served concurrently).
+    :param faults: scripted faults, consumed in order of arrival.
+    :param refuse: modes this endpoint rejects (``json_schema``, ``tools``, ``json``).
+    :param answer: the draft for an abstract (default: :func:`grounded_answer`).
+    :param port: 0 for a free port.
+    """
+
+    def __init__(
+        self,
+        latency: float = 0.0,
+        faults: Iterable[Fault] = (),
+        refuse: Iterable[str] = (),
+        answer: Callable[[str], ExtractionDraft] = grounded_answer,
+        port: int = 0,
+    ) -> None:
+        self.latency = latency
+        self.faults = list(faults)
+        self.refuse = set(refuse)
+        unknown = self.refuse - set(MODE_REFUSALS)
+        if unknown:
+            raise ValueError(f"cannot refuse {sorted(unknown)}; choose from {sorted(MODE_REFUSALS)}")
+        self.answer = answer
+        self.port = port
+        self.log: list[Request] = []
+        self._lock = threading.Lock()
+        self._server: _HTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{HOST}:{self.port}/v1"
+
+    @property
+    def requests(self) -> int:
+        """Chat-completion requests received, faulted ones included."""
+        return len(self.log)
+
+    def start(self) -> FakeOpenAI:
+        server = _HTTPServer((HOST, self.port), self)
+        self.port = server.server_address[1]
+        self._server = server
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop listening and cut every open connection (the server is gone)."""
+        server, self._server = self._server, None
+        if server is None:
+            return
+        server.shutdown()
+        server.server_close()
+        server.drop_connections()
+
+    def outage(self, seconds: float) -> None:
+        """Go away now and come back on the same port after ``seconds``."""
+        self.stop()
+        timer = threading.Timer(seconds, self.start)
+        timer.daemon = True
+        timer.start()
+
+    def __enter__(self) -> FakeOpenAI:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- requests ----------------------------------------------------------------------------
+
+    def requests_for(self, text: str) -> list[Request]:
+        """The requests whose abstract contains ``text``."""
+        return [r for r in self.log if r.abstract and text in r.abstract]
+
+    def _take_fault(self, abstract: str | None) -> Fault | None:
+        for fault in self.faults:
+            if fault.applies(abstract):
+                fault.used += 1
+                return fault
+        return None
+
+    def answer_request(self, body: dict) -> Reply | None:
+        """The reply to one chat-completion request, or None to drop the connection."""
+        messages = body.get("messages") or []
+        abstract = find_abstract(messages)
+        mode = request_mode(body)
+        with self._lock:
+            fault = None if mode in self.refuse else self._take_fault(abstract)
+            self.log.append(Request(abstract, mode, fault.kind if fault else None, messages, time.monotonic()))
+        if mode in self.refuse:
+            status, message = MODE_REFUSALS[mode]
+            kind = "internal_server_error" if status == 500 else "invalid_request_error"
+            return status, {"error": {"message": message, "type": kind, "param": None, "code": None}}, {}
+        kind = fault.kind if fault else None
+        if kind == "outage":
+            self.outage(fault.seconds)
+            return None
+        if kind == "drop":
+            return None
+        time.sleep(fault.seconds if kind == "timeout" else self.latency)
+        if kind == "rate_limit":
+            error = {"message": "Rate limit reached; please retry later.", "type": "rate_limit_exceeded"}
+            return 429, {"error": error}, {"Retry-After": f"{fault.seconds:g}"}
+        if kind == "server_error":
+            return 500, {"error": {"message": "The server had an error.", "type": "server_error"}}, {}
+        if abstract is None:
+            error = {"message": "no <abstract> in the user message", "type": "invalid_request_error"}
+            return 400, {"error": error}, {}
+        return 200, self._completion(body, mode, abstract, kind), {}
+
+    def _completion(self, body: dict, mode: str, abstract: str, kind: str | None) -> dict:
+        draft = self.answer(abstract)
+        if kind == "invented_number":
+            draft = _invented(abstract, draft)
+        text = draft.model_dump_json(exclude_defaults=True)
+        if kind in ("malformed", "length"):
+            text = text[: len(text) // 2]
+        elif kind == "schema_invalid":
+            text = json.dumps({"claims": [{"value": "about ninety", "unit": "%"}], "venue": "arXiv"})
+        finish = "length" if kind == "length" else "stop"
+        message: dict[str, Any] = {"role": "assistant", "content": None}
+        if kind == "refusal":
+            message["refusal"] = "I'm sorry, but I can't help with that request."
+        elif mode == "tools":
+            name = (body.get("tool_choice") or {}).get("function", {}).get("name") or body["tools"][0]["function"]["name"]
+            call = {"id": f"call_{len(self.log)}", "type": "function", "function": {"name": name, "arguments": text}}
+            message["tool_calls"] = [call]
+            finish = "length" if kind == "length" else "tool_calls"
+        elif mode == "md_json":
+            message["content"] = f"```json\n{text}\n```"
+        else:
+            message["content"] = text
+        request_text = json.dumps([body.get("messages"), body.get("tools"), body.get("response_format")])
+        prompt, completion = _tokens(request_text), _tokens(text)
+        return {
+            "id": f"chatcmpl-fake-{len(self.log)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", "fake-model"),
+            "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
+            "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+        }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="A loopback OpenAI-compatible server for tests and benchmarks.")
+    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0: a free one)")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds per chat completion")
+    parser.add_argument("--refuse", action="append", default=[], choices=sorted(MODE_REFUSALS), help="a mode to reject")
+    args = parser.parse_args(argv)
+    server = FakeOpenAI(latency=args.latency, refuse=args.refuse, port=args.port).start()
+    print(f"fake OpenAI server on {server.base_url}", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
