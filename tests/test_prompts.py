@@ -1,0 +1,72 @@
+"""Prompt templates: loading, rendering, the content hash and the few-shot examples."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from extractor import prompts
+from extractor.errors import ConfigError
+from extractor.grounding import problems
+from extractor.prompts import PROMPT_FILES, load_prompt
+
+GOLD = Path(__file__).resolve().parent.parent / "fixtures" / "gold" / "dev.jsonl"
+
+
+def test_the_examples_are_grounded_dev_gold_papers_and_at_most_two() -> None:
+    prompt = load_prompt("v1")
+    gold_ids = {json.loads(line)["id"] for line in GOLD.read_text().splitlines() if line.strip()}
+    assert 1 <= len(prompt.examples) <= 2
+    for example in prompt.examples:
+        assert example.id in gold_ids
+        assert problems(example.output, example.abstract) == []
+        assert example.output.claims, "an example without claims teaches little"
+        assert example.output.model_dump_json(exclude_defaults=True) in prompt.system
+
+
+def test_messages_carry_the_abstract_verbatim_between_tags() -> None:
+    abstract = "Braces {{ x }} {% y %} and $dollars$ and $title stay as written: 83.6%."
+    system, user = load_prompt("v1").messages(abstract, title="A $1 title")
+    assert system["role"] == "system" and "$examples" not in system["content"]
+    assert user["role"] == "user"
+    assert f"<abstract>\n{abstract}\n</abstract>" in user["content"]
+    assert "A $1 title" in user["content"]
+    assert "Title: (none)" in load_prompt("v1").user(abstract, None)
+
+
+def _copy_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(prompts.PROMPTS_DIR / "v1", tmp_path / "v1")
+    monkeypatch.setattr(prompts, "PROMPTS_DIR", tmp_path)
+    load_prompt.cache_clear()
+    return tmp_path / "v1"
+
+
+def test_the_hash_follows_the_content_of_every_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    original = load_prompt("v1").hash
+    copy = _copy_version(tmp_path, monkeypatch)
+    try:
+        assert load_prompt("v1").hash == original
+        hashes = {original}
+        for name in PROMPT_FILES:
+            path = copy / name
+            path.write_text(path.read_text() + "\n")
+            load_prompt.cache_clear()
+            hashes.add(load_prompt("v1").hash)
+        assert len(hashes) == len(PROMPT_FILES) + 1
+    finally:
+        load_prompt.cache_clear()
+
+
+def test_a_missing_version_names_the_ones_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = _copy_version(tmp_path, monkeypatch)
+    try:
+        (copy / "user.md").unlink()
+        with pytest.raises(ConfigError, match=r"'v9' is incomplete or missing.*versions found: v1"):
+            load_prompt("v9")
+        with pytest.raises(ConfigError, match=r"missing user\.md"):
+            load_prompt("v1")
+    finally:
+        load_prompt.cache_clear()
