@@ -82,7 +82,7 @@ def load_prompt(version: str = "v1") -> Prompt:
             abstract=record["abstract"],
             output=ExtractionDraft.model_validate(record["output"]),
         )
-        for record in map(json.loads, texts["examples.jsonl"].splitlines())
+        for record in map(json.loads, filter(str.strip, texts["examples.jsonl"].splitlines()))
     )
     user_template = Template(texts["user.md"].strip())
     example_template = Template(texts["example.md"].strip())
