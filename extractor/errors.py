@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .schema import Usage
+
 
 class ExtractorError(Exception):
     """Base of every error the package raises on purpose."""
@@ -21,7 +26,12 @@ class ConfigError(ExtractorError):
 
 
 class BackendError(ExtractorError):
-    """A paper the backend could not extract after its retries; the batch goes on."""
+    """A paper the backend could not extract after its retries; the batch goes on. ``usage``
+    (a :class:`~extractor.schema.Usage`) is what the failed attempts cost, so it is counted."""
+
+    def __init__(self, message: str, usage: Usage | None = None) -> None:
+        self.usage = usage
+        super().__init__(message)
 
 
 class BudgetExceeded(ExtractorError):

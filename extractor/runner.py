@@ -17,7 +17,7 @@ from . import __version__
 from .backends import Backend, BackendResult, get_backend
 from .cache import ExtractionCache, cache_key
 from .config import RunConfig
-from .errors import BudgetExceeded
+from .errors import BackendError, BudgetExceeded
 from .grounding import ground
 from .hashing import normalize_text
 from .ingest import Paper, paper_id, read_inputs
@@ -139,7 +139,11 @@ async def extract_papers(
         async with semaphore:
             spend.check()
             await limiter.wait()
-            outcome = await backend.extract(paper.abstract, paper.title)
+            try:
+                outcome = await backend.extract(paper.abstract, paper.title)
+            except BackendError as exc:  # failed attempts cost money too
+                spend.spent += exc.usage.cost_usd if exc.usage else 0.0
+                raise
         spend.spent += outcome.usage.cost_usd
         if cache is not None and backend.cacheable:
             cache.put(key, outcome)
@@ -151,8 +155,10 @@ async def extract_papers(
             outcome = await obtain(first)
         except Exception as exc:  # one paper's failure never stops the batch
             message = str(exc) if isinstance(exc, BudgetExceeded) else f"{type(exc).__name__}: {exc}"
+            spent = exc.usage if isinstance(exc, BackendError) and exc.usage else Usage()
             for n, index in enumerate(indices):
-                results[index] = _result(papers[index], status="failed", error=message)
+                usage = spent if n == 0 else Usage()
+                results[index] = _result(papers[index], status="failed", error=message, usage=usage)
                 if on_result:
                     on_result(results[index])
             return
@@ -194,6 +200,7 @@ def run_info(
         "extractor_version": __version__,
         "inputs": inputs,
         **backend.identity(),
+        **(backend.report() if hasattr(backend, "report") else {}),  # e.g. a mode fallback
         "started": started.isoformat(timespec="seconds"),
         "finished": finished.isoformat(timespec="seconds"),
         "seconds": round((finished - started).total_seconds(), 3),

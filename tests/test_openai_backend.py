@@ -1,0 +1,179 @@
+"""The openai backend against the loopback server: modes, fallback, cache, usage and cost.
+
+Nothing is monkeypatched: the openai SDK, instructor and tenacity talk HTTP to
+``tests/fake_openai.py``, which answers each abstract with a grounded extraction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from extractor.backends.openai_llm import GroundedDraft, OpenAIBackend, choose_mode, identity_for
+from extractor.config import MODES, RunConfig
+from extractor.errors import ConfigError
+from extractor.pricing import cost_usd, price_for
+from extractor.rundir import read_papers, read_run_info
+from extractor.runner import run
+from extractor.schema import ExtractionDraft
+from tests.conftest_fake import fake_openai, fixture_papers, openai_config, write_papers  # noqa: F401
+from tests.fake_openai import FakeOpenAI, grounded_answer
+
+
+def run_papers(tmp_path: Path, config: RunConfig, count: int = 4, out: str = "run") -> list:
+    papers = fixture_papers(count)
+    source = write_papers(tmp_path / "papers.jsonl", papers)
+    summary = run([str(source)], tmp_path / out, config)
+    return summary.results
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_mode_extracts_every_paper(tmp_path: Path, fake_openai: FakeOpenAI, mode: str) -> None:
+    results = run_papers(tmp_path, openai_config(fake_openai, mode=mode))
+    assert [r.status for r in results] == ["ok"] * 4
+    assert {r.mode for r in fake_openai.log} == {mode}
+    assert fake_openai.requests == 4
+    for result in results:
+        expected = grounded_answer(result.abstract)
+        assert [c.value for c in result.extraction.claims] == [c.value for c in expected.claims]
+        assert result.usage.requests == 1 and result.usage.retries == 0 and result.usage.reasks == 0
+        assert result.usage.prompt_tokens > 0 and result.usage.completion_tokens > 0
+        assert result.usage.cost_usd == pytest.approx(
+            cost_usd("gpt-4o-mini", result.usage.prompt_tokens, result.usage.completion_tokens)
+        )
+    info = read_run_info(tmp_path / "run")
+    assert info["mode"] == info["mode_used"] == mode and info["mode_fallbacks"] == []
+    assert info["usage"]["requests"] == 4 and info["usage"]["cost_usd"] > 0
+
+
+def test_the_grounded_answer_keeps_its_claims_in_claims_csv(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    results = run_papers(tmp_path, openai_config(fake_openai), count=1)
+    ganq = results[0]
+    assert [c.value for c in ganq.extraction.claims] == [2.57]
+    with (tmp_path / "run" / "claims.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(r["paper_id"], r["value"]) for r in rows] == [(ganq.id, "2.57")]
+
+
+def test_the_mode_is_chosen_for_the_endpoint_and_can_be_forced() -> None:
+    assert choose_mode(RunConfig(backend="openai")) == "tools"
+    assert choose_mode(RunConfig(backend="openai", base_url="https://api.openai.com/v1")) == "tools"
+    assert choose_mode(RunConfig(backend="openai", base_url="http://127.0.0.1:8080/v1")) == "json_schema"
+    assert choose_mode(RunConfig(backend="openai", base_url="http://127.0.0.1:8080/v1", mode="md_json")) == "md_json"
+    with pytest.raises(ConfigError, match="unknown mode 'xml'"):
+        choose_mode(RunConfig(backend="openai", mode="xml"))
+
+
+def test_identity_names_everything_that_changes_the_output() -> None:
+    config = RunConfig(backend="openai", model="gpt-4o-mini", base_url="http://127.0.0.1:1/v1")
+    identity = identity_for(config)
+    assert set(identity) == {
+        "backend", "model", "mode", "prompt_version", "prompt_hash", "schema_hash", "temperature", "max_tokens",
+    }
+    assert identity["mode"] == "json_schema" and identity["prompt_version"] == "v1"
+    for change in ({"model": "gpt-4o"}, {"mode": "json"}, {"temperature": 0.7}, {"max_tokens": 512}):
+        other = RunConfig(**{**vars(config), **change})
+        assert identity_for(other) != identity
+    # the URL is not part of it: a local server restarted on another port still hits the cache
+    assert identity_for(RunConfig(**{**vars(config), "base_url": "http://127.0.0.1:2/v1"})) == identity
+
+
+def test_the_model_sees_the_extraction_draft_schema() -> None:
+    assert GroundedDraft.model_json_schema() == ExtractionDraft.model_json_schema()
+
+
+@pytest.mark.parametrize(
+    ("refused", "fallback"), [("json_schema", "json"), ("tools", "json")]
+)
+def test_a_refused_mode_falls_back_once_and_every_paper_is_ok(
+    tmp_path: Path, fake_openai: FakeOpenAI, refused: str, fallback: str
+) -> None:
+    fake_openai.refuse.add(refused)
+    fake_openai.latency = 0.02
+    results = run_papers(tmp_path, openai_config(fake_openai, mode=refused, concurrency=3), count=6)
+    assert [r.status for r in results] == ["ok"] * 6
+    refusals = [r for r in fake_openai.log if r.mode == refused]
+    assert 1 <= len(refusals) <= 3  # only the requests already in flight when it was refused
+    assert fake_openai.requests == 6 + len(refusals)
+    info = read_run_info(tmp_path / "run")
+    assert info["mode"] == refused and info["mode_used"] == fallback
+    [event] = info["mode_fallbacks"]
+    assert event["refused"] == refused and event["used"] == fallback
+    assert event["reason"] and info["counts"]["ok"] == 6
+
+
+def test_llama_cpp_refusal_of_json_schema_is_detected_by_default(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    fake_openai.refuse.add("json_schema")
+    results = run_papers(tmp_path, openai_config(fake_openai, concurrency=1), count=3)
+    assert [r.status for r in results] == ["ok"] * 3
+    assert [r.mode for r in fake_openai.log] == ["json_schema", "json", "json", "json"]
+    assert "Input should be 'text' or 'json_object'" in read_run_info(tmp_path / "run")["mode_fallbacks"][0]["reason"]
+
+
+def test_fallbacks_chain_down_to_markdown_json(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    fake_openai.refuse.update({"json_schema", "json"})
+    config = openai_config(fake_openai, concurrency=1, mode="json_schema")
+    results = run_papers(tmp_path, config, count=2)
+    # json_schema -> json -> md_json: the plain-text mode cannot be refused
+    assert [r.status for r in results] == ["ok", "ok"]
+    assert [e["used"] for e in read_run_info(tmp_path / "run")["mode_fallbacks"]] == ["json", "md_json"]
+
+
+def test_a_second_identical_run_sends_nothing(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    config = openai_config(fake_openai)
+    first = run_papers(tmp_path, config, out="first")
+    sent = fake_openai.requests
+    second = run_papers(tmp_path, config, out="second")
+    assert fake_openai.requests == sent == 4
+    assert all(r.usage.cached and r.usage.requests == 0 for r in second)
+    assert [r.extraction for r in second] == [r.extraction for r in first]
+    assert (tmp_path / "first" / "claims.csv").read_text() == (tmp_path / "second" / "claims.csv").read_text()
+    assert read_run_info(tmp_path / "second")["counts"]["cached"] == 4
+
+
+def test_the_same_abstract_twice_is_sent_once(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    [paper] = fixture_papers(1)
+    source = tmp_path / "twice.jsonl"
+    source.write_text("".join(json.dumps({"id": i, "abstract": paper.abstract}) + "\n" for i in ("a", "b")))
+    summary = run([str(source)], tmp_path / "run", openai_config(fake_openai))
+    assert [r.status for r in summary.results] == ["ok", "ok"] and fake_openai.requests == 1
+
+
+def test_missing_settings_are_config_errors() -> None:
+    with pytest.raises(ConfigError, match="needs OPENAI_API_KEY or a base URL"):
+        OpenAIBackend(RunConfig(backend="openai", model="gpt-4o-mini"))
+    with pytest.raises(ConfigError, match="needs a model"):
+        OpenAIBackend(RunConfig(backend="openai", base_url="http://127.0.0.1:1/v1"))
+
+
+def test_a_local_server_needs_no_key(fake_openai: FakeOpenAI) -> None:
+    backend = OpenAIBackend(RunConfig(backend="openai", model="any", base_url=fake_openai.base_url))
+
+    async def go() -> None:
+        try:
+            result = await backend.extract(fixture_papers(1)[0].abstract, None)
+            assert [c.value for c in result.draft.claims] == [2.57]
+            assert result.usage.cost_usd == 0.0 and result.usage.prompt_tokens > 0  # unknown price
+        finally:
+            await backend.aclose()
+
+    asyncio.run(go())
+
+
+def test_prices_come_from_the_table() -> None:
+    assert price_for("gpt-4o-mini") == price_for("gpt-4o-mini-2024-07-18") == price_for("openai/gpt-4o-mini")
+    assert price_for("gpt-4o") != price_for("gpt-4o-mini")
+    assert price_for("smollm2-135m") is None and cost_usd("smollm2-135m", 10**6, 10**6) == 0.0
+    assert cost_usd("gpt-4o-mini", 1_000_000, 1_000_000) == pytest.approx(0.15 + 0.60)
+
+
+def test_papers_jsonl_records_usage_per_paper(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    run_papers(tmp_path, openai_config(fake_openai), count=2)
+    papers = read_papers(tmp_path / "run")
+    info = read_run_info(tmp_path / "run")
+    assert sum(p.usage.prompt_tokens for p in papers) == info["usage"]["prompt_tokens"]
+    assert sum(p.usage.requests for p in papers) == info["usage"]["requests"] == fake_openai.requests
