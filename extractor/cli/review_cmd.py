@@ -1,0 +1,127 @@
+"""``extractor review``: the spreadsheet round trip for reviewers, its status, and gold export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from ..errors import ExtractorError
+from ..review import apply_review, export_gold, export_review, review_status
+from ..review.store import STORE_FILE
+from . import app
+
+REVIEW_EXAMPLES = f"""
+Examples:
+
+  extractor review export runs/demo --out review.xlsx
+
+  extractor review apply review.xlsx runs/demo --reviewer alice
+
+  extractor review status runs/demo
+
+  extractor review export-gold runs/demo --out reviewed-gold.jsonl
+
+Corrections live in RUN_DIR/{STORE_FILE} unless --store names a store shared by several runs.
+"""
+
+review_app = typer.Typer(
+    help="Review extracted results in a spreadsheet; corrections are kept in an append-only store.",
+    no_args_is_help=True,
+    epilog=REVIEW_EXAMPLES,
+)
+app.add_typer(review_app, name="review")
+
+RunDir = Annotated[Path, typer.Argument(help="Run directory (holds papers.jsonl).", exists=True, file_okay=False)]
+StoreOption = Annotated[
+    Optional[Path],
+    typer.Option("--store", help=f"Correction store to use (default: RUN_DIR/{STORE_FILE})."),
+]
+
+EXIT_ROWS_REFUSED = 1
+
+
+@review_app.command("export")
+def export_command(
+    run_dir: RunDir,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Workbook to write (.xlsx).")],
+    store: StoreOption = None,
+) -> None:
+    """Write a review workbook: one row per claim and per method, model, benchmark and paper."""
+    counts = export_review(run_dir, out, store)
+    items = ", ".join(f"{n} {kind}s" for kind, n in sorted(counts.items()))
+    Console(stderr=True, soft_wrap=True).print(f"{items} -> {out}")
+
+
+@review_app.command("apply", epilog="Exit status: 0 when every edited row was applied, 1 when some were refused.")
+def apply_command(
+    sheet: Annotated[Path, typer.Argument(help="The returned review workbook.", exists=True, dir_okay=False)],
+    run_dir: RunDir,
+    reviewer: Annotated[str, typer.Option("--reviewer", "-r", help="Your name, recorded with every correction.")],
+    store: StoreOption = None,
+) -> None:
+    """Validate the edited rows and record them; bad rows are reported and skipped."""
+    console = Console(stderr=True, soft_wrap=True)
+    try:
+        report = apply_review(sheet, run_dir, reviewer, store)
+    except ExtractorError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    for message in report.refused:
+        console.print(f"[red]refused[/] {message}", highlight=False)
+    for message in report.notes:
+        console.print(message, highlight=False)
+    for message in report.conflicts:
+        console.print(f"[yellow]{message}[/]", highlight=False)
+    counts = report.counts
+    console.print(
+        f"applied {counts['applied']}, unchanged {counts['unchanged']}, rejected {counts['rejected']}, "
+        f"stale {counts['stale']}; {len(report.conflicts)} conflicts"
+        + (f" (batch {report.batch_id} in {report.store})" if report.batch_id else " (nothing recorded)"),
+        highlight=False,
+    )
+    raise typer.Exit(EXIT_ROWS_REFUSED if counts["rejected"] else 0)
+
+
+@review_app.command("status")
+def status_command(run_dir: RunDir, store: StoreOption = None) -> None:
+    """Corrections of the run: how many, by whom, and which are stale or in conflict."""
+    report = review_status(run_dir, store)
+    console = Console(soft_wrap=True)
+    reviewers = sorted({b.reviewer for b in report.batches})
+    console.print(
+        f"{report.corrections} corrections in {len(report.batches)} batch(es)"
+        + (f" by {', '.join(reviewers)}" if reviewers else "")
+        + f" ({report.store})",
+        highlight=False,
+    )
+    if report.reviewed:
+        console.print("reviewed: " + ", ".join(f"{n} {k}s" for k, n in sorted(report.reviewed.items())))
+    if report.decisions:
+        console.print("decisions: " + ", ".join(f"{n} {d}" for d, n in sorted(report.decisions.items())))
+    console.print(f"stale: {len(report.stale)}", highlight=False)
+    for stale in report.stale:
+        changes = "; ".join(
+            f"{c.field} {c.new_value!r} by {c.reviewer} {c.at}" for c in stale.corrections
+        )
+        console.print(f"  [yellow]stale[/] {stale.target_id} ({stale.kind}): {stale.reason}\n    kept: {changes}", highlight=False)
+    console.print(f"conflicts: {len(report.conflicts)}", highlight=False)
+    for conflict in report.conflicts:
+        w, lo = conflict.winner, conflict.loser
+        console.print(
+            f"  [yellow]conflict[/] {w.target_id} {w.field}: {lo.reviewer} set {lo.new_value!r} at {lo.at}, "
+            f"{w.reviewer} set {w.new_value!r} at {w.at} (in force)",
+            highlight=False,
+        )
+
+
+@review_app.command("export-gold")
+def export_gold_command(
+    run_dir: RunDir,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Gold JSONL file to write.")],
+    store: StoreOption = None,
+) -> None:
+    """Write accepted and corrected items in the gold format of ANNOTATION.md."""
+    n = export_gold(run_dir, out, store)
+    Console(stderr=True, soft_wrap=True).print(f"{n} reviewed papers -> {out}")

@@ -1,0 +1,392 @@
+"""The review workbook: a run laid out for reviewers, and their edits read back.
+
+Three sheets (Claims, Items, Papers), one row per reviewable item with a stable id, the context
+around it, the editable fields and a ``decision`` dropdown. Read-only columns are locked (grey)
+under sheet protection; editable ones are unlocked. A hidden ``base`` column keeps what each row
+showed, so applying the sheet can tell what the reviewer changed from what another reviewer
+changed in the meantime. Blank rows marked ``new`` at the bottom take items the extractor missed.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from openpyxl import Workbook, load_workbook
+from openpyxl.cell.rich_text import CellRichText, TextBlock
+from openpyxl.cell.text import InlineFont
+from openpyxl.styles import Alignment, Font, PatternFill, Protection
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.worksheet import Worksheet
+
+from ..grounding import find_evidence
+from ..hashing import canonical_json
+from ..rundir import neutralize
+from ..schema import PaperResult
+from .state import (
+    DECISION,
+    DECISIONS,
+    ITEM_FIELDS,
+    NOTE,
+    PAPER_DECISIONS,
+    Problem,
+    ReviewState,
+    TargetState,
+    extraction_hash,
+)
+
+NEW = "new"
+NEW_ROWS = 20
+CONTEXT_CHARS = 160
+
+LOCKED_FILL = PatternFill("solid", fgColor="E7E6E6")
+NEW_FILL = PatternFill("solid", fgColor="FFF8DC")
+HEADER_FILL = PatternFill("solid", fgColor="44546A")
+HEADER_FONT = Font(bold=True, color="FFFFFF")
+EVIDENCE_FONT = InlineFont(b=True, color="C00000")
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    width: float
+    edit: bool = False
+    choices: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()  # Items sheet: editable only on rows of these kinds
+    new_only: bool = False  # editable on the blank "new" rows only
+    number: bool = False
+    wrap: bool = False
+
+
+_CLAIM_TEXT = ("unit", "metric", "benchmark", "method", "model", "baseline", "setting")
+_ITEM_KINDS = ("method", "model", "benchmark")
+
+SHEETS: dict[str, list[Column]] = {
+    "Claims": [
+        Column("id", 20),
+        Column("paper_id", 16, new_only=True),
+        Column("context", 60, wrap=True),
+        Column("evidence", 40, edit=True, wrap=True),
+        Column("value", 9, edit=True, number=True),
+        Column("value_max", 9, edit=True, number=True),
+        *[Column(name, 8 if name == "unit" else 14, edit=True) for name in _CLAIM_TEXT],
+        Column("kind", 9, edit=True, choices=("score", "change")),
+        Column("direction", 10, edit=True, choices=("increase", "decrease")),
+        Column(DECISION, 10, edit=True, choices=DECISIONS),
+        Column(NOTE, 24, edit=True, wrap=True),
+        Column("review", 30, wrap=True),
+        Column("base", 8),
+    ],
+    "Items": [
+        Column("id", 26),
+        Column("paper_id", 16, new_only=True),
+        Column("kind", 11, new_only=True, choices=_ITEM_KINDS),
+        Column("context", 50, wrap=True),
+        Column("name", 24, edit=True),
+        Column("aliases", 24, edit=True, kinds=("method",), wrap=True),
+        Column("proposed", 10, edit=True, kinds=("method",), choices=("yes", "no")),
+        Column("params_b", 10, edit=True, kinds=("model",), number=True),
+        Column("active_params_b", 10, edit=True, kinds=("model",), number=True),
+        Column(DECISION, 10, edit=True, choices=DECISIONS),
+        Column(NOTE, 24, edit=True, wrap=True),
+        Column("review", 30, wrap=True),
+        Column("base", 8),
+    ],
+    "Papers": [
+        Column("id", 16),
+        Column("title", 30, wrap=True),
+        Column("status", 8),
+        Column("abstract", 90, wrap=True),
+        Column("claims", 7),
+        Column(DECISION, 10, edit=True, choices=PAPER_DECISIONS),
+        Column(NOTE, 24, edit=True, wrap=True),
+        Column("review", 30, wrap=True),
+        Column("base", 8),
+    ],
+}
+SHEET_KINDS = {"Claims": ("claim",), "Items": _ITEM_KINDS, "Papers": ("paper",)}
+
+README_LINES = [
+    "How to review this run",
+    "",
+    "Claims: one row per reported number. Items: methods, models and benchmarks. Papers: one row per abstract.",
+    "Grey columns are read-only; white columns are yours to edit.",
+    "decision: accept (the row is right), reject (it should not be in the tables), edit (you changed fields;",
+    "  changing a field without choosing a decision counts as edit). On Papers, accept means every item of",
+    "  the paper has been checked; reject removes the paper from the tables.",
+    "evidence must be words copied from the abstract; the value (and value_max for a range) must be written in it.",
+    "context shows the abstract around the evidence (in red). The Papers sheet has each full abstract.",
+    "To add an item the extractor missed, fill a yellow row marked 'new': paper id, value, evidence and fields.",
+    "Then save and run: extractor review apply THIS_FILE RUN_DIR --reviewer YOUR_NAME",
+    "Rows with a problem are reported with sheet, row and column; the other rows are applied.",
+]
+
+
+def _display(name: str, value: object) -> object:
+    """A field value as a reviewer reads and types it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "; ".join(value)
+    return neutralize(value)
+
+
+def _window(abstract: str, span: tuple[int, int] | None) -> CellRichText | str:
+    """The abstract around ``span`` with the span itself in bold red."""
+    if span is None:
+        return neutralize(abstract[: 2 * CONTEXT_CHARS])
+    start, end = span
+    left = max(0, start - CONTEXT_CHARS)
+    right = min(len(abstract), end + CONTEXT_CHARS)
+    before = ("…" if left else "") + abstract[left:start]
+    after = abstract[end:right] + ("…" if right < len(abstract) else "")
+    blocks = [neutralize(before), TextBlock(EVIDENCE_FONT, abstract[start:end]), after]
+    return CellRichText(*[b for b in blocks if b])
+
+
+def _review_label(state: TargetState, mark_label: str | None) -> str | None:
+    parts = [mark_label] if mark_label else []
+    if state.stale:
+        parts.append(f"STALE: {state.stale}; check the row and choose a decision again")
+    return "\n".join(parts) or None
+
+
+def _row(state: TargetState, paper: PaperResult, review: ReviewState) -> dict[str, object]:
+    """The cells of one target's row, by column name, and its hidden base."""
+    target = state.target
+    abstract = paper.abstract or ""
+    mark = review.marks.get(target.id)
+    # A stale target shows no decision, so choosing one again is a change that re-confirms it.
+    decision = None if state.stale else state.decision
+    cells: dict[str, object] = {
+        "id": target.id,
+        "paper_id": target.paper_id,
+        "kind": target.kind,
+        DECISION: decision,
+        NOTE: neutralize(state.note),
+        "review": neutralize(_review_label(state, mark.label if mark else None)),
+    }
+    if target.kind == "claim":
+        cells["context"] = _window(abstract, find_evidence(state.values["evidence"], abstract))
+    elif target.kind == "paper":
+        cells.update(
+            title=neutralize(paper.title),
+            status=paper.status if paper.status == "ok" else f"failed: {paper.error}",
+            abstract=neutralize(abstract),
+            claims=len(paper.extraction.claims) if paper.extraction else 0,
+        )
+    else:
+        cells["context"] = _window(abstract, find_evidence(state.values["name"], abstract))
+    for name in ITEM_FIELDS[target.kind]:
+        cells[name] = _display(name, state.values.get(name))
+    base = {
+        "values": {f: state.values.get(f) for f in ITEM_FIELDS[target.kind]},
+        DECISION: decision,
+        NOTE: state.note,
+        "extracted": extraction_hash(target.extracted),
+    }
+    cells["base"] = canonical_json(base)
+    return cells
+
+
+def _write_sheet(ws: Worksheet, columns: list[Column], rows: Iterable[tuple[str, dict]], new_rows: int) -> None:
+    """Write header, item rows and blank ``new`` rows; lock what is read-only; add dropdowns."""
+    ws.append([c.name for c in columns])
+    for cell in ws[1]:
+        cell.font, cell.fill = HEADER_FONT, HEADER_FILL
+    count = 1
+    for kind, cells in rows:
+        count += 1
+        ws.append([cells.get(c.name) for c in columns])
+        for column, cell in zip(columns, ws[count]):
+            editable = column.edit and (not column.kinds or kind in column.kinds)
+            _style(cell, column, editable)
+    for _ in range(new_rows):
+        count += 1
+        ws.append([NEW if c.name == "id" else None for c in columns])
+        for column, cell in zip(columns, ws[count]):
+            editable = (column.edit or column.new_only) and column.name not in ("review", "base")
+            _style(cell, column, editable, new=True)
+    for index, column in enumerate(columns, start=1):
+        letter = get_column_letter(index)
+        ws.column_dimensions[letter].width = column.width
+        ws.column_dimensions[letter].hidden = column.name == "base"
+        if column.choices and count > 1:
+            validation = DataValidation(
+                type="list",
+                formula1='"' + ",".join(column.choices) + '"',
+                allow_blank=True,
+                showErrorMessage=True,
+                errorTitle=f"{column.name}",
+                error=f"Choose one of: {', '.join(column.choices)}",
+            )
+            validation.add(f"{letter}2:{letter}{count}")
+            ws.add_data_validation(validation)
+    ws.freeze_panes = "B2"
+    ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{count}"
+    # Protection marks the read-only columns; sorting, filtering and resizing stay allowed.
+    ws.protection.sheet = True
+    ws.protection.sort = ws.protection.autoFilter = False
+    ws.protection.formatColumns = ws.protection.formatRows = False
+
+
+def _style(cell, column: Column, editable: bool, new: bool = False) -> None:
+    if editable:
+        cell.protection = Protection(locked=False)
+        if new:
+            cell.fill = NEW_FILL
+    else:
+        cell.fill = LOCKED_FILL
+    if column.wrap:
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
+    else:
+        cell.alignment = Alignment(vertical="top")
+
+
+def build_workbook(review: ReviewState) -> bytes:
+    """The review workbook of a run, with the current corrections already applied."""
+    papers = {p.id: p for p in review.papers}
+    grouped: dict[str, list[tuple[str, dict]]] = {name: [] for name in SHEETS}
+    sheet_of = {kind: name for name, kinds in SHEET_KINDS.items() for kind in kinds}
+    for state in review.targets.values():
+        kind = state.target.kind
+        grouped[sheet_of[kind]].append((kind, _row(state, papers[state.target.paper_id], review)))
+    wb = Workbook()
+    readme = wb.active
+    readme.title = "Read me"
+    for line in README_LINES:
+        readme.append([line])
+    readme["A1"].font = Font(bold=True, size=14)
+    readme.column_dimensions["A"].width = 110
+    for name, columns in SHEETS.items():
+        new_rows = 0 if name == "Papers" else NEW_ROWS
+        _write_sheet(wb.create_sheet(name), columns, grouped[name], new_rows)
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    return buffer.getvalue()
+
+
+@dataclass
+class SheetRow:
+    """One row of a returned sheet, parsed: the editable cells by field, and the hidden base."""
+
+    sheet: str
+    row: int
+    kind: str | None
+    id: str | None  # None for a new row
+    paper_id: str | None
+    cells: dict[str, object]
+    base: dict | None
+    letters: dict[str, str]
+    problems: list[Problem] = field(default_factory=list)
+
+    def where(self, column: str | None = None) -> str:
+        place = f"sheet {self.sheet}, row {self.row}"
+        if column:
+            letter = self.letters.get(column)
+            place += f", column {column}" + (f" ({letter})" if letter else "")
+        return place
+
+
+def _text(value: object) -> str | None:
+    """Cell text as typed, without the quote ``neutralize`` put before formula characters."""
+    if value is None:
+        return None
+    if isinstance(value, float):
+        value = f"{value:g}"
+    text = str(value).strip()
+    if text.startswith("'") and neutralize(text[1:]) == text:
+        text = text[1:]
+    return text or None
+
+
+def _number(cell) -> object:
+    value = cell.value
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float)):
+        # A reviewer who types "83.6%" gets 0.836 formatted as a percentage: take it as written.
+        return round(value * 100, 10) if "%" in (cell.number_format or "") else float(value)
+    return _text(value)
+
+
+_YES_NO = {"yes": True, "no": False}
+
+
+def _parse(column: Column, cell) -> object | Problem:
+    """The typed value of a cell, or the problem with it."""
+    if column.number:
+        return _number(cell)
+    text = _text(cell.value)
+    if column.name == "aliases":
+        return [a.strip() for a in (text or "").split(";") if a.strip()]
+    if not column.choices or text is None:
+        return text
+    text = text.lower()
+    if text not in column.choices:
+        return Problem(column.name, f"{text!r} is not one of {', '.join(column.choices)}")
+    return _YES_NO[text] if column.choices == tuple(_YES_NO) else text
+
+
+def _read_sheet(ws: Worksheet, name: str) -> list[SheetRow]:
+    header = [(_text(c.value) or "").lower() for c in ws[1]]
+    known = {c.name: c for c in SHEETS[name]}
+    index = {h: i for i, h in enumerate(header) if h in known}
+    letters = {h: get_column_letter(i + 1) for h, i in index.items()}
+    if "id" not in index:
+        return [SheetRow(name, 1, None, None, None, {}, None, letters, [Problem("id", "the header has no 'id' column")])]
+    rows = []
+    for number, cells in enumerate(ws.iter_rows(min_row=2), start=2):
+        values: dict[str, object] = {}
+        problems: list[Problem] = []
+        for column_name, i in index.items():
+            cell = cells[i] if i < len(cells) else None
+            if cell is None:
+                continue
+            if cell.data_type == "f":
+                problems.append(Problem(column_name, "formulas are not accepted; type the value itself"))
+                continue
+            parsed = _parse(known[column_name], cell)
+            if isinstance(parsed, Problem):
+                problems.append(parsed)
+            else:
+                values[column_name] = parsed
+        row_id = values.pop("id", None)
+        base_text = values.pop("base", None)
+        for column_name in ("context", "review", "title", "status", "abstract", "claims"):
+            values.pop(column_name, None)
+        is_new = row_id in (None, NEW)
+        if is_new and not any(v not in (None, []) for v in values.values()) and not problems:
+            continue  # an unused blank row
+        base = None
+        if not is_new:
+            try:
+                base = json.loads(base_text) if base_text else None
+            except json.JSONDecodeError:
+                problems.append(Problem("base", "the hidden base column was altered; export the run again"))
+        kind = SHEET_KINDS[name][0] if len(SHEET_KINDS[name]) == 1 else values.pop("kind", None)
+        paper_id = row_id if name == "Papers" else values.pop("paper_id", None)
+        rows.append(
+            SheetRow(name, number, kind, None if is_new else str(row_id), paper_id, values, base, letters, problems)
+        )
+    return rows
+
+
+def read_workbook(path: Path) -> list[SheetRow]:
+    """Every used row of the review sheets in ``path`` (other sheets are ignored)."""
+    wb = load_workbook(path)
+    return [row for name in SHEETS if name in wb.sheetnames for row in _read_sheet(wb[name], name)]
+
+
+def same(a: object, b: object) -> bool:
+    """Equal as a reviewer means it: blank is None, numbers compare by value."""
+    a = None if a in ("", []) else a
+    b = None if b in ("", []) else b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) and not isinstance(b, bool):
+        return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+    return a == b

@@ -1,0 +1,514 @@
+"""The review round trip: export a run to a workbook, edit it as a reviewer would, apply it.
+
+The run is hand-made (grounded drafts over two abstracts) so the tests do not move when the
+rules extractor improves.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+from typer.testing import CliRunner
+
+from extractor.cli import app
+from extractor.evaluate import evaluate, read_gold
+from extractor.review import apply_review, export_gold, export_review, load_reviewed, load_state, review_status
+from extractor.review.store import STORE_FILE, CorrectionStore
+
+from extractor.grounding import ground
+from extractor.rundir import write_run
+from extractor.schema import Benchmark, ClaimDraft, ExtractionDraft, Method, Model, PaperResult
+
+GANQ = (
+    "We propose GANQ (GPU-Adaptive Non-Uniform Quantization), a framework for LLMs. "
+    "On Qwen3.8-27B, GANQ reaches 83.6% accuracy on GSM8K and achieves up to 2.57times "
+    "speedup over the FP16 baseline, with 9--34 accuracy points of gain."
+)
+SQUEEZE = (
+    "=cmd|' /C calc'!A0 is not a formula here. SqueezeLLM cuts memory to 3.2 GiB and reaches "
+    "71.2% on MMLU with Llama-2-13B, running 1.9x faster than AWQ."
+)
+
+
+def drafts() -> dict[str, ExtractionDraft]:
+    return {
+        "p1": ExtractionDraft(
+            methods=[Method(name="GANQ", aliases=["GPU-Adaptive Non-Uniform Quantization"])],
+            models=[Model(name="Qwen3.8-27B", params_b=27)],
+            benchmarks=[Benchmark(name="GSM8K")],
+            claims=[
+                ClaimDraft(value=83.6, unit="%", metric="accuracy", benchmark="GSM8K", evidence="GANQ reaches 83.6% accuracy on GSM8K"),
+                ClaimDraft(value=2.57, unit="x", metric="speedup", kind="change", direction="increase", evidence="up to 2.57times speedup"),
+                ClaimDraft(value=9, value_max=34, unit="points", evidence="9--34 accuracy points of gain"),
+            ],
+        ),
+        "p2": ExtractionDraft(
+            methods=[Method(name="SqueezeLLM")],
+            models=[Model(name="Llama-2-13B", params_b=13)],
+            benchmarks=[Benchmark(name="MMLU")],
+            claims=[
+                ClaimDraft(value=3.2, unit="GiB", metric="memory", evidence="cuts memory to 3.2 GiB"),
+                ClaimDraft(value=71.2, unit="%", benchmark="MMLU", evidence="reaches 71.2% on MMLU"),
+                ClaimDraft(value=1.9, unit="x", kind="change", baseline="AWQ", evidence="1.9x faster than AWQ"),
+            ],
+        ),
+    }
+
+
+ABSTRACTS = {"p1": GANQ, "p2": SQUEEZE}
+TITLES = {"p1": "GANQ: quantization", "p2": "=HYPERLINK(\"http://evil\") SqueezeLLM"}
+
+
+def paper(paper_id: str, draft: ExtractionDraft, abstract: str | None = None) -> PaperResult:
+    abstract = abstract or ABSTRACTS[paper_id]
+    extraction, rejected = ground(draft, abstract, paper_id)
+    return PaperResult(
+        id=paper_id, title=TITLES.get(paper_id), status="ok", abstract=abstract,
+        extraction=extraction, rejected=rejected,
+    )
+
+
+def make_run(run_dir: Path, changes: dict[str, ExtractionDraft] | None = None, failed: bool = False) -> Path:
+    """Write a run; ``changes`` replaces some papers' drafts (as a re-extraction would)."""
+    results = [paper(pid, (changes or {}).get(pid, draft)) for pid, draft in drafts().items()]
+    if failed:
+        results.append(PaperResult(id="p3", title="broken", status="failed", error="BackendError: timeout", abstract="Some text."))
+    write_run(run_dir, results, {"backend": "test"})
+    return run_dir
+
+
+def claim_id(run_dir: Path, paper_id: str, value: float) -> str:
+    from extractor.rundir import read_papers
+
+    for result in read_papers(run_dir):
+        if result.id == paper_id:
+            return next(c.id for c in result.extraction.claims if c.value == value)
+    raise KeyError(value)
+
+
+def edit(book: Path, out: Path, sheet: str, row_id: str, **cells: object) -> int:
+    """Set cells (by column header) of the row whose id is ``row_id`` ('new': the first blank
+    new row); returns the row number."""
+    wb = load_workbook(book)
+    ws = wb[sheet]
+    header = {c.value: c.column for c in ws[1]}
+    if row_id == "new":
+        row = next(r for r in range(2, ws.max_row + 1) if ws.cell(r, 1).value == "new" and ws.cell(r, 2).value is None)
+    else:
+        row = next(r for r in range(2, ws.max_row + 1) if ws.cell(r, 1).value == row_id)
+    for column, value in cells.items():
+        ws.cell(row, header[column]).value = value
+    wb.save(out)
+    return row
+
+
+def cell(book: Path, sheet: str, row_id: str, column: str) -> object:
+    wb = load_workbook(book)
+    ws = wb[sheet]
+    header = {c.value: c.column for c in ws[1]}
+    row = next(r for r in range(2, ws.max_row + 1) if ws.cell(r, 1).value == row_id)
+    return ws.cell(row, header[column]).value
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Path:
+    return make_run(tmp_path / "run")
+
+
+@pytest.fixture
+def book(run: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "review.xlsx"
+    export_review(run, out)
+    return out
+
+
+def history_size(run: Path) -> int:
+    with CorrectionStore(run / STORE_FILE) as db:
+        return len(db.history())
+
+
+def claims_of(papers, paper_id: str) -> dict[str, object]:
+    return {c.id: c for p in papers if p.id == paper_id for c in p.extraction.claims}
+
+
+# --- the workbook ---------------------------------------------------------------------------
+
+
+def test_export_has_a_row_per_item_locked_columns_dropdowns_and_new_rows(run: Path, book: Path) -> None:
+    wb = load_workbook(book)
+    assert wb.sheetnames == ["Read me", "Claims", "Items", "Papers"]
+    claims = wb["Claims"]
+    header = [c.value for c in claims[1]]
+    ids = [claims.cell(r, 1).value for r in range(2, claims.max_row + 1)]
+    assert ids[:6] == [claim_id(run, "p1", 83.6), claim_id(run, "p1", 2.57), claim_id(run, "p1", 9),
+                       claim_id(run, "p2", 3.2), claim_id(run, "p2", 71.2), claim_id(run, "p2", 1.9)]
+    assert ids[6:] == ["new"] * 20
+    assert claims.protection.sheet
+    row = {h: claims.cell(2, i + 1) for i, h in enumerate(header)}
+    assert row["id"].protection.locked and row["context"].protection.locked
+    assert row["id"].fill.fgColor.rgb.endswith("E7E6E6")
+    assert not row["metric"].protection.locked and not row["decision"].protection.locked
+    assert claims.column_dimensions[row["base"].column_letter].hidden
+    # The context shows the abstract around the evidence, the evidence itself in bold red.
+    rich = load_workbook(book, rich_text=True)["Claims"].cell(2, header.index("context") + 1).value
+    assert "GANQ reaches 83.6% accuracy on GSM8K" in [str(block) for block in rich]
+    validations = {str(v.sqref): v.formula1 for v in claims.data_validations.dataValidation}
+    decision_letter = row["decision"].column_letter
+    assert validations[f"{decision_letter}2:{decision_letter}27"] == '"accept,reject,edit"'
+    items = wb["Items"]
+    kinds = [items.cell(r, 3).value for r in range(2, 8)]
+    assert kinds == ["method", "model", "benchmark"] * 2
+    assert [items.cell(r, 1).value for r in range(2, 4)] == ["p1/method/ganq", "p1/model/qwen3827b"]
+    papers = wb["Papers"]
+    assert [papers.cell(r, 1).value for r in range(2, papers.max_row + 1)] == ["p1", "p2"]
+
+
+def test_export_neutralizes_formula_text(run: Path, book: Path) -> None:
+    papers = load_workbook(book)["Papers"]
+    header = [c.value for c in papers[1]]
+    title = papers.cell(3, header.index("title") + 1).value
+    abstract = papers.cell(3, header.index("abstract") + 1).value
+    assert title.startswith("'=HYPERLINK") and abstract.startswith("'=cmd")
+    assert papers.cell(3, header.index("title") + 1).data_type == "s"
+
+
+# --- round trip -----------------------------------------------------------------------------
+
+
+def test_round_trip_edit_reject_add_then_reexport_shows_the_corrections(run: Path, book: Path, tmp_path: Path) -> None:
+    acc, speed = claim_id(run, "p1", 83.6), claim_id(run, "p1", 2.57)
+    edited = tmp_path / "edited.xlsx"
+    edit(book, edited, "Claims", acc, metric="exact-match accuracy", note="EM, per the paper")
+    edit(edited, edited, "Claims", speed, decision="reject")
+    edit(edited, edited, "Claims", "new", paper_id="p1", value=27, evidence="On Qwen3.8-27B", metric="model size")
+    edit(edited, edited, "Items", "p2/benchmark/mmlu", decision="accept")
+    report = apply_review(edited, run, "alice")
+    assert report.counts == {"applied": 4, "unchanged": 11, "rejected": 0, "stale": 0}
+    assert report.refused == [] and report.conflicts == []
+
+    papers, marks = load_reviewed(run)
+    p1 = claims_of(papers, "p1")
+    assert p1[acc].metric == "exact-match accuracy"
+    assert speed not in p1
+    rejected = next(p for p in papers if p.id == "p1").rejected
+    assert [r.item["id"] for r in rejected] == [speed]
+    assert rejected[0].reason.startswith("rejected by alice ")
+    added = [c for c in p1.values() if c.value == 27]
+    assert len(added) == 1 and GANQ[added[0].value_span[0] : added[0].value_span[1]] == "27B"
+    assert marks[acc].fields["metric"].reviewer == "alice" and marks[acc].decision == "edit"
+    assert marks[added[0].id].added and marks["p2/benchmark/mmlu"].decision == "accept"
+
+    again = tmp_path / "again.xlsx"
+    export_review(run, again)
+    assert cell(again, "Claims", acc, "metric") == "exact-match accuracy"
+    assert cell(again, "Claims", acc, "note") == "EM, per the paper"
+    assert cell(again, "Claims", speed, "decision") == "reject"
+    assert "edited by alice" in cell(again, "Claims", acc, "review")
+
+
+def test_applying_an_unchanged_sheet_or_the_same_sheet_twice_changes_nothing(run: Path, book: Path, tmp_path: Path) -> None:
+    report = apply_review(book, run, "alice")
+    assert report.counts["applied"] == 0 and report.batch_id is None
+    assert history_size(run) == 0
+    edited = tmp_path / "edited.xlsx"
+    edit(book, edited, "Claims", claim_id(run, "p2", 3.2), unit="GB", decision="edit")
+    edit(edited, edited, "Claims", "new", paper_id="p2", value=13, evidence="Llama-2-13B")
+    first = apply_review(edited, run, "alice")
+    assert first.counts["applied"] == 2
+    size = history_size(run)
+    second = apply_review(edited, run, "alice")
+    assert second.counts == {"applied": 0, "unchanged": first.counts["applied"] + first.counts["unchanged"],
+                             "rejected": 0, "stale": 0}
+    assert second.batch_id is None and history_size(run) == size
+    # A fresh export of the corrected run is unchanged too.
+    fresh = tmp_path / "fresh.xlsx"
+    export_review(run, fresh)
+    assert apply_review(fresh, run, "bob").counts["applied"] == 0
+
+
+def test_percent_formatted_cells_are_read_as_written(run: Path, book: Path, tmp_path: Path) -> None:
+    acc = claim_id(run, "p2", 71.2)
+    edited = tmp_path / "edited.xlsx"
+    edit(book, edited, "Claims", acc, value=0.712, value_max=None)
+    wb = load_workbook(edited)
+    ws = wb["Claims"]
+    header = [c.value for c in ws[1]]
+    row = next(r for r in range(2, ws.max_row + 1) if ws.cell(r, 1).value == acc)
+    ws.cell(row, header.index("value") + 1).number_format = "0.0%"
+    wb.save(edited)
+    assert apply_review(edited, run, "alice").counts["applied"] == 0  # 71.2% is what was there
+
+
+# --- bad rows -------------------------------------------------------------------------------
+
+
+BAD_ROWS = [
+    ("value", {"value": "eighty"}, "value", "valid number"),
+    ("evidence", {"evidence": "GANQ reaches 99% accuracy"}, "evidence", "evidence is not found in the abstract"),
+    ("value not in evidence", {"value": 84}, "value", "value 84 is not written in the evidence"),
+    ("range", {"value_max": 80}, "value_max", "value_max 80"),
+    ("benchmark", {"benchmark": "MATH-500"}, "benchmark", "'MATH-500' does not occur in the abstract"),
+    ("kind", {"kind": "absolute"}, "kind", "'absolute' is not one of score, change"),
+    ("decision", {"decision": "maybe"}, "decision", "'maybe' is not one of accept, reject, edit"),
+    ("formula", {"metric": "=1+1"}, "metric", "formulas are not accepted"),
+    ("required", {"evidence": None}, "evidence", "a value is required"),
+]
+
+
+@pytest.mark.parametrize(("case", "cells", "column", "message"), BAD_ROWS, ids=[b[0] for b in BAD_ROWS])
+def test_a_bad_row_is_refused_with_sheet_row_and_column_and_the_rest_applied(
+    run: Path, book: Path, tmp_path: Path, case: str, cells: dict, column: str, message: str
+) -> None:
+    edited = tmp_path / "edited.xlsx"
+    bad = edit(book, edited, "Claims", claim_id(run, "p1", 83.6), **cells)
+    good = claim_id(run, "p2", 3.2)
+    edit(edited, edited, "Claims", good, metric="peak memory")
+    report = apply_review(edited, run, "alice")
+    assert report.counts["rejected"] == 1 and report.counts["applied"] == 1
+    [refusal] = report.refused
+    assert refusal.startswith(f"sheet Claims, row {bad}, column {column} (")
+    assert message in refusal
+    papers, _ = load_reviewed(run)
+    assert claims_of(papers, "p2")[good].metric == "peak memory"
+    assert claims_of(papers, "p1")[claim_id(run, "p1", 83.6)].metric == "accuracy"
+
+
+def test_unknown_ids_and_bad_new_rows_are_refused(run: Path, book: Path, tmp_path: Path) -> None:
+    edited = tmp_path / "edited.xlsx"
+    wb = load_workbook(book)
+    ws = wb["Claims"]
+    ws.protection.sheet = False
+    ws.cell(2, 1).value = "p1#deadbeef"
+    ws.cell(2, ws.max_column).value = None  # a typed id has no base
+    wb.save(edited)
+    edit(edited, edited, "Claims", "new", paper_id="p9", value=1, evidence="x")
+    edit(edited, edited, "Items", "new", paper_id="p1", name="LoRA")
+    edit(edited, edited, "Items", "new", paper_id="p1", kind="benchmark", name="MATH")
+    report = apply_review(edited, run, "alice")
+    assert report.counts["rejected"] == 4
+    assert any("column id (A): unknown id 'p1#deadbeef'" in m for m in report.refused)
+    assert any("column paper_id (B): paper 'p9' is not in this run" in m for m in report.refused)
+    assert any("sheet Items" in m and "column kind (C): choose what the new row is" in m for m in report.refused)
+    assert any("column name (E): name 'MATH' does not occur in the abstract" in m for m in report.refused)
+
+
+def test_items_are_validated_like_extraction(run: Path, book: Path, tmp_path: Path) -> None:
+    edited = tmp_path / "edited.xlsx"
+    edit(book, edited, "Items", "p1/model/qwen3827b", params_b=70)
+    edit(edited, edited, "Items", "p1/method/ganq", aliases="GPU-Adaptive Non-Uniform Quantization; Fast GANQ")
+    edit(edited, edited, "Items", "p2/method/squeezellm", proposed="no")
+    edit(edited, edited, "Items", "new", paper_id="p2", kind="method", name="AWQ", proposed="no")
+    report = apply_review(edited, run, "alice")
+    assert report.counts["rejected"] == 2 and report.counts["applied"] == 2
+    assert any("column params_b (H): parameter count is not written" in m for m in report.refused)
+    assert any("column aliases (F): alias 'Fast GANQ' does not occur" in m for m in report.refused)
+    papers, marks = load_reviewed(run)
+    methods = {m.name: m.proposed for p in papers for m in p.extraction.methods}
+    assert methods == {"GANQ": True, "SqueezeLLM": False, "AWQ": False}
+    assert marks["p2/method/awq"].added
+
+
+# --- re-extraction ----------------------------------------------------------------------------
+
+
+def test_corrections_survive_reextraction_and_changed_or_vanished_ones_are_stale(run: Path, book: Path, tmp_path: Path) -> None:
+    acc, speed, memory = claim_id(run, "p1", 83.6), claim_id(run, "p1", 2.57), claim_id(run, "p2", 3.2)
+    edited = tmp_path / "edited.xlsx"
+    edit(book, edited, "Claims", acc, metric="EM accuracy")
+    edit(edited, edited, "Claims", speed, baseline="FP16")
+    edit(edited, edited, "Claims", memory, decision="accept")
+    apply_review(edited, run, "alice")
+    before = history_size(run)
+
+    # A new model: the 2.57 claim is gone; the 3.2 GiB claim now has another metric;
+    # the 83.6 claim is extracted exactly as before.
+    new = drafts()
+    new["p1"].claims = [c for c in new["p1"].claims if c.value != 2.57]
+    new["p2"].claims[0] = new["p2"].claims[0].model_copy(update={"metric": "GPU memory"})
+    make_run(run, new)
+
+    status = review_status(run)
+    stale = {s.target_id: s for s in status.stale}
+    assert set(stale) == {speed, memory}
+    assert stale[speed].reason == "the extractor no longer produces this item"
+    assert [c.new_value for c in stale[speed].corrections] == ["FP16", "edit"]
+    assert "metric 'memory' -> 'GPU memory'" in stale[memory].reason
+    assert status.corrections == before  # nothing dropped
+
+    papers, marks = load_reviewed(run)
+    assert claims_of(papers, "p1")[acc].metric == "EM accuracy" and not marks[acc].stale
+    assert marks[memory].stale
+
+    # The CLI says so too.
+    result = CliRunner().invoke(app, ["review", "status", str(run)])
+    assert result.exit_code == 0
+    assert "stale: 2" in result.output and speed in result.output and "the extractor no longer produces" in result.output
+
+    # Re-reviewing the changed item (choosing a decision again) clears it; the vanished stays.
+    fresh = tmp_path / "fresh.xlsx"
+    export_review(run, fresh)
+    assert cell(fresh, "Claims", memory, "decision") is None
+    assert "STALE" in cell(fresh, "Claims", memory, "review")
+    edit(fresh, fresh, "Claims", memory, decision="accept")
+    assert apply_review(fresh, run, "alice").counts["applied"] == 1
+    assert [s.target_id for s in review_status(run).stale] == [speed]
+
+
+def test_a_row_of_an_older_export_whose_item_vanished_is_kept_as_stale(run: Path, book: Path, tmp_path: Path) -> None:
+    speed = claim_id(run, "p1", 2.57)
+    new = drafts()
+    new["p1"].claims = [c for c in new["p1"].claims if c.value != 2.57]
+    make_run(run, new)
+    edited = tmp_path / "edited.xlsx"
+    edit(book, edited, "Claims", speed, setting="batch 1")
+    report = apply_review(edited, run, "alice")
+    assert report.counts["stale"] == 1 and report.counts["rejected"] == 0
+    assert any("no longer extracted" in n for n in report.notes)
+    assert [s.target_id for s in review_status(run).stale] == [speed]
+    # If a later extraction produces it again, the correction applies.
+    make_run(run)
+    papers, _ = load_reviewed(run)
+    assert claims_of(papers, "p1")[speed].setting == "batch 1"
+
+
+# --- two reviewers ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("order", [("alice", "bob"), ("bob", "alice")])
+def test_two_reviewers_in_either_order_end_with_both_sets(run: Path, book: Path, tmp_path: Path, order) -> None:
+    acc, memory = claim_id(run, "p1", 83.6), claim_id(run, "p2", 3.2)
+    sheets = {"alice": tmp_path / "alice.xlsx", "bob": tmp_path / "bob.xlsx"}
+    edit(book, sheets["alice"], "Claims", acc, metric="EM accuracy")
+    edit(book, sheets["bob"], "Claims", memory, unit="GB", metric="peak memory")
+    for reviewer in order:
+        report = apply_review(sheets[reviewer], run, reviewer)
+        assert report.counts["applied"] == 1 and report.conflicts == []
+    papers, marks = load_reviewed(run)
+    assert claims_of(papers, "p1")[acc].metric == "EM accuracy"
+    assert claims_of(papers, "p2")[memory].unit == "GB"
+    assert marks[acc].reviewer == "alice" and marks[memory].reviewer == "bob"
+
+
+@pytest.mark.parametrize("order", [("alice", "bob"), ("bob", "alice")])
+def test_same_field_edited_differently_later_wins_conflict_reported_both_kept(
+    run: Path, book: Path, tmp_path: Path, order
+) -> None:
+    acc = claim_id(run, "p1", 83.6)
+    values = {"alice": "EM accuracy", "bob": "top-1 accuracy"}
+    sheets = {}
+    for reviewer, value in values.items():
+        sheets[reviewer] = tmp_path / f"{reviewer}.xlsx"
+        edit(book, sheets[reviewer], "Claims", acc, metric=value)
+    first, later = order
+    assert apply_review(sheets[first], run, first).conflicts == []
+    report = apply_review(sheets[later], run, later)
+    [message] = report.conflicts
+    assert f"{first} set {values[first]!r}" in message and f"{later} now sets {values[later]!r}" in message
+    papers, _ = load_reviewed(run)
+    assert claims_of(papers, "p1")[acc].metric == values[later]
+    [conflict] = review_status(run).conflicts
+    assert (conflict.loser.reviewer, conflict.winner.reviewer) == (first, later)
+    with CorrectionStore(run / STORE_FILE) as db:
+        metric_rows = [c.new_value for c in db.history() if c.field == "metric"]
+    assert metric_rows == [values[first], values[later]]
+    # Re-applying the losing sheet does not undo the newer edit.
+    assert apply_review(sheets[first], run, first).counts["applied"] == 0
+    papers, _ = load_reviewed(run)
+    assert claims_of(papers, "p1")[acc].metric == values[later]
+    result = CliRunner().invoke(app, ["review", "status", str(run)])
+    assert "conflicts: 1" in result.output and "(in force)" in result.output
+
+
+# --- gold -------------------------------------------------------------------------------------
+
+
+def test_export_gold_holds_reviewed_items_and_leaves_the_rest_optional(run: Path, book: Path, tmp_path: Path) -> None:
+    acc, speed = claim_id(run, "p1", 83.6), claim_id(run, "p1", 2.57)
+    edited = tmp_path / "edited.xlsx"
+    edit(book, edited, "Claims", acc, decision="accept")
+    edit(edited, edited, "Claims", speed, decision="reject")
+    edit(edited, edited, "Items", "p1/method/ganq", decision="accept")
+    edit(edited, edited, "Papers", "p2", decision="accept")
+    apply_review(edited, run, "alice")
+    out = tmp_path / "gold.jsonl"
+    assert export_gold(run, out) == 2
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    p1, p2 = lines
+    assert set(p1) == {"id", "methods", "benchmarks", "params_b", "claims", "optional", "notes"}
+    assert p1["claims"] == [{"value": 83.6, "value_max": None, "unit": "%", "metric": "accuracy", "kind": "score",
+                             "evidence": "GANQ reaches 83.6% accuracy on GSM8K"}]
+    assert p1["methods"] == [["GANQ", "GPU-Adaptive Non-Uniform Quantization"]]
+    assert p1["optional"] == {"methods": [], "benchmarks": [["GSM8K"]], "values": [9.0, 34.0]}
+    assert p1["params_b"] == []  # the model was not reviewed
+    assert [c["value"] for c in p2["claims"]] == [3.2, 71.2, 1.9]  # the whole paper was checked
+    assert p2["params_b"] == [13.0] and p2["optional"]["values"] == []
+    # It reads as gold, and the reviewed run scores perfectly against it.
+    gold = read_gold(out)
+    papers, _ = load_reviewed(run)
+    totals = evaluate(papers, gold).totals
+    assert totals["claims"].fp == totals["claims"].fn == 0
+
+
+def test_a_rejected_paper_leaves_the_tables_and_the_gold(run: Path, book: Path, tmp_path: Path) -> None:
+    edited = tmp_path / "edited.xlsx"
+    edit(book, edited, "Papers", "p2", decision="reject", note="not an ML paper")
+    apply_review(edited, run, "alice")
+    papers, _ = load_reviewed(run)
+    p2 = next(p for p in papers if p.id == "p2")
+    assert p2.extraction.claims == [] and p2.extraction.methods == []
+    assert all(r.reason.startswith("paper rejected by alice") and r.reason.endswith("not an ML paper")
+               for r in p2.rejected)
+    assert export_gold(run, tmp_path / "gold.jsonl") == 0
+
+
+# --- stores -----------------------------------------------------------------------------------
+
+
+def test_a_shared_store_serves_several_runs(tmp_path: Path) -> None:
+    first = make_run(tmp_path / "a")
+    second = make_run(tmp_path / "b", {"p1": ExtractionDraft()})
+    store = tmp_path / "shared.sqlite"
+    book = tmp_path / "a.xlsx"
+    export_review(first, book, store)
+    acc = claim_id(first, "p1", 83.6)
+    edit(book, book, "Claims", acc, metric="EM accuracy")
+    apply_review(book, first, "alice", store)
+    assert not (first / STORE_FILE).exists()
+    # In run b, p1 has no claims now: the correction is stale there, kept, and still in force in a.
+    assert [s.target_id for s in review_status(second, store).stale] == [acc]
+    papers, _ = load_reviewed(first, store)
+    assert claims_of(papers, "p1")[acc].metric == "EM accuracy"
+    assert review_status(first).corrections == 0  # the run's own store is untouched
+
+
+def test_reading_never_creates_a_store(run: Path) -> None:
+    load_state(run)
+    review_status(run)
+    assert not (run / STORE_FILE).exists()
+
+
+# --- command line -----------------------------------------------------------------------------
+
+
+def test_cli_round_trip(run: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    book = tmp_path / "review.xlsx"
+    result = runner.invoke(app, ["review", "export", str(run), "--out", str(book)])
+    assert result.exit_code == 0, result.output
+    assert "6 claims" in result.output and "2 papers" in result.output
+    edit(book, book, "Claims", claim_id(run, "p1", 83.6), metric="EM accuracy")
+    edit(book, book, "Claims", claim_id(run, "p1", 2.57), value="fast")
+    result = runner.invoke(app, ["review", "apply", str(book), str(run), "--reviewer", "alice"])
+    assert result.exit_code == 1  # a row was refused
+    assert "applied 1, unchanged 12, rejected 1, stale 0; 0 conflicts" in result.output
+    assert "refused sheet Claims, row 3, column value (E)" in result.output
+    result = runner.invoke(app, ["review", "apply", str(book), str(run)])
+    assert result.exit_code == 2 and "--reviewer" in result.output
+    gold = tmp_path / "gold.jsonl"
+    result = runner.invoke(app, ["review", "export-gold", str(run), "--out", str(gold)])
+    assert result.exit_code == 0 and "1 reviewed papers" in result.output
+    assert read_gold(gold)[0].claims[0].metric == "EM accuracy"
