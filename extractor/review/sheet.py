@@ -43,12 +43,14 @@ from .state import (
 NEW = "new"
 NEW_ROWS = 20
 CONTEXT_CHARS = 160
+MAX_LINES = 12  # the tallest row, in lines; longer text scrolls inside its cell
 
 LOCKED_FILL = PatternFill("solid", fgColor="E7E6E6")
 NEW_FILL = PatternFill("solid", fgColor="FFF8DC")
 HEADER_FILL = PatternFill("solid", fgColor="44546A")
-HEADER_FONT = Font(bold=True, color="FFFFFF")
-EVIDENCE_FONT = InlineFont(b=True, color="C00000")
+FONT = "Calibri"  # named, so rich-text runs and headers match the body text everywhere
+HEADER_FONT = Font(name=FONT, bold=True, color="FFFFFF")
+EVIDENCE_FONT = InlineFont(rFont=FONT, sz=11, b=True, color="C00000")
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ SHEETS: dict[str, list[Column]] = {
         Column("context", 60, wrap=True),
         Column("evidence", 40, edit=True, wrap=True),
         Column("value", 9, edit=True, number=True),
-        Column("value_max", 9, edit=True, number=True),
+        Column("value_max", 11, edit=True, number=True),
         *[Column(name, 8 if name == "unit" else 14, edit=True) for name in _CLAIM_TEXT],
         Column("kind", 9, edit=True, choices=("score", "change")),
         Column("direction", 10, edit=True, choices=("increase", "decrease")),
@@ -122,6 +124,7 @@ README_LINES = [
     "evidence must be words copied from the abstract; the value (and value_max for a range) must be written in it.",
     "context shows the abstract around the evidence (in red). The Papers sheet has each full abstract.",
     "To add an item the extractor missed, fill a yellow row marked 'new': paper id, value, evidence and fields.",
+    "Deleting a row changes nothing (choose reject instead); sorting and filtering are fine.",
     "Then save and run: extractor review apply THIS_FILE RUN_DIR --reviewer YOUR_NAME",
     "Rows with a problem are reported with sheet, row and column; the other rows are applied.",
 ]
@@ -206,6 +209,7 @@ def _write_sheet(ws: Worksheet, columns: list[Column], rows: Iterable[tuple[str,
         for column, cell in zip(columns, ws[count]):
             editable = column.edit and (not column.kinds or kind in column.kinds)
             _style(cell, column, editable)
+        ws.row_dimensions[count].height = _height(columns, cells)
     for _ in range(new_rows):
         count += 1
         ws.append([NEW if c.name == "id" else None for c in columns])
@@ -228,11 +232,24 @@ def _write_sheet(ws: Worksheet, columns: list[Column], rows: Iterable[tuple[str,
             validation.add(f"{letter}2:{letter}{count}")
             ws.add_data_validation(validation)
     ws.freeze_panes = "B2"
+    ws.page_setup.orientation = "landscape"  # printed: all columns on one page width
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
     ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{count}"
     # Protection marks the read-only columns; sorting, filtering and resizing stay allowed.
     ws.protection.sheet = True
     ws.protection.sort = ws.protection.autoFilter = False
     ws.protection.formatColumns = ws.protection.formatRows = False
+
+
+def _height(columns: list[Column], cells: dict[str, object]) -> float:
+    """A row tall enough for its wrapped text (spreadsheets do not size rows they did not edit)."""
+    lines = 1
+    for column in columns:
+        text = str(cells.get(column.name) or "")
+        if column.wrap and text:
+            lines = max(lines, math.ceil(len(text) * 1.15 / column.width))
+    return 15.0 * min(lines, MAX_LINES)
 
 
 def _style(cell, column: Column, editable: bool, new: bool = False) -> None:
@@ -261,7 +278,7 @@ def build_workbook(review: ReviewState) -> bytes:
     readme.title = "Read me"
     for line in README_LINES:
         readme.append([line])
-    readme["A1"].font = Font(bold=True, size=14)
+    readme["A1"].font = Font(name=FONT, bold=True, size=14)
     readme.column_dimensions["A"].width = 110
     for name, columns in SHEETS.items():
         new_rows = 0 if name == "Papers" else NEW_ROWS
@@ -311,7 +328,9 @@ def _number(cell) -> object:
         return value
     if isinstance(value, (int, float)):
         # A reviewer who types "83.6%" gets 0.836 formatted as a percentage: take it as written.
-        return round(value * 100, 10) if "%" in (cell.number_format or "") else float(value)
+        if "%" in (cell.number_format or ""):
+            value *= 100
+        return float(f"{value:.15g}")  # 83.59999999999999 as written back by a spreadsheet is 83.6
     return _text(value)
 
 
