@@ -107,6 +107,21 @@ def _result(paper: Paper, **fields: object) -> PaperResult:
     )
 
 
+def load_papers(inputs: list[str], max_chars: int) -> list[Paper]:
+    """Every record of ``inputs``, one per id (a clash of ids is an input error)."""
+    return _unique_by_id(read_inputs(inputs, max_chars))
+
+
+def abstract_groups(papers: list[Paper]) -> dict[str, list[int]]:
+    """The indices of the readable papers by whitespace-folded abstract: one request each,
+    made for the first paper of the group."""
+    groups: dict[str, list[int]] = {}
+    for index, paper in enumerate(papers):
+        if not paper.error:
+            groups.setdefault(normalize_text(paper.abstract), []).append(index)
+    return groups
+
+
 async def extract_papers(
     papers: list[Paper],
     backend: Backend,
@@ -115,15 +130,13 @@ async def extract_papers(
     on_result: ResultCallback | None = None,
 ) -> list[PaperResult]:
     """Extract every paper; the same abstract is sent once; results come back in input order."""
-    groups: dict[str, list[int]] = {}
     results: list[PaperResult | None] = [None] * len(papers)
     for index, paper in enumerate(papers):
         if paper.error:
             results[index] = _result(paper, status="failed", error=paper.error)
             if on_result:
                 on_result(results[index])
-        else:
-            groups.setdefault(normalize_text(paper.abstract), []).append(index)
+    groups = abstract_groups(papers)
 
     identity = backend.identity()
     semaphore = asyncio.Semaphore(max(1, config.concurrency))
@@ -225,7 +238,7 @@ def run(
 ) -> RunSummary:
     """Extract every record of ``inputs`` into the run directory ``out_dir``."""
     started = datetime.now(timezone.utc)
-    papers = _unique_by_id(read_inputs(inputs, config.max_chars))
+    papers = load_papers(inputs, config.max_chars)
     if on_start:
         on_start(len(papers))
     backend = get_backend(config)

