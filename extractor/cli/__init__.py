@@ -22,6 +22,7 @@ def _root() -> None:
 from . import run_cmd, schema_cmd, serve_cmd  # noqa: E402,F401  (registers commands)
 from . import eval_cmd  # noqa: E402,F401
 from . import report_cmd, review_cmd  # noqa: E402,F401
+from . import leaderboard_cmd  # noqa: E402,F401
 
 
 def main() -> None:

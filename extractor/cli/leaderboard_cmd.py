@@ -1,0 +1,43 @@
+"""``extractor leaderboard``: one board (XLSX or CSV, plus charts) from one or more runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from ..leaderboard import build_leaderboard, export, load_runs
+from . import app
+
+LEADERBOARD_EXAMPLES = """
+Examples:
+
+  extractor leaderboard runs/demo --out board.xlsx            # + board_charts/*.png
+
+  extractor leaderboard runs/a runs/b --out board.csv --no-charts
+
+  extractor leaderboard runs/a --out by-method.csv --wide     # one row per method/model
+"""
+
+
+@app.command("leaderboard", epilog=LEADERBOARD_EXAMPLES)
+def leaderboard_command(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Run directories (or papers.jsonl files) to merge.", exists=True)],
+    out: Annotated[Path, typer.Option("--out", "-o", help="FILE.xlsx or FILE.csv to write.")],
+    wide: Annotated[bool, typer.Option("--wide", help="CSV with one row per method/model and one column per benchmark/metric.")] = False,
+    no_charts: Annotated[bool, typer.Option("--no-charts", help="Do not write the PNG charts (FILE_charts/).")] = False,
+) -> None:
+    """Rank the runs' scores per benchmark and metric; changes, claims and papers in their own tables."""
+    board = build_leaderboard(load_runs(run_dirs))
+    try:
+        exported = export(board, out, wide=wide, charts=not no_charts)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--out") from exc
+    console = Console(stderr=True)
+    console.print(
+        f"{len(board.scores)} ranked scores in {len(board.blocks)} blocks, {len(board.changes)} changes, "
+        f"{len(board.claims)} claims from {len(board.papers)} papers -> {exported.path}"
+        + (f" (+{len(exported.charts)} charts)" if exported.charts else "")
+    )

@@ -1,0 +1,272 @@
+"""Normalization of grounded claims into comparable rows: pure functions, no I/O.
+
+Benchmarks and metrics go through the registry (unknown names pass through, flagged). Units are
+spelled one way (``×``/``times`` -> ``x``), but a value is never rescaled in place: the number
+as written stays in ``value``/``unit``, and a derived ``comparable``/``comparable_unit`` pair is
+added only when the conversion is certain (83% and 0.83 accuracy are both 83 %; 1.2 s is
+1200 ms; 512 MiB is 0.5 GiB). Methods and models get one identity across papers through
+:func:`~extractor.grounding.name_key`, and model sizes are read in billions. Two numbers are
+comparable only when benchmark, metric, comparable unit, setting and model size all agree.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .grounding import name_key
+from .ingest import _ARXIV_ID, _BARE_ARXIV_ID
+from .registry import canonical_benchmark, metric_entry
+from .schema import Claim, Model
+
+_UNIT_SPELLINGS = {
+    "%": "%", "percent": "%", "pct": "%", "per cent": "%",
+    "x": "x", "\u00d7": "x", "times": "x", "fold": "x", "-fold": "x",
+    "points": "points", "point": "points", "pts": "points", "pp": "points", "p.p.": "points",
+    "percentage points": "points", "percentage point": "points", "pt": "points",
+    "tokens/s": "tokens/s", "tok/s": "tokens/s", "tokens/sec": "tokens/s", "token/s": "tokens/s",
+    "tokens per second": "tokens/s", "db": "dB",
+}
+# Units that convert exactly into one comparable unit: unit -> (comparable unit, factor).
+_EXACT = {
+    "ms": ("ms", 1.0), "s": ("ms", 1e3), "sec": ("ms", 1e3), "seconds": ("ms", 1e3),
+    "us": ("ms", 1e-3), "\u00b5s": ("ms", 1e-3), "\u03bcs": ("ms", 1e-3), "min": ("ms", 6e4),
+    "kib": ("GiB", 1 / 2**20), "mib": ("GiB", 1 / 2**10), "gib": ("GiB", 1.0), "tib": ("GiB", 2**10),
+    "kb": ("GB", 1e-6), "mb": ("GB", 1e-3), "gb": ("GB", 1.0), "tb": ("GB", 1e3),
+    "x": ("x", 1.0), "points": ("points", 1.0), "tokens/s": ("tokens/s", 1.0), "db": ("dB", 1.0),
+}
+
+_SIZE = re.compile(
+    r"(?<![\w.])(?P<prefix>[Aa])?(?P<num>\d+(?:\.\d+)?)\s?(?P<scale>[BbMmTt])(?![a-zA-Z])"
+)
+_MOE = re.compile(r"\d+\s?[x\u00d7]\s?\d+(?:\.\d+)?\s?[BbMm]\b")
+_SIZE_SCALE = {"b": 1.0, "m": 1e-3, "t": 1e3}
+
+_SHOTS = re.compile(r"\b(?P<n>\d+|zero|one|few)[\s-]?shots?\b", re.IGNORECASE)
+_BITS = re.compile(
+    r"\b(?:(?P<n>\d+(?:\.\d+)?)[\s-]?bits?\b|(?P<format>w\d+a\d+|(?:int|fp|bf|nvfp|mxfp)\d+))\b",
+    re.IGNORECASE,
+)
+_CONTEXT = re.compile(
+    r"\b(?P<n>\d+(?:\.\d+)?)\s?(?P<scale>[kKmM])?(?:[\s-]?tokens?)?[\s-]?(?:context|ctx|context[\s-]length)\b"
+    r"|\b(?:context(?:[\s-]length)?\s(?:of\s)?)(?P<n2>\d+(?:\.\d+)?)\s?(?P<scale2>[kKmM])?\b",
+    re.IGNORECASE,
+)
+_SPLIT = re.compile(r"\b(test|dev|validation|val|held-out|train)(?:[\s-]?(?:set|split))?\b", re.IGNORECASE)
+_WORDS = {"zero": "0", "one": "1", "few": "few"}
+_SPLITS = {"val": "validation", "held-out": "test"}
+
+
+def normalize_unit(unit: str | None) -> str | None:
+    """One spelling per unit ('×', 'times' -> 'x'; 'pp' -> 'points'); others kept as written."""
+    if unit is None or not unit.strip():
+        return None
+    text = unit.strip()
+    return _UNIT_SPELLINGS.get(text.lower(), text)
+
+
+@lru_cache(maxsize=4096)
+def parse_size_b(name: str | None) -> float | None:
+    """Total parameters in billions written in a model name: 'Llama-3.2-3B' -> 3.0,
+    'SmolLM2-135M' -> 0.135, 'OLMoE-1B-7B' -> 7.0 (the larger is the total),
+    'Gemma-4-26B-A4B' -> 26.0 (A4B is the active count). Mixture forms like '8x7B' are not
+    multiplied out (their total is not the product), so they give None."""
+    if not name or _MOE.search(name):
+        return None
+    sizes = [
+        float(m.group("num")) * _SIZE_SCALE[m.group("scale").lower()]
+        for m in _SIZE.finditer(name)
+        if not m.group("prefix")
+    ]
+    return max(sizes) if sizes else None
+
+
+def entity_key(name: str | None) -> str:
+    """One identity for a method or model across papers: 'Llama 3.2-3B' = 'Llama-3.2-3B'."""
+    return name_key(name) if name else ""
+
+
+def arxiv_id(paper_id: str, metadata: dict | None = None) -> str | None:
+    """The arXiv id of a paper ('2401.01234'), from its id or its metadata, when one is known."""
+    for text in (paper_id, *(v for v in (metadata or {}).values() if isinstance(v, str))):
+        text = text.strip()
+        if _BARE_ARXIV_ID.match(text):
+            return text.split("v")[0]
+        if found := _ARXIV_ID.search(text):
+            return found.group(1)
+    return None
+
+
+@dataclass(frozen=True)
+class Setting:
+    """The conditions a number was measured under, parsed from a claim's ``setting``."""
+
+    shots: str | None = None
+    bits: str | None = None
+    context: str | None = None
+    split: str | None = None
+    other: str = ""
+
+    @property
+    def key(self) -> str:
+        """What must match for two numbers to be compared (unparsed words included)."""
+        return "|".join([self.shots or "", self.bits or "", self.context or "", self.split or "", self.other])
+
+    @property
+    def label(self) -> str:
+        parts = [p for p in (self.shots, self.bits, self.context, self.split) if p]
+        return ", ".join(parts + ([self.other] if self.other else []))
+
+
+def _context_label(number: str, scale: str | None) -> str:
+    """'32K', '32k', '32768' and '32000' tokens are all a 32K context ('128000' is 128K)."""
+    if scale:
+        return f"{float(number):g}{scale.upper()} context"
+    value = float(number)
+    for step, name in ((1e6, "M"), (2**20, "M"), (1e3, "K"), (2**10, "K")):
+        if value >= step and value % step == 0:
+            return f"{value / step:g}{name} context"
+    return f"{value:g} context"
+
+
+@lru_cache(maxsize=16384)
+def parse_setting(text: str | None) -> Setting:
+    """'5-shot, 4-bit, 32K context, test' -> Setting(shots='5-shot', bits='4-bit',
+    context='32K context', split='test'); words it does not recognize stay in ``other``."""
+    if not text or not text.strip():
+        return Setting()
+    rest = text
+    shots = bits = context = split = None
+    if m := _SHOTS.search(rest):
+        shots = f"{_WORDS.get(m.group('n').lower(), m.group('n'))}-shot"
+        rest = rest[: m.start()] + " " + rest[m.end() :]
+    if m := _BITS.search(rest):
+        # A number format (INT4, NVFP4, W4A16) is kept as named: same width, different numbers.
+        bits = f"{m.group('n')}-bit" if m.group("n") else m.group("format").upper()
+        rest = rest[: m.start()] + " " + rest[m.end() :]
+    if m := _CONTEXT.search(rest):
+        context = _context_label(m.group("n") or m.group("n2"), m.group("scale") or m.group("scale2"))
+        rest = rest[: m.start()] + " " + rest[m.end() :]
+    if m := _SPLIT.search(rest):
+        word = m.group(1).lower()
+        split = _SPLITS.get(word, word)
+        rest = rest[: m.start()] + " " + rest[m.end() :]
+    other = " ".join(re.sub(r"[,;()]+", " ", rest).split()).lower()
+    return Setting(shots, bits, context, split, other)
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    name: str | None
+    direction: str | None
+    known: bool
+    scale: str
+
+
+@lru_cache(maxsize=4096)
+def normalize_metric(name: str | None) -> MetricInfo:
+    """Canonical metric with its direction; an unknown name passes through with no direction."""
+    if not name or not name.strip():
+        return MetricInfo(None, None, False, "none")
+    found = metric_entry(name)
+    if found is None:
+        return MetricInfo(name.strip(), None, False, "none")
+    entry, canonical = found
+    return MetricInfo(canonical, entry.direction, True, entry.scale)
+
+
+@lru_cache(maxsize=4096)
+def normalize_benchmark(name: str | None) -> tuple[str | None, bool]:
+    """``(canonical, known)``; an unknown benchmark keeps its own name and is flagged."""
+    if not name or not name.strip():
+        return None, False
+    return canonical_benchmark(name)
+
+
+def comparable(value: float, unit: str | None, scale: str) -> tuple[float, str] | None:
+    """The value in the unit numbers of its kind are compared in, when that is certain.
+
+    For a proportion (scale 'percent'): '83%' -> 83 %, a bare 0.83 -> 83 %, a bare 83.6 -> 83.6 %
+    (a proportion above 1 can only be a percentage); a bare 1 or 0 is ambiguous and gives None.
+    Times go to ms, binary sizes to GiB, decimal sizes to GB; other units compare as written.
+    """
+    unit = normalize_unit(unit)
+    if scale == "percent" and unit in (None, "%"):
+        if unit == "%":
+            return value, "%"
+        if 0 < value < 1:
+            return value * 100, "%"
+        if 1 < value <= 100:
+            return value, "%"
+        return None
+    if unit is None:
+        return (value, "") if scale != "percent" else None
+    exact = _EXACT.get(unit.lower())
+    if exact is None:
+        return value, unit
+    target, factor = exact
+    return value * factor, target
+
+
+@dataclass(frozen=True)
+class NormalizedClaim:
+    """A claim with its canonical names, parsed setting, model size and comparable value."""
+
+    claim: Claim
+    benchmark: str | None
+    benchmark_known: bool
+    metric: str | None
+    metric_known: bool
+    direction: str | None  # 'higher' | 'lower' | None: which way is better
+    unit: str | None
+    comparable: float | None
+    comparable_unit: str | None
+    setting: Setting
+    method_key: str
+    model_key: str
+    size_b: float | None
+
+    @property
+    def comparability_key(self) -> tuple:
+        """Numbers with different keys are never ranked against each other."""
+        return (self.benchmark, self.metric, self.comparable_unit, self.setting.key, self.size_b)
+
+    @property
+    def identity_key(self) -> tuple:
+        """Two rows with the same identity and different values are a conflict."""
+        return (self.method_key, self.model_key, self.benchmark, self.metric, self.setting.key)
+
+
+def model_size(name: str | None, models: list[Model]) -> float | None:
+    """The size the paper gives for a model (its Model entry), else the one its name writes."""
+    if not name:
+        return None
+    key = entity_key(name)
+    for model in models:
+        if entity_key(model.name) == key and model.params_b is not None:
+            return model.params_b
+    return parse_size_b(name)
+
+
+def normalize_claim(claim: Claim, models: list[Model] | None = None) -> NormalizedClaim:
+    """A grounded claim, normalized. ``models`` are its paper's models (for sizes)."""
+    benchmark, known = normalize_benchmark(claim.benchmark)
+    metric = normalize_metric(claim.metric)
+    unit = normalize_unit(claim.unit)
+    converted = comparable(claim.value, unit, metric.scale)
+    return NormalizedClaim(
+        claim=claim,
+        benchmark=benchmark,
+        benchmark_known=known,
+        metric=metric.name,
+        metric_known=metric.known,
+        direction=metric.direction,
+        unit=unit,
+        comparable=converted[0] if converted else None,
+        comparable_unit=converted[1] if converted else None,
+        setting=parse_setting(claim.setting),
+        method_key=entity_key(claim.method),
+        model_key=entity_key(claim.model),
+        size_b=model_size(claim.model, models or []),
+    )

@@ -1,0 +1,216 @@
+"""The leaderboard: ranking by direction, changes kept apart, conflicts, dedup across runs,
+formula neutralization in XLSX and CSV, charts, the wide CSV and the command."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+from typer.testing import CliRunner
+
+from extractor.cli import app
+from extractor.grounding import ground
+from extractor.leaderboard import build_leaderboard, charts_dir, export, load_runs, wide_table
+from extractor.rundir import write_run
+from extractor.schema import ClaimDraft, ExtractionDraft, Model, PaperResult
+
+A = (
+    "We propose GANQ. With Llama-3-8B, GANQ reaches 83.6% accuracy on GSM8K in the 8-shot "
+    "setting and a perplexity of 5.42 on WikiText-2, a 2.57x speedup over FP16."
+)
+B = (
+    "On GSM-8K (8-shot), QuIP reaches 80.1% with Llama 3-8B while GANQ reaches 84.1%. "
+    "Perplexity on WikiText-2 is 5.90 for QuIP."
+)
+EVIL = (
+    '=HYPERLINK("http://evil.example","click") GANQ scores 12.5% on GSM8K. '
+    "+cmd| scores 11.5% on GSM8K. -2+3 scores 10.5% on GSM8K. @SUM(1) scores 9.5% on GSM8K."
+)
+
+
+def paper(paper_id: str, abstract: str, claims: list[dict], models: list[Model] | None = None) -> PaperResult:
+    """A grounded PaperResult built the way the runner builds one."""
+    draft = ExtractionDraft(models=models or [], claims=[ClaimDraft(**c) for c in claims])
+    extraction, rejected = ground(draft, abstract, paper_id)
+    assert not rejected, rejected
+    return PaperResult(id=paper_id, title=f"Paper {paper_id}", status="ok", abstract=abstract,
+                       extraction=extraction)
+
+
+def gsm(value: float, evidence: str, method: str, model: str = "Llama-3-8B") -> dict:
+    return dict(value=value, unit="%", metric="accuracy", benchmark="GSM8K", method=method,
+                model=model, setting="8-shot", evidence=evidence)
+
+
+@pytest.fixture
+def results() -> list[PaperResult]:
+    a = paper("2401.00001", A, [
+        gsm(83.6, "GANQ reaches 83.6% accuracy on GSM8K", "GANQ"),
+        dict(value=5.42, metric="perplexity", benchmark="WikiText-2", method="GANQ", model="Llama-3-8B",
+             evidence="a perplexity of 5.42 on WikiText-2"),
+        dict(value=2.57, unit="x", metric="speedup", method="GANQ", baseline="FP16", kind="change",
+             direction="increase", evidence="a 2.57x speedup over FP16"),
+    ], models=[Model(name="Llama-3-8B", params_b=8)])
+    b = paper("2401.00002", B, [
+        gsm(80.1, "QuIP reaches 80.1% with Llama 3-8B", "QuIP", "Llama 3-8B"),
+        gsm(84.1, "GANQ reaches 84.1%", "GANQ", "Llama 3-8B"),
+        dict(value=5.90, metric="PPL", benchmark="wikitext2", method="QuIP", model="Llama 3-8B",
+             evidence="Perplexity on WikiText-2 is 5.90 for QuIP"),
+    ])
+    failed = PaperResult(id="p-broken", status="failed", error="backend timed out")
+    return [a, b, failed]
+
+
+def test_scores_ranked_by_direction_and_changes_kept_apart(results: list[PaperResult]) -> None:
+    board = build_leaderboard(results)
+    gsm8k = board.scores[board.scores["benchmark"] == "GSM8K"]
+    assert gsm8k["method_name"].tolist() == ["GANQ", "GANQ", "QuIP"]  # accuracy: higher first
+    assert gsm8k["comparable"].tolist() == [84.1, 83.6, 80.1]
+    assert gsm8k["rank"].tolist() == [1, 2, 3]
+    assert gsm8k["model_name"].nunique() == 1  # 'Llama 3-8B' = 'Llama-3-8B'
+    ppl = board.scores[board.scores["benchmark"] == "WikiText-2"]
+    assert ppl["comparable"].tolist() == [5.42, 5.90]  # perplexity: lower first
+    assert ppl["best"].tolist() == [True, False]
+    assert "speedup" not in board.scores["metric"].tolist()
+    assert board.changes["metric"].tolist() == ["speedup"]
+    assert board.changes["verdict"].tolist() == ["improvement"]
+
+
+def test_different_sizes_or_settings_are_not_ranked_together(results: list[PaperResult]) -> None:
+    other = paper("2401.00003", "GANQ reaches 90.2% on GSM8K with Llama-3-70B (8-shot), 70.3% with Llama-3-8B zero-shot.", [
+        gsm(90.2, "GANQ reaches 90.2% on GSM8K with Llama-3-70B", "GANQ", "Llama-3-70B"),
+        dict(gsm(70.3, "70.3% with Llama-3-8B zero-shot", "GANQ"), setting="zero-shot"),
+    ])
+    board = build_leaderboard([*results, other])
+    gsm8k = board.scores[board.scores["benchmark"] == "GSM8K"]
+    assert gsm8k["block"].nunique() == 3
+    assert (gsm8k.groupby("block")["rank"].min() == 1).all()
+
+
+def test_conflicts_flag_both_sources_and_are_not_averaged(results: list[PaperResult]) -> None:
+    board = build_leaderboard(results)
+    ganq = board.scores[(board.scores["method_name"] == "GANQ") & (board.scores["benchmark"] == "GSM8K")]
+    assert len(ganq) == 2 and set(ganq["comparable"]) == {83.6, 84.1}
+    for text in ganq["conflict"]:
+        assert "2401.00001" in text and "2401.00002" in text
+    assert board.scores.loc[board.scores["method_name"] == "QuIP", "conflict"].isna().all()
+
+
+def test_same_claim_in_two_runs_counts_once(results: list[PaperResult], tmp_path: Path) -> None:
+    write_run(tmp_path / "r1", results, {})
+    write_run(tmp_path / "r2", results[:1], {})
+    board = build_leaderboard(load_runs([tmp_path / "r1", tmp_path / "r2"]))
+    assert len(board.claims) == 6
+    assert board.claims["claim_id"].is_unique
+    assert len(board.papers) == 3
+
+
+def test_review_marks_show_who_and_when(results: list[PaperResult]) -> None:
+    claim_id = results[0].extraction.claims[0].id
+    marks = {claim_id: {"value": ("alice", "2025-05-01T10:00"), "metric": ("alice", "2025-05-01T10:00")},
+             "p-broken": {"status": ("bob", "2025-05-02")}}
+    board = build_leaderboard(results, marks)
+    row = board.claims.set_index("claim_id").loc[claim_id]
+    assert row["reviewed"] == "alice 2025-05-01T10:00 (metric, value)"
+    assert board.papers.set_index("paper_id").loc["p-broken", "reviewed"] == "bob 2025-05-02 (status)"
+
+
+def test_workbook_sheets_links_and_highlight(results: list[PaperResult], tmp_path: Path) -> None:
+    out = tmp_path / "board.xlsx"
+    exported = export(build_leaderboard(results), out)
+    book = load_workbook(out)
+    assert book.sheetnames == ["Leaderboard", "Improvements", "Claims", "Papers", "Charts"]
+    board = book["Leaderboard"]
+    assert board.freeze_panes == "A3"
+    assert board.auto_filter.ref.startswith("A2:")
+    header = [c.value for c in board[2]]
+    assert header[:8] == ["Benchmark", "Metric", "Setting", "Size (B)", "Rank", "Method", "Model", "Value"]
+    first = {h: c for h, c in zip(header, board[3])}
+    assert first["Benchmark"].value == "GSM8K" and first["Value"].value == 84.1
+    assert first["Value"].fill.fgColor.rgb.endswith("C8E6C9")  # best of its block
+    assert first["Paper"].hyperlink.target == "https://arxiv.org/abs/2401.00002"
+    assert first["Conflict"].value.startswith("conflict:")
+    papers = book["Papers"]
+    assert [c.value for c in papers[1]][:3] == ["Paper", "Title", "Status"]
+    statuses = {row[0].value: row[2].value for row in papers.iter_rows(min_row=2)}
+    assert statuses["p-broken"] == "failed"
+    assert book["Improvements"].max_row == 2
+    assert book["Claims"].max_row == 7
+    assert len(exported.charts) == 2 and all(p.exists() and p.stat().st_size > 1000 for p in exported.charts)
+    assert exported.charts[0].parent == charts_dir(out) == tmp_path / "board_charts"
+
+
+def test_no_charts_and_empty_board(tmp_path: Path) -> None:
+    out = tmp_path / "empty.xlsx"
+    exported = export(build_leaderboard([PaperResult(id="p-x", status="failed", error="boom")]), out, charts=False)
+    assert exported.charts == [] and not charts_dir(out).exists()
+    sheet = load_workbook(out)["Leaderboard"]
+    assert "No absolute scores" in sheet["A3"].value
+
+
+def _evil_results() -> list[PaperResult]:
+    claims = [
+        dict(value=12.5, unit="%", metric="accuracy", benchmark="GSM8K", method="GANQ",
+             evidence='=HYPERLINK("http://evil.example","click") GANQ scores 12.5% on GSM8K'),
+        dict(value=11.5, unit="%", metric="accuracy", benchmark="GSM8K", evidence="+cmd| scores 11.5% on GSM8K"),
+        dict(value=10.5, unit="%", metric="accuracy", benchmark="GSM8K", evidence="-2+3 scores 10.5% on GSM8K"),
+        dict(value=9.5, unit="%", metric="accuracy", benchmark="GSM8K", evidence="@SUM(1) scores 9.5% on GSM8K"),
+    ]
+    return [paper("p-evil", EVIL, claims)]
+
+
+def test_formula_injection_is_neutralized_in_xlsx(tmp_path: Path) -> None:
+    out = tmp_path / "evil.xlsx"
+    export(build_leaderboard(_evil_results()), out, charts=False)
+    book = load_workbook(out)
+    texts = [c.value for ws in book for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
+    assert any("HYPERLINK" in t for t in texts)
+    assert not [t for t in texts if t[0] in "=+-@"]
+    assert all(c.data_type != "f" for ws in book for row in ws.iter_rows() for c in row)
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_formula_injection_is_neutralized_in_csv(tmp_path: Path, wide: bool) -> None:
+    out = tmp_path / "evil.csv"
+    export(build_leaderboard(_evil_results()), out, wide=wide, charts=False)
+    cells = [cell for row in csv.reader(io.StringIO(out.read_text())) for cell in row]
+    assert any("HYPERLINK" in c or "GANQ" in c for c in cells)
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@")]
+
+
+def test_long_csv_keeps_original_text(results: list[PaperResult], tmp_path: Path) -> None:
+    out = tmp_path / "claims.csv"
+    export(build_leaderboard(results), out, charts=False)
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    assert len(rows) == 6
+    ppl = next(r for r in rows if r["metric_as_written"] == "PPL")
+    assert ppl["metric"] == "perplexity" and ppl["benchmark"] == "WikiText-2"
+    assert ppl["benchmark_as_written"] == "wikitext2" and ppl["value_as_written"] == "5.90"
+
+
+def test_wide_csv_one_row_per_entry(results: list[PaperResult], tmp_path: Path) -> None:
+    board = build_leaderboard(results)
+    wide = wide_table(board)
+    assert list(wide.columns[:2]) == ["method", "model"]
+    ganq = wide[wide["method"] == "GANQ"].iloc[0]
+    gsm_col = next(c for c in wide.columns if c.startswith("GSM8K"))
+    assert ganq[gsm_col] == "84.1 | 83.6"  # two papers disagree: both values in rank order, no mean
+    quip = wide[wide["method"] == "QuIP"].iloc[0]
+    assert quip[gsm_col] == 80.1
+    out = tmp_path / "wide.csv"
+    export(board, out, wide=True, charts=False)
+    assert out.read_text().splitlines()[0].startswith("method,model,")
+
+
+def test_leaderboard_command(results: list[PaperResult], tmp_path: Path) -> None:
+    write_run(tmp_path / "run", results, {})
+    out = tmp_path / "lb.xlsx"
+    result = CliRunner().invoke(app, ["leaderboard", str(tmp_path / "run"), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.exists() and (tmp_path / "lb_charts").is_dir()
+    assert "2 blocks" in result.output
+    bad = CliRunner().invoke(app, ["leaderboard", str(tmp_path / "run"), "--out", str(tmp_path / "x.xlsx"), "--wide"])
+    assert bad.exit_code == 2

@@ -1,0 +1,132 @@
+"""Normalization: names, sizes, settings, units and the comparability key."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractor.grounding import ground
+from extractor.normalize import (
+    Setting,
+    arxiv_id,
+    comparable,
+    entity_key,
+    normalize_benchmark,
+    normalize_claim,
+    normalize_metric,
+    normalize_unit,
+    parse_setting,
+    parse_size_b,
+)
+from extractor.schema import ClaimDraft, ExtractionDraft, Model
+
+
+@pytest.mark.parametrize(
+    ("name", "size"),
+    [
+        ("Llama-3.2-3B", 3.0),
+        ("Llama 3.2-3B", 3.0),
+        ("Qwen3.8-27B", 27.0),
+        ("SmolLM2-135M", 0.135),
+        ("OLMoE-1B-7B", 7.0),
+        ("Gemma-4-26B-A4B", 26.0),
+        ("Mixtral-8x7B", None),
+        ("GPT-5.2", None),
+        ("Claude Haiku 4.5", None),
+        (None, None),
+    ],
+)
+def test_parse_size_b(name: str | None, size: float | None) -> None:
+    assert parse_size_b(name) == size
+
+
+def test_entity_key_ignores_case_punctuation_and_spacing() -> None:
+    assert entity_key("Llama 3.2-3B") == entity_key("Llama-3.2-3B") == entity_key("llama3.2 3b")
+    assert entity_key("GANQ") != entity_key("GANQ-2")
+    assert entity_key(None) == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("5-shot, 4-bit, 32K context, test", "5-shot, 4-bit, 32K context, test"),
+        ("zero-shot", "0-shot"),
+        ("W4A16", "W4A16"),
+        ("NVFP4", "NVFP4"),
+        ("128k-token context", "128K context"),
+        ("context length of 32768", "32K context"),
+        ("25% pruning", "25% pruning"),
+        ("validation set", "validation"),
+    ],
+)
+def test_parse_setting_labels(text: str, label: str) -> None:
+    assert parse_setting(text).label == label
+
+
+def test_setting_key_makes_spellings_equal_and_conditions_distinct() -> None:
+    assert parse_setting("32K context, 5-shot").key == parse_setting("5 shot (32k-token context)").key
+    assert parse_setting("INT4").key != parse_setting("NVFP4").key
+    assert parse_setting("3-bit").key != parse_setting("4-bit").key
+    assert parse_setting(None) == Setting()
+
+
+def test_units_are_spelled_one_way() -> None:
+    assert [normalize_unit(u) for u in ("×", "times", "X", "pp", "percent", " ", None, "GiB")] == [
+        "x", "x", "x", "points", "%", None, None, "GiB"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "scale", "expected"),
+    [
+        (83.0, "%", "percent", (83.0, "%")),
+        (0.83, None, "percent", (83.0, "%")),
+        (83.6, None, "percent", (83.6, "%")),
+        (1.0, None, "percent", None),  # 1% or 100%? not certain: no comparable value
+        (1.2, "s", "time", (1200.0, "ms")),
+        (512, "MiB", "bytes", (0.5, "GiB")),
+        (1500, "MB", "bytes", (1.5, "GB")),
+        (2.57, "×", "ratio", (2.57, "x")),
+        (5.42, None, "none", (5.42, "")),
+        (3.0, "points", "percent", (3.0, "points")),
+    ],
+)
+def test_comparable_only_when_certain(value: float, unit: str | None, scale: str, expected) -> None:
+    result = comparable(value, unit, scale)
+    if expected is None:
+        assert result is None
+    else:
+        assert result[1] == expected[1] and result[0] == pytest.approx(expected[0])
+
+
+def test_metric_and_benchmark_normalization() -> None:
+    ppl = normalize_metric("PPL")
+    assert (ppl.name, ppl.direction, ppl.known) == ("perplexity", "lower", True)
+    assert normalize_metric("vibes").name == "vibes" and normalize_metric("vibes").direction is None
+    assert normalize_metric(None).name is None
+    assert normalize_benchmark("gsm-8k") == ("GSM8K", True)
+    assert normalize_benchmark("Foo-Bench") == ("Foo-Bench", False)
+    assert normalize_benchmark(" ") == (None, False)
+
+
+def test_arxiv_id_from_id_or_metadata() -> None:
+    assert arxiv_id("2401.01234v2") == "2401.01234"
+    assert arxiv_id("p-1", {"url": "https://arxiv.org/abs/2310.12345"}) == "2310.12345"
+    assert arxiv_id("p-1", {"title": "no id"}) is None
+
+
+def test_normalize_claim_keeps_original_and_builds_keys() -> None:
+    abstract = "On GSM-8K (8-shot) GANQ reaches 0.836 accuracy with Llama 3-8B."
+    draft = ExtractionDraft(
+        models=[Model(name="Llama 3-8B", params_b=8)],
+        claims=[ClaimDraft(value=0.836, metric="acc", benchmark="GSM-8K", method="GANQ", model="Llama 3-8B",
+                           setting="8-shot", evidence="GANQ reaches 0.836 accuracy with Llama 3-8B")],
+    )
+    extraction, rejected = ground(draft, abstract, "p")
+    assert not rejected
+    n = normalize_claim(extraction.claims[0], extraction.models)
+    assert (n.benchmark, n.benchmark_known, n.metric, n.direction) == ("GSM8K", True, "accuracy", "higher")
+    assert n.claim.value == 0.836 and n.unit is None  # as written
+    assert n.comparable == pytest.approx(83.6) and n.comparable_unit == "%"  # derived
+    assert n.size_b == 8
+    assert n.comparability_key == ("GSM8K", "accuracy", "%", parse_setting("8-shot").key, 8)
+    assert n.identity_key[:2] == ("ganq", "llama38b")
