@@ -19,7 +19,7 @@ from pathlib import Path
 from openpyxl import Workbook, load_workbook
 from openpyxl.cell.rich_text import CellRichText, TextBlock
 from openpyxl.cell.text import InlineFont
-from openpyxl.styles import Alignment, Font, PatternFill, Protection
+from openpyxl.styles import Alignment, Font, NamedStyle, PatternFill, Protection
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
@@ -48,6 +48,7 @@ MAX_LINES = 12  # the tallest row, in lines; longer text scrolls inside its cell
 LOCKED_FILL = PatternFill("solid", fgColor="E7E6E6")
 NEW_FILL = PatternFill("solid", fgColor="FFF8DC")
 HEADER_FILL = PatternFill("solid", fgColor="44546A")
+HEADER_STYLE = "review-header"
 FONT = "Calibri"  # named, so rich-text runs and headers match the body text everywhere
 HEADER_FONT = Font(name=FONT, bold=True, color="FFFFFF")
 EVIDENCE_FONT = InlineFont(rFont=FONT, sz=11, b=True, color="C00000")
@@ -199,23 +200,21 @@ def _row(state: TargetState, paper: PaperResult, review: ReviewState) -> dict[st
 
 def _write_sheet(ws: Worksheet, columns: list[Column], rows: Iterable[tuple[str, dict]], new_rows: int) -> None:
     """Write header, item rows and blank ``new`` rows; lock what is read-only; add dropdowns."""
-    ws.append([c.name for c in columns])
-    for cell in ws[1]:
-        cell.font, cell.fill = HEADER_FONT, HEADER_FILL
+    for index, column in enumerate(columns, start=1):
+        ws.cell(1, index, column.name).style = HEADER_STYLE
     count = 1
     for kind, cells in rows:
         count += 1
-        ws.append([cells.get(c.name) for c in columns])
-        for column, cell in zip(columns, ws[count]):
+        for index, column in enumerate(columns, start=1):
             editable = column.edit and (not column.kinds or kind in column.kinds)
-            _style(cell, column, editable)
+            ws.cell(count, index, cells.get(column.name)).style = _style(column, editable)
         ws.row_dimensions[count].height = _height(columns, cells)
     for _ in range(new_rows):
         count += 1
-        ws.append([NEW if c.name == "id" else None for c in columns])
-        for column, cell in zip(columns, ws[count]):
+        for index, column in enumerate(columns, start=1):
             editable = (column.edit or column.new_only) and column.name not in ("review", "base")
-            _style(cell, column, editable, new=True)
+            value = NEW if column.name == "id" else None
+            ws.cell(count, index, value).style = _style(column, editable, new=True)
     for index, column in enumerate(columns, start=1):
         letter = get_column_letter(index)
         ws.column_dimensions[letter].width = column.width
@@ -252,17 +251,26 @@ def _height(columns: list[Column], cells: dict[str, object]) -> float:
     return 15.0 * min(lines, MAX_LINES)
 
 
-def _style(cell, column: Column, editable: bool, new: bool = False) -> None:
-    if editable:
-        cell.protection = Protection(locked=False)
-        if new:
-            cell.fill = NEW_FILL
-    else:
-        cell.fill = LOCKED_FILL
-    if column.wrap:
-        cell.alignment = Alignment(wrap_text=True, vertical="top")
-    else:
-        cell.alignment = Alignment(vertical="top")
+def _style(column: Column, editable: bool, new: bool = False) -> str:
+    state = "new" if editable and new else "edit" if editable else "locked"
+    return f"review-{state}" + ("-wrap" if column.wrap else "")
+
+
+def _named_styles() -> list[NamedStyle]:
+    """One named style per look: assigning a name per cell is far faster than cell styles."""
+    styles = [NamedStyle(name=HEADER_STYLE, font=HEADER_FONT, fill=HEADER_FILL)]
+    for state, fill, locked in (("locked", LOCKED_FILL, True), ("edit", PatternFill(), False), ("new", NEW_FILL, False)):
+        for wrap in (False, True):
+            styles.append(
+                NamedStyle(
+                    name=f"review-{state}" + ("-wrap" if wrap else ""),
+                    font=Font(name=FONT, size=11),
+                    fill=fill,
+                    protection=Protection(locked=locked),
+                    alignment=Alignment(wrap_text=wrap, vertical="top"),
+                )
+            )
+    return styles
 
 
 def build_workbook(review: ReviewState) -> bytes:
@@ -274,6 +282,8 @@ def build_workbook(review: ReviewState) -> bytes:
         kind = state.target.kind
         grouped[sheet_of[kind]].append((kind, _row(state, papers[state.target.paper_id], review)))
     wb = Workbook()
+    for style in _named_styles():
+        wb.add_named_style(style)
     readme = wb.active
     readme.title = "Read me"
     for line in README_LINES:
