@@ -66,6 +66,13 @@ def normalize_unit(unit: str | None) -> str | None:
     return _UNIT_SPELLINGS.get(text.lower(), text)
 
 
+def known_unit(unit: str | None) -> bool:
+    """Whether ``unit`` is one of the units above in any of its spellings (blank counts: a plain
+    number). The review sheet refuses a unit a reviewer types that is not known."""
+    spelled = normalize_unit(unit)
+    return spelled is None or spelled in _UNIT_SPELLINGS.values() or spelled.lower() in _EXACT
+
+
 @lru_cache(maxsize=4096)
 def parse_size_b(name: str | None) -> float | None:
     """Total parameters in billions written in a model name: 'Llama-3.2-3B' -> 3.0,

@@ -248,6 +248,7 @@ def test_percent_formatted_cells_are_read_as_written(run: Path, book: Path, tmp_
 
 BAD_ROWS = [
     ("value", {"value": "eighty"}, "value", "valid number"),
+    ("unit", {"unit": "furlongs per fortnight"}, "unit", "unit 'furlongs per fortnight' is not known"),
     ("evidence", {"evidence": "GANQ reaches 99% accuracy"}, "evidence", "evidence is not found in the abstract"),
     ("value not in evidence", {"value": 84}, "value", "value 84 is not written in the evidence"),
     ("range", {"value_max": 80}, "value_max", "value_max 80"),
@@ -275,6 +276,22 @@ def test_a_bad_row_is_refused_with_sheet_row_and_column_and_the_rest_applied(
     papers, _ = load_reviewed(run)
     assert claims_of(papers, "p2")[good].metric == "peak memory"
     assert claims_of(papers, "p1")[claim_id(run, "p1", 83.6)].metric == "accuracy"
+
+
+def test_units_are_checked_where_the_reviewer_types_them(tmp_path: Path) -> None:
+    new = drafts()
+    new["p2"].claims[0] = new["p2"].claims[0].model_copy(update={"unit": "GPU-hours"})
+    run = make_run(tmp_path / "run", new)
+    book = tmp_path / "review.xlsx"
+    export_review(run, book)
+    memory, accuracy = claim_id(run, "p2", 3.2), claim_id(run, "p2", 71.2)
+    edit(book, book, "Claims", memory, metric="peak memory")  # its extracted unit is unknown: not blocking
+    edit(book, book, "Claims", accuracy, unit="percent")  # another spelling of a known unit
+    report = apply_review(book, run, "alice")
+    assert report.counts["applied"] == 2 and report.refused == []
+    papers, _ = load_reviewed(run)
+    assert claims_of(papers, "p2")[accuracy].unit == "percent"
+    assert claims_of(papers, "p2")[memory].metric == "peak memory"
 
 
 def test_unknown_ids_and_bad_new_rows_are_refused(run: Path, book: Path, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from ..errors import ExtractorError
 from ..evaluate import GoldClaim, GoldOptional, GoldPaper
 from ..rundir import atomic_write_bytes, atomic_write_text, read_papers
 from ..schema import PaperResult
-from .apply import Plan, UnitCheck, plan
+from .apply import Plan, plan
 from .sheet import build_workbook, read_workbook
 from .state import (
     Conflict,
@@ -105,7 +105,6 @@ def apply_review(
     run_dir: Path,
     reviewer: str,
     store: Path | None = None,
-    unit_problem: UnitCheck | None = None,
 ) -> ApplyReport:
     """Validate a returned sheet row by row and record its changes as one batch.
 
@@ -124,7 +123,7 @@ def apply_review(
     path = store_path(run_dir, store)
     with CorrectionStore(path) as db, db.transaction():
         state = review_state(papers, db.history({p.id for p in papers}))
-        result: Plan = plan(rows, state, unit_problem)
+        result: Plan = plan(rows, state)
         counts = result.counts()
         batch_id, written = None, []
         if result.corrections:

@@ -15,13 +15,13 @@ recorded; a row with a problem is refused as a whole and the others go on.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from pydantic import BaseModel
 
 from ..hashing import canonical_json
+from ..normalize import known_unit
 from ..schema import Claim
 from .sheet import SheetRow, same
 from .state import (
@@ -42,9 +42,7 @@ from .store import TARGET_KINDS, Correction, NewCorrection
 
 RowStatus = Literal["applied", "unchanged", "rejected", "stale"]
 STATUSES: tuple[RowStatus, ...] = ("applied", "unchanged", "rejected", "stale")
-
-UnitCheck = Callable[[str], str | None]
-
+UNIT_EXAMPLES = "e.g. %, x, points, ms, s, GiB, GB, tokens/s"
 
 @dataclass
 class RowOutcome:
@@ -69,7 +67,6 @@ class _Context:
     review: ReviewState
     abstracts: dict[str, str]
     done: set[tuple[str, str, str, str, str]]
-    unit_problem: UnitCheck | None
 
 
 def _refused(row: SheetRow, problems: list[Problem]) -> tuple[RowOutcome, list[NewCorrection]]:
@@ -77,15 +74,15 @@ def _refused(row: SheetRow, problems: list[Problem]) -> tuple[RowOutcome, list[N
     return RowOutcome(row, "rejected", row.id, messages), []
 
 
-def _validate(kind: str, values: dict, paper_id: str, ctx: _Context) -> BaseModel | Problem:
-    """The checked item (a grounded claim's evidence is in the abstract's own words), or why not."""
-    checked = check_item(kind, values, ctx.abstracts[paper_id], paper_id)
-    if isinstance(checked, Problem):
-        return checked
-    unit = getattr(checked, "unit", None)
-    if unit and ctx.unit_problem and (why := ctx.unit_problem(unit)):
-        return Problem("unit", why)
-    return checked
+def _validate(kind: str, values: dict, paper_id: str, ctx: _Context, typed: set[str]) -> BaseModel | Problem:
+    """The checked item (a grounded claim's evidence is in the abstract's own words), or why not.
+
+    A unit is checked only where the reviewer typed it (``typed``): an extracted unit the
+    leaderboard does not know never blocks a reviewer's edit of another field.
+    """
+    if "unit" in typed and not known_unit(values.get("unit")):
+        return Problem("unit", f"unit {values['unit']!r} is not known ({UNIT_EXAMPLES}); leave it blank for a plain number")
+    return check_item(kind, values, ctx.abstracts[paper_id], paper_id)
 
 
 def _plan_edit(
@@ -111,7 +108,7 @@ def _plan_edit(
         messages.append(f"{row.where()}: the row is rejected, so its field edits are not applied")
         touched = {}
     if touched:
-        valid = _validate(target.kind, {**current, **touched}, target.paper_id, ctx)
+        valid = _validate(target.kind, {**current, **touched}, target.paper_id, ctx, set(touched))
         if isinstance(valid, Problem):
             return _refused(row, [valid])
         normalized = item_values(target.kind, valid)
@@ -169,7 +166,7 @@ def _plan_new(row: SheetRow, ctx: _Context) -> tuple[RowOutcome, list[NewCorrect
     if row.cells.get(DECISION) == "reject":
         return _refused(row, [Problem(DECISION, "a new row cannot be rejected; clear the row instead")])
     given = {f: v for f, v in row.cells.items() if f in ITEM_FIELDS[kind] and v not in (None, [])}
-    valid = _validate(kind, given, row.paper_id, ctx)
+    valid = _validate(kind, given, row.paper_id, ctx, set(given))
     if isinstance(valid, Problem):
         return _refused(row, [valid])
     values = item_values(kind, valid)
@@ -204,7 +201,7 @@ def _plan_row(row: SheetRow, ctx: _Context) -> tuple[RowOutcome, list[NewCorrect
     return _plan_edit(row, target, row.base.get("values", {}), ctx, changed="stale")
 
 
-def plan(rows: list[SheetRow], review: ReviewState, unit_problem: UnitCheck | None = None) -> Plan:
+def plan(rows: list[SheetRow], review: ReviewState) -> Plan:
     """The corrections a returned sheet makes to the current state, row by row."""
     ctx = _Context(
         review=review,
@@ -213,7 +210,6 @@ def plan(rows: list[SheetRow], review: ReviewState, unit_problem: UnitCheck | No
             (c.target_id, c.field, canonical_json(c.new_value), canonical_json(c.base_value), canonical_json(c.extracted))
             for c in review.history
         },
-        unit_problem=unit_problem,
     )
     by_id = {c.id: c for c in review.history}
     out = Plan()

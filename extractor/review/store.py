@@ -151,8 +151,12 @@ def utc_now() -> str:
 
 
 def store_path(run_dir: Path, store: Path | None = None) -> Path:
-    """An explicit ``--store`` wins; otherwise the run directory's own store."""
-    return Path(store) if store is not None else Path(run_dir) / STORE_FILE
+    """An explicit ``--store`` wins; otherwise the run directory's own store (the directory of
+    a ``papers.jsonl`` given directly)."""
+    if store is not None:
+        return Path(store)
+    run_dir = Path(run_dir)
+    return (run_dir if run_dir.is_dir() else run_dir.parent) / STORE_FILE
 
 
 class CorrectionStore:
