@@ -364,7 +364,8 @@ def _parse(column: Column, cell) -> object | Problem:
 
 def _read_sheet(ws: Worksheet, name: str) -> list[SheetRow]:
     header = [(_text(c.value) or "").lower() for c in ws[1]]
-    known = {c.name: c for c in SHEETS[name]}
+    # Only what a reviewer may type, plus the id and the hidden base; the rest is for reading.
+    known = {c.name: c for c in SHEETS[name] if c.edit or c.new_only or c.name in ("id", "base")}
     index = {h: i for i, h in enumerate(header) if h in known}
     letters = {h: get_column_letter(i + 1) for h, i in index.items()}
     if "id" not in index:
@@ -387,8 +388,6 @@ def _read_sheet(ws: Worksheet, name: str) -> list[SheetRow]:
                 values[column_name] = parsed
         row_id = values.pop("id", None)
         base_text = values.pop("base", None)
-        for column_name in ("context", "review", "title", "status", "abstract", "claims"):
-            values.pop(column_name, None)
         is_new = row_id in (None, NEW)
         if is_new and not any(v not in (None, []) for v in values.values()) and not problems:
             continue  # an unused blank row

@@ -13,7 +13,7 @@ saw, the correction is reported as stale; it is never dropped.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from pydantic import BaseModel, ValidationError
@@ -222,11 +222,11 @@ def _changed(kind: str, before: dict, after: dict | None) -> str:
 def _target_state(target: Target, latest: dict[str, Correction]) -> TargetState:
     base = target.extracted if target.extracted is not None else dict(latest[ADDED].new_value)
     values = {**base, **{f: latest[f].new_value for f in ITEM_FIELDS[target.kind] if f in latest}}
-    stale = None
-    last = max(latest.values(), key=lambda c: c.id, default=None)
+    state = TargetState(target, values, latest)
+    last = state.last
     if last is not None and last.extracted is not None and last.extracted != target.extracted:
-        stale = _changed(target.kind, last.extracted, target.extracted)
-    return TargetState(target, values, latest, stale)
+        return replace(state, stale=_changed(target.kind, last.extracted, target.extracted))
+    return state
 
 
 def _rejection(state: TargetState, decided: TargetState, why: str) -> Rejection:
@@ -320,7 +320,7 @@ def review_state(papers: list[PaperResult], history: list[Correction]) -> Review
         for state in states:
             reason = state.stale or unusable.get(state.target.id)
             if reason:
-                state = TargetState(state.target, state.values, state.latest, reason)
+                state = replace(state, stale=reason)
                 stale.append(
                     StaleTarget(state.target.id, state.target.kind, paper.id, reason,
                                 sorted(state.latest.values(), key=lambda c: c.id))
