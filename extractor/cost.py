@@ -20,7 +20,8 @@ from functools import lru_cache
 import tiktoken
 from instructor.processing import handle_response_model
 
-from .backends.openai_llm import INSTRUCTOR_MODES, GroundedDraft, choose_mode, identity_for
+from .backends.openai_llm import choose_mode, identity_for
+from .backends.openai_session import INSTRUCTOR_MODES, GroundedDraft
 from .cache import ExtractionCache, cache_key
 from .config import RunConfig
 from .errors import ConfigError

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from extractor.backends.openai_llm import GroundedDraft, OpenAIBackend, choose_mode, identity_for
+from extractor.backends.openai_llm import OpenAIBackend, choose_mode, identity_for
+from extractor.backends.openai_session import GroundedDraft
 from extractor.config import MODES, RunConfig
 from extractor.errors import ConfigError
 from extractor.pricing import cost_usd, price_for

@@ -1,0 +1,311 @@
+"""The working part of the openai backend: the SDK client, instructor, the retry policy, the
+mode fallback and the error messages (see :mod:`extractor.backends.openai_llm`)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
+from functools import cache
+from typing import Any
+
+import instructor
+from instructor import ResponseSchema
+from instructor.core import Hooks, IncompleteOutputException, InstructorRetryException, ResponseParsingError
+from openai import APIConnectionError, APIStatusError, APITimeoutError, AsyncOpenAI
+from pydantic import ConfigDict, ValidationError, model_validator
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
+
+from ..config import RunConfig
+from ..errors import BackendError
+from ..grounding import problems
+from ..pricing import cost_usd
+from ..schema import ExtractionDraft, Usage
+from .openai_llm import CURRENT_GROUNDING
+
+log = logging.getLogger("extractor.backends.openai_llm")
+# instructor logs every failed attempt at ERROR level; they are counted and reported here.
+logging.getLogger("instructor").addHandler(logging.NullHandler())
+
+INSTRUCTOR_MODES: dict[str, instructor.Mode] = {
+    "tools": instructor.Mode.TOOLS,
+    "json_schema": instructor.Mode.JSON_SCHEMA,
+    "json": instructor.Mode.JSON,
+    "md_json": instructor.Mode.MD_JSON,
+}
+FALLBACK: dict[str, str | None] = {"json_schema": "json", "tools": "json", "json": "md_json", "md_json": None}
+MAX_REASKS = 2
+BACKOFF_BASE = 0.5  # seconds; the n-th retry waits up to BACKOFF_BASE * 2**n
+BACKOFF_MAX = 30.0
+RETRY_AFTER_MAX = 120.0
+NO_KEY = "no-key"  # local servers need no key, but the SDK wants one
+PARSE_ERRORS = (ValidationError, json.JSONDecodeError, ResponseParsingError)
+
+# A refusal of the mode names the feature and says it is not accepted.
+_MODE_WORDS = re.compile(r"response_format|json_schema|json_object|tool_choice|\btools?\b|function", re.I)
+_REFUSAL_WORDS = re.compile(
+    r"not (?:be )?supported|unsupported|input should be|not allowed|not available|does not support|"
+    r"doesn't support|unknown|unrecognized|invalid",
+    re.I,
+)
+
+
+def mode_refusal(error: BaseException | None) -> str | None:
+    """The server's words when an HTTP error says it does not accept the structured-output
+    mode (as opposed to a transient failure or a bad request of another kind)."""
+    if not isinstance(error, APIStatusError) or error.status_code not in (400, 404, 415, 422, 500, 501):
+        return None
+    text = server_message(error)
+    return text if _MODE_WORDS.search(text) and _REFUSAL_WORDS.search(text) else None
+
+
+def server_message(error: APIStatusError) -> str:
+    body = error.body
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        message = inner.get("message") if isinstance(inner, dict) else inner
+        if message:
+            return str(message)
+    return error.response.text or error.message
+
+
+def is_transient(error: BaseException) -> bool:
+    """Worth retrying: rate limits, server errors, timeouts and connection failures."""
+    if isinstance(error, APIStatusError):
+        return error.status_code in (408, 409, 429) or error.status_code >= 500
+    return isinstance(error, (APITimeoutError, APIConnectionError))
+
+
+def retry_after(error: BaseException) -> float | None:
+    """Seconds the server asked us to wait (``retry-after-ms``, ``retry-after`` in seconds or
+    as an HTTP date), capped at :data:`RETRY_AFTER_MAX`."""
+    if not isinstance(error, APIStatusError):
+        return None
+    headers = error.response.headers
+    seconds: float | None = None
+    try:
+        if headers.get("retry-after-ms"):
+            seconds = float(headers["retry-after-ms"]) / 1000
+        elif headers.get("retry-after"):
+            value = headers["retry-after"]
+            try:
+                seconds = float(value)
+            except ValueError:
+                seconds = (parsedate_to_datetime(value) - datetime.now(timezone.utc)).total_seconds()
+    except (TypeError, ValueError):  # a header we cannot read: fall back to our own backoff
+        return None
+    return None if seconds is None else min(max(seconds, 0.0), RETRY_AFTER_MAX)
+
+
+class Attempts:
+    """The attempts for one abstract: usage from every response, the retry policy, counts."""
+
+    def __init__(self, max_retries: int) -> None:
+        self.max_retries = max_retries
+        self.prompt_tokens = self.completion_tokens = 0
+        self.requests = self.retries = self.reasks = 0
+        self.last_response: Any = None
+
+    # instructor hooks
+    def on_request(self, *args: Any, **kwargs: Any) -> None:
+        self.requests += 1
+
+    def on_response(self, response: Any) -> None:
+        self.last_response = response
+        usage = getattr(response, "usage", None)
+        if usage is not None:
+            self.prompt_tokens += usage.prompt_tokens or 0
+            self.completion_tokens += usage.completion_tokens or 0
+
+    def hooks(self) -> Hooks:
+        hooks = Hooks()
+        hooks.on("completion:kwargs", self.on_request)
+        hooks.on("completion:response", self.on_response)
+        return hooks
+
+    def refusal(self) -> str | None:
+        """The model's refusal message in the last response, if it refused."""
+        choices = getattr(self.last_response, "choices", None)
+        return getattr(choices[0].message, "refusal", None) if choices else None
+
+    # tenacity policy
+    def should_retry(self, error: BaseException) -> bool:
+        if isinstance(error, PARSE_ERRORS):
+            return self.refusal() is None
+        return is_transient(error) and mode_refusal(error) is None
+
+    def should_stop(self, state: RetryCallState) -> bool:
+        if isinstance(state.outcome.exception(), PARSE_ERRORS):
+            return self.reasks >= MAX_REASKS
+        return self.retries >= self.max_retries
+
+    def wait(self, state: RetryCallState) -> float:
+        error = state.outcome.exception()
+        if isinstance(error, PARSE_ERRORS):
+            return 0.0
+        backoff = random.uniform(0, min(BACKOFF_MAX, BACKOFF_BASE * 2**self.retries))
+        return max(backoff, retry_after(error) or 0.0)
+
+    def count(self, state: RetryCallState) -> None:
+        if isinstance(state.outcome.exception(), PARSE_ERRORS):
+            self.reasks += 1
+        else:
+            self.retries += 1
+
+    def retrying(self) -> AsyncRetrying:
+        return AsyncRetrying(
+            retry=retry_if_exception(self.should_retry),
+            stop=self.should_stop,
+            wait=self.wait,
+            before_sleep=self.count,
+            reraise=True,
+        )
+
+    def usage(self, model: str | None) -> Usage:
+        return Usage(
+            prompt_tokens=self.prompt_tokens,
+            completion_tokens=self.completion_tokens,
+            requests=self.requests,
+            retries=self.retries,
+            reasks=self.reasks,
+            cost_usd=cost_usd(model, self.prompt_tokens, self.completion_tokens),
+        )
+
+
+@cache
+def _schema_text() -> str:
+    return json.dumps(ExtractionDraft.model_json_schema(), sort_keys=False)
+
+
+class GroundedDraft(ExtractionDraft, ResponseSchema):
+    # Sent to the model under the same name, description and schema as ExtractionDraft. A
+    # ResponseSchema already, so instructor does not build a wrapper class on every request.
+    __doc__ = ExtractionDraft.__doc__
+    model_config = ConfigDict(title="ExtractionDraft")
+
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """Built once: instructor asks for it on every request in the JSON modes, and building
+        it costs more than the rest of a request's client-side work (a fresh copy each call)."""
+        if args or kwargs:
+            return super().model_json_schema(*args, **kwargs)
+        return json.loads(_schema_text())
+
+    @model_validator(mode="after")
+    def _grounded(self) -> GroundedDraft:
+        """Send ungrounded items back to the model once, with the reasons."""
+        grounding = CURRENT_GROUNDING.get()
+        if grounding is None or grounding.reasks_left <= 0:
+            return self
+        found = problems(self, grounding.abstract)
+        if found:
+            grounding.reasks_left -= 1
+            raise ValueError(
+                "these items are not supported by the abstract; copy numbers, names and evidence "
+                "exactly from the abstract or leave the item out:\n- " + "\n- ".join(found)
+            )
+        return self
+
+
+@dataclass
+class Fallback:
+    refused: str
+    used: str
+    reason: str
+
+
+class Session:
+    """One endpoint for one run: the client, the current mode and the fallbacks taken."""
+
+    def __init__(self, config: RunConfig, mode: str) -> None:
+        self.config = config
+        self.mode = mode
+        self.fallbacks: list[Fallback] = []
+        self._openai = AsyncOpenAI(
+            api_key=config.api_key or NO_KEY,
+            base_url=config.base_url,
+            timeout=config.timeout,
+            max_retries=0,
+        )
+        self._clients: dict[str, Any] = {}
+
+    @property
+    def url(self) -> str:
+        return str(self._openai.base_url)
+
+    def report(self) -> dict:
+        return {"base_url": self.url, "mode_used": self.mode, "mode_fallbacks": [vars(f) for f in self.fallbacks]}
+
+    def _client(self, mode: str) -> Any:
+        if mode not in self._clients:
+            self._clients[mode] = instructor.from_openai(self._openai, mode=INSTRUCTOR_MODES[mode])
+        return self._clients[mode]
+
+    def _fall_back(self, refused: str, reason: str, usage: Usage) -> None:
+        """Switch every later request to the next mode, once per refused mode."""
+        if self.mode != refused:  # another paper in flight already switched
+            return
+        following = FALLBACK[refused]
+        if following is None:
+            raise BackendError(f"the endpoint refused every structured-output mode; last: {refused}: {reason}", usage)
+        self.mode = following
+        self.fallbacks.append(Fallback(refused, following, reason))
+        log.warning("the endpoint refused mode %s (%s); using %s from now on", refused, _one_line(reason), following)
+
+    async def extract(self, messages: list[dict]) -> tuple[GroundedDraft, Usage]:
+        """The validated draft and what it cost; :class:`BackendError` after the retries."""
+        attempts = Attempts(self.config.max_retries)
+        model = self.config.model
+        while True:
+            mode = self.mode
+            try:
+                reply = await self._client(mode).create(
+                    response_model=GroundedDraft,
+                    messages=messages,
+                    max_retries=attempts.retrying(),
+                    strict=False,
+                    hooks=attempts.hooks(),
+                    model=model,
+                    temperature=self.config.temperature,
+                    max_tokens=self.config.max_tokens,
+                )
+                return reply, attempts.usage(model)
+            except InstructorRetryException as exc:
+                reason = mode_refusal(exc.__cause__)
+                if reason is None:
+                    raise BackendError(self._explain(exc.__cause__ or exc, attempts), attempts.usage(model)) from exc
+                self._fall_back(mode, reason, attempts.usage(model))
+            except IncompleteOutputException as exc:
+                message = (
+                    f"the answer was cut off at the token limit (finish_reason=length, "
+                    f"max_tokens={self.config.max_tokens}); rerun with a higher limit"
+                )
+                raise BackendError(message, attempts.usage(model)) from exc
+
+    def _explain(self, error: BaseException, attempts: Attempts) -> str:
+        """One clear line: what went wrong, what the server said, after how many attempts."""
+        tries = f"after {attempts.requests} attempt{'s' * (attempts.requests != 1)}"
+        refusal = attempts.refusal()
+        if refusal:
+            return f"the model refused: {refusal}"
+        if isinstance(error, APIStatusError):
+            return f"HTTP {error.status_code} from {self.url} {tries}: {_one_line(server_message(error))}"
+        if isinstance(error, APITimeoutError):
+            return f"no answer from {self.url} within {self.config.timeout:g} s {tries}"
+        if isinstance(error, APIConnectionError):
+            return f"cannot reach {self.url} {tries}: {error.__cause__ or error}"
+        if isinstance(error, PARSE_ERRORS):
+            return f"the model's answer is not a valid extraction {tries} ({attempts.reasks} re-asks): {_one_line(str(error))}"
+        return f"{type(error).__name__} {tries}: {error}"
+
+    async def aclose(self) -> None:
+        await self._openai.close()
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "\u2026"
