@@ -112,6 +112,7 @@ class Request:
     fault: str | None
     messages: list[dict]
     at: float
+    usage: dict | None = None  # what the response reported, when there was one
 
 
 def grounded_answer(abstract: str) -> ExtractionDraft:
@@ -343,7 +344,8 @@ class FakeOpenAI:
         mode = request_mode(body)
         with self._lock:
             fault = None if mode in self.refuse else self._take_fault(abstract)
-            self.log.append(Request(abstract, mode, fault.kind if fault else None, messages, time.monotonic()))
+            record = Request(abstract, mode, fault.kind if fault else None, messages, time.monotonic())
+            self.log.append(record)
         if mode in self.refuse:
             status, message = MODE_REFUSALS[mode]
             kind = "internal_server_error" if status == 500 else "invalid_request_error"
@@ -363,7 +365,9 @@ class FakeOpenAI:
         if abstract is None:
             error = {"message": "no <abstract> in the user message", "type": "invalid_request_error"}
             return 400, {"error": error}, {}
-        return 200, self._completion(body, mode, abstract, kind), {}
+        completion = self._completion(body, mode, abstract, kind)
+        record.usage = completion["usage"]
+        return 200, completion, {}
 
     def _completion(self, body: dict, mode: str, abstract: str, kind: str | None) -> dict:
         draft = self.answer(abstract)

@@ -105,6 +105,7 @@ def test_retries_are_bounded_and_the_error_says_what_happened(tmp_path: Path, fa
         f"BackendError: HTTP 500 from {fake_openai.base_url}/ after 3 attempts: The server had an error."
     )
     assert (target.usage.requests, target.usage.retries) == (3, 2)
+    assert target.usage.prompt_tokens == 0  # errors carry no usage
     assert len(fake_openai.requests_for(MATCH)) == 3
     assert_others_ok(results)
 
@@ -150,6 +151,9 @@ def test_a_number_invented_twice_is_rejected_and_never_reaches_claims_csv(tmp_pa
     [rejection] = target.rejected
     assert rejection.field == "claims" and rejection.item["value"] == INVENTED_VALUE
     assert rejection.reason == f"value {INVENTED_VALUE:g} is not written in the evidence"
+    sent = fake_openai.requests_for(MATCH)
+    assert target.usage.prompt_tokens == sum(r.usage["prompt_tokens"] for r in sent)  # the re-ask included
+    assert target.usage.completion_tokens == sum(r.usage["completion_tokens"] for r in sent)
     assert [c.value for c in target.extraction.claims] == [c.value for c in grounded_answer(TARGET.abstract).claims]
     with (tmp_path / "run" / "claims.csv").open() as handle:
         values = [float(row["value"]) for row in csv.DictReader(handle)]
@@ -181,6 +185,10 @@ def test_a_refusal_fails_that_paper_and_the_batch_goes_on(tmp_path: Path, fake_o
     assert target.status == "failed"
     assert target.error == "BackendError: the model refused: I'm sorry, but I can't help with that request."
     assert target.usage.requests == 1 and target.usage.reasks == 0  # a refusal is not re-asked
+    [refused] = fake_openai.requests_for(MATCH)
+    assert target.usage.prompt_tokens == refused.usage["prompt_tokens"] > 0  # paid for, so counted
+    info = read_run_info(tmp_path / "run")
+    assert info["usage"]["prompt_tokens"] == sum(r.usage["prompt_tokens"] for r in fake_openai.log)
     assert_others_ok(results)
 
 

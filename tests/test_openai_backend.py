@@ -178,3 +178,16 @@ def test_papers_jsonl_records_usage_per_paper(tmp_path: Path, fake_openai: FakeO
     info = read_run_info(tmp_path / "run")
     assert sum(p.usage.prompt_tokens for p in papers) == info["usage"]["prompt_tokens"]
     assert sum(p.usage.requests for p in papers) == info["usage"]["requests"] == fake_openai.requests
+
+
+def test_abstracts_reach_the_model_verbatim(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    """instructor renders messages as Jinja templates when given a validation context; the
+    grounding check does not use one, so braces and dollars in an abstract stay as written."""
+    abstract = "We propose TPL, where {{ x }} and {% if y %} and {# z #} and $\\alpha$ stay. TPL reaches 91.2% accuracy."
+    source = tmp_path / "braces.jsonl"
+    source.write_text(json.dumps({"id": "braces", "abstract": abstract}) + "\n")
+    summary = run([str(source)], tmp_path / "run", openai_config(fake_openai))
+    [result] = summary.results
+    assert result.status == "ok" and [c.value for c in result.extraction.claims] == [91.2]
+    [request] = fake_openai.log
+    assert request.abstract == abstract
