@@ -1,28 +1,62 @@
-"""The offline rules extractor: pure functions from an abstract to an ExtractionDraft."""
+"""The offline rules extractor: pure functions from an abstract to an ExtractionDraft.
+
+No network and no model: a number grammar (:mod:`.quantities`) reads every number with its
+unit, range and context; :mod:`.claims` decides which are reported results and what each is
+about; :mod:`.names`, :mod:`.models` and :mod:`.benchmarks` find the paper's own methods, the
+models with their sizes and the datasets. Every claim's evidence is a fragment of the abstract,
+so everything it returns survives grounding.
+"""
 
 from __future__ import annotations
 
-import re
-
+from ..grounding import name_key
 from ..numbers import find_numbers
-from ..schema import ClaimDraft, ExtractionDraft
+from ..schema import Benchmark, ExtractionDraft, Method
+from .benchmarks import find_benchmark_mentions
+from .claims import Mention, build_claims, read_all
+from .models import find_models
+from .names import abbreviations, find_names
+from .quantities import parse_quantities
+from .text import Document
 
-RULES_VERSION = "0.1"
+RULES_VERSION = "1.0"
 
-_SENTENCE = re.compile(r"[^.!?]*(?:[.!?](?=\s|$)|$)")
+__all__ = ["RULES_VERSION", "extract"]
 
 
 def extract(abstract: str) -> ExtractionDraft:
-    """Numbers written with a result unit (%, x, points) become claims, with their sentence."""
-    claims = []
-    for sentence in _SENTENCE.finditer(abstract):
-        text = sentence.group().strip()
-        if not text:
-            continue
-        for mention in find_numbers(text):
-            after = text[mention.end : mention.end + 8].lstrip()
-            unit = "%" if after.startswith("%") else "x" if re.match(r"(x|times|×)\b", after) else None
-            if unit is None and not after.startswith("point"):
-                continue
-            claims.append(ClaimDraft(value=mention.value, unit=unit or "points", evidence=text))
-    return ExtractionDraft(claims=claims)
+    """Methods, models, benchmarks and claims the abstract states, each with its own words."""
+    doc = Document(abstract)
+    mentions = find_numbers(abstract)
+    readings = read_all(doc, parse_quantities(doc, mentions))
+    models, model_mentions = find_models(doc, readings)
+    model_spans = [(m.start, m.end) for m in model_mentions]
+    acronyms = abbreviations(doc)
+    names = find_names(doc, acronyms)
+    benchmark_mentions = find_benchmark_mentions(doc, names, acronyms, model_spans)
+    benchmark_keys = {name_key(b.name) for b in benchmark_mentions}
+    methods = [
+        Method(name=n.name, aliases=list(n.aliases), proposed=True)
+        for n in names
+        if n.kind == "method" and not {name_key(a) for a in (n.name, *n.aliases)} & benchmark_keys
+    ]
+    method_mentions = [Mention(n.name, n.start, n.start + len(n.name)) for n in names if n.kind == "method"]
+    claims = build_claims(doc, readings, mentions, benchmark_mentions, method_mentions, model_mentions)
+    benchmarks = _unique_names([b.name for b in benchmark_mentions])
+    return ExtractionDraft(
+        methods=methods,
+        models=models,
+        benchmarks=[Benchmark(name=b) for b in benchmarks],
+        claims=claims,
+    )
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        key = name_key(name)
+        if key and key not in seen:
+            seen.add(key)
+            out.append(name)
+    return out

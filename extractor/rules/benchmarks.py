@@ -1,0 +1,251 @@
+"""Benchmarks and datasets: the shared registry's names, plus what the text marks as one.
+
+Textual cues: a name followed by a dataset noun (``the X benchmark``, ``X dataset``, ``KLEJ
+challenges``), a name in apposition with one (``X, an open-ended generation benchmark``), names
+listed after one (``benchmarks such as X and Y``, ``two benchmarks: X and Y``, ``standard
+benchmarks (X, Y, Z)``), names coordinated with a registry name in an evaluation phrase (``on
+LM1B and FooText``), and datasets the paper introduces (from :mod:`.names`). A name and its
+acronym (``One Billion Word Benchmark (LM1B)``) are one benchmark.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..grounding import name_key
+from ..registry import find_benchmarks
+from .claims import Mention
+from .names import QUOTES, Abbreviation, Name, head_after, name_chunk, name_like
+from .text import Document
+from .vocabulary import DATA_HEADS, GENERIC_NAMES, METRIC_WORDS, MODEL_FAMILIES
+
+_NAME_TOKEN = r"[^\s,;:()\[\]]+"
+_ITEM = _NAME_TOKEN + r"(?:\s+" + _NAME_TOKEN + r"){0,2}"
+# Dataset nouns after a name: loose ones may follow a modifier or two ('the MIR residency
+# examination'), tight ones follow the name ('KLEJ challenges'), plural ones end a list ('the
+# FLIC and MPII benchmarks').
+_HEAD_WORD = re.compile(
+    r"\b(?:(?P<plural>benchmarks|datasets|corpora|test\s+sets|competitions)|(?P<tight>suite|test\s+set|testbed|"
+    r"leaderboard|challenges?|arena)|(?P<loose>benchmark|dataset|data\s+set|corpus|examination|exam|"
+    r"competition|treebank))\b(?!-)"
+)
+_LIST_END = re.compile(r"(?:" + _ITEM + r"\s*,\s*)*" + _ITEM + r"\s*,?\s+(?:and|or)\s+" + _ITEM + r"\s*$")
+_MODIFIER = re.compile(r"[a-z][\w-]+")
+# 'Stanford Question Answering Dataset', 'the MICCAI iSEG-2017 Challenge': the head is in the name.
+_TITLED_HEAD = re.compile(r"\b(?:Dataset|Benchmark|Corpus|Challenge|Treebank|Suite|Arena|Bench)\b")
+_TITLED_WORDS = re.compile(r"(?:[A-Z0-9][\w'.+-]*\s+){1,6}$")
+_LIST_AFTER_HEAD = re.compile(
+    r"\b(?:benchmarks?|datasets?|corpora|test\s+sets|suites|tasks)\s*(?P<open>such\s+as|including|like|:|\(|,)\s*"
+)
+# 'achieves 24.40 BLEU on LDC2015E86', 'state-of-the-art results on CIFAR, SVHN and COCO'.
+# 'achieves 24.40 BLEU on LDC2015E86', 'state-of-the-art results on CIFAR, SVHN and COCO'.
+_ON = re.compile(r"\bon\s+(?:the\s+)?(?=\S)")
+_RESULTS_LEAD = re.compile(
+    r"(?:\b(?:results?|performance|accuracy|accuracies|state[- ]of[- ]the[- ]art|sota|experiments?|evaluat\w*|"
+    r"tested|scores?|bleu|f1|error|outperform\w*)\b[^.;:()]{0,30}?|\d[\d.,]*\s*(?:%|\\%)?\s*(?:[\w/@-]+\s+){0,3}?)$"
+)
+_APPOSITION = re.compile(r",\s+an?\s")
+_TRAILING_PAREN = re.compile(r"\s*\([^)]{1,80}\)\s*$")
+_LAST_TOKEN = re.compile(r"[^\s,;:()]+$")
+# Words before a name that make it a modifier of an unnamed dataset ('a new PEFT benchmark').
+_MODIFIED = re.compile(r"\b(?:a|an|first|new|novel|systematic|large-scale|comprehensive|our|this)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
+_EVALUATION = re.compile(r"\b(?:on|in|across|over|using|from|of)\s+(?:the\s+)?$", re.IGNORECASE)
+# A registry name right before one of these is a modality ('an RGB image'), not a benchmark.
+_MODALITY = re.compile(r"\s*-?\s*(?:images?|cameras?|channels?|pixels?|sensors?|modality|based)\b", re.IGNORECASE)
+_QUANTITY = re.compile(r"\d[\d.,]*[KMBTkmbt]?$|\d[Dd]$")
+# What may follow a benchmark name that ends a phrase ('on X, Y and Z, ...', 'on X with ...'):
+# not a noun it modifies ('the Euclidean distance').
+_FOLLOWS_NAME = re.compile(
+    r"\s*(?:$|[,.;:)]|(?:and|or|with|in|for|while|by|to|at|using|which|where|when|as|than|compared|under|"
+    r"over|from|across|test|benchmarks?|datasets?|split|sets?|tasks?|validation|show\w*|demonstrat\w*|"
+    r"confirm\w*|achiev\w*|outperform\w*|is|are|was|were|\d)\b)"
+)
+# Hardware, instruction sets and number formats are not datasets ('on arm64', 'on H100').
+_PLATFORM = re.compile(r"(?i)(?:x86|x64|arm\d*|aarch64|cuda|[ahv]\d{2,3}|rtx|tpu|fp\d+|bf16|int\d+)(?:\b|_)")
+_NOT_NAMES = frozenset("the a an our on in we this these each all both to for with by as at from its their".split())
+
+
+def _is_name(name: str) -> bool:
+    first = name.split()[0]
+    return (
+        len(name) >= 2
+        and name_like(first)
+        and first.lower() not in _NOT_NAMES
+        and name.lower() not in GENERIC_NAMES
+        and name.lower() not in METRIC_WORDS
+        and not _QUANTITY.match(first)
+        and not MODEL_FAMILIES.match(name)
+        and not _PLATFORM.match(name)
+    )
+
+
+def _before_head(doc: Document, head: re.Match) -> list[Mention]:
+    """The names a dataset noun follows."""
+    text = doc.text
+    floor = max(doc.sentence_of(head.start())[0], head.start() - 120)
+    before = text[floor : head.start()]
+    if head.group("plural"):
+        listed = _LIST_END.search(before)
+        if not listed or _MODIFIED.search(text[max(0, floor + listed.start() - 40) : floor + listed.start()]):
+            return []
+        return _names_in(doc, floor + listed.start(), floor + listed.end())
+    tokens = list(re.finditer(r"\S+", before))
+    for modifiers in range(3 if head.group("loose") else 1):
+        if modifiers and not _MODIFIER.fullmatch(tokens[-modifiers].group()) if len(tokens) >= modifiers else True:
+            break
+        kept = tokens[: len(tokens) - modifiers][-4:]
+        if not kept:
+            break
+        named = _name_suffix(doc, text[floor + kept[0].start() : floor + kept[-1].end()], floor + kept[0].start())
+        if named and not _MODIFIED.search(text[max(0, named.start - 40) : named.start]):
+            return [named]
+    return []
+
+
+def _name_suffix(doc: Document, words: str, offset: int) -> Mention | None:
+    """The longest run of name tokens that ends ``words`` ('the Spanish MIR' -> 'Spanish MIR'),
+    without a capitalized common word that only opens the sentence."""
+    tokens = list(re.finditer(r"\S+", words))
+    keep: list[re.Match] = []
+    for token in reversed(tokens):
+        bare = token.group().strip(QUOTES)
+        if bare.lower() in _NOT_NAMES or bare[-1] in ",;:." or not (name_like(bare) or re.fullmatch(r"\d[\w.-]*", bare)):
+            break
+        keep.insert(0, token)
+    while keep and doc.sentence_of(offset + keep[0].start())[0] == offset + keep[0].start() and re.fullmatch(r"[A-Z][a-z]+", keep[0].group()):
+        keep.pop(0)
+    if not keep:
+        return None
+    start, end = offset + keep[0].start(), offset + keep[-1].end()
+    name = doc.text[start:end].strip(QUOTES)
+    return Mention(name, start, start + len(name)) if _is_name(name) else None
+
+
+def _names_in(doc: Document, start: int, end: int) -> list[Mention]:
+    """The names in a coordinated list ('both A, B and C'), as written."""
+    text = doc.text
+    out = []
+    for part in re.finditer(r"[^,]+", text[start:end]):
+        for item in re.finditer(r"(?:(?!\s(?:and|or)\s).)+", part.group()):
+            words = re.sub(r"^\s*(?:and|or)\s+", "", item.group())
+            offset = start + part.start() + item.start() + item.group().find(words)
+            named = _name_suffix(doc, words.rstrip(), offset)
+            if named:
+                out.append(named)
+    return out
+
+
+def _sentence_initial_word(doc: Document, mention: Mention) -> bool:
+    """A capitalized common word that opens a sentence ('To address ...') is not a name."""
+    word = doc.text[mention.start : mention.end]
+    return doc.sentence_of(mention.start)[0] == mention.start and bool(re.fullmatch(r"[A-Z][a-z]+", word))
+
+
+def _list_from(text: str, position: int, end: int) -> list[tuple[str, int, int]]:
+    """Names separated by commas from ``position``; the item after 'and' is the last."""
+    out = []
+    while position < end:
+        chunk = name_chunk(text, position)
+        if chunk is None or not _is_name(chunk[0]) or re.match(r"\s+et\.?\s+al", text[chunk[2] : chunk[2] + 8]):
+            break
+        out.append(chunk)
+        sep = re.match(r"\s*(?:,\s*(?P<last>(?:and|or)\s+)?|\s+(?P<last2>and|or)\s+)", text[chunk[2] : end])
+        if not sep:
+            break
+        if out and len(out) > 1 and re.match(r"\s*(?:,\s*)?(?:and|or)\b", text[out[-2][2] : chunk[1]]):
+            break
+        position = chunk[2] + sep.end()
+    return out
+
+
+def find_benchmark_mentions(
+    doc: Document, introduced: list[Name], acronyms: list[Abbreviation], exclude: list[tuple[int, int]]
+) -> list[Mention]:
+    """Every place a benchmark is named, in order. ``exclude`` are spans that name models."""
+    text = doc.text
+    # A registry alias written as a plain lower-case word ('multiple') is the word, not the name.
+    canonical: list[str] = []
+    registry = []
+    for m in find_benchmarks(text):
+        # A plain word that only spells an alias in another case ('Multiple' for 'MultiPLE') and a
+        # modality ('an RGB image') are not benchmark names.
+        plain_word = re.fullmatch(r"[A-Za-z][a-z ]*", m.surface) and m.surface.lower() != m.canonical.lower()
+        if plain_word or _MODALITY.match(text, m.span[1]):
+            continue
+        registry.append(Mention(m.surface, *m.span))
+        canonical.append(m.canonical)
+    # Every alias of one registry entry written here is named by its shortest form ('SQuAD').
+    shortest = {c: min((r.name for r, k in zip(registry, canonical) if k == c), key=len) for c in canonical}
+    registry = [Mention(shortest[c], r.start, r.end) for r, c in zip(registry, canonical)]
+    found = list(registry)
+    for head in _HEAD_WORD.finditer(text):
+        found.extend(_before_head(doc, head))
+    for head in _TITLED_HEAD.finditer(text):
+        words = _TITLED_WORDS.search(text, max(0, head.start() - 90), head.start())
+        tokens = words.group().split() if words else []
+        while tokens and (tokens[0].lower() in _NOT_NAMES or not name_like(tokens[0])):
+            tokens.pop(0)
+        if tokens:
+            start = head.start() - len(words.group()) + words.group().find(tokens[0])
+            found.append(Mention(text[start : head.end()], start, head.end()))
+    for match in _APPOSITION.finditer(text):
+        end = match.start()
+        paren = _TRAILING_PAREN.search(text, max(0, end - 90), end)
+        name = _LAST_TOKEN.search(text, max(0, end - 60), paren.start() if paren else end)
+        if name and head_after(text, end) in DATA_HEADS and _is_name(name.group()):
+            found.append(Mention(name.group(), name.start(), name.end()))
+    lower = text.lower()
+    for match in _LIST_AFTER_HEAD.finditer(lower):
+        items = _list_from(text, match.end(), doc.sentence_of(match.start())[1])
+        if match.group("open") not in ("(", ",") or len(items) >= 2:
+            found.extend(Mention(*item) for item in items)
+    for match in _ON.finditer(lower):
+        if _RESULTS_LEAD.search(lower, max(0, match.start() - 45), match.start()):
+            items = _list_from(text, match.end(), doc.clause_of(match.end())[1])
+            if items and _FOLLOWS_NAME.match(text, items[-1][2]):
+                found.extend(Mention(*item) for item in items)
+    found.extend(Mention(n.name, n.start, n.start + len(n.name)) for n in introduced if n.kind == "data")
+    found.extend(_coordinated(text, registry, found))
+    found = [m for m in found if not any(s <= m.start < e for s, e in exclude) and not _sentence_initial_word(doc, m)]
+    return _one_per_acronym(_unique(found), acronyms)
+
+
+def _coordinated(text: str, registry: list[Mention], known: list[Mention]) -> list[Mention]:
+    """'on LM1B and FooText': a name joined by 'and' or a comma to a registry benchmark that an
+    evaluation preposition introduces."""
+    out = []
+    starts = {k.start for k in known}
+    for mention in registry:
+        lead = text[max(0, mention.start - 60) : mention.start]
+        after = re.match(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)", text[mention.end : mention.end + 8])
+        if after and _EVALUATION.search(lead):
+            chunk = name_chunk(text, mention.end + after.end())
+            if chunk and _is_name(chunk[0]) and chunk[1] not in starts:
+                out.append(Mention(chunk[0], chunk[1], chunk[2]))
+        before = re.search(r"(?<![\w/.-])(?P<name>[A-Z][\w'.+-]*)(?:\s*,\s*|\s+and\s+)$", lead)
+        if before and _is_name(before.group("name")) and _EVALUATION.search(lead[: before.start()]):
+            start = mention.start - len(before.group(0))
+            if start not in starts:
+                out.append(Mention(before.group("name"), start, start + len(before.group("name"))))
+    return out
+
+
+def _unique(mentions: list[Mention]) -> list[Mention]:
+    """Mentions in text order, none inside a longer one found at the same place."""
+    out: list[Mention] = []
+    for mention in sorted(mentions, key=lambda m: (m.start, -(m.end - m.start))):
+        if any(o.start <= mention.start and mention.end <= o.end for o in out):
+            continue
+        out.append(mention)
+    return out
+
+
+def _one_per_acronym(mentions: list[Mention], acronyms: list[Abbreviation]) -> list[Mention]:
+    """'One Billion Word Benchmark (LM1B)': every mention of the pair takes its shorter form."""
+    rename: dict[str, str] = {}
+    for acronym in acronyms:
+        forms = [m.name for m in mentions if acronym.start <= m.start < acronym.end]
+        if len(forms) >= 2:
+            short = min(forms, key=len)
+            rename.update((name_key(f), short) for f in forms)
+    return [Mention(rename.get(name_key(m.name), m.name), m.start, m.end) for m in mentions]

@@ -1,0 +1,495 @@
+"""Which quantities are reported results, and what each result is about.
+
+:func:`read_quantity` gives every quantity a role. Only ``claim`` becomes a claim; ``setting``
+phrases go into the claims' ``setting``; ``size`` quantities are model sizes (see
+:mod:`.models`); everything else (counts, data sizes, versions, years, citations, list markers,
+symbols, p-values, confidence bounds) is dropped. The order of the checks is the order of
+precedence: what a number is glued to beats the words around it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..numbers import NumberMention
+from ..schema import ClaimDraft
+from .quantities import Quantity
+from .text import Document
+from .vocabulary import (
+    CHANGE_CUE,
+    COUNT_NOUNS,
+    DATA_NOUNS,
+    DECREASE,
+    INCREASE,
+    METRIC_PATTERN,
+    METRIC_WORDS,
+    PARAMETER_NOUNS,
+    SETTING_WORDS,
+)
+
+CLAIM, SETTING, SIZE, DATA, COUNT, NAME, MATH, PVALUE, BOUND, YEAR, CITATION, MARKER = (
+    "claim", "setting", "size", "data", "count", "name", "math", "p-value", "bound", "year",
+    "citation", "marker",
+)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A quantity, the role it plays in its sentence, and the span of the phrase that says so."""
+
+    quantity: Quantity
+    role: str
+    phrase: tuple[int, int]
+
+
+_GLUED_QUALIFIERS = ("approx", "sim", "leq", "geq")
+_APPROXIMATE = ("~", "sim", "approx", "approximately", "about", "roughly", "around", "nearly")
+_EQUATION = re.compile(r"(?P<lhs>[\w^*|\\{}()'.-]*[\w^*|}')])\s*(?:=|:=|\\approx|approx|\u2248|\\sim|sim)\s*$")
+_P_VALUE = re.compile(r"(?:\bp(?:-value)?s?\s*(?:[<>=\u2264\u2265]=?|\\leq|\\geq|leq|geq|of)|\bp-values?\s+of)\s*$", re.IGNORECASE)
+_BIG_O = re.compile(r"(?:\b[oO\u03a9\u0398\u03c9]|\\Omega|\\Theta|poly|log)\(\s*$")
+_HARDWARE = re.compile(r"^(?:[ahvlt]\d{2,4}\w*|rtx|gtx|gpu|gpus|tpu|tpus|v\d|nvidia|gh200|mi\d{3}x?)$")
+_HYPOTHETICAL = re.compile(r"\b(?:if|would|may|might|could|should|must|hypothetical(?:ly)?|suppose|e\.g)\b", re.IGNORECASE)
+_CI = re.compile(r"^\s*(?:%|\\%)?\s*(?:bootstrap(?:ped)?\s+)?(?:confidence|credible|ci\b|cis\b|intervals?|prediction\s+intervals?)", re.IGNORECASE)
+_PERCENT_SETTING_AFTER = re.compile(
+    r"^\s*(?:(?:unstructured|structured|weight|activation|attention|token|kv|layer|head)\s+)?"
+    r"(?:sparsity|sparse|pruning|pruned|masking|masked|mask|dropout|noise|label\s+noise|"
+    r"compression\s+ratio|density|rank|corruption|poisoning|poison|contamination|missing|"
+    r"subsampling|quantile|percentile|break-even|threshold|cutoff)\b",
+    re.IGNORECASE,
+)
+_PERCENT_SETTING_BEFORE = re.compile(
+    r"(?<![-\w])(?:rank|ratio|sparsity|pruning|masking|dropout|threshold|quantile|percentile|"
+    r"keep(?:ing)?|retain(?:ing)?|using\s+only|using|with\s+only|training\s+(?:just|only)|"
+    r"budget\s+of|fraction\s+of|trained\s+(?:with|on))\b[^,;.]{0,25}$",
+    re.IGNORECASE,
+)
+_RESOURCE_OF = re.compile(
+    r"^\s*of\s+(?:the\s+|its\s+|their\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:parameters|params|weights|budget|data|dataset|datasets|training|compute|tokens|"
+    r"embedding|dimension|dimensions|layers|heads|experts|vocabulary|size|samples|examples|"
+    r"labels|annotations|memory\s+budget|steps|flops)\b",
+    re.IGNORECASE,
+)
+_RESOURCE_CHANGE = re.compile(
+    r"\b(?:eliminat\w*|remov\w*|reduc\w*|sav\w*|cut\w*|prun\w*|compress\w*|discard\w*|"
+    r"skip\w*|drop\w*|lower\w*|decreas\w*)\b[^,;.]{0,30}$",
+    re.IGNORECASE,
+)
+_SCALED_CHANGE = re.compile(r"\b(?:remov\w*|reduc\w*|sav\w*|eliminat\w*|cut\w*|prun\w*|fewer|less)\b[^,;.]{0,20}$", re.IGNORECASE)
+_OUTCOME_VERB = re.compile(r"\b(?:solv\w*|pass\w*|wins?|winning|won|correct\w*|succeed\w*|success\w*|beats?|beating|best|tops?)\b", re.IGNORECASE)
+_MODEL_CONTEXT = re.compile(r"\b(?:param\w*|models?|scales?|sizes?|LMs?|LLMs?|transformers?)\b", re.IGNORECASE)
+_STOP_WORDS = frozenset("over on of for with in to from at by and or than vs versus while".split())
+_SETTING_MODIFIERS = frozenset(
+    "bit bits token tokens context step steps shot shots layer layers head heads dimensional "
+    "dim d way fold hop round rounds epoch epochs sample samples nfe nfes element gram k".split()
+)
+
+
+def _glued_left(text: str, q: Quantity) -> str | None:
+    """What the number is glued to on its left: a name, a symbol, or nothing."""
+    if q.start == 0:
+        return None
+    before = text[q.start - 1]
+    if q.qualifier in _GLUED_QUALIFIERS and text[max(0, q.start - len(q.qualifier)) : q.start] == q.qualifier:
+        return None
+    if before.isalnum():
+        return NAME
+    if before in "^_{\\":
+        return MATH
+    if before in "@'#\u2019":
+        return NAME
+    if before == "-" and q.start >= 2 and text[q.start - 2].isalnum():
+        word = re.search(r"(\w+)-$", text[max(0, q.start - 12) : q.start])
+        if word and word.group(1).lower() in ("near", "sub", "over", "under", "about", "approx"):
+            return None
+        return NAME
+    return None
+
+
+def _glued_right(text: str, q: Quantity) -> str | None:
+    after = text[q.end : q.end + 1]
+    if after in ("^", "_"):
+        return MATH
+    if q.unit is None and q.scale is None and q.modifier is None and after.isalpha():
+        return NAME
+    return None
+
+
+def _lower_words(doc: Document, words: list) -> list[str]:
+    return [w.lower for w in words]
+
+
+def read_quantity(doc: Document, q: Quantity) -> Reading:
+    """The role of one quantity in its sentence."""
+    text = doc.text
+    clause = doc.clause_of(q.start)
+    sentence = doc.sentence_of(q.start)
+    before_text = text[sentence[0] : q.start]
+    after_text = text[q.end : sentence[1]]
+    before = _lower_words(doc, doc.words_before(q.start, 4, floor=sentence[0]))
+    after = _lower_words(doc, doc.words_after(q.end, 4, ceiling=sentence[1]))
+    phrase = (q.start, q.end)
+
+    def reading(role: str, span: tuple[int, int] = phrase) -> Reading:
+        return Reading(q, role, span)
+
+    glued = _glued_left(text, q)
+    if glued == MATH or _glued_right(text, q) == MATH or _BIG_O.search(before_text[-8:]):
+        return reading(MATH)
+    if doc.in_math(q.start) and q.unit != "%":
+        return reading(MATH)
+    if glued == NAME:
+        return reading(SIZE if q.scale in ("M", "B", "T") and q.unit is None else NAME)
+    if _glued_right(text, q) == NAME:
+        return reading(NAME)
+    if _P_VALUE.search(before_text[-14:]):
+        return reading(PVALUE)
+    if _is_citation(text, q):
+        return reading(CITATION)
+    if _is_marker(text, q, before_text):
+        return reading(MARKER)
+    if q.unit is None and q.scale is None and _HYPOTHETICAL.search(doc.text[clause[0] : clause[1]]):
+        return reading(COUNT)
+    equation = _EQUATION.search(before_text[-24:])
+    if equation and q.unit is None and q.scale is None:
+        lhs = equation.group("lhs").lower().strip("|()")
+        if lhs in METRIC_WORDS or METRIC_PATTERN.fullmatch(lhs):
+            return reading(CLAIM)
+        if "=" in before_text[-24:][equation.start() :] or not q.decimal:
+            return reading(SETTING, (sentence[0] + len(before_text) - len(before_text[-24:]) + equation.start(), q.end))
+    if q.scale is not None and q.unit is None:
+        return reading(_scaled_role(doc, q, before, after, before_text, after_text), _phrase_after(doc, q, sentence))
+    if q.modifier is not None and q.form != "product":
+        if q.modifier in ("parameter", "param", "params", "parameters"):
+            return reading(SIZE)
+        if q.modifier in DATA_NOUNS or q.modifier in COUNT_NOUNS and q.modifier not in _SETTING_MODIFIERS:
+            return reading(COUNT)
+        return reading(SETTING, (q.start, q.end + 1 + len(q.modifier)))
+    if q.uncertainty is None and _is_bound_after_pm(text, q):
+        return reading(BOUND)
+    if q.unit == "%":
+        return reading(_percent_role(before_text, after_text, before), _phrase_after(doc, q, sentence))
+    if q.unit in ("pp", "points", "x"):
+        return reading(SETTING if q.form == "product" else CLAIM)
+    if q.unit in ("bits",):
+        return reading(SETTING, _phrase_after(doc, q, sentence))
+    if q.unit is not None and re.fullmatch(r"[KMGT]i?B|bytes", q.unit):
+        if any(_HARDWARE.match(w) for w in before[-3:]):
+            return reading(SETTING)
+        window = " ".join(before[-4:] + after[:3])
+        if re.search(r"\b(?:data|dataset|corpus|corpora|collection)\b", window):
+            return reading(DATA)
+        return reading(CLAIM)
+    if q.unit in ("s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"):
+        if re.search(r"\b(?:limit|budget|timeout|cap|per)\b", " ".join(before[-2:] + after[:2])):
+            return reading(SETTING)
+        return reading(CLAIM)
+    if q.unit is not None:
+        return reading(CLAIM)
+    if q.form == "product":
+        return reading(SETTING)
+    if q.form == "fraction":
+        if after and after[0] in COUNT_NOUNS and not _metric_before(before_text):
+            return reading(COUNT)
+        return reading(CLAIM)
+    if q.form == "of":
+        return reading(CLAIM if _OUTCOME_VERB.search(" ".join(before)) else COUNT)
+    return reading(_bare_role(doc, q, before, after, before_text, clause))
+
+
+def _scaled_role(doc: Document, q: Quantity, before: list[str], after: list[str], before_text: str, after_text: str) -> str:
+    """'7B parameters' is a model size, '15B tokens' a data size, '32K' a context length,
+    'removing 67.1M parameters' a result."""
+    if q.modifier:
+        if q.modifier in ("parameter", "param", "params", "active", "a"):
+            return SIZE
+        if q.modifier in DATA_NOUNS or q.modifier.rstrip("s") + "s" in DATA_NOUNS:
+            return DATA
+        return SETTING
+    previous = doc.words_before(q.start, 1)
+    if previous and q.scale != "K" and previous[0].end == q.start - 1 and re.search(r"[A-Z]", previous[0].text) \
+            and previous[0].lower not in ("the", "our", "on", "at", "in", "of", "and", "to", "with", "from", "over"):
+        return SIZE  # 'Mistral 7B', 'GPT-2 124M'
+    for word in after[:3]:
+        if word in _STOP_WORDS or word[:1].isdigit():
+            break
+        if word in DATA_NOUNS:
+            return DATA
+        if word in PARAMETER_NOUNS or word.startswith("param"):
+            if _SCALED_CHANGE.search(before_text[-30:]):
+                return CLAIM
+            return SIZE if q.scale != "K" else SETTING
+    if q.scale == "K":
+        return SETTING
+    if q.qualifier in _APPROXIMATE:
+        return COUNT
+    if q.scale in ("B", "T"):
+        return SIZE
+    sentence = doc.text[slice(*doc.sentence_of(q.start))]
+    return SIZE if _MODEL_CONTEXT.search(sentence) else DATA
+
+
+def _percent_role(before_text: str, after_text: str, before: list[str]) -> str:
+    if _CI.match(after_text) or (before and before[-1] in ("bootstrap", "bootstrapped", "confidence")):
+        return BOUND
+    if _PERCENT_SETTING_AFTER.match(after_text):
+        return SETTING
+    if _PERCENT_SETTING_BEFORE.search(before_text[-40:]) and not _RESOURCE_CHANGE.search(before_text[-60:]):
+        return SETTING
+    if _RESOURCE_OF.match(after_text) and not _RESOURCE_CHANGE.search(before_text[-60:]):
+        return SETTING
+    return CLAIM
+
+
+def _metric_before(before_text: str) -> bool:
+    """A metric word among the three words right before the number, with no other number or
+    punctuation in between ('perplexity approximately 59', 'scores of 6--8')."""
+    chunk = re.split(r"[\d,;:()\[\]]", before_text)[-1]
+    return any(w in METRIC_WORDS or METRIC_PATTERN.fullmatch(w) for w in chunk.lower().split()[-3:])
+
+
+def _bare_role(
+    doc: Document, q: Quantity, before: list[str], after: list[str], before_text: str, clause: tuple[int, int]
+) -> str:
+    """A number without unit or scale: a result only when a metric names it or it is a decimal."""
+    near = [w for w in before[-3:] if w not in ("of", "is", "to", "at", "equal", "equals", "equating", "was", "are", "in")]
+    if near and near[-1] in SETTING_WORDS and not q.decimal:
+        return SETTING
+    if near and near[-1] in SETTING_WORDS and near[-1] not in METRIC_WORDS:
+        return SETTING
+    if any(w in COUNT_NOUNS and w not in METRIC_WORDS for w in after[:2]):
+        return COUNT
+    if _is_version(doc.text, q, before_text):
+        return NAME
+    if _metric_before(before_text) or (after and (after[0] in METRIC_WORDS or METRIC_PATTERN.match(after[0]))):
+        return CLAIM
+    if q.value_max is not None and not q.decimal:
+        return COUNT
+    return CLAIM if q.decimal else COUNT
+
+
+def _is_version(text: str, q: Quantity, before_text: str) -> bool:
+    """'Qwen 2.5', 'Claude Haiku 4.5', 'Terminal-Bench 2.0': a small number with at most one
+    decimal right after a capitalized name is the name's version."""
+    if q.value_max is not None or q.value >= 10 or not re.fullmatch(r"\d(?:\.\d)?", text[q.start : q.number_end]):
+        return False
+    name = re.search(r"(?:^|\s)([A-Z][\w-]*)\s$", before_text)
+    return bool(name) and name.group(1).lower() not in METRIC_WORDS and len(before_text.strip()) > len(name.group(1))
+
+
+def _is_citation(text: str, q: Quantity) -> bool:
+    if q.decimal or q.unit:
+        return False
+    if text[q.start - 1 : q.start] == "[" and text[q.end : q.end + 1] in ("]", ","):
+        return True
+    return bool(re.search(r"\[(?:\d+,\s*)+$", text[max(0, q.start - 20) : q.start]))
+
+
+def _is_marker(text: str, q: Quantity, before_text: str) -> bool:
+    """'(1) JRT-Prompt', 'techniques: 1. A greedy', '2) examining'."""
+    if q.decimal or q.unit or q.scale or q.value > 20 or q.form != "single":
+        return False
+    after = text[q.end : q.end + 2]
+    if text[q.start - 1 : q.start] == "(" and after[:1] == ")":
+        return True
+    if after[:1] in (")", ".") and after[1:2] in (" ", ""):
+        lead = before_text.rstrip()
+        return not lead or lead[-1] in ":;,." or lead.endswith((" and", " or", "("))
+    return False
+
+
+def _is_bound_after_pm(text: str, q: Quantity) -> bool:
+    """A number written after a plus-minus sign is the width of an interval."""
+    return bool(re.search(r"(?:\u00b1|\\pm|\bpm|\+-|\+/-)\s*$", text[max(0, q.start - 5) : q.start]))
+
+
+def _phrase_after(doc: Document, q: Quantity, sentence: tuple[int, int]) -> tuple[int, int]:
+    """The quantity and the word after it ('40% sparsity', '32K context')."""
+    following = doc.words_after(q.end, 1, ceiling=sentence[1])
+    if following and following[0].start - q.end <= 1:
+        return q.start, following[0].end
+    return q.start, q.end
+
+
+def read_all(doc: Document, quantities: list[Quantity]) -> list[Reading]:
+    """Read every quantity, then let a bare number compared with a result ('36.47 vs. 52.11')
+    be a result too."""
+    readings = [read_quantity(doc, q) for q in quantities]
+    text = doc.text
+    for i, reading in enumerate(readings):
+        if reading.role != COUNT or reading.quantity.unit or reading.quantity.scale:
+            continue
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(readings) and readings[j].role == CLAIM:
+                a, b = sorted((reading.quantity, readings[j].quantity), key=lambda x: x.start)
+                if re.fullmatch(r"\s*(?:vs\.?|versus|compared\s+(?:to|with))\s*(?:\\\s*)?", text[a.end : b.start]):
+                    readings[i] = Reading(reading.quantity, CLAIM, reading.phrase)
+    return readings
+
+
+# --- what a claim is about ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A name found in the abstract (a benchmark, method or model) and where it is written."""
+
+    name: str
+    start: int
+    end: int
+
+
+_BASELINE_AFTER = re.compile(
+    r"\b(?:over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|than|against|from)\s+"
+    r"(?:the\s+|a\s+|an\s+|its\s+|their\s+)?(?P<b>[^,;:()\d][^,;:()]{0,60}?)"
+    r"(?=\s+(?:on|in|at|for|with|by|while|across|under|when|and|using|which|where|to|is|are|"
+    r"as|after|of)\b|[,;:()]|\s*$)",
+    re.IGNORECASE,
+)
+_BASELINE_BEFORE = re.compile(
+    r"\b(?:surpass\w*|outperform\w*|beat\w*|exceed\w*|improv\w*\s+(?:over|on|upon))\s+"
+    r"(?:the\s+)?(?P<b>[^,;:()]{1,50}?)\s+by\s+(?:up\s+to\s+|about\s+|~)?$",
+    re.IGNORECASE,
+)
+
+
+def _kind(doc: Document, q: Quantity, before_text: str, local: str, local_start: int) -> tuple[str, str | None]:
+    """'score' or 'change', and for a change its direction."""
+    change = (
+        q.sign is not None
+        or q.unit in ("pp", "x")
+        or bool(CHANGE_CUE.search(before_text[-40:]))
+        or bool(re.match(r"\s*(?:fewer|less|lower|higher|more|faster|slower|smaller|larger|"
+                         r"speed-?ups?|gains?|improvements?|reductions?|drops?|increases?|"
+                         r"decreases?|overhead|savings?)\b", doc.text[q.end : q.end + 20], re.IGNORECASE))
+    )
+    if q.form in ("before", "after"):
+        change = False
+    if not change:
+        return "score", None
+    if q.sign == "-":
+        return "change", "decrease"
+    if q.sign == "+":
+        return "change", "increase"
+    anchor = q.start - local_start
+    cues = [(abs(m.start() - anchor), "decrease") for m in DECREASE.finditer(local)]
+    cues += [(abs(m.start() - anchor), "increase") for m in INCREASE.finditer(local)]
+    return "change", min(cues)[1] if cues else None
+
+
+def _metric(metrics: list[re.Match], span: tuple[int, int], clause_text: str, q: Quantity) -> str | None:
+    """The metric named nearest the number within ``span`` (after it preferred)."""
+    best = None
+    best_distance = None
+    for match in metrics:
+        start, end = match.span()
+        if start < span[0] or end > span[1]:
+            continue
+        distance = start - q.end if start >= q.end else (q.start - end) * 1.5
+        if distance >= 0 and (best_distance is None or distance < best_distance):
+            best, best_distance = match.group(), distance
+    if best is None and q.unit == "x" and re.search(r"speed|faster|throughput|latency", clause_text, re.IGNORECASE):
+        return "speedup"
+    return best
+
+
+def _nearest(mentions: list[Mention], q: Quantity, span: tuple[int, int]) -> str | None:
+    inside = [m for m in mentions if m.start >= span[0] and m.end <= span[1]]
+    if not inside:
+        return None
+    return min(inside, key=lambda m: m.start - q.end if m.start >= q.end else (q.start - m.end) * 1.5).name
+
+
+def _baseline(text: str, q: Quantity, clause: tuple[int, int]) -> str | None:
+    after = _BASELINE_AFTER.search(text, q.end, clause[1])
+    if after and after.start() - q.end < 60:
+        return _clean_phrase(after.group("b"))
+    before = _BASELINE_BEFORE.search(text[clause[0] : q.start])
+    if before:
+        return _clean_phrase(before.group("b"))
+    return None
+
+
+def _clean_phrase(phrase: str) -> str | None:
+    phrase = re.sub(r"^(?:the|a|an|its|their|our)\s+", "", phrase.strip().rstrip(".!?"), flags=re.IGNORECASE)
+    words = phrase.split()
+    if not words or len(words) > 7 or re.match(r"[\d.%]", phrase):
+        return None
+    return phrase
+
+
+def _setting(readings: list[Reading], text: str, span: tuple[int, int]) -> str | None:
+    phrases = []
+    for r in readings:
+        if r.role == SETTING and span[0] <= r.phrase[0] and r.phrase[1] <= span[1]:
+            phrase = text[r.phrase[0] : r.phrase[1]].strip(" ,;(")
+            if phrase and phrase not in phrases:
+                phrases.append(phrase)
+    return ", ".join(phrases[:3]) or None
+
+
+def _unit(q: Quantity) -> str | None:
+    if q.form == "fraction" and q.denominator is not None:
+        return f"/{q.denominator:g}"
+    if q.unit is None and q.scale is not None:
+        return q.scale
+    return q.unit
+
+
+def _evidence(doc: Document, q: Quantity, mentions: list[NumberMention]) -> str:
+    """The clause that states the number (the sentence when the clause is a stub), cut so that
+    this number is the first of its value in it: grounding locates a claim by its first match."""
+    text = doc.text
+    start, end = doc.clause_of(q.start)
+    if end < q.end or end - start < 30:
+        start, end = doc.sentence_of(q.start)
+        end = max(end, q.end)
+    for m in mentions:
+        if m.start >= q.start:
+            break
+        if m.start >= start and m.matches(q.value):
+            start = q.start
+            break
+    return text[start:end].strip()
+
+
+def build_claims(
+    doc: Document,
+    readings: list[Reading],
+    mentions: list[NumberMention],
+    benchmarks: list[Mention],
+    methods: list[Mention],
+    models: list[Mention],
+) -> list[ClaimDraft]:
+    """A claim for every quantity read as a result, with what its clause says about it."""
+    text = doc.text
+    metrics = list(METRIC_PATTERN.finditer(text))
+    claims = []
+    for reading in readings:
+        if reading.role != CLAIM:
+            continue
+        q = reading.quantity
+        clause = doc.clause_of(q.start)
+        sentence = doc.sentence_of(q.start)
+        clause_text = text[clause[0] : clause[1]]
+        before_text = text[clause[0] : q.start]
+        local_start = max(clause[0], q.start - 50)
+        kind, direction = _kind(doc, q, before_text, text[local_start : min(clause[1], q.end + 40)], local_start)
+        claims.append(
+            ClaimDraft(
+                value=q.value,
+                value_max=q.value_max,
+                unit=_unit(q),
+                metric=_metric(metrics, clause, clause_text, q) or _metric(metrics, sentence, clause_text, q),
+                benchmark=_nearest(benchmarks, q, clause) or _nearest(benchmarks, q, sentence),
+                method=_nearest(methods, q, sentence),
+                model=_nearest(models, q, clause) or _nearest(models, q, sentence),
+                baseline=_baseline(text, q, clause) if kind == "change" or q.form == "before" else None,
+                setting=_setting(readings, text, clause) or _setting(readings, text, sentence),
+                kind=kind,
+                direction=direction,
+                evidence=_evidence(doc, q, mentions),
+            )
+        )
+    return claims

@@ -1,0 +1,116 @@
+"""Models with their sizes: '27B', 'Qwen3.8-27B', '30B (3.5B-active)', '26B-A4B', 'OLMoE-1B-7B',
+'8x7B', '8 to 27 billion parameters', '135M'.
+
+The quantities :mod:`.claims` read as sizes are turned into models here. Version numbers are
+never sizes because a size needs a scale (``B``, ``M``, ``billion``): ``GPT-5.2`` and
+``Qwen3.5`` carry none.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..schema import Model
+from .claims import SIZE, Mention, Reading
+from .quantities import Quantity
+from .text import Document
+
+_NAME_TOKEN = re.compile(r"[\w.+@'\u2019-]+$")
+_CAPITALIZED = re.compile(r"[A-Z][\w.-]*[A-Za-z0-9]$|[A-Za-z]+-?\d[\w.-]*$")
+_ACTIVE = re.compile(r"^\s*\(\s*~?(\d+(?:\.\d+)?)\s*([BM])[\s-]*active\s*\)|^\s*,?\s*(?:with\s+)?~?(\d+(?:\.\d+)?)\s*([BM])\s+active\b", re.IGNORECASE)
+
+
+def _billions(value: float, scale: str | None) -> float:
+    return value * {"K": 1e-6, "M": 1e-3, "B": 1.0, "T": 1e3}.get(scale or "B", 1.0)
+
+
+def _token_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The whitespace-delimited token holding [start, end), without surrounding punctuation."""
+    left = start
+    while left > 0 and not text[left - 1].isspace() and text[left - 1] not in "(,;[":
+        left -= 1
+    right = end
+    while right < len(text) and not text[right].isspace() and text[right] not in "),;:]":
+        right += 1
+    while right > end and text[right - 1] in ".":
+        right -= 1
+    return left, right
+
+
+def _model_name(doc: Document, q: Quantity) -> tuple[str, int, int]:
+    """The model's name as written: the token holding the size ('LLaMA2-7B'), the name before a
+    bare size ('Mistral 7B', 'GPT-2 124M'), or the size with its noun ('27B models')."""
+    text = doc.text
+    left, right = _token_around(text, q.start, q.number_end)
+    token = text[left:right]
+    if re.search(r"[A-Za-z]{2,}", token.replace(text[q.start : q.number_end], "")):
+        return token, left, right
+    before = doc.words_before(q.start, 1)
+    if before and before[0].end >= q.start - 1 and _CAPITALIZED.match(before[0].text) and before[0].lower not in ("the", "our", "a", "at", "to", "of", "and"):
+        return text[before[0].start : right], before[0].start, right
+    after = doc.words_after(q.end, 1, ceiling=doc.sentence_of(q.start)[1])
+    if after and after[0].start - q.end <= 1:
+        return text[q.start : after[0].end], q.start, after[0].end
+    return text[q.start : q.end], q.start, q.end
+
+
+def find_models(doc: Document, readings: list[Reading]) -> tuple[list[Model], list[Mention]]:
+    """A model for every size written (two for a range of sizes), and where each name is."""
+    text = doc.text
+    models: list[Model] = []
+    mentions: list[Mention] = []
+    sizes = [r.quantity for r in readings if r.role == SIZE]
+    consumed: set[int] = set()
+    for index, q in enumerate(sizes):
+        if index in consumed:
+            continue
+        name, start, end = _model_name(doc, q)
+        total = _billions(q.value, q.scale)
+        active = None
+        if q.form == "product" and q.denominator is not None:
+            total = _billions(q.denominator, q.scale)  # '8x7B': eight experts of 7B, as written
+        following = sizes[index + 1] if index + 1 < len(sizes) else None
+        if following is not None and following.start <= end and following.start > q.start:
+            # Two sizes in one name: 'OLMoE-1B-7B' (active, total) or '26B-A4B' (total, active).
+            other = _billions(following.value, following.scale)
+            if text[following.start - 1 : following.start] == "A":
+                active = other
+            else:
+                total, active = max(total, other), min(total, other)
+            consumed.add(index + 1)
+        elif q.value_max is not None:
+            high = _billions(q.value_max, q.scale)
+            models.append(Model(name=name, params_b=total))
+            name_high = text[text.find(_number_text(text, q, high_end=True), q.start) : end] or name
+            models.append(Model(name=name_high if name_high != name else f"{name} ({high:g}B)", params_b=high))
+            mentions.append(Mention(name, start, end))
+            continue
+        else:
+            stated = _ACTIVE.match(text[q.end : q.end + 40])
+            if stated:
+                active = _billions(float(stated.group(1) or stated.group(3)), (stated.group(2) or stated.group(4)).upper())
+                if following is not None and following.start < q.end + 40:
+                    consumed.add(index + 1)
+            elif q.modifier == "active":
+                continue
+        models.append(Model(name=name, params_b=total, active_params_b=active))
+        mentions.append(Mention(name, start, end))
+    return _unique(models), mentions
+
+
+def _number_text(text: str, q: Quantity, high_end: bool) -> str:
+    """The written upper end of a range ('27' in '8 to 27 billion')."""
+    tail = text[q.start : q.number_end]
+    numbers = re.findall(r"\d[\d,.]*\s?[KMBT]?", tail)
+    return numbers[-1].strip() if high_end and numbers else tail
+
+
+def _unique(models: list[Model]) -> list[Model]:
+    seen: set[str] = set()
+    out = []
+    for model in models:
+        key = re.sub(r"[^0-9a-z]+", "", model.name.lower())
+        if key not in seen:
+            seen.add(key)
+            out.append(model)
+    return out

@@ -1,0 +1,281 @@
+"""The number grammar: join the numbers :func:`find_numbers` sees into the quantities a sentence
+means by them.
+
+``9--34`` and ``from 0.03 to 0.57`` are one range, ``2.57times`` is 2.57 with unit ``x``,
+``11.0 pm 1.3 points`` is 11.0 points with an uncertainty, ``15 of 18`` and ``12/18`` are
+fractions, ``3times 10^5`` is one number, ``8 to 27 billion`` scales both ends, and a hyphen
+after a number (``3-bit``, ``130M-parameter``) makes it a modifier. Deciding whether a quantity
+is a result is :mod:`.claims`' business; this module only reads what is written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from ..numbers import NumberMention, find_numbers
+from .text import Document
+
+SCALES = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
+_SCALE_WORDS = {"thousand": "K", "million": "M", "billion": "B", "trillion": "T"}
+
+# A unit right after a number, with the normalized unit each group stands for. LaTeX spacing
+# (``0.2\,pp``) and a single space are allowed in between.
+_UNIT = re.compile(
+    r"""(?:\\[,;:!\ ]|~|\s)?\s?(?:
+        (?P<pp>pp\b|p\.p\.|percentage[\s-]points?\b|percent\s+points?\b)
+      | (?P<pct>\\?%|percent\b)
+      | (?P<points>(?:absolute\s+|accuracy\s+)?(?:points?|pts?)\b)
+      | (?P<x>[x\u00d7](?![\w])|times\b|-?fold\b)
+      | (?P<memory>[KMGT]i?B\b|bytes\b)
+      | (?P<time>ms\b|\u00b5s\b|us\b|ns\b|seconds?\b|secs?\b|minutes?\b|mins?\b|hours?\b|hrs?\b|days?\b|s(?=[\s,.;)])|h(?=[\s,.;)]))
+      | (?P<bits>bits?\s+per\s+(?:dim(?:ension)?|token|char(?:acter)?|byte|pixel)\b|bits?/dim\b|BPD\b|bpd\b)
+      | (?P<other>nats?\b|dB\b|FPS\b|fps\b|tokens/s\b|it/s\b|[GTP]?FLOPs\b|bits?\b)
+      | (?P<scale>thousand|million|billion|trillion)\b
+    )""",
+    re.VERBOSE,
+)
+_TIME_UNITS = {"sec": "s", "secs": "s", "second": "s", "seconds": "s", "min": "minutes", "mins": "minutes",
+               "minute": "minutes", "hrs": "hours", "hr": "hours", "hour": "hours", "h": "hours",
+               "day": "days", "us": "\u00b5s"}
+_HYPHEN_WORD = re.compile(r"-([A-Za-z][A-Za-z]*)")
+_SCIENTIFIC = re.compile(r"\s*(?:\\times|times|\u00d7|x)\s*10\s*\^\s*\{?\s*([-+\u2212]?\d+)\s*\}?")
+_UNCERTAINTY = re.compile(r"^\s*(?:\u00b1|\\pm|pm|\+-|\+/-|\+/\u2212)\s*$")
+_RANGE = re.compile(r"^\s*(?:--|\u2013|\u2014|-|to|~)\s*(?:~|\u2248|approx\.?|sim)?\s*$")
+_OF = re.compile(r"^\s+(?:out\s+)?of\s+$")
+# Words and symbols that qualify a number. The LaTeX macros may be glued to a symbol ("τapprox").
+_QUALIFIER = re.compile(
+    r"(?P<q>(?<![A-Za-z])(?:up\s+to|about|around|roughly|nearly|almost|over|more\s+than|less\s+than|"
+    r"fewer\s+than|at\s+least|at\s+most|below|above|under|exceeding|ge|le|near-?|only|just|merely)"
+    r"|approx(?:imately|\.)?|sim|geq|leq|~|\u2248|\u223c|[<>]=?|\u2265|\u2264)\s*$",
+    re.IGNORECASE,
+)
+_CHANGE_VERB_BEFORE_FROM = re.compile(
+    r"\b(?:reduc\w*|rais\w*|increas\w*|improv\w*|boost\w*|drop\w*|decreas\w*|lower\w*|cut\w*|"
+    r"grow\w*|grew|ris\w*|rose|climb\w*|shrink\w*|shrank|narrow\w*|fall\w*|fell|jump\w*|go|goes|"
+    r"going|went|mov\w*|push\w*|bring\w*|brought|lift\w*|decay\w*|declin\w*|chang\w*)\b[^.;]{0,40}$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One written quantity: a number, a range or a fraction, with what is glued to it."""
+
+    start: int  # first character (sign included)
+    end: int  # last character, unit included
+    value: float
+    value_max: float | None = None
+    unit: str | None = None  # '%', 'pp', 'points', 'x', 'GiB', 'ms', ... as normalized
+    scale: str | None = None  # 'K', 'M', 'B' or 'T' from a suffix ('7B') or a word ('7 billion')
+    sign: str | None = None  # '+' or '-' when written
+    qualifier: str | None = None  # 'up to', '~', 'less than', ...
+    form: str = "single"  # single | range | fraction | of | product | scientific | before | after
+    denominator: float | None = None
+    decimal: bool = False  # written with a decimal point
+    modifier: str | None = None  # the word of a compound adjective: '3-bit' -> 'bit'
+    uncertainty: float | None = None  # '11.0 pm 1.3' -> 1.3
+    number_end: int = 0  # end of the last number, before its unit
+
+    @property
+    def billions(self) -> float | None:
+        """The value in billions when a scale is written (for model sizes)."""
+        return self.value * SCALES[self.scale] / 1e9 if self.scale else None
+
+    @property
+    def magnitude(self) -> float:
+        return abs(self.value) * (SCALES[self.scale] if self.scale else 1.0)
+
+
+def _mention_scale(text: str, mention: NumberMention) -> tuple[str | None, int]:
+    """The scale suffix of a mention ('7B'), or a lower-case 'b' after a model name ('6.7b')."""
+    last = mention.text[-1]
+    if last in "kKMBT" and not last.isdigit():
+        return last.upper(), mention.end
+    after = text[mention.end : mention.end + 2]
+    if after[:1] == "b" and not after[1:2].isalpha() and text[mention.start - 1 : mention.start] == "-":
+        return "B", mention.end + 1
+    return None, mention.end
+
+
+def _atom(text: str, mention: NumberMention) -> Quantity:
+    """A single number with its unit, scale, modifier and qualifier."""
+    scale, end = _mention_scale(text, mention)
+    number_end = end
+    raw = mention.text.lstrip("+-\u2212")
+    sign = mention.text[0] if mention.text[0] in "+-\u2212" else None
+    value = mention.value
+    form = "single"
+    scientific = _SCIENTIFIC.match(text, end) if scale is None else None
+    if scientific:
+        value = value * 10 ** int(scientific.group(1).replace("\u2212", "-"))
+        end = number_end = scientific.end()
+        form = "scientific"
+    unit = None
+    modifier = None
+    match = _UNIT.match(text, end)
+    if match and match.group("scale") and scale is None:
+        scale = _SCALE_WORDS[match.group("scale")]
+        end = match.end()
+        match = _UNIT.match(text, end)
+    if match and not match.group("scale"):
+        unit = _normalize_unit(match)
+        if unit is not None:
+            end = match.end()
+    hyphen = _HYPHEN_WORD.match(text, end)
+    if hyphen:
+        modifier = hyphen.group(1).lower()
+    qualifier = _QUALIFIER.search(text, max(0, mention.start - 20), mention.start)
+    return Quantity(
+        start=mention.start,
+        end=end,
+        value=value,
+        unit=unit,
+        scale=scale,
+        sign="-" if sign == "\u2212" else sign,
+        qualifier=_normalize_qualifier(qualifier.group("q")) if qualifier else None,
+        form=form,
+        decimal="." in raw or "e" in raw.lower(),
+        modifier=modifier,
+        number_end=number_end,
+    )
+
+
+def _normalize_unit(match: re.Match) -> str | None:
+    kind = match.lastgroup
+    written = match.group(kind).strip()
+    if kind == "pct":
+        return "%"
+    if kind in ("pp", "points"):
+        return "pp" if kind == "pp" else "points"
+    if kind == "x":
+        return "x"
+    if kind == "time":
+        return _TIME_UNITS.get(written, written)
+    if kind == "bits":
+        return "BPD" if written.lower() == "bpd" else "bits/dim"
+    if kind == "other" and written.startswith("bit"):
+        return "bits"
+    return written
+
+
+def _normalize_qualifier(written: str) -> str:
+    return re.sub(r"\s+", " ", written.lower()).rstrip("-.")
+
+
+def _range(a: Quantity, b: Quantity, end: int) -> Quantity | None:
+    """``a`` to ``b`` as one range, when the two ends agree in unit and scale and rise."""
+    if a.unit and b.unit and a.unit != b.unit:
+        return None
+    if a.scale and not b.scale or a.modifier:
+        return None
+    scale = b.scale or a.scale
+    low = replace(a, scale=a.scale or scale)
+    high_value = abs(b.value) if b.sign == "-" and a.sign != "-" else b.value
+    high = replace(b, value=high_value)
+    if not high.magnitude > low.magnitude and not (low.value < 0 and high.value < 0 and high.value > low.value):
+        return None
+    factor = SCALES[high.scale] / SCALES[low.scale] if high.scale and low.scale else 1.0
+    return replace(
+        low,
+        end=end,
+        value_max=high_value * factor,
+        unit=b.unit or a.unit,
+        form="range",
+        decimal=a.decimal or b.decimal,
+        modifier=b.modifier,
+        uncertainty=b.uncertainty,
+        number_end=b.number_end,
+    )
+
+
+def parse_quantities(doc: Document, mentions: list[NumberMention] | None = None) -> list[Quantity]:
+    """Every quantity written in the abstract, outside links, in order."""
+    text = doc.text
+    mentions = find_numbers(text) if mentions is None else mentions
+    atoms: list[Quantity] = []
+    covered = -1
+    for mention in mentions:
+        if mention.start < covered or doc.in_url(mention.start):
+            continue
+        atom = _atom(text, mention)
+        covered = atom.number_end if atom.form == "scientific" else mention.end
+        atoms.append(atom)
+    return _merge(text, atoms)
+
+
+def _merge(text: str, atoms: list[Quantity]) -> list[Quantity]:
+    out: list[Quantity] = []
+    index = 0
+    while index < len(atoms):
+        a = atoms[index]
+        b = atoms[index + 1] if index + 1 < len(atoms) else None
+        if b is None:
+            out.append(a)
+            break
+        between = text[a.end : b.start]
+        before = text[max(0, a.start - 12) : a.start]
+        if _UNCERTAINTY.match(between):
+            out.append(replace(a, end=b.end, unit=a.unit or b.unit, uncertainty=abs(b.value),
+                               number_end=b.number_end))
+            index += 2
+            continue
+        if between == "x" or between == "\u00d7":
+            out.append(replace(a, end=b.end, form="product", denominator=b.value, scale=b.scale,
+                               number_end=b.number_end, unit=b.unit))
+            index += 2
+            continue
+        if between == "/" and not (a.scale or b.scale or a.unit):
+            out.append(replace(a, end=b.end, form="fraction", denominator=b.value, unit=b.unit,
+                               number_end=b.number_end, modifier=b.modifier))
+            index += 2
+            continue
+        if _OF.match(between) and not (a.decimal or b.decimal or a.unit or a.scale) and 0 <= a.value <= b.value:
+            out.append(replace(a, end=b.end, form="of", denominator=b.value, number_end=b.number_end,
+                               modifier=b.modifier))
+            index += 2
+            continue
+        pair = _from_to(text, a, b, between, before)
+        if pair:
+            out.extend(pair)
+            index += 2
+            continue
+        merged = None
+        if _inside_name(text, a):
+            out.append(a)
+            index += 1
+            continue
+        if _RANGE.match(between) or _between_and(before, between) or _bracket(text, a, b, between):
+            merged = _range(a, b, b.end)
+        if merged:
+            out.append(merged)
+            index += 2
+            continue
+        out.append(a)
+        index += 1
+    return out
+
+
+def _inside_name(text: str, a: Quantity) -> bool:
+    """'Llama-3.1-8B': a number hyphen-joined to a word is part of a name, not a range's start."""
+    return a.start >= 2 and text[a.start - 1] == "-" and text[a.start - 2].isalpha()
+
+
+def _between_and(before: str, between: str) -> bool:
+    return bool(re.search(r"\bbetween\s+$", before, re.IGNORECASE)) and bool(re.fullmatch(r"\s+and\s+", between))
+
+
+def _bracket(text: str, a: Quantity, b: Quantity, between: str) -> bool:
+    return text[a.start - 1 : a.start] == "[" and bool(re.fullmatch(r",\s*", between)) and text[b.end : b.end + 1] == "]"
+
+
+def _from_to(text: str, a: Quantity, b: Quantity, between: str, before: str) -> list[Quantity] | None:
+    """'reduce perplexity from 25.7 to 21.9': a before and an after value, both results."""
+    if not re.fullmatch(r"\s+to\s+", between) or not re.search(r"\bfrom\s+$", before, re.IGNORECASE):
+        return None
+    lead = text[max(0, a.start - 60) : a.start]
+    rises = _range(a, b, b.end) is not None
+    if rises and not _CHANGE_VERB_BEFORE_FROM.search(lead):
+        return None
+    unit = a.unit or b.unit
+    return [replace(a, form="before", unit=unit), replace(b, form="after", unit=unit)]

@@ -1,0 +1,162 @@
+"""Sentences, clauses, words and the regions of an abstract that hold no results.
+
+Everything downstream asks positional questions ("which clause holds this number?", "what are
+the three words before it?"), so an abstract is segmented once into a :class:`Document` with
+sorted spans and answered by bisection.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+# Words that end with a period without ending a sentence (lower-cased, final period removed).
+_ABBREVIATIONS = frozenset(
+    "e.g i.e al vs etc cf fig figs eq eqs approx resp params no nos viz ca incl w.r.t sec "
+    "ref refs tab dr prof st inc ltd co jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+_BOUNDARY = re.compile(r"[.!?][\"')\]]*\s+(?=[\"'(\[$\\]?[A-Z0-9])")
+_WORD_BEFORE = re.compile(r"(\S+)$")
+# Clauses: semicolons, dashes used as parentheses, and a comma before a conjunction or a
+# participle that opens a new predication ("..., while surpassing TEAL by 1.77%").
+_CLAUSE = re.compile(
+    r"(?=[;:,\u2014\s])(?:;\s+|\s+--\s+|\s+\u2014\s*|\u2014|:\s+(?=[a-z(])|,\s+(?=(?:while|whereas|but|yet|and|which|"
+    r"where|although|though|thus|thereby|respectively|surpassing|outperforming|achieving|"
+    r"reaching|yielding|demonstrating|leading|resulting|reducing|improving|compared)\b))"
+)
+_WORD = re.compile(r"[^\W_][\w'\-+@.^/&]*[\w+]|[^\W_]")
+# Parts of an abstract whose numbers are never results: links and inline LaTeX math.
+# A link is a token with a slash (or 'www.') that names a scheme or a domain.
+_SLASHED = re.compile(r"[^\s/]*/\S*|www\.\S+")
+_LINK = re.compile(r"://|^www\.|\.(?:com|org|io|ai|net|edu|dev|html?)(?:/|$)")
+_MATH = re.compile(r"\$[^$]{1,400}\$")
+
+
+_LIST_MARKER = re.compile(r"(?:^|(\S*)\s+)\(?\d{1,2}\)?$")
+
+
+def _is_list_marker(before: str) -> bool:
+    """'techniques: 1. A greedy ...': a one- or two-digit item number, not a sentence end."""
+    if not before[-1:].isdigit() and before[-1:] != ")":
+        return False
+    match = _LIST_MARKER.search(before[-40:] if len(before) > 40 else before)
+    if not match:
+        return False
+    word = match.group(1)
+    return word is None and len(before) <= 40 or word is not None and (word.endswith((":", ",", ";")) or word in ("and", "or"))
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """[start, end) of each sentence, whitespace trimmed."""
+    spans = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        before = text[start : match.start()]
+        word = _WORD_BEFORE.search(before)
+        token = word.group(1).lstrip("(\"'").lower() if word else ""
+        if token in _ABBREVIATIONS or re.fullmatch(r"[a-z]", token) or _is_list_marker(before):
+            continue
+        spans.append((start, match.start() + 1))
+        start = match.end()
+    spans.append((start, len(text)))
+    return [_trim(text, s, e) for s, e in spans if text[s:e].strip()]
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def clause_spans(text: str, sentence: tuple[int, int]) -> list[tuple[int, int]]:
+    """The sentence cut at clause boundaries, outside parentheses and brackets."""
+    start, end = sentence
+    cuts = []
+    depth = 0
+    position = start
+    for match in _CLAUSE.finditer(text, start, end):
+        depth += _depth(text, position, match.start())
+        position = match.start()
+        if depth <= 0:
+            cuts.append((match.start(), match.end()))
+    spans = []
+    for cut_start, cut_end in cuts:
+        spans.append((start, cut_start))
+        start = cut_end
+    spans.append((start, end))
+    return [_trim(text, s, e) for s, e in spans if text[s:e].strip()]
+
+
+def _depth(text: str, start: int, end: int) -> int:
+    piece = text[start:end]
+    return piece.count("(") + piece.count("[") - piece.count(")") - piece.count("]")
+
+
+class Word(NamedTuple):
+    start: int
+    end: int
+    text: str
+    lower: str
+
+
+@dataclass
+class Document:
+    """An abstract segmented once: sentences, clauses, words and masked regions."""
+
+    text: str
+    sentences: list[tuple[int, int]] = field(init=False)
+    clauses: list[tuple[int, int]] = field(init=False)
+    urls: list[tuple[int, int]] = field(init=False)
+    math: list[tuple[int, int]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        text = self.text
+        self.sentences = sentence_spans(text)
+        self.clauses = [c for s in self.sentences for c in clause_spans(text, s)]
+        self._sentence_starts = [s for s, _ in self.sentences]
+        self._clause_starts = [s for s, _ in self.clauses]
+        self.urls = [m.span() for m in _SLASHED.finditer(text) if _LINK.search(m.group())] if "/" in text else []
+        self.math = [m.span() for m in _MATH.finditer(text)] if "$" in text else []
+
+    def sentence_of(self, position: int) -> tuple[int, int]:
+        return _containing(self.sentences, self._sentence_starts, position, len(self.text))
+
+    def clause_of(self, position: int) -> tuple[int, int]:
+        return _containing(self.clauses, self._clause_starts, position, len(self.text))
+
+    def in_url(self, position: int) -> bool:
+        return any(s <= position < e for s, e in self.urls)
+
+    def in_math(self, position: int) -> bool:
+        return any(s <= position < e for s, e in self.math)
+
+    def words_before(self, position: int, count: int, floor: int = 0) -> list[Word]:
+        """Up to ``count`` words that end at or before ``position`` and start at or after ``floor``."""
+        start = max(floor, position - 24 * count)
+        words = [m for m in _WORD.finditer(self.text, start, position)]
+        if start > floor and words and words[0].start() == start:
+            words = words[1:]  # may be the cut-off end of a longer word
+        return [Word(m.start(), m.end(), m.group(), m.group().lower()) for m in words[-count:]]
+
+    def words_after(self, position: int, count: int, ceiling: int | None = None) -> list[Word]:
+        """Up to ``count`` words that start at or after ``position`` and end by ``ceiling``."""
+        end = len(self.text) if ceiling is None else ceiling
+        out = []
+        for m in _WORD.finditer(self.text, position, min(end, position + 24 * count)):
+            if len(out) == count:
+                break
+            out.append(Word(m.start(), m.end(), m.group(), m.group().lower()))
+        return out
+
+
+def _containing(
+    spans: list[tuple[int, int]], starts: list[int], position: int, length: int
+) -> tuple[int, int]:
+    index = bisect_right(starts, position) - 1
+    if index < 0:
+        return (0, spans[0][1] if spans else length)
+    return spans[index]

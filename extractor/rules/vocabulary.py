@@ -1,0 +1,147 @@
+"""General ML vocabulary the rules read context with (lower-case words).
+
+These are words of the field, not names from any particular abstract: what a count is of, what
+a setting is called, which verbs mean a change, which nouns head a method or a dataset.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Nouns that make a number before them a count or a data size ("1,552 questions", "15B tokens").
+COUNT_NOUNS = frozenset(
+    """
+    questions question items item tasks task models model llms lms vlms mllms languages language
+    datasets dataset benchmarks benchmark layers layer samples sample examples example pairs pair
+    images image documents document docs doc tokens token runs run seeds seed editions edition
+    categories category problems problem repositories repos files file steps step epochs epoch gpus
+    gpu experiments experiment configurations configuration architectures architecture families
+    family dimensions dimension axes axis criteria criterion domains domain users user participants
+    annotators annotator videos video clips clip subjects patients people humans instances
+    instance queries query prompts prompt sentences sentence words word chars characters character
+    narratives relations conditions condition specialties candidates scenarios settings methods
+    baselines agents environments environment games game classes class labels nodes vertices edges
+    graphs articles papers hours minutes trajectories episodes demonstrations dialogues
+    conversations utterances frames patches rows records tables pages studies study trials
+    workers heads experts iterations rounds generations responses answers annotations hypotheses
+    contributions components modules stages levels variants versions groups subsets splits
+    views shots programs functions rules species molecules proteins genes cells sites
+    countries cities hospitals institutions teams players times seconds days months years
+    """.split()
+)
+# Nouns after a scaled number that make it a data size rather than a model size.
+DATA_NOUNS = frozenset(
+    """
+    tokens token chars characters words docs documents images samples examples pairs sentences
+    hours videos clips steps instructions trajectories rows records pages problems questions
+    queries prompts conversations utterances frames patches flops tokens/s texts text triples
+    entries episodes interactions dialogues articles papers files lines molecules proteins
+    """.split()
+)
+# Nouns after a scaled number that make it a model size ("7B parameters", "720M scale").
+PARAMETER_NOUNS = frozenset(
+    """
+    parameters parameter params param model models lm lms llm llms transformer transformers
+    network networks scale scales variant variants checkpoint checkpoints backbone backbones
+    teacher student base instruct chat it dense moe mixture language decoder encoder vlm vlms
+    """.split()
+)
+# Words that name a setting of an experiment when they come right before a number.
+SETTING_WORDS = frozenset(
+    """
+    rank ranks r ratio ratios sparsity temperature lr rate batch size length context window seed
+    seeds layer layers dimension dimensions dim width depth heads head threshold budget step steps
+    epoch epochs k n m top-k top-p beam vocabulary vocab alpha beta gamma lambda epsilon order
+    degree level scale version iteration iterations round rounds horizon resolution shots shot
+    patch stride kernel grid block group groups bits bit precision cutoff temperature-scaled
+    layer-wise decay momentum warmup frequency interval noise sigma tau
+    """.split()
+)
+# Words that, right before or after a number, say it is a measured result.
+METRIC_WORDS = frozenset(
+    """
+    accuracy accuracies acc perplexity perplexities ppl genppl f1 f1-score macro-f1 micro-f1 bleu
+    rouge rouge-l rouge-1 rouge-2 meteor cider spice chrf auc auroc auprc roc-auc map miou iou
+    psnr ssim lpips fid kid wer cer mos elo score scores coverage recall precision cos cosine
+    correlation pearson spearman kendall r^2 r2 mae mse rmse loss nll bpd error errors ece brier
+    reward rewards return returns mrr ndcg em throughput latency slope exponent exponents
+    agreement likelihood log-likelihood win-rate rate rates success hit gap gaps ratio speedup
+    speed-up efficiency utility fidelity sharpness entropy divergence kl tpr fpr fnr eer dice
+    top-1 top-5 pass@1 pass@k exact-match value values ttft mean median average improvement
+    """.split()
+)
+# Metric names reported as a bare number (not a percentage) that name the metric of a claim.
+METRIC_PATTERN = re.compile(
+    r"\b(?:(?:top-\d+|zero-shot|few-shot|average|mean|validation|test|held-out|generative|"
+    r"macro|micro|exact|overall|contrast-group|pairwise)\s+)?"
+    r"(?:accuracy|perplexity|genppl|ppl|f1(?:-score)?|bleu|rouge(?:-[l12])?|meteor|cider|chrf|"
+    r"auroc|auprc|auc|map|miou|iou|psnr|ssim|lpips|fid|wer|cer|mos|elo|ndcg|mrr|"
+    r"pass@\d+|pass@k|hits?@\d+|recall@\d+|exact match|win rate|success rate|error rate|"
+    r"hit rates?|coverage|recall|precision|correlation|cosine|loss|nll|bpd|reward|"
+    r"throughput|latency|speed-?up|time-to-first-token|ttft|memory|wall-clock time|"
+    r"kl|agreement|score)\b",
+    re.IGNORECASE,
+)
+# Verbs and adjectives of change, by direction.
+DECREASE = re.compile(
+    r"\b(?:reduc\w*|decreas\w*|lower\w*|fewer|less|drop\w*|declin\w*|shrink\w*|shrank|narrow\w*|"
+    r"cut\w*|smaller|sav(?:e|es|ed|ing|ings)|eliminat\w*|remov\w*|compress\w*|degrad\w*|"
+    r"fall\w*|fell|los(?:e|es|s|ing)|cheaper|shorter|down)\b|(?<![\w.])[-\u2212]\d",
+    re.IGNORECASE,
+)
+INCREASE = re.compile(
+    r"\b(?:improv\w*|increas\w*|gain\w*|boost\w*|higher|more|faster|speed-?ups?|better|rais\w*|"
+    r"ris(?:e|es|ing)|rose|outperform\w*|surpass\w*|exceed\w*|larger|greater|accelerat\w*|"
+    r"enhanc\w*|jump\w*|grow\w*|grew)\b|(?<![\w.])\+\d",
+    re.IGNORECASE,
+)
+# Words before a number that make it a change relative to something.
+CHANGE_CUE = re.compile(
+    r"\b(?:by|margins?\s+of|gains?\s+of|improvements?\s+of|reductions?\s+of|drops?\s+of|"
+    r"speed-?ups?\s+of|increases?\s+of|decreases?\s+of)\s*(?:up\s+to\s+|about\s+|~|nearly\s+|"
+    r"roughly\s+|approximately\s+|over\s+|more\s+than\s+)?$",
+    re.IGNORECASE,
+)
+# Nouns that head the name of a method, model, system or metric a paper may coin.
+METHOD_HEADS = frozenset(
+    """
+    method methods approach framework model algorithm system technique strategy architecture
+    pipeline mechanism module metric measure score objective loss protocol paradigm recipe
+    procedure scheme estimator optimizer attack defense tool toolkit library agent policy planner
+    planners regularizer layer network networks encoder decoder family prior probe index criterion
+    rate test bound decoding sampler formulation variant encoding convention representation
+    """.split()
+)
+# Nouns that head the name of a dataset or benchmark.
+DATA_HEADS = frozenset(
+    """
+    benchmark dataset corpus suite testbed test-bed leaderboard challenge challenges competition
+    collection examination exam arena bank treebank database
+    """.split()
+)
+# Nouns naming phenomena, problems and findings: a name coined for one is not a method.
+PHENOMENON_HEADS = frozenset(
+    """
+    phenomenon phenomena problem problems effect effects issue issues property finding
+    observation paradox bias gap illusion tradeoff trade-off failure behavior behaviour regime
+    mode process task tasks condition hypothesis
+    """.split()
+)
+# Acronyms and words of the field that are never a paper's own method.
+GENERIC_NAMES = frozenset(
+    """
+    llm llms lm lms vlm vlms mllm mllms ai ml nlp nlu nlg rl rlhf sft gpu gpus cpu tpu api apis
+    sota cv asr tts qa vqa cot icl rag moe dnn dnns cnn cnns rnn rnns gnn gnns mlp mlps nn
+    transformer transformers we our this that these it ours
+    """.split()
+)
+# Families of pretrained models: a name starting with one is a model, never a benchmark.
+MODEL_FAMILIES = re.compile(
+    r"^(?:gpt|chatgpt|llama|llama\d|tinyllama|qwen|qwq|mistral|mixtral|gemma|phi|opt|pythia|bert|"
+    r"roberta|deberta|albert|electra|t5|flan|bart|claude|gemini|palm|deepseek|falcon|bloom|vicuna|"
+    r"alpaca|olmo|olmoe|smollm|stablelm|yi|internlm|baichuan|glm|chatglm|kimi|grok|command|"
+    r"granite|nemotron|minicpm|llava|qwen-vl|blip|clip|siglip|vit|deit|swin|resnet|resnext|vgg|"
+    r"alexnet|inception|efficientnet|mobilenet|convnext|dino|dinov2|sam|whisper|wav2vec|hubert|"
+    r"stable|sdxl|dall|imagen|o1|o3|o4|mamba|rwkv|hyena|retnet)(?:\b|[-\d.])",
+    re.IGNORECASE,
+)

@@ -1,0 +1,288 @@
+"""The offline rules extractor: its number grammar, its claim/non-claim decisions, names, models
+and benchmarks, on phrases written the way abstracts write them; and on every fixture abstract,
+nothing it returns is refused by grounding."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractor.grounding import ground
+from extractor.ingest import read_inputs
+from extractor.rules import RULES_VERSION, extract
+from extractor.rules.quantities import parse_quantities
+from extractor.rules.text import Document, sentence_spans
+
+from .conftest import FIXTURES
+
+
+def quantities(text: str) -> list[tuple]:
+    return [(q.value, q.value_max, q.unit) for q in parse_quantities(Document(text))]
+
+
+def claim_values(text: str) -> list[tuple[float, float | None]]:
+    return [(c.value, c.value_max) for c in extract(text).claims]
+
+
+def sizes(text: str) -> set[float]:
+    return {
+        round(s, 6) for m in extract(text).models for s in (m.params_b, m.active_params_b) if s is not None
+    }
+
+
+# --- the number grammar ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a gap of 9--34 accuracy points", [(9.0, 34.0, "points")]),
+        ("coverage ranges from 0.03 to 0.57", [(0.03, 0.57, None)]),
+        ("between 3 and 5 points", [(3.0, 5.0, "points")]),
+        ("fastest-prefill (+14-19%)", [(14.0, 19.0, "%")]),
+        ("up to 2.57times speedup", [(2.57, None, "x")]),
+        ("achieve up to 2.3x speedup", [(2.3, None, "x")]),
+        ("110-300 times faster", [(110.0, 300.0, "x")]),
+        ("compress ~11% GEMM error", [(11.0, None, "%")]),
+        ("~24% to ~27%", [(24.0, 27.0, "%")]),
+        ("retains 86--90\\% of teacher accuracy", [(86.0, 90.0, "%")]),
+        ("to within 0.2\\,pp under log-likelihood scoring", [(0.2, None, "pp")]),
+        ("by more than 20 absolute points", [(20.0, None, "points")]),
+        ("scoring 1,552 questions", [(1552.0, None, None)]),
+        ("networks with up to 3times 10^5 vertices", [(300000.0, None, None)]),
+        ("the smallest (17.5 GiB) recipe", [(17.5, None, "GiB")]),
+        ("approximately 33 minutes of training", [(33.0, None, "minutes")]),
+        ("cos stays in [0.12, 0.20]", [(0.12, 0.2, None)]),
+        ("leaving an approx1.1--1.2 perplexity gap", [(1.1, 1.2, None)]),
+        ("gains of up to 2.8times nats", [(2.8, None, "x")]),
+    ],
+)
+def test_grammar_reads_values_ranges_and_units(text: str, expected: list[tuple]) -> None:
+    assert quantities(text) == expected
+
+
+def test_grammar_keeps_the_uncertainty_apart() -> None:
+    (q,) = parse_quantities(Document("This gives 11.0 pm 1.3 points of improvement"))
+    assert (q.value, q.unit, q.uncertainty) == (11.0, "points", 1.3)
+
+
+def test_grammar_reads_fractions_and_scales() -> None:
+    of, slash = parse_quantities(Document("solving 15 of 18 problems and 12/18 tasks"))
+    assert (of.form, of.value, of.denominator) == ("of", 15.0, 18.0)
+    assert (slash.form, slash.value, slash.denominator) == ("fraction", 12.0, 18.0)
+    (sized,) = parse_quantities(Document("four open models of 8 to 27 billion parameters"))
+    assert (sized.value, sized.value_max, sized.scale) == (8.0, 27.0, "B")
+
+
+def test_grammar_reads_qualifiers_and_modifiers() -> None:
+    up_to, less, bits = parse_quantities(Document("up to 31.4%, less than 2% and 3-bit weights"))
+    assert up_to.qualifier == "up to" and less.qualifier == "less than"
+    assert bits.modifier == "bit"
+
+
+def test_from_to_after_a_change_verb_is_two_values_not_a_range() -> None:
+    before, after = parse_quantities(Document("we reduce generative perplexity from 25.7 to 21.9"))
+    assert (before.form, before.value, after.form, after.value) == ("before", 25.7, "after", 21.9)
+
+
+def test_a_version_inside_a_name_is_not_a_range_start() -> None:
+    assert [(q.value, q.value_max) for q in parse_quantities(Document("Llama-3.1-8B and Qwen2-7B"))] == [
+        (3.1, None), (8.0, None), (7.0, None)
+    ]
+
+
+def test_sentences_do_not_end_at_abbreviations_or_list_markers() -> None:
+    text = "Results (e.g. on MMLU) hold. Two techniques: 1. A greedy step, and 2. A scaling vector. Done."
+    assert [text[s:e] for s, e in sentence_spans(text)] == [
+        "Results (e.g. on MMLU) hold.",
+        "Two techniques: 1. A greedy step, and 2. A scaling vector.",
+        "Done.",
+    ]
+
+
+# --- claims and non-claims ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # results
+        ("GANQ's quantized models achieve up to 2.57times speedup over the baseline.", [(2.57, None)]),
+        ("the MDM-autoregressive perplexity gap shrinks by up to 32% on in-domain data.", [(32.0, None)]),
+        ("Moreover, 13-38% of correct answers rejected a distractor.", [(13.0, 38.0)]),
+        ("DUEL achieves 36.47 vs. 52.11 perplexity on AG News.", [(36.47, None), (52.11, None)]),
+        ("we reduce generative perplexity from 25.7 to 21.9.", [(25.7, None), (21.9, None)]),
+        ("We find reasoning gaps from 58.35% to 80.31% among models.", [(58.35, 80.31)]),
+        ("Encoder-only models perform worst (perplexity approximately 59).", [(59.0, None)]),
+        ("the best majority-vote score (42/50) is low.", [(42.0, None)]),
+        ("the detector reaches AUC = 1.000 from layer 5.", [(1.0, None)]),
+        ("Minima matches BF16 within seed noise (5-task average -0.52).", [(-0.52, None)]),
+        ("o1-mini (-16.49%) drops.", [(-16.49, None)]),
+        ("removing 67.1M trainable input parameters.", [(67.1, None)]),
+        ("consuming about 1 GB more memory.", [(1.0, None)]),
+        # settings: bits, sparsity, ranks, context lengths, ratios used as a condition
+        ("Experiments on 3-bit and 4-bit quantization of LLaMA models.", []),
+        ("With rank equating to 8.3% of embedding dimension, training is stable.", []),
+        ("for LLaMA2-7B at 40% sparsity the model runs.", []),
+        ("improving time-to-first-token at 128K-token contexts (length 32k, batch size 16).", []),
+        ("Mistral 7B with QLoRA rank 8 and r=8 runs, and increasing the rank to 16 too.", []),
+        ("Under polynomial decay with $d=5$ and $\\tau=10$ it holds.", []),
+        # sizes of datasets and counts of models, tasks, languages
+        ("scoring 1,552 questions from eight editions.", []),
+        ("averaged across 16 recurrent LMs and the 6 ICL tasks.", []),
+        ("We release the corpus (319k docs, 1.11B chars) and a dataset of 3.11 GB.", []),
+        ("trained on approximately 17B tokens with 48 GDN layers.", []),
+        ("MYTE produces shorter encodings for all 99 analyzed languages.", []),
+        # versions inside names, years, citations, list markers
+        ("models like Qwen 2.5 and GPT-5.2 achieve gains.", []),
+        ("Contrastive decoding (CD) (Li et al., 2023) improves text [12].", []),
+        ("Towards that end, we propose: (1) JRT-Prompt, and (2) JRT-RNN.", []),
+        ("It was presented at CSR 2017, Kazan, Russia, June 8 -- 12, 2017.", []),
+        # symbols of theory, confidence bounds, p-values, hypotheticals
+        ("the deterministic complexity is at least 2^{Omega(n / log n)} and at most O(n^2/log n).", []),
+        ("with bootstrap 95% intervals excluding zero.", []),
+        ("a jump ratio (p = 8.9e-11, n = 92 per group).", []),
+        ("An R^2 of 0.6 may only reflect what the input gives away.", []),
+    ],
+)
+def test_claims_and_non_claims(text: str, expected: list[tuple]) -> None:
+    assert claim_values(text) == expected
+
+
+def test_a_confidence_bound_is_not_its_own_claim() -> None:
+    text = "Kronecker reaching 2.5 +- 0.2% lower validation loss (gap 0.083 +- 0.007 nats)."
+    assert claim_values(text) == [(2.5, None), (0.083, None)]
+    assert [c.unit for c in extract(text).claims] == ["%", "nats"]
+
+
+def test_a_claim_carries_unit_metric_benchmark_kind_and_direction() -> None:
+    (claim,) = extract("DeepSeek-R1 achieves 82.4% accuracy on SimpleQA.").claims
+    assert (claim.unit, claim.metric, claim.benchmark, claim.kind) == ("%", "accuracy", "SimpleQA", "score")
+    (change,) = extract("KV-sharing reduces p90 time-to-first-token by up to 83.6%.").claims
+    assert (change.kind, change.direction, change.metric) == ("change", "decrease", "time-to-first-token")
+
+
+def test_a_change_carries_its_baseline_and_setting() -> None:
+    text = "Specifically, for LLaMA2-7B at 40% sparsity, LaRoSA surpasses TEAL by 1.77% on average."
+    (claim,) = extract(text).claims
+    assert (claim.value, claim.kind, claim.direction, claim.baseline) == (1.77, "change", "increase", "TEAL")
+    assert claim.setting == "40% sparsity" and claim.model == "LLaMA2-7B"
+    (speedup,) = extract("our models achieve up to 2.3x speedup compared to the FP16 baseline.").claims
+    assert (speedup.baseline, speedup.metric) == ("FP16 baseline", "speedup")
+
+
+def test_evidence_is_the_clause_that_states_the_number() -> None:
+    text = "LaRoSA achieves a mere 0.17 perplexity gap, while surpassing TEAL by 1.77% and CATS by 17.14%."
+    evidence = [c.evidence for c in extract(text).claims]
+    assert evidence[0] == "LaRoSA achieves a mere 0.17 perplexity gap"
+    assert evidence[1] == evidence[2] == "while surpassing TEAL by 1.77% and CATS by 17.14%."
+
+
+def test_two_equal_values_in_one_clause_stay_two_grounded_claims() -> None:
+    text = "SFT+AXPO outperforms SFT+GRPO (+1.8pp Pass@1 and +1.8pp Pass@4 at 8B on average)."
+    extraction, rejected = ground(extract(text), text, "p")
+    assert [c.value for c in extraction.claims] == [1.8, 1.8] and not rejected
+
+
+# --- methods ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We propose GANQ (GPU-Adaptive Non-Uniform Quantization), a layer-wise framework.",
+         [("GANQ", ["GPU-Adaptive Non-Uniform Quantization"])]),
+        ("In this paper, we propose Sparse Spectral Training (SST), an advanced training methodology.",
+         [("SST", ["Sparse Spectral Training"])]),
+        ("we propose a new method called SKIM: Scaled K-means clustering wIth Mixed precision.", [("SKIM", [])]),
+        ("We present a new method, self-ask, that further improves on chain of thought.", [("self-ask", [])]),
+        ("In response, we propose inference-time dynamic prompting (IDP), a mechanism.",
+         [("IDP", ["inference-time dynamic prompting"])]),
+        ("we propose a unified attack framework, named OP-Print.", [("OP-Print", [])]),
+        ("We bridge this gap with GenCLS++, a framework that jointly optimizes SFT and RL.", [("GenCLS++", [])]),
+        ("We resolve this within our DUEL framework, which unifies strategies.", [("DUEL", [])]),
+        ("we propose Diffusion in Diffusion, a 'draft-then-refine' framework.", [("Diffusion in Diffusion", [])]),
+        ("The approach, Diverse Prompt Mixer, is tested on a competition.", [("Diverse Prompt Mixer", [])]),
+        ("We measure a quantity that, to our knowledge, has not been measured before: the Independent "
+         "Verifiability Rate (IVR), the fraction of artifacts. The IVR is low.",
+         [("IVR", ["Independent Verifiability Rate"])]),
+        # background, baselines, studied systems and phenomena are not the paper's methods
+        ("Previous techniques, such as Low-Rank Adaptation (LoRA) and ReLoRA, suffer from low rank.", []),
+        ("We study this puzzle through Embedded Language Flows (ELF) and find a mechanism.", []),
+        ("we show that the hardness reduces to a problem called set disjointness (SD).", []),
+        ("We introduce a pruning procedure that optimizes the selected pool.", []),
+    ],
+)
+def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> None:
+    assert [(m.name, m.aliases) for m in extract(text).methods] == expected
+
+
+def test_an_introduced_dataset_is_a_benchmark_not_a_method() -> None:
+    draft = extract("We introduce HomogeneityNLI, a diagnostic dataset of 1,000 minimal pair items.")
+    assert [b.name for b in draft.benchmarks] == ["HomogeneityNLI"] and draft.methods == []
+
+
+# --- models and their sizes -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Early 4-bit quantizations of Qwen3.8-27B left the block in 8-bit.", {27.0}),
+        ("We study a 30B (3.5B-active) Nemotron model.", {30.0, 3.5}),
+        ("We quantize Gemma-4-26B-A4B end to end.", {26.0, 4.0}),
+        ("We pretrain OLMoE-1B-7B on a web corpus.", {7.0, 1.0}),
+        ("We examine four open models of 8 to 27 billion parameters.", {8.0, 27.0}),
+        ("On OPT-125M, with rank equating to 8.3% of embedding dimension, it works.", {0.125}),
+        ("Transformers of 340M to 2B parameters pretrained on 15B tokens.", {0.34, 2.0}),
+        ("small models (leq3B parameters) do not benefit.", {3.0}),
+        ("the perplexity of APD on top of Pythia 6.9B is lower than that of Pythia 12B.", {6.9, 12.0}),
+        ("Mixtral-8x7B routes tokens to two experts.", {7.0}),
+        # versions are not sizes; token and data counts are not model sizes
+        ("GPT-5.2, Qwen3.5, Llama-3.1 and Claude Haiku 4.5 are compared.", set()),
+        ("using DataMan to select 30B tokens from a 447B token corpus.", set()),
+    ],
+)
+def test_model_sizes(text: str, expected: set[float]) -> None:
+    assert sizes(text) == expected
+
+
+# --- benchmarks -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Across perplexity at 4K/32K, MMLU-Pro, GSM8K and RULER retrieval to 64K, it matches.",
+         ["MMLU-Pro", "GSM8K", "RULER"]),
+        ("We examine these questions on the Spanish MIR residency examination.", ["Spanish MIR"]),
+        ("ODS nearly matches the baselines on two benchmarks: SimpleQA and FRAMES.", ["SimpleQA", "FRAMES"]),
+        ("In FactualityPrompts, an open-ended text generation benchmark, APD helps.", ["FactualityPrompts"]),
+        ("the improvement holds on nine KLEJ challenges.", ["KLEJ"]),
+        ("On the One Billion Word Benchmark (LM1B), our model reaches 59.76.", ["LM1B"]),
+        ("Empirical evaluations on seven benchmark datasets confirm that RPC helps.", []),
+        ("these models lag behind on standard benchmarks and decision-making benchmarks.", []),
+    ],
+)
+def test_benchmarks(text: str, expected: list[str]) -> None:
+    assert [b.name for b in extract(text).benchmarks] == expected
+
+
+# --- the whole fixture set ------------------------------------------------------------------
+
+PAPERS = [p for p in read_inputs([str(FIXTURES / "abstracts")]) if not p.error]
+
+
+def test_there_are_fixture_abstracts() -> None:
+    assert len(PAPERS) >= 80
+
+
+@pytest.mark.parametrize("paper", PAPERS, ids=[p.id for p in PAPERS])
+def test_every_fixture_abstract_extracts_and_grounds(paper) -> None:
+    draft = extract(paper.abstract)
+    extraction, rejected = ground(draft, paper.abstract, paper.id)
+    assert rejected == []
+    assert len(extraction.claims) == len(draft.claims)
+
+
+def test_the_version_is_a_string() -> None:
+    assert isinstance(RULES_VERSION, str) and RULES_VERSION
