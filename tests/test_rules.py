@@ -119,12 +119,17 @@ def test_sentences_do_not_end_at_abbreviations_or_list_markers() -> None:
         ("o1-mini (-16.49%) drops.", [(-16.49, None)]),
         ("removing 67.1M trainable input parameters.", [(67.1, None)]),
         ("consuming about 1 GB more memory.", [(1.0, None)]),
+        ("speedups by a factor of 2x, while keeping the accuracy within 1% of the original model.",
+         [(2.0, None), (1.0, None)]),
+        ("It can be solved with a trust region method, taking less than $15$ seconds.", [(15.0, None)]),
+        ("our method achieves 1.169 bits-per-character on the character dataset.", [(1.169, None)]),
         # settings: bits, sparsity, ranks, context lengths, ratios used as a condition
         ("Experiments on 3-bit and 4-bit quantization of LLaMA models.", []),
         ("With rank equating to 8.3% of embedding dimension, training is stable.", []),
         ("for LLaMA2-7B at 40% sparsity the model runs.", []),
         ("improving time-to-first-token at 128K-token contexts (length 32k, batch size 16).", []),
         ("Mistral 7B with QLoRA rank 8 and r=8 runs, and increasing the rank to 16 too.", []),
+        ("It enables 128K-context inference for a 70B model on a single 64GB consumer Mac.", []),
         ("Under polynomial decay with $d=5$ and $\\tau=10$ it holds.", []),
         # sizes of datasets and counts of models, tasks, languages
         ("scoring 1,552 questions from eight editions.", []),
@@ -168,6 +173,12 @@ def test_a_change_carries_its_baseline_and_setting() -> None:
     assert claim.setting == "40% sparsity" and claim.model == "LLaMA2-7B"
     (speedup,) = extract("our models achieve up to 2.3x speedup compared to the FP16 baseline.").claims
     assert (speedup.baseline, speedup.metric) == ("FP16 baseline", "speedup")
+
+
+def test_an_amount_removed_as_a_condition_is_a_setting_and_its_cost_a_change() -> None:
+    (claim,) = extract("We find that removing 25% of experts costs only 0.8 points on MMLU.").claims
+    assert (claim.value, claim.unit, claim.kind, claim.benchmark) == (0.8, "points", "change", "MMLU")
+    assert claim.setting == "25% of experts"
 
 
 def test_evidence_is_the_clause_that_states_the_number() -> None:

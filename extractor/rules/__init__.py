@@ -35,12 +35,11 @@ def extract(abstract: str) -> ExtractionDraft:
     names = find_names(doc, acronyms)
     benchmark_mentions = find_benchmark_mentions(doc, names, acronyms, model_spans)
     benchmark_keys = {name_key(b.name) for b in benchmark_mentions}
-    methods = [
-        Method(name=n.name, aliases=list(n.aliases), proposed=True)
-        for n in names
-        if n.kind == "method" and not {name_key(a) for a in (n.name, *n.aliases)} & benchmark_keys
+    own = [
+        n for n in names if n.kind == "method" and not {name_key(a) for a in (n.name, *n.aliases)} & benchmark_keys
     ]
-    method_mentions = [Mention(n.name, n.start, n.start + len(n.name)) for n in names if n.kind == "method"]
+    methods = [Method(name=n.name, aliases=list(n.aliases), proposed=True) for n in own]
+    method_mentions = [Mention(n.name, n.start, n.start + len(n.name)) for n in own]
     claims = build_claims(doc, readings, mentions, benchmark_mentions, method_mentions, model_mentions)
     benchmarks = _unique_names([b.name for b in benchmark_mentions])
     return ExtractionDraft(

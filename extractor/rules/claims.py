@@ -49,6 +49,13 @@ _EQUATION = re.compile(r"(?P<lhs>[\w^*|\\{}()'.-]*[\w^*|}')])\s*(?:=|:=|\\approx
 _P_VALUE = re.compile(r"(?:\bp(?:-value)?s?\s*(?:[<>=\u2264\u2265]=?|\\leq|\\geq|leq|geq|of)|\bp-values?\s+of)\s*$", re.IGNORECASE)
 _BIG_O = re.compile(r"(?:\b[oO\u03a9\u0398\u03c9]|\\Omega|\\Theta|poly|log)\(\s*$")
 _HARDWARE = re.compile(r"^(?:[ahvlt]\d{2,4}\w*|rtx|gtx|gpu|gpus|tpu|tpus|v\d|nvidia|gh200|mi\d{3}x?)$")
+# A memory size right before a device names the device ('a single 64GB consumer Mac'), unless
+# what follows is the memory it used ('14.21 GB GPU memory').
+_DEVICE_AFTER = re.compile(
+    r"^\s*(?:[\w-]+\s+)?(?:gpus?|macs?|laptops?|cards?|devices?|machines?|nodes?|servers?|accelerators?|"
+    r"phones?|tpus?|[ahv]\d{2,3}s?)\b(?!\s+(?:memory|vram|ram|usage|footprint|consumption))",
+    re.IGNORECASE,
+)
 _HYPOTHETICAL = re.compile(r"\b(?:if|would|may|might|could|should|must|hypothetical(?:ly)?|suppose|e\.g)\b", re.IGNORECASE)
 _CI = re.compile(r"^\s*(?:%|\\%)?\s*(?:bootstrap(?:ped)?\s+)?(?:confidence|credible|ci\b|cis\b|intervals?|prediction\s+intervals?)", re.IGNORECASE)
 _PERCENT_SETTING_AFTER = re.compile(
@@ -60,7 +67,7 @@ _PERCENT_SETTING_AFTER = re.compile(
 )
 _PERCENT_SETTING_BEFORE = re.compile(
     r"(?<![-\w])(?:rank|ratio|sparsity|pruning|masking|dropout|threshold|quantile|percentile|"
-    r"keep(?:ing)?|retain(?:ing)?|using\s+only|using|with\s+only|training\s+(?:just|only)|"
+    r"using\s+only|using|with\s+only|training\s+(?:just|only)|"
     r"budget\s+of|fraction\s+of|trained\s+(?:with|on))\b[^,;.]{0,25}$",
     re.IGNORECASE,
 )
@@ -74,6 +81,11 @@ _RESOURCE_OF = re.compile(
 _RESOURCE_CHANGE = re.compile(
     r"\b(?:eliminat\w*|remov\w*|reduc\w*|sav\w*|cut\w*|prun\w*|compress\w*|discard\w*|"
     r"skip\w*|drop\w*|lower\w*|decreas\w*)\b[^,;.]{0,30}$",
+    re.IGNORECASE,
+)
+# 'we find that removing 25% of experts costs ...': an amount removed as the condition of a test.
+_GERUND_CONDITION = re.compile(
+    r"(?:^|[;:]\s*|\b(?:that|when|if|after|by|while)\s+)(?:\w+\s+)?[a-z]+ing\s+(?:only\s+|just\s+|about\s+|~)?$",
     re.IGNORECASE,
 )
 _SCALED_CHANGE = re.compile(r"\b(?:remov\w*|reduc\w*|sav\w*|eliminat\w*|cut\w*|prun\w*|fewer|less)\b[^,;.]{0,20}$", re.IGNORECASE)
@@ -169,13 +181,15 @@ def read_quantity(doc: Document, q: Quantity) -> Reading:
     if q.uncertainty is None and _is_bound_after_pm(text, q):
         return reading(BOUND)
     if q.unit == "%":
-        return reading(_percent_role(before_text, after_text, before), _phrase_after(doc, q, sentence))
+        resource = _RESOURCE_OF.match(after_text)
+        span = (q.start, q.end + resource.end()) if resource else _phrase_after(doc, q, sentence)
+        return reading(_percent_role(before_text, after_text, before), span)
     if q.unit in ("pp", "points", "x"):
         return reading(SETTING if q.form == "product" else CLAIM)
     if q.unit in ("bits",):
         return reading(SETTING, _phrase_after(doc, q, sentence))
     if q.unit is not None and re.fullmatch(r"[KMGT]i?B|bytes", q.unit):
-        if any(_HARDWARE.match(w) for w in before[-3:]):
+        if any(_HARDWARE.match(w) for w in before[-3:]) or _DEVICE_AFTER.match(after_text):
             return reading(SETTING)
         window = " ".join(before[-4:] + after[:3])
         if re.search(r"\b(?:data|dataset|corpus|corpora|collection)\b", window):
@@ -195,7 +209,13 @@ def read_quantity(doc: Document, q: Quantity) -> Reading:
         return reading(CLAIM)
     if q.form == "of":
         return reading(CLAIM if _OUTCOME_VERB.search(" ".join(before)) else COUNT)
-    return reading(_bare_role(doc, q, before, after, before_text, clause))
+    role = _bare_role(doc, q, before, after, before_text, clause)
+    if role == SETTING:
+        words = doc.words_before(q.start, 3, floor=sentence[0])
+        while words and words[0].lower not in SETTING_WORDS:
+            words.pop(0)
+        return reading(role, (words[0].start if words else q.start, q.end))
+    return reading(role)
 
 
 def _scaled_role(doc: Document, q: Quantity, before: list[str], after: list[str], before_text: str, after_text: str) -> str:
@@ -237,7 +257,7 @@ def _percent_role(before_text: str, after_text: str, before: list[str]) -> str:
         return SETTING
     if _PERCENT_SETTING_BEFORE.search(before_text[-40:]) and not _RESOURCE_CHANGE.search(before_text[-60:]):
         return SETTING
-    if _RESOURCE_OF.match(after_text) and not _RESOURCE_CHANGE.search(before_text[-60:]):
+    if _RESOURCE_OF.match(after_text) and (not _RESOURCE_CHANGE.search(before_text[-60:]) or _GERUND_CONDITION.search(before_text)):
         return SETTING
     return CLAIM
 
@@ -357,7 +377,8 @@ _BASELINE_BEFORE = re.compile(
 def _kind(doc: Document, q: Quantity, before_text: str, local: str, local_start: int) -> tuple[str, str | None]:
     """'score' or 'change', and for a change its direction."""
     change = (
-        q.sign is not None
+        q.sign == "+"
+        or (q.sign == "-" and q.unit in ("%", "pp", "points"))
         or q.unit in ("pp", "x")
         or bool(CHANGE_CUE.search(before_text[-40:]))
         or bool(re.match(r"\s*(?:fewer|less|lower|higher|more|faster|slower|smaller|larger|"
@@ -378,6 +399,9 @@ def _kind(doc: Document, q: Quantity, before_text: str, local: str, local_start:
     return "change", min(cues)[1] if cues else None
 
 
+_NEW_PHRASE = re.compile(r"[,;(]|\b(?:while|and|but|whereas|with|compared)\b")
+
+
 def _metric(metrics: list[re.Match], span: tuple[int, int], clause_text: str, q: Quantity) -> str | None:
     """The metric named nearest the number within ``span`` (after it preferred)."""
     best = None
@@ -386,6 +410,8 @@ def _metric(metrics: list[re.Match], span: tuple[int, int], clause_text: str, q:
         start, end = match.span()
         if start < span[0] or end > span[1]:
             continue
+        if start >= q.end and _NEW_PHRASE.search(match.string, q.end, start):
+            continue  # '0.8 points on MMLU while cutting memory': the memory is another result
         distance = start - q.end if start >= q.end else (q.start - end) * 1.5
         if distance >= 0 and (best_distance is None or distance < best_distance):
             best, best_distance = match.group(), distance
@@ -394,11 +420,23 @@ def _metric(metrics: list[re.Match], span: tuple[int, int], clause_text: str, q:
     return best
 
 
-def _nearest(mentions: list[Mention], q: Quantity, span: tuple[int, int]) -> str | None:
+def _nearest(mentions: list[Mention], q: Quantity, span: tuple[int, int], text: str = "") -> str | None:
+    """The mention nearest the number within ``span``; one the number is reported 'on' comes
+    first ('63.5 on the WikiText-2')."""
     inside = [m for m in mentions if m.start >= span[0] and m.end <= span[1]]
     if not inside:
         return None
-    return min(inside, key=lambda m: m.start - q.end if m.start >= q.end else (q.start - m.end) * 1.5).name
+
+    def distance(m: Mention) -> float:
+        if m.start < q.end:
+            return (q.start - m.end) * 1.5
+        reported_on = _REPORTED_ON.fullmatch(text, q.end, m.start) if text else None
+        return (m.start - q.end) * (0.2 if reported_on else 1.0)
+
+    return min(inside, key=distance).name
+
+
+_REPORTED_ON = re.compile(r"[^,;.()]{0,30}?\b(?:on|for|in|over)\s+(?:the\s+)?", re.IGNORECASE)
 
 
 def _baseline(text: str, q: Quantity, clause: tuple[int, int]) -> str | None:
@@ -407,7 +445,8 @@ def _baseline(text: str, q: Quantity, clause: tuple[int, int]) -> str | None:
         return _clean_phrase(after.group("b"))
     before = _BASELINE_BEFORE.search(text[clause[0] : q.start])
     if before:
-        return _clean_phrase(before.group("b"))
+        # 'surpassing TEAL by 1.77% and CATS by 17.14%': the last one named before this 'by'.
+        return _clean_phrase(re.split(r"\s+by\s+[^,;]*?\s+and\s+", before.group("b"))[-1])
     return None
 
 
@@ -482,7 +521,7 @@ def build_claims(
                 value_max=q.value_max,
                 unit=_unit(q),
                 metric=_metric(metrics, clause, clause_text, q) or _metric(metrics, sentence, clause_text, q),
-                benchmark=_nearest(benchmarks, q, clause) or _nearest(benchmarks, q, sentence),
+                benchmark=_nearest(benchmarks, q, clause, text) or _nearest(benchmarks, q, sentence, text),
                 method=_nearest(methods, q, sentence),
                 model=_nearest(models, q, clause) or _nearest(models, q, sentence),
                 baseline=_baseline(text, q, clause) if kind == "change" or q.form == "before" else None,

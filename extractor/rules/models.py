@@ -14,6 +14,7 @@ from ..schema import Model
 from .claims import SIZE, Mention, Reading
 from .quantities import Quantity
 from .text import Document
+from .vocabulary import PARAMETER_NOUNS
 
 _NAME_TOKEN = re.compile(r"[\w.+@'\u2019-]+$")
 _CAPITALIZED = re.compile(r"[A-Z][\w.-]*[A-Za-z0-9]$|[A-Za-z]+-?\d[\w.-]*$")
@@ -49,7 +50,7 @@ def _model_name(doc: Document, q: Quantity) -> tuple[str, int, int]:
     if before and before[0].end >= q.start - 1 and _CAPITALIZED.match(before[0].text) and before[0].lower not in ("the", "our", "a", "at", "to", "of", "and"):
         return text[before[0].start : right], before[0].start, right
     after = doc.words_after(q.end, 1, ceiling=doc.sentence_of(q.start)[1])
-    if after and after[0].start - q.end <= 1:
+    if after and after[0].start - q.end <= 1 and (after[0].lower in PARAMETER_NOUNS or after[0].text[0].isupper()):
         return text[q.start : after[0].end], q.start, after[0].end
     return text[q.start : q.end], q.start, q.end
 

@@ -38,7 +38,8 @@ _DATA_VERBS = re.compile(r"^(?:releas|curat|collect|publish|construct)", re.IGNO
 # name must look like one ('named entities' is not a naming); after 'we call' it may not.
 _NAMING = re.compile(
     r"\b(?:(?P<we>we\s+(?:call|name|term|dub|coin|denote)|we\s+refer\s+to\s+(?:\w+\s+){0,6}?as)|"
-    r"(?:called|named|dubbed|termed|coined|denoted)(?:\s+as)?)\s+(?:it\s+|this\s+|them\s+)?(?:the\s+|a\s+|an\s+)?",
+    r"(?:called|named|dubbed|termed|coined|denoted)(?:\s+as)?)\s+(?:it\s+|this\s+|them\s+|our\s+[\w-]+\s+)?"
+    r"(?:the\s+|a\s+|an\s+)?",
     re.IGNORECASE,
 )
 _NAMING_HEAD = re.compile(r"(\w+)\s*,?\s+(?:(?:which|that)\s+)?$")
@@ -50,6 +51,12 @@ _STUDY = re.compile(
     re.IGNORECASE,
 )
 _NOVELTY = re.compile(r"\b(?:new|novel|first|not\s+been|to\s+our\s+knowledge|propos\w*|introduc\w*)\b", re.IGNORECASE)
+# 'we propose a ... (ACR)', 'our proposed ... (ACR)', and 'The X (ACR) we present employs ...'.
+_STRONG_LEAD = re.compile(
+    r"(?<!recently\s)(?<!previously\s)(?<!originally\s)(?<!widely\s)"
+    r"\b(?i:our\s+proposed|propos\w*|introduc\w*|present\w*)\s+(?:[\w-]+\s+){0,6}$"
+)
+_WE_PRESENT_AFTER = re.compile(r"\s*(?:that\s+|which\s+)?we\s+(?:propose|present|introduce|develop|call)\b", re.IGNORECASE)
 _NOT_A_DEFINITION = re.compile(
     r"\b(?:such\s+as|like|e\.g\.?|i\.e\.?|including|known\s+as|than|vs\.?|versus|over|baselines?|"
     r"in\s+terms\s+of|measured\s+by|focusing\s+on|based\s+on)\s*(?:the\s+)?$",
@@ -72,6 +79,9 @@ _TOKEN = re.compile(r"\S+")
 _GREEK = "\u03bb\u03b1\u03b2\u03b3\u03b4\u03b5\u03c4\u03bc\u03c3\u03c0\u03c6"
 # 'our trained model Curie-7B-v1', 'the proposed framework X'.
 _OUR_HEAD_NAME = re.compile(r"\b(?i:our|the\s+proposed)\s+(?:[\w-]+\s+){0,2}?(?P<head>" + _HEADS_PATTERN + r")\s+(?=\S)")
+# 'We present KV-cache compression': a capitalized word before a process noun modifies it.
+_MODIFIES_NOUN = re.compile(r"\s+(?!(?:" + _HEADS_PATTERN + r")\b)[a-z]+(?:tion|sion|ing|ment|ance|ence|ity|ness|ism)s?\b")
+_PARENTHESIZED_NAME = re.compile(r"\s*\(\s*([^\s()]+)\s*\)")
 # 'our DUEL framework'.
 _OUR_NAME_HEAD = re.compile(r"\b(?i:our)\s+(?P<name>\S+)\s+(?P<head>" + _HEADS_PATTERN + r")\b")
 # 'a new method, self-ask, that' / 'a new technique ("reordering")': the head, then its article.
@@ -188,15 +198,17 @@ def name_like(token: str) -> bool:
 def name_chunk(text: str, start: int, lowercase: bool = False) -> tuple[str, int, int] | None:
     """The name written from ``start``: name-like tokens, joined by connectors ('Diffusion in
     Diffusion'), ending at punctuation or a lower-case word. With ``lowercase`` the name may be
-    a short lower-case phrase ('self-ask', 'inference-time dynamic prompting')."""
+    a short lower-case phrase ('self-ask', 'inference-time dynamic prompting'); a name that
+    starts capitalized does not continue in lower case ('FDNet1.0 for face detection')."""
     tokens: list[tuple[int, int]] = []
     for match in _TOKEN.finditer(text, start):
         raw = match.group()
         if raw.startswith("("):
             break
-        # Trailing punctuation ends the name; '!' and '++' may belong to it ('BeNice!', 'GenCLS++').
+        # Trailing punctuation and a dash end the name; '!' and '++' may belong to it ('BeNice!').
+        raw = re.split(r"\u2014|\u2013|--", raw)[0]
         word = raw.rstrip(",.;:?)")
-        closes = word != raw or (bool(tokens) and raw.endswith(tuple(QUOTES)))
+        closes = word != raw or raw != match.group() or (bool(tokens) and raw.endswith(tuple(QUOTES)))
         bare = word.strip(QUOTES)
         if not bare:
             break
@@ -207,7 +219,8 @@ def name_chunk(text: str, start: int, lowercase: bool = False) -> tuple[str, int
             or (tokens and lower in _CONNECTORS and not closes)
             or (tokens and re.fullmatch(r"\d+(?:\.\d+)?", bare) and previous in _CONNECTORS)
             or (lowercase and len(tokens) < 4 and re.fullmatch(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*", bare)
-                and lower not in _CONNECTORS and lower not in _STOP_CAPITALS)
+                and lower not in _CONNECTORS and lower not in _STOP_CAPITALS
+                and (not tokens or text[tokens[0][0] : tokens[0][1]].strip(QUOTES)[:1].islower()))
         ):
             break
         tokens.append((match.start(), match.start() + len(word)))
@@ -279,6 +292,8 @@ class _Names:
         self.found: list[Name] = []
 
     def add(self, name: str, start: int, end: int, kind: str, aliases: tuple[str, ...] = ()) -> None:
+        if name.lower() in GENERIC_NAMES:
+            return
         for acronym in self.acronyms:
             if acronym.start <= end and start < acronym.end:
                 name, aliases = acronym.short, (acronym.long,)
@@ -309,7 +324,8 @@ def _cued(text: str, span: tuple[int, int], names: _Names) -> None:
         verb = cue.group("verb")
         position = _after_cue(text, cue.end(), span[1])
         chunk = name_chunk(text, position) or _acronym_at(position, names.acronyms)
-        if chunk:
+        defined = chunk and any(a.start <= chunk[2] and chunk[1] < a.end for a in names.acronyms)
+        if chunk and (defined or not _MODIFIES_NOUN.match(text, chunk[2])):
             kind = _kind_of(head_after(text, chunk[2]), verb)
             names.add_chunk(chunk, kind)
             names.add_chunk(_coordinated(text, chunk[2], span[1]), kind)
@@ -339,8 +355,11 @@ def _named(text: str, span: tuple[int, int], names: _Names) -> None:
             continue
         chunk = name_chunk(text, match.end(), lowercase=True)
         quoted = text[match.end() : match.end() + 1] in QUOTES
+        defined = _acronym_at(match.end(), names.acronyms)
         if chunk and (match.group("we") or quoted or name_like(chunk[0].split()[0])):
             names.add_chunk(chunk, _kind_of(head))
+        elif defined:  # 'a method called meta-transfer learning (MTL)'
+            names.add_chunk(defined, _kind_of(head))
 
 
 def _appositions(text: str, span: tuple[int, int], names: _Names) -> None:
@@ -361,7 +380,12 @@ def _appositions(text: str, span: tuple[int, int], names: _Names) -> None:
             names.add_chunk(chunk, _kind_of(match.group("head").lower()))
     if "our" in sentence.lower() or "proposed" in sentence:
         for match in _OUR_HEAD_NAME.finditer(sentence):
-            names.add_chunk(name_chunk(text, start + match.end()), _kind_of(match.group("head").lower()))
+            at = start + match.end()
+            kind = _kind_of(match.group("head").lower())
+            names.add_chunk(name_chunk(text, at), kind)
+            named = _PARENTHESIZED_NAME.match(text, at - 1)  # 'our models (BigGANs)'
+            if named and name_like(named.group(1)):
+                names.add(named.group(1), named.start(1), named.end(1), kind)
         for match in _OUR_NAME_HEAD.finditer(sentence):
             # 'our SRL model' names a task when SRL was defined earlier, outside this sentence.
             background = any(a.short == match.group("name") and a.start < start for a in names.acronyms)
@@ -398,7 +422,7 @@ def _opening(text: str, span: tuple[int, int], names: _Names) -> None:
             names.add_chunk(chunk, _kind_of(match.group("head").lower()))
 
 
-def _definitions(doc: Document, span: tuple[int, int], names: _Names, cued: bool, previous_cue: bool) -> None:
+def _definitions(doc: Document, span: tuple[int, int], names: _Names, previous_cue: bool) -> None:
     """Acronym definitions in a contribution sentence: any, right after a cue verb or in a
     passive 'X (ACR) is proposed'; a Title Case one in a first-person sentence that marks it
     new or uses the acronym again."""
@@ -417,7 +441,7 @@ def _definitions(doc: Document, span: tuple[int, int], names: _Names, cued: bool
         titled = all(w[0].isupper() for w in re.findall(r"[\w'-]+", acronym.long) if w.lower() not in _CONNECTORS)
         reused = text.count(acronym.short) > 1
         is_metric = metric_entry(acronym.short) is not None or metric_entry(acronym.long) is not None
-        strong = (cued and re.search(r"(?i:our\s+proposed|propos\w*|introduc\w*|present\w*)\s+(?:\w+\s+){0,6}$", lead)) or passive
+        strong = bool(_STRONG_LEAD.search(lead) or _WE_PRESENT_AFTER.match(text, acronym.end)) or passive
         if strong and (long_head in HEADS or head in HEADS or titled):
             pass
         elif titled and (first_person or previous_cue) and (_NOVELTY.search(sentence) or reused) and not is_metric:
@@ -453,7 +477,7 @@ def find_names(doc: Document, acronyms: list[Abbreviation]) -> list[Name]:
         if cued or previous_cue or _FIRST_PERSON.search(sentence) or _PASSIVE.search(sentence):
             _appositions(text, span, names)
         _opening(text, span, names)
-        _definitions(doc, span, names, cued, previous_cue)
+        _definitions(doc, span, names, previous_cue)
         if previous_cue:
             _subject(text, span, names)
         previous_cue = cued or len(names.found) > before

@@ -20,16 +20,16 @@ SCALES = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
 _SCALE_WORDS = {"thousand": "K", "million": "M", "billion": "B", "trillion": "T"}
 
 # A unit right after a number, with the normalized unit each group stands for. LaTeX spacing
-# (``0.2\,pp``) and a single space are allowed in between.
+# (``0.2\,pp``), the end of inline math (``$15$ seconds``) and a single space may come between.
 _UNIT = re.compile(
-    r"""(?:\\[,;:!\ ]|~|\s)?\s?(?:
+    r"""\$?(?:\\[,;:!\ ]|~|\s)?\s?(?:
         (?P<pp>pp\b|p\.p\.|percentage[\s-]points?\b|percent\s+points?\b)
       | (?P<pct>\\?%|percent\b)
       | (?P<points>(?:absolute\s+|accuracy\s+)?(?:points?|pts?)\b)
       | (?P<x>[x\u00d7](?![\w])|times\b|-?fold\b)
       | (?P<memory>[KMGT]i?B\b|bytes\b)
       | (?P<time>ms\b|\u00b5s\b|us\b|ns\b|seconds?\b|secs?\b|minutes?\b|mins?\b|hours?\b|hrs?\b|days?\b|s(?=[\s,.;)])|h(?=[\s,.;)]))
-      | (?P<bits>bits?\s+per\s+(?:dim(?:ension)?|token|char(?:acter)?|byte|pixel)\b|bits?/dim\b|BPD\b|bpd\b)
+      | (?P<bits>bits?[\s-]+per[\s-]+(?:dim(?:ension)?|token|char(?:acter)?|byte|pixel)\b|bits?/(?:dim|char)\b|BPD\b|bpd\b|BPC\b|bpc\b)
       | (?P<other>nats?\b|dB\b|FPS\b|fps\b|tokens/s\b|it/s\b|[GTP]?FLOPs\b|bits?\b)
       | (?P<scale>thousand|million|billion|trillion)\b
     )""",
@@ -153,7 +153,8 @@ def _normalize_unit(match: re.Match) -> str | None:
     if kind == "time":
         return _TIME_UNITS.get(written, written)
     if kind == "bits":
-        return "BPD" if written.lower() == "bpd" else "bits/dim"
+        lowered = written.lower()
+        return "BPC" if "char" in lowered or lowered == "bpc" else "bits/dim"
     if kind == "other" and written.startswith("bit"):
         return "bits"
     return written

@@ -31,7 +31,8 @@ _WORD = re.compile(r"[^\W_][\w'\-+@.^/&]*[\w+]|[^\W_]")
 # A link is a token with a slash (or 'www.') that names a scheme or a domain.
 _SLASHED = re.compile(r"[^\s/]*/\S*|www\.\S+")
 _LINK = re.compile(r"://|^www\.|\.(?:com|org|io|ai|net|edu|dev|html?)(?:/|$)")
-_MATH = re.compile(r"\$[^$]{1,400}\$")
+# Inline LaTeX math; '$15$' (a number alone) is a number written in math mode, not a symbol.
+_MATH = re.compile(r"\$(?!\s*[\d.,]+\s*\$)[^$]{1,400}\$")
 
 
 _LIST_MARKER = re.compile(r"(?:^|(\S*)\s+)\(?\d{1,2}\)?$")

@@ -98,8 +98,8 @@ INCREASE = re.compile(
 # Words before a number that make it a change relative to something.
 CHANGE_CUE = re.compile(
     r"\b(?:by|margins?\s+of|gains?\s+of|improvements?\s+of|reductions?\s+of|drops?\s+of|"
-    r"speed-?ups?\s+of|increases?\s+of|decreases?\s+of)\s*(?:up\s+to\s+|about\s+|~|nearly\s+|"
-    r"roughly\s+|approximately\s+|over\s+|more\s+than\s+)?$",
+    r"speed-?ups?\s+of|increases?\s+of|decreases?\s+of|costs?|loses|losing|gains|adds|adding|saves|saving)"
+    r"\s*(?:only\s+|just\s+|up\s+to\s+|about\s+|~|nearly\s+|roughly\s+|approximately\s+|over\s+|more\s+than\s+)?$",
     re.IGNORECASE,
 )
 # Nouns that head the name of a method, model, system or metric a paper may coin.
