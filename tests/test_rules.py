@@ -4,6 +4,9 @@ nothing it returns is refused by grounding."""
 
 from __future__ import annotations
 
+import random
+import string
+
 import pytest
 
 from extractor.grounding import ground
@@ -297,3 +300,14 @@ def test_every_fixture_abstract_extracts_and_grounds(paper) -> None:
 
 def test_the_version_is_a_string() -> None:
     assert isinstance(RULES_VERSION, str) and RULES_VERSION
+
+
+def test_odd_text_extracts_and_grounds() -> None:
+    """Fragments, unbalanced brackets and random symbol soup: no exception, nothing ungrounded."""
+    rng = random.Random(7)
+    alphabet = string.ascii_letters + string.digits + " .,;:()%-+x/$\\~"
+    texts = ["", " ", "(1)", "We propose (", "from 3 to", "between 2 and", "8x", "1e999", "12/0", "0 of 0"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 120))) for _ in range(300)]
+    for text in texts:
+        extraction, rejected = ground(extract(text), text, "p")
+        assert rejected == [], text

@@ -374,6 +374,19 @@ _BASELINE_BEFORE = re.compile(
 )
 
 
+_CHANGE_AFTER = re.compile(
+    r"\s*(?:fewer|less|lower|higher|more|faster|slower|smaller|larger|speed-?ups?|gains?|improvements?|"
+    r"reductions?|drops?|increases?|decreases?|overhead|savings?|lifts?|uplifts?|boosts?)\b",
+    re.IGNORECASE,
+)
+# 'an improvement of GPT-4o up to 4%', 'performance degrades substantially (13.9%-85%)'.
+_CHANGE_BEFORE = re.compile(
+    r"\b(?:improv\w*|gains?|degrad\w*|drops?|dropped|declin\w*|lifts?|boost\w*|reduc\w*|increas\w*|"
+    r"decreas\w*)\b(?:\s+\S+){0,5}\s*\(?\s*(?:up\s+to\s+|about\s+|~)?$",
+    re.IGNORECASE,
+)
+
+
 def _kind(doc: Document, q: Quantity, before_text: str, local: str, local_start: int) -> tuple[str, str | None]:
     """'score' or 'change', and for a change its direction."""
     change = (
@@ -381,9 +394,8 @@ def _kind(doc: Document, q: Quantity, before_text: str, local: str, local_start:
         or (q.sign == "-" and q.unit in ("%", "pp", "points"))
         or q.unit in ("pp", "x")
         or bool(CHANGE_CUE.search(before_text[-40:]))
-        or bool(re.match(r"\s*(?:fewer|less|lower|higher|more|faster|slower|smaller|larger|"
-                         r"speed-?ups?|gains?|improvements?|reductions?|drops?|increases?|"
-                         r"decreases?|overhead|savings?)\b", doc.text[q.end : q.end + 20], re.IGNORECASE))
+        or bool(_CHANGE_AFTER.match(doc.text, q.end))
+        or bool(_CHANGE_BEFORE.search(re.split(r"[,;]|\.\s|(?<![\w.-])\d", before_text[-60:])[-1]))
     )
     if q.form in ("before", "after"):
         change = False

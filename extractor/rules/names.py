@@ -265,9 +265,9 @@ def head_after(text: str, end: int) -> str | None:
     direct = re.match(r"\s+(?:[\w-]+\s+)?([a-z][\w-]*)", text[end : end + 40])
     if direct and direct.group(1).lower() in HEADS:
         return direct.group(1).lower()
-    apposition = re.match(r"(?:\s*\([^)]{1,80}\))?\s*[,:]\s*(?:a|an|the|our)\s+([^,;.()]{1,120})", text[end : end + 200])
+    apposition = re.match(r"(?:\s*\([^)]{1,80}\))?\s*[,:]\s*(?:a|an|the|our)\s+([^;.()]{1,120})", text[end : end + 200])
     if apposition:
-        for word in apposition.group(1).lower().split()[:8]:
+        for word in apposition.group(1).lower().replace(",", " ").split()[:10]:
             if word in _PHRASE_END:
                 break
             if word in HEADS:
@@ -323,12 +323,21 @@ def _cued(text: str, span: tuple[int, int], names: _Names) -> None:
     for cue in _CUE.finditer(text, *span):
         verb = cue.group("verb")
         position = _after_cue(text, cue.end(), span[1])
-        chunk = name_chunk(text, position) or _acronym_at(position, names.acronyms)
+        chunk = name_chunk(text, position) or _acronym_at(position, names.acronyms) or _lowercase_named(text, position)
         defined = chunk and any(a.start <= chunk[2] and chunk[1] < a.end for a in names.acronyms)
         if chunk and (defined or not _MODIFIES_NOUN.match(text, chunk[2])):
             kind = _kind_of(head_after(text, chunk[2]), verb)
             names.add_chunk(chunk, kind)
             names.add_chunk(_coordinated(text, chunk[2], span[1]), kind)
+
+
+def _lowercase_named(text: str, position: int) -> tuple[str, int, int] | None:
+    """'we propose medoid voting, a simple, but effective approach': a lower-case name the
+    apposition right after it makes a method."""
+    chunk = name_chunk(text, position, lowercase=True)
+    if chunk and len(chunk[0].split()) <= 3 and re.match(r"\s*,\s+(?:a|an)\s", text[chunk[2] :]) and head_after(text, chunk[2]):
+        return chunk
+    return None
 
 
 def _acronym_at(position: int, acronyms: list[Abbreviation]) -> tuple[str, int, int] | None:
