@@ -41,7 +41,9 @@ def measure(abstracts: list[str]) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--abstracts", type=int, default=10_000, help="at least this many abstracts per repeat")
+    parser.add_argument(
+        "--abstracts", type=int, default=10_000, help="at least this many abstracts per repeat"
+    )
     parser.add_argument("--repeat", type=int, default=5, help="repeats; the median is reported")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):

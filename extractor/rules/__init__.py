@@ -36,7 +36,9 @@ def extract(abstract: str) -> ExtractionDraft:
     benchmark_mentions = find_benchmark_mentions(doc, names, acronyms, model_spans)
     benchmark_keys = {name_key(b.name) for b in benchmark_mentions}
     own = [
-        n for n in names if n.kind == "method" and not {name_key(a) for a in (n.name, *n.aliases)} & benchmark_keys
+        n
+        for n in names
+        if n.kind == "method" and not {name_key(a) for a in (n.name, *n.aliases)} & benchmark_keys
     ]
     methods = [Method(name=n.name, aliases=list(n.aliases), proposed=True) for n in own]
     method_mentions = [Mention(n.name, n.start, n.start + len(n.name)) for n in own]

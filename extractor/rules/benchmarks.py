@@ -44,14 +44,22 @@ _RESULTS_LEAD = re.compile(
     r"(?:\b(?:results?|performance|accuracy|accuracies|state[- ]of[- ]the[- ]art|sota|experiments?|evaluat\w*|"
     r"tested|scores?|bleu|f1|error|outperform\w*)\b[^.;:()]{0,30}?|\d[\d.,]*\s*(?:%|\\%)?\s*(?:[\w/@-]+\s+){0,3}?)$"
 )
+_LEAD_HINT = re.compile(
+    r"\d|result|perform|accura|art\b|sota|experiment|evaluat|tested|score|bleu|f1|error|outperform"
+)
 _APPOSITION = re.compile(r",\s+an?\s")
 _TRAILING_PAREN = re.compile(r"\s*\([^)]{1,80}\)\s*$")
 _LAST_TOKEN = re.compile(r"[^\s,;:()]+$")
 # Words before a name that make it a modifier of an unnamed dataset ('a new PEFT benchmark').
-_MODIFIED = re.compile(r"\b(?:a|an|first|new|novel|systematic|large-scale|comprehensive|our|this)\s+(?:[\w-]+\s+)?$", re.IGNORECASE)
+_MODIFIED = re.compile(
+    r"\b(?:a|an|first|new|novel|systematic|large-scale|comprehensive|our|this)\s+(?:[\w-]+\s+)?$",
+    re.IGNORECASE,
+)
 _EVALUATION = re.compile(r"\b(?:on|in|across|over|using|from|of)\s+(?:the\s+)?$", re.IGNORECASE)
 # A registry name right before one of these is a modality ('an RGB image'), not a benchmark.
-_MODALITY = re.compile(r"\s*-?\s*(?:images?|cameras?|channels?|pixels?|sensors?|modality|based)\b", re.IGNORECASE)
+_MODALITY = re.compile(
+    r"\s*-?\s*(?:images?|cameras?|channels?|pixels?|sensors?|modality|based)\b", re.IGNORECASE
+)
 _QUANTITY = re.compile(r"\d[\d.,]*[KMBTkmbt]?$|\d[Dd]$")
 # What may follow a benchmark name that ends a phrase ('on X, Y and Z, ...', 'on X with ...'):
 # not a noun it modifies ('the Euclidean distance').
@@ -62,7 +70,9 @@ _FOLLOWS_NAME = re.compile(
 )
 # Hardware, instruction sets and number formats are not datasets ('on arm64', 'on H100').
 _PLATFORM = re.compile(r"(?i)(?:x86|x64|arm\d*|aarch64|cuda|[ahv]\d{2,3}|rtx|tpu|fp\d+|bf16|int\d+)(?:\b|_)")
-_NOT_NAMES = frozenset("the a an our on in we this these each all both to for with by as at from its their".split())
+_NOT_NAMES = frozenset(
+    "the a an our on in we this these each all both to for with by as at from its their".split()
+)
 
 
 def _is_name(name: str) -> bool:
@@ -91,12 +101,18 @@ def _before_head(doc: Document, head: re.Match) -> list[Mention]:
         return _names_in(doc, floor + listed.start(), floor + listed.end())
     tokens = list(re.finditer(r"\S+", before))
     for modifiers in range(3 if head.group("loose") else 1):
-        if modifiers and not _MODIFIER.fullmatch(tokens[-modifiers].group()) if len(tokens) >= modifiers else True:
+        if (
+            modifiers and not _MODIFIER.fullmatch(tokens[-modifiers].group())
+            if len(tokens) >= modifiers
+            else True
+        ):
             break
         kept = tokens[: len(tokens) - modifiers][-4:]
         if not kept:
             break
-        named = _name_suffix(doc, text[floor + kept[0].start() : floor + kept[-1].end()], floor + kept[0].start())
+        named = _name_suffix(
+            doc, text[floor + kept[0].start() : floor + kept[-1].end()], floor + kept[0].start()
+        )
         if named and not _MODIFIED.search(text[max(0, named.start - 40) : named.start]):
             return [named]
     return []
@@ -109,10 +125,18 @@ def _name_suffix(doc: Document, words: str, offset: int) -> Mention | None:
     keep: list[re.Match] = []
     for token in reversed(tokens):
         bare = token.group().strip(QUOTES)
-        if bare.lower() in _NOT_NAMES or bare[-1] in ",;:." or not (name_like(bare) or re.fullmatch(r"\d[\w.-]*", bare)):
+        if (
+            bare.lower() in _NOT_NAMES
+            or bare[-1] in ",;:."
+            or not (name_like(bare) or re.fullmatch(r"\d[\w.-]*", bare))
+        ):
             break
         keep.insert(0, token)
-    while keep and doc.sentence_of(offset + keep[0].start())[0] == offset + keep[0].start() and re.fullmatch(r"[A-Z][a-z]+", keep[0].group()):
+    while (
+        keep
+        and doc.sentence_of(offset + keep[0].start())[0] == offset + keep[0].start()
+        and re.fullmatch(r"[A-Z][a-z]+", keep[0].group())
+    ):
         keep.pop(0)
     if not keep:
         return None
@@ -137,7 +161,9 @@ def _names_in(doc: Document, start: int, end: int) -> list[Mention]:
 
 def _common_word(text: str, name: str) -> bool:
     """'+0.39dB on Videos': a capitalized word the abstract also writes in lower case."""
-    return bool(re.fullmatch(r"[A-Z][a-z]+", name)) and re.search(r"\b" + name.lower() + r"\b", text) is not None
+    return (
+        bool(re.fullmatch(r"[A-Z][a-z]+", name)) and re.search(r"\b" + name.lower() + r"\b", text) is not None
+    )
 
 
 def _sentence_initial_word(doc: Document, mention: Mention) -> bool:
@@ -151,7 +177,11 @@ def _list_from(text: str, position: int, end: int) -> list[tuple[str, int, int]]
     out = []
     while position < end:
         chunk = name_chunk(text, position)
-        if chunk is None or not _is_name(chunk[0]) or re.match(r"\s+et\.?\s+al", text[chunk[2] : chunk[2] + 8]):
+        if (
+            chunk is None
+            or not _is_name(chunk[0])
+            or re.match(r"\s+et\.?\s+al", text[chunk[2] : chunk[2] + 8])
+        ):
             break
         out.append(chunk)
         sep = re.match(r"\s*(?:,\s*(?P<last>(?:and|or)\s+)?|\s+(?P<last2>and|or)\s+)", text[chunk[2] : end])
@@ -180,8 +210,11 @@ def find_benchmark_mentions(
         registry.append(Mention(m.surface, *m.span))
         canonical.append(m.canonical)
     # Every alias of one registry entry written here is named by its shortest form ('SQuAD').
-    shortest = {c: min((r.name for r, k in zip(registry, canonical) if k == c), key=len) for c in canonical}
-    registry = [Mention(shortest[c], r.start, r.end) for r, c in zip(registry, canonical)]
+    shortest = {
+        c: min((r.name for r, k in zip(registry, canonical, strict=True) if k == c), key=len)
+        for c in canonical
+    }
+    registry = [Mention(shortest[c], r.start, r.end) for r, c in zip(registry, canonical, strict=True)]
     found = list(registry)
     for head in _HEAD_WORD.finditer(text):
         found.extend(_before_head(doc, head))
@@ -205,13 +238,18 @@ def find_benchmark_mentions(
         if match.group("open") not in ("(", ",", "") or len(items) >= 2:
             found.extend(Mention(*item) for item in items)
     for match in _ON.finditer(lower):
-        if _RESULTS_LEAD.search(lower, max(0, match.start() - 45), match.start()):
+        window = lower[max(0, match.start() - 45) : match.start()]
+        if _LEAD_HINT.search(window) and _RESULTS_LEAD.search(window):
             items = _list_from(text, match.end(), doc.clause_of(match.end())[1])
             if items and _FOLLOWS_NAME.match(text, items[-1][2]):
                 found.extend(Mention(*item) for item in items if not _common_word(text, item[0]))
     found.extend(Mention(n.name, n.start, n.start + len(n.name)) for n in introduced if n.kind == "data")
     found.extend(_coordinated(text, registry, found))
-    found = [m for m in found if not any(s <= m.start < e for s, e in exclude) and not _sentence_initial_word(doc, m)]
+    found = [
+        m
+        for m in found
+        if not any(s <= m.start < e for s, e in exclude) and not _sentence_initial_word(doc, m)
+    ]
     return _one_per_acronym(_unique(found), acronyms)
 
 

@@ -29,8 +29,18 @@ from .vocabulary import (
 )
 
 CLAIM, SETTING, SIZE, DATA, COUNT, NAME, MATH, PVALUE, BOUND, YEAR, CITATION, MARKER = (
-    "claim", "setting", "size", "data", "count", "name", "math", "p-value", "bound", "year",
-    "citation", "marker",
+    "claim",
+    "setting",
+    "size",
+    "data",
+    "count",
+    "name",
+    "math",
+    "p-value",
+    "bound",
+    "year",
+    "citation",
+    "marker",
 )
 
 
@@ -45,8 +55,13 @@ class Reading:
 
 _GLUED_QUALIFIERS = ("approx", "sim", "leq", "geq")
 _APPROXIMATE = ("~", "sim", "approx", "approximately", "about", "roughly", "around", "nearly")
-_EQUATION = re.compile(r"(?P<lhs>[\w^*|\\{}()'.-]*[\w^*|}')])\s*(?:=|:=|\\approx|approx|\u2248|\\sim|sim)\s*$")
-_P_VALUE = re.compile(r"(?:\bp(?:-value)?s?\s*(?:[<>=\u2264\u2265]=?|\\leq|\\geq|leq|geq|of)|\bp-values?\s+of)\s*$", re.IGNORECASE)
+_EQUATION = re.compile(
+    r"(?P<lhs>[\w^*|\\{}()'.-]*[\w^*|}')])\s*(?:=|:=|\\approx|approx|\u2248|\\sim|sim)\s*$"
+)
+_P_VALUE = re.compile(
+    r"(?:\bp(?:-value)?s?\s*(?:[<>=\u2264\u2265]=?|\\leq|\\geq|leq|geq|of)|\bp-values?\s+of)\s*$",
+    re.IGNORECASE,
+)
 _BIG_O = re.compile(r"(?:\b[oO\u03a9\u0398\u03c9]|\\Omega|\\Theta|poly|log)\(\s*$")
 _HARDWARE = re.compile(r"^(?:[ahvlt]\d{2,4}\w*|rtx|gtx|gpu|gpus|tpu|tpus|v\d|nvidia|gh200|mi\d{3}x?)$")
 # A memory size right before a device names the device ('a single 64GB consumer Mac'), unless
@@ -56,8 +71,13 @@ _DEVICE_AFTER = re.compile(
     r"phones?|tpus?|[ahv]\d{2,3}s?)\b(?!\s+(?:memory|vram|ram|usage|footprint|consumption))",
     re.IGNORECASE,
 )
-_HYPOTHETICAL = re.compile(r"\b(?:if|would|may|might|could|should|must|hypothetical(?:ly)?|suppose|e\.g)\b", re.IGNORECASE)
-_CI = re.compile(r"^\s*(?:%|\\%)?\s*(?:bootstrap(?:ped)?\s+)?(?:confidence|credible|ci\b|cis\b|intervals?|prediction\s+intervals?)", re.IGNORECASE)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|would|may|might|could|should|must|hypothetical(?:ly)?|suppose|e\.g)\b", re.IGNORECASE
+)
+_CI = re.compile(
+    r"^\s*(?:%|\\%)?\s*(?:bootstrap(?:ped)?\s+)?(?:confidence|credible|ci\b|cis\b|intervals?|prediction\s+intervals?)",
+    re.IGNORECASE,
+)
 _PERCENT_SETTING_AFTER = re.compile(
     r"^\s*(?:(?:unstructured|structured|weight|activation|attention|token|kv|layer|head)\s+)?"
     r"(?:sparsity|sparse|pruning|pruned|masking|masked|mask|dropout|noise|label\s+noise|"
@@ -88,9 +108,26 @@ _GERUND_CONDITION = re.compile(
     r"(?:^|[;:]\s*|\b(?:that|when|if|after|by|while)\s+)(?:\w+\s+)?[a-z]+ing\s+(?:only\s+|just\s+|about\s+|~)?$",
     re.IGNORECASE,
 )
-_SCALED_CHANGE = re.compile(r"\b(?:remov\w*|reduc\w*|sav\w*|eliminat\w*|cut\w*|prun\w*|fewer|less)\b[^,;.]{0,20}$", re.IGNORECASE)
-_OUTCOME_VERB = re.compile(r"\b(?:solv\w*|pass\w*|wins?|winning|won|correct\w*|succeed\w*|success\w*|beats?|beating|best|tops?)\b", re.IGNORECASE)
-_MODEL_CONTEXT = re.compile(r"\b(?:param\w*|models?|scales?|sizes?|LMs?|LLMs?|transformers?)\b", re.IGNORECASE)
+_SCALED_CHANGE = re.compile(
+    r"\b(?:remov\w*|reduc\w*|sav\w*|eliminat\w*|cut\w*|prun\w*|fewer|less)\b[^,;.]{0,20}$", re.IGNORECASE
+)
+_OUTCOME_VERB = re.compile(
+    r"\b(?:solv\w*|pass\w*|wins?|winning|won|correct\w*|succeed\w*|success\w*|beats?|beating|best|tops?)\b",
+    re.IGNORECASE,
+)
+_MODEL_CONTEXT = re.compile(
+    r"\b(?:param\w*|models?|scales?|sizes?|LMs?|LLMs?|transformers?)\b", re.IGNORECASE
+)
+_WORD_HYPHEN = re.compile(r"(\w+)-$")
+_MEMORY_UNIT = re.compile(r"[KMGT]i?B|bytes")
+_DATA_WORD = re.compile(r"\b(?:data|dataset|corpus|corpora|collection)\b")
+_LIMIT_WORD = re.compile(r"\b(?:limit|budget|timeout|cap|per)\b")
+_CHUNK_BREAK = re.compile(r"[\d,;:()\[\]]")
+_PHRASE_BREAK = re.compile(r"[,;]|\.\s|(?<![\w.-])\d")
+_VERSION_NUMBER = re.compile(r"\d(?:\.\d)?")
+_NAME_BEFORE = re.compile(r"(?:^|\s)([A-Z][\w-]*)\s$")
+_CITATION_LIST = re.compile(r"\[(?:\d+,\s*)+$")
+_PLUS_MINUS = re.compile(r"(?:\u00b1|\\pm|\bpm|\+-|\+/-)\s*$")
 _STOP_WORDS = frozenset("over on of for with in to from at by and or than vs versus while".split())
 _SETTING_MODIFIERS = frozenset(
     "bit bits token tokens context step steps shot shots layer layers head heads dimensional "
@@ -112,7 +149,7 @@ def _glued_left(text: str, q: Quantity) -> str | None:
     if before in "@'#\u2019":
         return NAME
     if before == "-" and q.start >= 2 and text[q.start - 2].isalnum():
-        word = re.search(r"(\w+)-$", text[max(0, q.start - 12) : q.start])
+        word = _WORD_HYPHEN.search(text, max(0, q.start - 12), q.start)
         if word and word.group(1).lower() in ("near", "sub", "over", "under", "about", "approx"):
             return None
         return NAME
@@ -128,10 +165,6 @@ def _glued_right(text: str, q: Quantity) -> str | None:
     return None
 
 
-def _lower_words(doc: Document, words: list) -> list[str]:
-    return [w.lower for w in words]
-
-
 def read_quantity(doc: Document, q: Quantity) -> Reading:
     """The role of one quantity in its sentence."""
     text = doc.text
@@ -139,8 +172,8 @@ def read_quantity(doc: Document, q: Quantity) -> Reading:
     sentence = doc.sentence_of(q.start)
     before_text = text[sentence[0] : q.start]
     after_text = text[q.end : sentence[1]]
-    before = _lower_words(doc, doc.words_before(q.start, 4, floor=sentence[0]))
-    after = _lower_words(doc, doc.words_after(q.end, 4, ceiling=sentence[1]))
+    before = [w.lower for w in doc.words_before(q.start, 4, floor=sentence[0])]
+    after = [w.lower for w in doc.words_after(q.end, 4, ceiling=sentence[1])]
     phrase = (q.start, q.end)
 
     def reading(role: str, span: tuple[int, int] = phrase) -> Reading:
@@ -169,13 +202,17 @@ def read_quantity(doc: Document, q: Quantity) -> Reading:
         if lhs in METRIC_WORDS or METRIC_PATTERN.fullmatch(lhs):
             return reading(CLAIM)
         if "=" in before_text[-24:][equation.start() :] or not q.decimal:
-            return reading(SETTING, (sentence[0] + len(before_text) - len(before_text[-24:]) + equation.start(), q.end))
+            return reading(
+                SETTING, (sentence[0] + len(before_text) - len(before_text[-24:]) + equation.start(), q.end)
+            )
     if q.scale is not None and q.unit is None:
-        return reading(_scaled_role(doc, q, before, after, before_text, after_text), _phrase_after(doc, q, sentence))
+        return reading(
+            _scaled_role(doc, q, before, after, before_text, after_text), _phrase_after(doc, q, sentence)
+        )
     if q.modifier is not None and q.form != "product":
         if q.modifier in ("parameter", "param", "params", "parameters"):
             return reading(SIZE)
-        if q.modifier in DATA_NOUNS or q.modifier in COUNT_NOUNS and q.modifier not in _SETTING_MODIFIERS:
+        if q.modifier in DATA_NOUNS or (q.modifier in COUNT_NOUNS and q.modifier not in _SETTING_MODIFIERS):
             return reading(COUNT)
         return reading(SETTING, (q.start, q.end + 1 + len(q.modifier)))
     if q.uncertainty is None and _is_bound_after_pm(text, q):
@@ -188,15 +225,15 @@ def read_quantity(doc: Document, q: Quantity) -> Reading:
         return reading(SETTING if q.form == "product" else CLAIM)
     if q.unit in ("bits",):
         return reading(SETTING, _phrase_after(doc, q, sentence))
-    if q.unit is not None and re.fullmatch(r"[KMGT]i?B|bytes", q.unit):
+    if q.unit is not None and _MEMORY_UNIT.fullmatch(q.unit):
         if any(_HARDWARE.match(w) for w in before[-3:]) or _DEVICE_AFTER.match(after_text):
             return reading(SETTING)
         window = " ".join(before[-4:] + after[:3])
-        if re.search(r"\b(?:data|dataset|corpus|corpora|collection)\b", window):
+        if _DATA_WORD.search(window):
             return reading(DATA)
         return reading(CLAIM)
     if q.unit in ("s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"):
-        if re.search(r"\b(?:limit|budget|timeout|cap|per)\b", " ".join(before[-2:] + after[:2])):
+        if _LIMIT_WORD.search(" ".join(before[-2:] + after[:2])):
             return reading(SETTING)
         return reading(CLAIM)
     if q.unit is not None:
@@ -218,7 +255,9 @@ def read_quantity(doc: Document, q: Quantity) -> Reading:
     return reading(role)
 
 
-def _scaled_role(doc: Document, q: Quantity, before: list[str], after: list[str], before_text: str, after_text: str) -> str:
+def _scaled_role(
+    doc: Document, q: Quantity, before: list[str], after: list[str], before_text: str, after_text: str
+) -> str:
     """'7B parameters' is a model size, '15B tokens' a data size, '32K' a context length,
     'removing 67.1M parameters' a result."""
     if q.modifier:
@@ -228,8 +267,14 @@ def _scaled_role(doc: Document, q: Quantity, before: list[str], after: list[str]
             return DATA
         return SETTING
     previous = doc.words_before(q.start, 1)
-    if previous and q.scale != "K" and previous[0].end == q.start - 1 and re.search(r"[A-Z]", previous[0].text) \
-            and previous[0].lower not in ("the", "our", "on", "at", "in", "of", "and", "to", "with", "from", "over"):
+    if (
+        previous
+        and q.scale != "K"
+        and previous[0].end == q.start - 1
+        and re.search(r"[A-Z]", previous[0].text)
+        and previous[0].lower
+        not in ("the", "our", "on", "at", "in", "of", "and", "to", "with", "from", "over")
+    ):
         return SIZE  # 'Mistral 7B', 'GPT-2 124M'
     for word in after[:3]:
         if word in _STOP_WORDS or word[:1].isdigit():
@@ -257,7 +302,9 @@ def _percent_role(before_text: str, after_text: str, before: list[str]) -> str:
         return SETTING
     if _PERCENT_SETTING_BEFORE.search(before_text[-40:]) and not _RESOURCE_CHANGE.search(before_text[-60:]):
         return SETTING
-    if _RESOURCE_OF.match(after_text) and (not _RESOURCE_CHANGE.search(before_text[-60:]) or _GERUND_CONDITION.search(before_text)):
+    if _RESOURCE_OF.match(after_text) and (
+        not _RESOURCE_CHANGE.search(before_text[-60:]) or _GERUND_CONDITION.search(before_text)
+    ):
         return SETTING
     return CLAIM
 
@@ -265,7 +312,7 @@ def _percent_role(before_text: str, after_text: str, before: list[str]) -> str:
 def _metric_before(before_text: str) -> bool:
     """A metric word among the three words right before the number, with no other number or
     punctuation in between ('perplexity approximately 59', 'scores of 6--8')."""
-    chunk = re.split(r"[\d,;:()\[\]]", before_text)[-1]
+    chunk = _CHUNK_BREAK.split(before_text)[-1]
     return any(w in METRIC_WORDS or METRIC_PATTERN.fullmatch(w) for w in chunk.lower().split()[-3:])
 
 
@@ -273,7 +320,11 @@ def _bare_role(
     doc: Document, q: Quantity, before: list[str], after: list[str], before_text: str, clause: tuple[int, int]
 ) -> str:
     """A number without unit or scale: a result only when a metric names it or it is a decimal."""
-    near = [w for w in before[-3:] if w not in ("of", "is", "to", "at", "equal", "equals", "equating", "was", "are", "in")]
+    near = [
+        w
+        for w in before[-3:]
+        if w not in ("of", "is", "to", "at", "equal", "equals", "equating", "was", "are", "in")
+    ]
     if near and near[-1] in SETTING_WORDS and not q.decimal:
         return SETTING
     if near and near[-1] in SETTING_WORDS and near[-1] not in METRIC_WORDS:
@@ -282,7 +333,9 @@ def _bare_role(
         return COUNT
     if _is_version(doc.text, q, before_text):
         return NAME
-    if _metric_before(before_text) or (after and (after[0] in METRIC_WORDS or METRIC_PATTERN.match(after[0]))):
+    if _metric_before(before_text) or (
+        after and (after[0] in METRIC_WORDS or METRIC_PATTERN.match(after[0]))
+    ):
         return CLAIM
     if q.value_max is not None and not q.decimal:
         return COUNT
@@ -292,10 +345,14 @@ def _bare_role(
 def _is_version(text: str, q: Quantity, before_text: str) -> bool:
     """'Qwen 2.5', 'Claude Haiku 4.5', 'Terminal-Bench 2.0': a small number with at most one
     decimal right after a capitalized name is the name's version."""
-    if q.value_max is not None or q.value >= 10 or not re.fullmatch(r"\d(?:\.\d)?", text[q.start : q.number_end]):
+    if q.value_max is not None or q.value >= 10 or not _VERSION_NUMBER.fullmatch(text, q.start, q.number_end):
         return False
-    name = re.search(r"(?:^|\s)([A-Z][\w-]*)\s$", before_text)
-    return bool(name) and name.group(1).lower() not in METRIC_WORDS and len(before_text.strip()) > len(name.group(1))
+    name = _NAME_BEFORE.search(before_text)
+    return (
+        bool(name)
+        and name.group(1).lower() not in METRIC_WORDS
+        and len(before_text.strip()) > len(name.group(1))
+    )
 
 
 def _is_citation(text: str, q: Quantity) -> bool:
@@ -303,7 +360,7 @@ def _is_citation(text: str, q: Quantity) -> bool:
         return False
     if text[q.start - 1 : q.start] == "[" and text[q.end : q.end + 1] in ("]", ","):
         return True
-    return bool(re.search(r"\[(?:\d+,\s*)+$", text[max(0, q.start - 20) : q.start]))
+    return bool(_CITATION_LIST.search(text, max(0, q.start - 20), q.start))
 
 
 def _is_marker(text: str, q: Quantity, before_text: str) -> bool:
@@ -321,7 +378,7 @@ def _is_marker(text: str, q: Quantity, before_text: str) -> bool:
 
 def _is_bound_after_pm(text: str, q: Quantity) -> bool:
     """A number written after a plus-minus sign is the width of an interval."""
-    return bool(re.search(r"(?:\u00b1|\\pm|\bpm|\+-|\+/-)\s*$", text[max(0, q.start - 5) : q.start]))
+    return bool(_PLUS_MINUS.search(text, max(0, q.start - 5), q.start))
 
 
 def _phrase_after(doc: Document, q: Quantity, sentence: tuple[int, int]) -> tuple[int, int]:
@@ -343,7 +400,9 @@ def read_all(doc: Document, quantities: list[Quantity]) -> list[Reading]:
         for j in (i - 1, i + 1):
             if 0 <= j < len(readings) and readings[j].role == CLAIM:
                 a, b = sorted((reading.quantity, readings[j].quantity), key=lambda x: x.start)
-                if re.fullmatch(r"\s*(?:vs\.?|versus|compared\s+(?:to|with))\s*(?:\\\s*)?", text[a.end : b.start]):
+                if re.fullmatch(
+                    r"\s*(?:vs\.?|versus|compared\s+(?:to|with))\s*(?:\\\s*)?", text[a.end : b.start]
+                ):
                     readings[i] = Reading(reading.quantity, CLAIM, reading.phrase)
     return readings
 
@@ -387,7 +446,9 @@ _CHANGE_BEFORE = re.compile(
 )
 
 
-def _kind(doc: Document, q: Quantity, before_text: str, local: str, local_start: int) -> tuple[str, str | None]:
+def _kind(
+    doc: Document, q: Quantity, before_text: str, local: str, local_start: int
+) -> tuple[str, str | None]:
     """'score' or 'change', and for a change its direction."""
     change = (
         q.sign == "+"
@@ -395,7 +456,7 @@ def _kind(doc: Document, q: Quantity, before_text: str, local: str, local_start:
         or q.unit in ("pp", "x")
         or bool(CHANGE_CUE.search(before_text[-40:]))
         or bool(_CHANGE_AFTER.match(doc.text, q.end))
-        or bool(_CHANGE_BEFORE.search(re.split(r"[,;]|\.\s|(?<![\w.-])\d", before_text[-60:])[-1]))
+        or bool(_CHANGE_BEFORE.search(_PHRASE_BREAK.split(before_text[-60:])[-1]))
     )
     if q.form in ("before", "after"):
         change = False
@@ -427,7 +488,11 @@ def _metric(metrics: list[re.Match], span: tuple[int, int], clause_text: str, q:
         distance = start - q.end if start >= q.end else (q.start - end) * 1.5
         if distance >= 0 and (best_distance is None or distance < best_distance):
             best, best_distance = match.group(), distance
-    if best is None and q.unit == "x" and re.search(r"speed|faster|throughput|latency", clause_text, re.IGNORECASE):
+    if (
+        best is None
+        and q.unit == "x"
+        and re.search(r"speed|faster|throughput|latency", clause_text, re.IGNORECASE)
+    ):
         return "speedup"
     return best
 
@@ -515,7 +580,7 @@ def build_claims(
 ) -> list[ClaimDraft]:
     """A claim for every quantity read as a result, with what its clause says about it."""
     text = doc.text
-    metrics = list(METRIC_PATTERN.finditer(text))
+    metrics_in: dict[tuple[int, int], list[re.Match]] = {}  # per sentence, found once
     claims = []
     for reading in readings:
         if reading.role != CLAIM:
@@ -523,10 +588,15 @@ def build_claims(
         q = reading.quantity
         clause = doc.clause_of(q.start)
         sentence = doc.sentence_of(q.start)
+        if sentence not in metrics_in:
+            metrics_in[sentence] = list(METRIC_PATTERN.finditer(text, *sentence))
+        metrics = metrics_in[sentence]
         clause_text = text[clause[0] : clause[1]]
         before_text = text[clause[0] : q.start]
         local_start = max(clause[0], q.start - 50)
-        kind, direction = _kind(doc, q, before_text, text[local_start : min(clause[1], q.end + 40)], local_start)
+        kind, direction = _kind(
+            doc, q, before_text, text[local_start : min(clause[1], q.end + 40)], local_start
+        )
         claims.append(
             ClaimDraft(
                 value=q.value,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ..grounding import name_key
 from ..schema import Model
 from .claims import SIZE, Mention, Reading
 from .quantities import Quantity
@@ -18,7 +19,10 @@ from .vocabulary import PARAMETER_NOUNS
 
 _NAME_TOKEN = re.compile(r"[\w.+@'\u2019-]+$")
 _CAPITALIZED = re.compile(r"[A-Z][\w.-]*[A-Za-z0-9]$|[A-Za-z]+-?\d[\w.-]*$")
-_ACTIVE = re.compile(r"^\s*\(\s*~?(\d+(?:\.\d+)?)\s*([BM])[\s-]*active\s*\)|^\s*,?\s*(?:with\s+)?~?(\d+(?:\.\d+)?)\s*([BM])\s+active\b", re.IGNORECASE)
+_ACTIVE = re.compile(
+    r"^\s*\(\s*~?(\d+(?:\.\d+)?)\s*([BM])[\s-]*active\s*\)|^\s*,?\s*(?:with\s+)?~?(\d+(?:\.\d+)?)\s*([BM])\s+active\b",
+    re.IGNORECASE,
+)
 
 
 def _billions(value: float, scale: str | None) -> float:
@@ -47,10 +51,19 @@ def _model_name(doc: Document, q: Quantity) -> tuple[str, int, int]:
     if re.search(r"[A-Za-z]{2,}", token.replace(text[q.start : q.number_end], "")):
         return token, left, right
     before = doc.words_before(q.start, 1)
-    if before and before[0].end >= q.start - 1 and _CAPITALIZED.match(before[0].text) and before[0].lower not in ("the", "our", "a", "at", "to", "of", "and"):
+    if (
+        before
+        and before[0].end >= q.start - 1
+        and _CAPITALIZED.match(before[0].text)
+        and before[0].lower not in ("the", "our", "a", "at", "to", "of", "and")
+    ):
         return text[before[0].start : right], before[0].start, right
     after = doc.words_after(q.end, 1, ceiling=doc.sentence_of(q.start)[1])
-    if after and after[0].start - q.end <= 1 and (after[0].lower in PARAMETER_NOUNS or after[0].text[0].isupper()):
+    if (
+        after
+        and after[0].start - q.end <= 1
+        and (after[0].lower in PARAMETER_NOUNS or after[0].text[0].isupper())
+    ):
         return text[q.start : after[0].end], q.start, after[0].end
     return text[q.start : q.end], q.start, q.end
 
@@ -83,13 +96,17 @@ def find_models(doc: Document, readings: list[Reading]) -> tuple[list[Model], li
             high = _billions(q.value_max, q.scale)
             models.append(Model(name=name, params_b=total))
             name_high = text[text.find(_number_text(text, q, high_end=True), q.start) : end] or name
-            models.append(Model(name=name_high if name_high != name else f"{name} ({high:g}B)", params_b=high))
+            models.append(
+                Model(name=name_high if name_high != name else f"{name} ({high:g}B)", params_b=high)
+            )
             mentions.append(Mention(name, start, end))
             continue
         else:
             stated = _ACTIVE.match(text[q.end : q.end + 40])
             if stated:
-                active = _billions(float(stated.group(1) or stated.group(3)), (stated.group(2) or stated.group(4)).upper())
+                active = _billions(
+                    float(stated.group(1) or stated.group(3)), (stated.group(2) or stated.group(4)).upper()
+                )
                 if following is not None and following.start < q.end + 40:
                     consumed.add(index + 1)
             elif q.modifier == "active":
@@ -110,7 +127,7 @@ def _unique(models: list[Model]) -> list[Model]:
     seen: set[str] = set()
     out = []
     for model in models:
-        key = re.sub(r"[^0-9a-z]+", "", model.name.lower())
+        key = name_key(model.name)
         if key not in seen:
             seen.add(key)
             out.append(model)

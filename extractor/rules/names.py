@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..grounding import name_key
 from ..registry import metric_entry
 from .text import Document
 from .vocabulary import DATA_HEADS, GENERIC_NAMES, METHOD_HEADS, PHENOMENON_HEADS
@@ -32,7 +33,10 @@ _CUE = re.compile(
     r"|\bby\s+(?:building|introducing|proposing|designing|developing|constructing)\b",
     re.IGNORECASE,
 )
-_PASSIVE = re.compile(r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:proposed|introduced|presented|developed|designed)\b", re.IGNORECASE)
+_PASSIVE = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:proposed|introduced|presented|developed|designed)\b",
+    re.IGNORECASE,
+)
 _DATA_VERBS = re.compile(r"^(?:releas|curat|collect|publish|construct)", re.IGNORECASE)
 # 'a ratio we call X', 'a new method called X', 'we refer to this as X'. After a participle the
 # name must look like one ('named entities' is not a naming); after 'we call' it may not.
@@ -50,13 +54,17 @@ _STUDY = re.compile(
     r"finetune|characterize|focus)\b",
     re.IGNORECASE,
 )
-_NOVELTY = re.compile(r"\b(?:new|novel|first|not\s+been|to\s+our\s+knowledge|propos\w*|introduc\w*)\b", re.IGNORECASE)
+_NOVELTY = re.compile(
+    r"\b(?:new|novel|first|not\s+been|to\s+our\s+knowledge|propos\w*|introduc\w*)\b", re.IGNORECASE
+)
 # 'we propose a ... (ACR)', 'our proposed ... (ACR)', and 'The X (ACR) we present employs ...'.
 _STRONG_LEAD = re.compile(
     r"(?<!recently\s)(?<!previously\s)(?<!originally\s)(?<!widely\s)"
     r"\b(?i:our\s+proposed|propos\w*|introduc\w*|present\w*)\s+(?:[\w-]+\s+){0,6}$"
 )
-_WE_PRESENT_AFTER = re.compile(r"\s*(?:that\s+|which\s+)?we\s+(?:propose|present|introduce|develop|call)\b", re.IGNORECASE)
+_WE_PRESENT_AFTER = re.compile(
+    r"\s*(?:that\s+|which\s+)?we\s+(?:propose|present|introduce|develop|call)\b", re.IGNORECASE
+)
 _NOT_A_DEFINITION = re.compile(
     r"\b(?:such\s+as|like|e\.g\.?|i\.e\.?|including|known\s+as|than|vs\.?|versus|over|baselines?|"
     r"in\s+terms\s+of|measured\s+by|focusing\s+on|based\s+on)\s*(?:the\s+)?$",
@@ -76,11 +84,19 @@ _STOP_CAPITALS = frozenset(
 # A chunk that starts with a quantity ('318M-parameter Transformer') describes, it does not name.
 _QUANTITY_START = re.compile(r"\d[\d.,]*[KMBTkmbt]?(?:-|\s|$)")
 _TOKEN = re.compile(r"\S+")
+_DASH = re.compile(r"\u2014|\u2013|--")
+_PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_LOWER_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+_POSSESSIVE = re.compile(r"['\u2019]s$")
 _GREEK = "\u03bb\u03b1\u03b2\u03b3\u03b4\u03b5\u03c4\u03bc\u03c3\u03c0\u03c6"
 # 'our trained model Curie-7B-v1', 'the proposed framework X'.
-_OUR_HEAD_NAME = re.compile(r"\b(?i:our|the\s+proposed)\s+(?:[\w-]+\s+){0,2}?(?P<head>" + _HEADS_PATTERN + r")\s+(?=\S)")
+_OUR_HEAD_NAME = re.compile(
+    r"\b(?i:our|the\s+proposed)\s+(?:[\w-]+\s+){0,2}?(?P<head>" + _HEADS_PATTERN + r")\s+(?=\S)"
+)
 # 'We present KV-cache compression': a capitalized word before a process noun modifies it.
-_MODIFIES_NOUN = re.compile(r"\s+(?!(?:" + _HEADS_PATTERN + r")\b)[a-z]+(?:tion|sion|ing|ment|ance|ence|ity|ness|ism)s?\b")
+_MODIFIES_NOUN = re.compile(
+    r"\s+(?!(?:" + _HEADS_PATTERN + r")\b)[a-z]+(?:tion|sion|ing|ment|ance|ence|ity|ness|ism)s?\b"
+)
 _PARENTHESIZED_NAME = re.compile(r"\s*\(\s*([^\s()]+)\s*\)")
 # 'our DUEL framework'.
 _OUR_NAME_HEAD = re.compile(r"\b(?i:our)\s+(?P<name>\S+)\s+(?P<head>" + _HEADS_PATTERN + r")\b")
@@ -90,7 +106,9 @@ _ARTICLE_BEFORE = re.compile(r"\b(?i:a|an|the|our)\s+(?:[\w-]+\s+){0,3}$")
 _APPOSITION = re.compile(r"\s*,\s+an?\s+")
 _LAST_TOKEN = re.compile(r"[^\s,;:()]+$")
 # 'The approach, Diverse Prompt Mixer, is tested': a sentence that opens by naming its subject.
-_OPENING = re.compile(r"(?:The|This|Our)\s+(?:[\w-]+\s+){0,2}?(?P<head>" + _HEADS_PATTERN + r")\s*,\s+(?:the\s+)?(?=\S)")
+_OPENING = re.compile(
+    r"(?:The|This|Our)\s+(?:[\w-]+\s+){0,2}?(?P<head>" + _HEADS_PATTERN + r")\s*,\s+(?:the\s+)?(?=\S)"
+)
 # 'The Text-Only Probe measures ...', 'The Abstraction Gap (AG) metric quantifies ...'.
 _SUBJECT = re.compile(r"The\s+(?P<name>(?:[A-Z][\w-]*\s+){1,4})(?:\([^)]{1,12}\)\s+)?(?P<next>[a-z][\w-]*)")
 # 'deployable planners (B2T/RoH/ISR)'.
@@ -168,7 +186,9 @@ def abbreviations(doc: Document) -> list[Abbreviation]:
             window = " ".join(before.split()[-min(len(inner) + 5, 2 * len(inner)) :])
             long = _long_form(inner, window)
             if long:
-                found.append(Abbreviation(inner, long, text.rfind(long, sentence_start, match.start()), match.end()))
+                found.append(
+                    Abbreviation(inner, long, text.rfind(long, sentence_start, match.start()), match.end())
+                )
                 continue
         word = re.search(r"(\S+)\s*$", before)
         if word and _short_form(word.group(1)) and len(inner.split()) >= 2:
@@ -185,7 +205,7 @@ def abbreviations(doc: Document) -> list[Abbreviation]:
 def name_like(token: str) -> bool:
     """A token a coined name is made of: capitalized, with inner capitals, digits or symbols."""
     core = token.strip(QUOTES)
-    if not core or re.search(r"[<>=]", core) or not (core[0].isalnum() or core[0] in _GREEK):
+    if not core or "<" in core or ">" in core or "=" in core or not (core[0].isalnum() or core[0] in _GREEK):
         return False
     return (
         core[0].isupper()
@@ -206,7 +226,7 @@ def name_chunk(text: str, start: int, lowercase: bool = False) -> tuple[str, int
         if raw.startswith("("):
             break
         # Trailing punctuation and a dash end the name; '!' and '++' may belong to it ('BeNice!').
-        raw = re.split(r"\u2014|\u2013|--", raw)[0]
+        raw = _DASH.split(raw, 1)[0]
         word = raw.rstrip(",.;:?)")
         closes = word != raw or raw != match.group() or (bool(tokens) and raw.endswith(tuple(QUOTES)))
         bare = word.strip(QUOTES)
@@ -217,10 +237,15 @@ def name_chunk(text: str, start: int, lowercase: bool = False) -> tuple[str, int
         if not (
             (name_like(bare) and lower not in _STOP_CAPITALS)
             or (tokens and lower in _CONNECTORS and not closes)
-            or (tokens and re.fullmatch(r"\d+(?:\.\d+)?", bare) and previous in _CONNECTORS)
-            or (lowercase and len(tokens) < 4 and re.fullmatch(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*", bare)
-                and lower not in _CONNECTORS and lower not in _STOP_CAPITALS
-                and (not tokens or text[tokens[0][0] : tokens[0][1]].strip(QUOTES)[:1].islower()))
+            or (tokens and _PLAIN_NUMBER.fullmatch(bare) and previous in _CONNECTORS)
+            or (
+                lowercase
+                and len(tokens) < 4
+                and _LOWER_WORD.fullmatch(bare)
+                and lower not in _CONNECTORS
+                and lower not in _STOP_CAPITALS
+                and (not tokens or text[tokens[0][0] : tokens[0][1]].strip(QUOTES)[:1].islower())
+            )
         ):
             break
         tokens.append((match.start(), match.start() + len(word)))
@@ -231,7 +256,7 @@ def name_chunk(text: str, start: int, lowercase: bool = False) -> tuple[str, int
     if not tokens:
         return None
     start, end = tokens[0][0], tokens[-1][1]
-    name = re.sub(r"['\u2019]s$", "", text[start:end].strip(QUOTES + " "))
+    name = _POSSESSIVE.sub("", text[start:end].strip(QUOTES + " "))
     if len(name) < 2 or name.lower() in GENERIC_NAMES or _QUANTITY_START.match(name):
         return None
     return name, start, end
@@ -265,7 +290,9 @@ def head_after(text: str, end: int) -> str | None:
     direct = re.match(r"\s+(?:[\w-]+\s+)?([a-z][\w-]*)", text[end : end + 40])
     if direct and direct.group(1).lower() in HEADS:
         return direct.group(1).lower()
-    apposition = re.match(r"(?:\s*\([^)]{1,80}\))?\s*[,:]\s*(?:a|an|the|our)\s+([^;.()]{1,120})", text[end : end + 200])
+    apposition = re.match(
+        r"(?:\s*\([^)]{1,80}\))?\s*[,:]\s*(?:a|an|the|our)\s+([^;.()]{1,120})", text[end : end + 200]
+    )
     if apposition:
         for word in apposition.group(1).lower().replace(",", " ").split()[:10]:
             if word in _PHRASE_END:
@@ -308,7 +335,9 @@ class _Names:
 def _after_cue(text: str, position: int, sentence_end: int) -> int:
     """Skip articles, adjectives and list markers after a cue verb."""
     while True:
-        match = re.match(r"(?:\s*(?:\(\w{1,4}\)|[:,]|\d\.(?=\s)))*\s*([\w'\u03bb-]+)", text[position:sentence_end])
+        match = re.match(
+            r"(?:\s*(?:\(\w{1,4}\)|[:,]|\d\.(?=\s)))*\s*([\w'\u03bb-]+)", text[position:sentence_end]
+        )
         if not match:
             return position
         if match.group(1).lower() in _SKIP:
@@ -323,7 +352,11 @@ def _cued(text: str, span: tuple[int, int], names: _Names) -> None:
     for cue in _CUE.finditer(text, *span):
         verb = cue.group("verb")
         position = _after_cue(text, cue.end(), span[1])
-        chunk = name_chunk(text, position) or _acronym_at(position, names.acronyms) or _lowercase_named(text, position)
+        chunk = (
+            name_chunk(text, position)
+            or _acronym_at(position, names.acronyms)
+            or _lowercase_named(text, position)
+        )
         defined = chunk and any(a.start <= chunk[2] and chunk[1] < a.end for a in names.acronyms)
         if chunk and (defined or not _MODIFIES_NOUN.match(text, chunk[2])):
             kind = _kind_of(head_after(text, chunk[2]), verb)
@@ -335,7 +368,12 @@ def _lowercase_named(text: str, position: int) -> tuple[str, int, int] | None:
     """'we propose medoid voting, a simple, but effective approach': a lower-case name the
     apposition right after it makes a method."""
     chunk = name_chunk(text, position, lowercase=True)
-    if chunk and len(chunk[0].split()) <= 3 and re.match(r"\s*,\s+(?:a|an)\s", text[chunk[2] :]) and head_after(text, chunk[2]):
+    if (
+        chunk
+        and len(chunk[0].split()) <= 3
+        and re.match(r"\s*,\s+(?:a|an)\s", text[chunk[2] :])
+        and head_after(text, chunk[2])
+    ):
         return chunk
     return None
 
@@ -399,7 +437,9 @@ def _appositions(text: str, span: tuple[int, int], names: _Names) -> None:
             # 'our SRL model' names a task when SRL was defined earlier, outside this sentence.
             background = any(a.short == match.group("name") and a.start < start for a in names.acronyms)
             if name_like(match.group("name")) and not background:
-                names.add_chunk(name_chunk(text, start + match.start("name")), _kind_of(match.group("head").lower()))
+                names.add_chunk(
+                    name_chunk(text, start + match.start("name")), _kind_of(match.group("head").lower())
+                )
     for match in _APPOSITION.finditer(sentence):
         token = _LAST_TOKEN.search(sentence, max(0, match.start() - 60), match.start())
         head = head_after(text, start + match.start()) if token else None
@@ -413,8 +453,10 @@ def _plural_list(text: str, span: tuple[int, int], names: _Names) -> None:
     for match in _PLURAL_LIST.finditer(text, *span):
         head = match.group("head")
         parts = re.split(r"\s*[/,]\s*", match.group("names"))
-        if (head in METHOD_HEADS or head[:-1] in METHOD_HEADS) and len(parts) >= 2 and all(
-            name_like(p) and " " not in p for p in parts
+        if (
+            (head in METHOD_HEADS or head[:-1] in METHOD_HEADS)
+            and len(parts) >= 2
+            and all(name_like(p) and " " not in p for p in parts)
         ):
             offset = match.start("names")
             for part in parts:
@@ -434,29 +476,32 @@ def _opening(text: str, span: tuple[int, int], names: _Names) -> None:
 def _definitions(doc: Document, span: tuple[int, int], names: _Names, previous_cue: bool) -> None:
     """Acronym definitions in a contribution sentence: any, right after a cue verb or in a
     passive 'X (ACR) is proposed'; a Title Case one in a first-person sentence that marks it
-    new or uses the acronym again."""
+    new or uses the acronym again (and is not a known metric)."""
     text = doc.text
+    here = [
+        a for a in names.acronyms if span[0] <= a.start < span[1] and a.short.lower() not in GENERIC_NAMES
+    ]
+    if not here:
+        return
     sentence = text[span[0] : span[1]]
-    first_person = bool(_FIRST_PERSON.search(sentence))
     passive = bool(_PASSIVE.search(sentence))
-    for acronym in names.acronyms:
-        if not (span[0] <= acronym.start < span[1]) or acronym.short.lower() in GENERIC_NAMES:
-            continue
+    for acronym in here:
         lead = text[max(span[0], acronym.start - 40) : acronym.start]
-        if _NOT_A_DEFINITION.search(lead) or (_STUDY.search(text, span[0], acronym.start) and not _NOVELTY.search(sentence)):
+        if _NOT_A_DEFINITION.search(lead) or (
+            _STUDY.search(text, span[0], acronym.start) and not _NOVELTY.search(sentence)
+        ):
             continue
         head = head_after(text, acronym.end)
-        long_head = acronym.long.split()[-1].lower()
-        titled = all(w[0].isupper() for w in re.findall(r"[\w'-]+", acronym.long) if w.lower() not in _CONNECTORS)
-        reused = text.count(acronym.short) > 1
-        is_metric = metric_entry(acronym.short) is not None or metric_entry(acronym.long) is not None
-        strong = bool(_STRONG_LEAD.search(lead) or _WE_PRESENT_AFTER.match(text, acronym.end)) or passive
-        if strong and (long_head in HEADS or head in HEADS or titled):
-            pass
-        elif titled and (first_person or previous_cue) and (_NOVELTY.search(sentence) or reused) and not is_metric:
-            pass
-        else:
-            continue
+        titled = all(
+            w[0].isupper() for w in re.findall(r"[\w'-]+", acronym.long) if w.lower() not in _CONNECTORS
+        )
+        strong = passive or bool(_STRONG_LEAD.search(lead) or _WE_PRESENT_AFTER.match(text, acronym.end))
+        if not (strong and (titled or head in HEADS or acronym.long.split()[-1].lower() in HEADS)):
+            new_here = (previous_cue or _FIRST_PERSON.search(sentence)) and (
+                _NOVELTY.search(sentence) or text.count(acronym.short) > 1
+            )
+            if not (titled and new_here) or metric_entry(acronym.short) or metric_entry(acronym.long):
+                continue
         kind = "data" if re.search(r"(?i)\b(?:benchmark|dataset|corpus)\b", acronym.long) else _kind_of(head)
         names.add(acronym.short, acronym.start, acronym.end, kind, (acronym.long,))
 
@@ -468,7 +513,9 @@ def _subject(text: str, span: tuple[int, int], names: _Names) -> None:
         return
     name = match.group("name").strip()
     following = match.group("next")
-    if following in METHOD_HEADS or (following not in HEADS and len(name.split()) >= 2 and name.split()[-1].lower() in METHOD_HEADS):
+    if following in METHOD_HEADS or (
+        following not in HEADS and len(name.split()) >= 2 and name.split()[-1].lower() in METHOD_HEADS
+    ):
         names.add(name, match.start("name"), match.start("name") + len(name), "method")
 
 
@@ -497,11 +544,11 @@ def _merge(found: list[Name]) -> list[Name]:
     """One entry per name: aliases joined, a dataset reading kept over a method reading."""
     merged: dict[str, Name] = {}
     for item in found:
-        key = re.sub(r"[^0-9a-z]+", "", item.name.lower())
+        key = name_key(item.name)
         if not key:
             continue
         twin = next(
-            (k for k, old in merged.items() if key == k or key in {re.sub(r"[^0-9a-z]+", "", a.lower()) for a in old.aliases}),
+            (k for k, old in merged.items() if key == k or key in {name_key(a) for a in old.aliases}),
             None,
         )
         if twin is None:
@@ -509,5 +556,7 @@ def _merge(found: list[Name]) -> list[Name]:
             continue
         old = merged[twin]
         aliases = tuple(dict.fromkeys(a for a in (*old.aliases, *item.aliases, item.name) if a != old.name))
-        merged[twin] = Name(old.name, aliases, old.start, "data" if "data" in (old.kind, item.kind) else old.kind)
+        merged[twin] = Name(
+            old.name, aliases, old.start, "data" if "data" in (old.kind, item.kind) else old.kind
+        )
     return list(merged.values())

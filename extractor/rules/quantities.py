@@ -35,9 +35,21 @@ _UNIT = re.compile(
     )""",
     re.VERBOSE,
 )
-_TIME_UNITS = {"sec": "s", "secs": "s", "second": "s", "seconds": "s", "min": "minutes", "mins": "minutes",
-               "minute": "minutes", "hrs": "hours", "hr": "hours", "hour": "hours", "h": "hours",
-               "day": "days", "us": "\u00b5s"}
+_TIME_UNITS = {
+    "sec": "s",
+    "secs": "s",
+    "second": "s",
+    "seconds": "s",
+    "min": "minutes",
+    "mins": "minutes",
+    "minute": "minutes",
+    "hrs": "hours",
+    "hr": "hours",
+    "hour": "hours",
+    "h": "hours",
+    "day": "days",
+    "us": "\u00b5s",
+}
 _HYPHEN_WORD = re.compile(r"-([A-Za-z][A-Za-z]*)")
 _SCIENTIFIC = re.compile(r"\s*(?:\\times|times|\u00d7|x)\s*10\s*\^\s*\{?\s*([-+\u2212]?\d+)\s*\}?")
 _UNCERTAINTY = re.compile(r"^\s*(?:\u00b1|\\pm|pm|\+-|\+/-|\+/\u2212)\s*$")
@@ -168,13 +180,15 @@ def _range(a: Quantity, b: Quantity, end: int) -> Quantity | None:
     """``a`` to ``b`` as one range, when the two ends agree in unit and scale and rise."""
     if a.unit and b.unit and a.unit != b.unit:
         return None
-    if a.scale and not b.scale or a.modifier:
+    if (a.scale and not b.scale) or a.modifier:
         return None
     scale = b.scale or a.scale
     low = replace(a, scale=a.scale or scale)
     high_value = abs(b.value) if b.sign == "-" and a.sign != "-" else b.value
     high = replace(b, value=high_value)
-    if not high.magnitude > low.magnitude and not (low.value < 0 and high.value < 0 and high.value > low.value):
+    if not high.magnitude > low.magnitude and not (
+        low.value < 0 and high.value < 0 and high.value > low.value
+    ):
         return None
     factor = SCALES[high.scale] / SCALES[low.scale] if high.scale and low.scale else 1.0
     return replace(
@@ -217,23 +231,51 @@ def _merge(text: str, atoms: list[Quantity]) -> list[Quantity]:
         between = text[a.end : b.start]
         before = text[max(0, a.start - 12) : a.start]
         if _UNCERTAINTY.match(between):
-            out.append(replace(a, end=b.end, unit=a.unit or b.unit, uncertainty=abs(b.value),
-                               number_end=b.number_end))
+            out.append(
+                replace(
+                    a, end=b.end, unit=a.unit or b.unit, uncertainty=abs(b.value), number_end=b.number_end
+                )
+            )
             index += 2
             continue
         if between == "x" or between == "\u00d7":
-            out.append(replace(a, end=b.end, form="product", denominator=b.value, scale=b.scale,
-                               number_end=b.number_end, unit=b.unit))
+            out.append(
+                replace(
+                    a,
+                    end=b.end,
+                    form="product",
+                    denominator=b.value,
+                    scale=b.scale,
+                    number_end=b.number_end,
+                    unit=b.unit,
+                )
+            )
             index += 2
             continue
         if between == "/" and not (a.scale or b.scale or a.unit):
-            out.append(replace(a, end=b.end, form="fraction", denominator=b.value, unit=b.unit,
-                               number_end=b.number_end, modifier=b.modifier))
+            out.append(
+                replace(
+                    a,
+                    end=b.end,
+                    form="fraction",
+                    denominator=b.value,
+                    unit=b.unit,
+                    number_end=b.number_end,
+                    modifier=b.modifier,
+                )
+            )
             index += 2
             continue
-        if _OF.match(between) and not (a.decimal or b.decimal or a.unit or a.scale) and 0 <= a.value <= b.value:
-            out.append(replace(a, end=b.end, form="of", denominator=b.value, number_end=b.number_end,
-                               modifier=b.modifier))
+        if (
+            _OF.match(between)
+            and not (a.decimal or b.decimal or a.unit or a.scale)
+            and 0 <= a.value <= b.value
+        ):
+            out.append(
+                replace(
+                    a, end=b.end, form="of", denominator=b.value, number_end=b.number_end, modifier=b.modifier
+                )
+            )
             index += 2
             continue
         pair = _from_to(text, a, b, between, before)
@@ -263,11 +305,17 @@ def _inside_name(text: str, a: Quantity) -> bool:
 
 
 def _between_and(before: str, between: str) -> bool:
-    return bool(re.search(r"\bbetween\s+$", before, re.IGNORECASE)) and bool(re.fullmatch(r"\s+and\s+", between))
+    return bool(re.search(r"\bbetween\s+$", before, re.IGNORECASE)) and bool(
+        re.fullmatch(r"\s+and\s+", between)
+    )
 
 
 def _bracket(text: str, a: Quantity, b: Quantity, between: str) -> bool:
-    return text[a.start - 1 : a.start] == "[" and bool(re.fullmatch(r",\s*", between)) and text[b.end : b.end + 1] == "]"
+    return (
+        text[a.start - 1 : a.start] == "["
+        and bool(re.fullmatch(r",\s*", between))
+        and text[b.end : b.end + 1] == "]"
+    )
 
 
 def _from_to(text: str, a: Quantity, b: Quantity, between: str, before: str) -> list[Quantity] | None:

@@ -46,7 +46,9 @@ def _is_list_marker(before: str) -> bool:
     if not match:
         return False
     word = match.group(1)
-    return word is None and len(before) <= 40 or word is not None and (word.endswith((":", ",", ";")) or word in ("and", "or"))
+    if word is None:
+        return len(before) <= 40  # the number opens the text
+    return word.endswith((":", ",", ";")) or word in ("and", "or")
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -120,7 +122,9 @@ class Document:
         self.clauses = [c for s in self.sentences for c in clause_spans(text, s)]
         self._sentence_starts = [s for s, _ in self.sentences]
         self._clause_starts = [s for s, _ in self.clauses]
-        self.urls = [m.span() for m in _SLASHED.finditer(text) if _LINK.search(m.group())] if "/" in text else []
+        self.urls = (
+            [m.span() for m in _SLASHED.finditer(text) if _LINK.search(m.group())] if "/" in text else []
+        )
         self.math = [m.span() for m in _MATH.finditer(text)] if "$" in text else []
 
     def sentence_of(self, position: int) -> tuple[int, int]:

@@ -72,7 +72,7 @@ METRIC_WORDS = frozenset(
 )
 # Metric names reported as a bare number (not a percentage) that name the metric of a claim.
 METRIC_PATTERN = re.compile(
-    r"\b(?:(?:top-\d+|zero-shot|few-shot|average|mean|validation|test|held-out|generative|"
+    r"\b(?=[a-z])(?:(?:top-\d+|zero-shot|few-shot|average|mean|validation|test|held-out|generative|"
     r"macro|micro|exact|overall|contrast-group|pairwise)\s+)?"
     r"(?:accuracy|perplexity|genppl|ppl|f1(?:-score)?|bleu|rouge(?:-[l12])?|meteor|cider|chrf|"
     r"auroc|auprc|auc|map|miou|iou|psnr|ssim|lpips|fid|wer|cer|mos|elo|ndcg|mrr|"
