@@ -11,7 +11,6 @@ block. Abstracts are untrusted: every text cell goes through :func:`~extractor.r
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -22,7 +21,7 @@ import pandas as pd
 from openpyxl import Workbook
 from openpyxl.cell import Cell, WriteOnlyCell
 from openpyxl.drawing.image import Image
-from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+from openpyxl.styles import Alignment, Border, Font, NamedStyle, PatternFill, Side
 from openpyxl.utils import get_column_letter
 
 from .normalize import arxiv_id, normalize_claim
@@ -56,6 +55,31 @@ CLAIM_COLUMNS: list[tuple[str, str]] = [
     ("value_as_written", "As written"),
     ("comparable", "Comparable value"),
     ("comparable_unit", "Comparable unit"),
+    ("setting", "Setting"),
+    ("baseline", "Baseline"),
+    ("change_direction", "Change direction"),
+    ("evidence", "Evidence"),
+    ("conflict", "Conflict"),
+    ("reviewed", "Reviewed"),
+]
+#: The Claims sheet: the same claims with fewer derived columns (the long sheet sets the
+#: workbook's write time); an unknown benchmark is marked rather than every known one.
+SHEET_CLAIM_COLUMNS: list[tuple[str, str]] = [
+    ("paper_id", "Paper"),
+    ("claim_id", "Claim id"),
+    ("kind", "Kind"),
+    ("benchmark", "Benchmark"),
+    ("benchmark_as_written", "Benchmark as written"),
+    ("benchmark_unknown", "Unknown benchmark"),
+    ("metric", "Metric"),
+    ("metric_as_written", "Metric as written"),
+    ("method", "Method"),
+    ("model", "Model"),
+    ("size_b", "Size (B)"),
+    ("value", "Value"),
+    ("value_max", "Value max"),
+    ("unit", "Unit"),
+    ("value_as_written", "As written"),
     ("setting", "Setting"),
     ("baseline", "Baseline"),
     ("change_direction", "Change direction"),
@@ -196,7 +220,7 @@ def _claim_frame(results: Sequence[PaperResult], marks: Marks) -> tuple[pd.DataF
             rows.append((
                 result.id, claim.id, claim.kind,
                 n.benchmark, claim.benchmark if claim.benchmark != n.benchmark else None,
-                ("yes" if n.benchmark_known else "no") if n.benchmark else None,
+                n.benchmark_known if n.benchmark else None,
                 n.metric, claim.metric if claim.metric != n.metric else None, n.direction,
                 claim.method, claim.model, n.size_b,
                 abstract[claim.value_span[0] : claim.value_span[1]] or None,
@@ -260,24 +284,26 @@ def _rank_scores(claims: pd.DataFrame) -> pd.DataFrame:
 
 
 def _conflicts(scores: pd.DataFrame) -> pd.Series:
-    """For each score, the values other papers give for the same entry when they differ."""
+    """For each score of a named entry that other papers report with a different value, the
+    values and their sources ('conflict: 84.1 % in 2401.00002 vs 83.6 % in 2401.00001')."""
     out = pd.Series(None, index=scores.index, dtype=object)
-    named = scores[(scores["method_key"] != "") | (scores["model_key"] != "")]
+    identity = ["method_key", "model_key", "benchmark", "metric_label", "comparable_unit", "setting_key"]
+    named = scores.loc[(scores["method_key"] != "") | (scores["model_key"] != ""), identity + ["comparable", "paper_id"]]
     if named.empty:
         return out
-    identity = ["method_key", "model_key", "benchmark", "metric_label", "comparable_unit", "setting_key"]
     named = named.assign(_v=named["comparable"].round(6))
-    grouped = named.groupby(identity, dropna=False)
-    papers = grouped["paper_id"].transform("nunique").to_numpy()
-    values = grouped["_v"].transform("nunique").to_numpy()
-    flagged = named[(papers > 1) & (values > 1)]
-    for _, group in flagged.groupby(identity, dropna=False):
-        sources = group.drop_duplicates(["_v", "paper_id"])
-        text = "conflict: " + " vs ".join(
-            f"{v:g}{' ' + u if u else ''} in {p}"
-            for v, u, p in zip(sources["comparable"], sources["comparable_unit"], sources["paper_id"])
-        )
-        out.loc[group.index] = text
+    grouped = named.groupby(identity, dropna=False, sort=False)
+    flagged = named[(grouped["paper_id"].transform("nunique") > 1).to_numpy() & (grouped["_v"].transform("nunique") > 1).to_numpy()]
+    if flagged.empty:
+        return out
+    sources: dict[int, dict[tuple[float, str], str]] = {}
+    group_ids = flagged.groupby(identity, dropna=False, sort=False).ngroup().tolist()
+    for gid, value, rounded, unit, paper in zip(
+        group_ids, flagged["comparable"], flagged["_v"], flagged["comparable_unit"], flagged["paper_id"]
+    ):
+        sources.setdefault(gid, {}).setdefault((rounded, paper), f"{value:g}{' ' + unit if unit else ''} in {paper}")
+    texts = {gid: "conflict: " + " vs ".join(found.values()) for gid, found in sources.items()}
+    out.loc[flagged.index] = [texts[gid] for gid in group_ids]
     return out
 
 
@@ -320,13 +346,13 @@ def build_leaderboard(results: Sequence[PaperResult], marks: Marks | None = None
 
 def _csv_text(frame: pd.DataFrame, columns: Sequence[str]) -> str:
     """CSV of ``columns`` with every text cell neutralized."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(columns)
     data = frame.reindex(columns=list(columns))
-    data = data.astype(object).where(data.notna(), None)
-    writer.writerows([neutralize(v) for v in row] for row in data.itertuples(index=False, name=None))
-    return buffer.getvalue()
+    for name in data.columns:
+        column = data[name]
+        if column.dtype.kind not in "biufc":  # text, whatever its dtype (object or str)
+            present = column.notna()
+            data[name] = column.astype(object).where(~present, column[present].map(neutralize))
+    return data.to_csv(index=False, lineterminator="\n")
 
 
 def wide_table(board: Leaderboard) -> pd.DataFrame:
@@ -341,9 +367,15 @@ def wide_table(board: Leaderboard) -> pd.DataFrame:
     )
     unnamed = (entry["method"] == "") & (entry["model"] == "")
     entry.loc[unnamed, "method"] = "(unnamed) " + entry.loc[unnamed, "paper_id"]
-    cells = entry.groupby(["method", "model", "block"])["comparable"].agg(
-        lambda values: values.iloc[0] if values.nunique() == 1 else " | ".join(f"{v:g}" for v in values.unique())
-    )
+    keys = ["method", "model", "block"]
+    grouped = entry.groupby(keys)["comparable"]
+    cells = grouped.first().astype(object)
+    disputed = grouped.nunique() > 1
+    if disputed.any():
+        values = entry.set_index(keys)["comparable"]
+        cells[disputed] = [
+            " | ".join(f"{v:g}" for v in pd.unique(values.loc[[key]])) for key in cells.index[disputed]
+        ]
     wide = cells.unstack("block")
     titles = board.blocks.set_index("block")["title"]
     wide.columns = [titles[b] for b in wide.columns]
@@ -417,38 +449,39 @@ def write_charts(board: Leaderboard, directory: Path) -> list[Path]:
 
 # ---------------------------------------------------------------------------------- XLSX
 
-
-class _Styles:
-    """Shared style objects (openpyxl stores each distinct style once)."""
-
-    header_font = Font(bold=True, color="FFFFFF")
-    header_fill = PatternFill("solid", fgColor="37474F")
-    header_alignment = Alignment(wrap_text=True, vertical="center")
-    title_font = Font(bold=True, size=11)
-    note_font = Font(italic=True, color="555555")
-    best_fill = PatternFill("solid", fgColor="C8E6C9")
-    conflict_fill = PatternFill("solid", fgColor="FFE0B2")
-    block_border = Border(top=Side(style="medium", color="37474F"))
-    block_font = Font(bold=True)
-    quiet_font = Font(color="9E9E9E")
-    link_font = Font(color="1565C0", underline="single")
-
+# Cell looks, combined per cell into one registered named style (see _StyleBook).
+_TRAITS: dict[str, dict[str, object]] = {
+    "header": {
+        "font": Font(bold=True, color="FFFFFF"),
+        "fill": PatternFill("solid", fgColor="37474F"),
+        "alignment": Alignment(wrap_text=True, vertical="center"),
+    },
+    "note": {"font": Font(bold=True, size=11), "alignment": Alignment(wrap_text=True, vertical="top")},
+    "muted": {"font": Font(italic=True, color="555555")},
+    "first": {"border": Border(top=Side(style="medium", color="37474F"))},
+    "bold": {"font": Font(bold=True)},
+    "link": {"font": Font(color="1565C0", underline="single")},
+    "best": {"fill": PatternFill("solid", fgColor="C8E6C9")},
+    "conflict": {"fill": PatternFill("solid", fgColor="FFE0B2")},
+    "wrap": {"alignment": Alignment(wrap_text=True)},
+    "center": {"alignment": Alignment(horizontal="center")},
+    "count": {"number_format": "0"},
+}
+_LOOK_ONLY = frozenset({"wrap", "center", "count", "link"})  # nothing to show on an empty cell
 
 _WIDTHS = {
     "Benchmark": 18, "Metric": 18, "Setting": 14, "Size (B)": 7, "Rank": 6, "Method": 22, "Model": 22,
     "Value": 9, "Unit": 6, "As written": 9, "Paper": 15, "Evidence": 55, "Conflict": 32, "Reviewed": 20,
     "Title": 60, "Status": 8, "Error": 40, "Source": 36, "Why rejected": 50, "Claim id": 22, "Kind": 8,
     "Change": 8, "Change max": 8, "Direction": 10, "Verdict": 12, "Baseline": 16, "Claims": 8,
-    "Scores": 8, "Changes": 8, "Rejected": 9, "Known benchmark": 10, "Better": 8, "Value max": 8,
+    "Scores": 8, "Changes": 8, "Rejected": 9, "Unknown benchmark": 10, "Better": 8, "Value max": 8,
     "Comparable value": 11, "Comparable unit": 11, "Change direction": 10,
 }
-_COLUMN_STYLES = {
-    **{t: {"number_format": "0.0##"} for t in ("Size (B)",)},
-    **{t: {"number_format": "0", "alignment": Alignment(horizontal="center")} for t in ("Claims", "Scores", "Changes", "Rejected")},
-    "Rank": {"number_format": "0", "alignment": Alignment(horizontal="center")},
-    **{t: {"alignment": Alignment(wrap_text=True)} for t in ("Evidence", "Conflict", "Title", "Why rejected", "Error")},
-}
+_COLUMN_TRAITS = {t: frozenset({"count", "center"}) for t in ("Claims", "Scores", "Changes", "Rejected")}
+_WRAPPED = ("Evidence", "Conflict", "Title", "Why rejected", "Error")
 _EXCEL_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_LINE = 13  # points per line of wrapped text
+WRAP_ROWS = 5000  # sheets up to this many rows wrap long text
 
 
 def _text(value: object) -> object:
@@ -458,67 +491,91 @@ def _text(value: object) -> object:
     return value
 
 
-class _SheetWriter:
-    """Streams one table into a write-only worksheet with a styled, frozen, filtered header."""
+class _StyleBook:
+    """Named styles composed from traits, registered once per workbook: one named style per
+    cell is far cheaper than setting font, fill and border one by one on 100,000 rows."""
 
-    def __init__(self, workbook, name: str, columns: list[tuple[str, str]], styles: type[_Styles], note: str | None = None) -> None:
-        self.ws = workbook.create_sheet(name)
-        self.columns = columns
-        self.styles = styles
+    def __init__(self, workbook: Workbook) -> None:
+        self.workbook = workbook
+        self.names: dict[frozenset[str], str] = {}
+
+    def name(self, traits: frozenset[str]) -> str:
+        found = self.names.get(traits)
+        if found is None:
+            ordered = [t for t in _TRAITS if t in traits]
+            style = NamedStyle(name="lb-" + "-".join(ordered))
+            for trait in ordered:
+                for attribute, value in _TRAITS[trait].items():
+                    setattr(style, attribute, value)
+            self.workbook.add_named_style(style)
+            found = self.names[traits] = style.name
+        return found
+
+
+class _SheetWriter:
+    """Streams one table into a write-only worksheet: styled header (frozen, filtered),
+    landscape fit-to-width printing, optional wrapped long-text columns with sized rows."""
+
+    def __init__(
+        self, book: _StyleBook, name: str, columns: list[tuple[str, str]], rows: int, note: str | None = None, plain: bool = False
+    ) -> None:
+        self.book = book
+        self.ws = ws = book.workbook.create_sheet(name)
         self.titles = [title for _, title in columns]
         for i, title in enumerate(self.titles, 1):
-            self.ws.column_dimensions[get_column_letter(i)].width = _WIDTHS.get(title, 14)
+            ws.column_dimensions[get_column_letter(i)].width = _WIDTHS.get(title, 14)
         # Everything above the rows is written with the first row: set it up before appending.
         self.header_row = header_row = 2 if note else 1
-        self.ws.freeze_panes = f"A{header_row + 1}"
-        self.ws.print_title_rows = f"1:{header_row}"
-        self.ws.page_setup.orientation = "landscape"
-        self.ws.page_setup.fitToWidth = 1
-        self.ws.page_setup.fitToHeight = 0
-        self.ws.sheet_properties.pageSetUpPr.fitToPage = True
+        ws.freeze_panes = f"A{header_row + 1}"
+        ws.print_title_rows = f"1:{header_row}"
+        ws.page_setup.orientation = "landscape"
+        ws.page_setup.fitToWidth = 1
+        ws.page_setup.fitToHeight = 0
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
+        self.last_column = get_column_letter(len(columns))
         if note:
             # The note spans the table's width and wraps, so it never widens the printed page.
-            self.ws.merged_cells.add(f"A1:{get_column_letter(len(columns))}1")
-            self.ws.row_dimensions[1].height = 32
-            self.ws.append([self.cell(note, font=styles.title_font, alignment=Alignment(wrap_text=True, vertical="top"))])
-        self.last_column = get_column_letter(len(columns))
-        self.ws.row_dimensions[header_row].height = 28
-        self.ws.append([
-            self.cell(t, font=styles.header_font, fill=styles.header_fill, alignment=styles.header_alignment)
-            for t in self.titles
-        ])
+            ws.merged_cells.add(f"A1:{self.last_column}1")
+            ws.row_dimensions[1].height = 32
+            ws.append([self.cell(note, frozenset({"note"}))])
+        ws.row_dimensions[header_row].height = 28
+        ws.append([self.cell(t, frozenset({"header"})) for t in self.titles])
         self.rows = 0
-        self.paper_col = self.titles.index("Paper") if "Paper" in self.titles else None
-        self.column_styles = {i: _COLUMN_STYLES[t] for i, t in enumerate(self.titles) if t in _COLUMN_STYLES}
-        self.wrapped = {i: _WIDTHS.get(t, 14) for i, t in enumerate(self.titles) if "alignment" in _COLUMN_STYLES.get(t, {})}
+        # A plain sheet (the long Claims table) has no per-cell looks: a styled cell costs
+        # several times a plain one, and the other sheets carry the links and formats.
+        self.paper_col = self.titles.index("Paper") if "Paper" in self.titles and not plain else None
+        self.column_traits = {i: _COLUMN_TRAITS[t] for i, t in enumerate(self.titles) if t in _COLUMN_TRAITS and not plain}
+        # Long text wraps on sheets a person reads row by row; a longer sheet keeps one line per
+        # row, which scans and filters better and writes several times faster.
+        wrap = not plain and rows <= WRAP_ROWS
+        self.wrapped = {i: _WIDTHS.get(t, 14) for i, t in enumerate(self.titles) if t in _WRAPPED and wrap}
+        for i in self.wrapped:
+            self.column_traits[i] = self.column_traits.get(i, frozenset()) | {"wrap"}
 
-    def cell(self, value: object, **style: object):
+    def cell(self, value: object, traits: frozenset[str]) -> Cell:
         cell = WriteOnlyCell(self.ws, value=_text(value))
-        for name, item in style.items():
-            setattr(cell, name, item)
+        cell.style = self.book.name(traits)
         return cell
 
-    def append(self, values: list, arxiv: str | None = None, styles: dict[int, dict] | None = None) -> None:
-        """One row; ``arxiv`` links the Paper cell, ``styles`` maps column index -> style."""
+    def append(self, values: list, arxiv: str | None = None, row_traits: dict[int, frozenset[str]] | None = None) -> None:
+        """One row; ``arxiv`` links the Paper cell; ``row_traits`` adds looks per column."""
         row: list[object] = [_text(v) for v in values]
-        for i, style in self.column_styles.items():
-            if row[i] is not None:
-                row[i] = self.cell(row[i], **style)
+        traits = dict(self.column_traits)
+        for i, extra in (row_traits or {}).items():
+            traits[i] = traits.get(i, frozenset()) | extra
         if arxiv and self.paper_col is not None:
-            link = self.cell(row[self.paper_col], font=self.styles.link_font)
-            link.hyperlink = ARXIV_ABS + arxiv
-            row[self.paper_col] = link
-        for i, style in (styles or {}).items():
-            current = row[i]
-            cell = current if isinstance(current, Cell) else self.cell(current)
-            for name, item in style.items():
-                setattr(cell, name, item)
-            row[i] = cell
+            traits[self.paper_col] = traits.get(self.paper_col, frozenset()) | {"link"}
+        for i, looks in traits.items():
+            if row[i] is None and looks <= _LOOK_ONLY:
+                continue
+            row[i] = cell = self.cell(row[i], looks)
+            if i == self.paper_col and arxiv:
+                cell.hyperlink = ARXIV_ABS + arxiv
+        self.rows += 1
         # Spreadsheets do not grow a row for wrapped text on opening: give it the lines it needs.
         lines = max((len(values[i]) // width + 1 for i, width in self.wrapped.items() if isinstance(values[i], str)), default=1)
-        self.rows += 1
         if lines > 1:
-            self.ws.row_dimensions[self.header_row + self.rows].height = 13 * min(lines, 8)
+            self.ws.row_dimensions[self.header_row + self.rows].height = _LINE * min(lines, 8)
         self.ws.append(row)
 
     def close(self) -> None:
@@ -535,53 +592,49 @@ def _records(frame: pd.DataFrame, columns: list[tuple[str, str]]) -> Iterable[tu
         yield list(row[:-1]), row[-1]
 
 
-def _board_sheet(workbook, board: Leaderboard, styles: type[_Styles]) -> None:
+def _board_sheet(book: _StyleBook, board: Leaderboard) -> None:
     scores = board.scores
+    papers = int((board.papers["scores"] > 0).sum()) if not board.papers.empty else 0
     note = (
-        f"Leaderboard: {len(scores)} scores in {len(board.blocks)} blocks from "
-        f"{int((board.papers['scores'] > 0).sum()) if not board.papers.empty else 0} papers. "
+        f"Leaderboard: {len(scores)} scores in {len(board.blocks)} blocks from {papers} papers. "
         "A block holds comparable numbers (same benchmark, metric, unit, setting and model size), "
         "ranked by the metric's direction (\u2191 higher is better, \u2193 lower). Changes over a "
         "baseline are on the Improvements sheet; every claim is on the Claims sheet."
     )
-    sheet = _SheetWriter(workbook, "Leaderboard", BOARD_COLUMNS, styles, note=note)
+    sheet = _SheetWriter(book, "Leaderboard", BOARD_COLUMNS, len(scores), note=note)
     if scores.empty:
         sheet.ws.append([sheet.cell(
             f"No absolute scores on a named benchmark yet: see the Claims sheet ({len(board.claims)} claims).",
-            font=styles.note_font,
+            frozenset({"muted"}),
         )])
         return
     titles = sheet.titles
-    block_cols = [titles.index(t) for t in ("Benchmark", "Metric", "Setting", "Size (B)")]
+    first_looks = {c: frozenset({"first"}) for c in range(len(titles))}
+    first_looks[0] = frozenset({"first", "bold"})
     best_cols = [titles.index(t) for t in ("Rank", "Method", "Model", "Value", "Unit")]
     conflict_col = titles.index("Conflict")
     first = scores["block"].ne(scores["block"].shift()).tolist()
     best = scores["best"].tolist()
     conflict = scores["conflict"].notna().tolist()
     for i, (values, arxiv) in enumerate(_records(scores, BOARD_COLUMNS)):
-        style: dict[int, dict] = {}
-        if first[i]:
-            style.update({c: {"border": styles.block_border} for c in range(len(titles))})
-            style[0] = {"border": styles.block_border, "font": styles.block_font}
-        else:
-            style.update({c: {"font": styles.quiet_font} for c in block_cols})
+        looks = dict(first_looks) if first[i] else {}
         if best[i]:
             for c in best_cols:
-                style.setdefault(c, {})["fill"] = styles.best_fill
+                looks[c] = looks.get(c, frozenset()) | {"best"}
         if conflict[i]:
-            style.setdefault(conflict_col, {})["fill"] = styles.conflict_fill
-        sheet.append(values, arxiv, style)
+            looks[conflict_col] = looks.get(conflict_col, frozenset()) | {"conflict"}
+        sheet.append(values, arxiv, looks)
     sheet.close()
 
 
-def _table_sheet(workbook, name: str, frame: pd.DataFrame, columns: list[tuple[str, str]], styles: type[_Styles]) -> None:
-    sheet = _SheetWriter(workbook, name, columns, styles)
+def _table_sheet(book: _StyleBook, name: str, frame: pd.DataFrame, columns: list[tuple[str, str]], plain: bool = False) -> None:
+    sheet = _SheetWriter(book, name, columns, len(frame), plain=plain)
     for values, arxiv in _records(frame, columns):
         sheet.append(values, arxiv)
     sheet.close()
 
 
-def _charts_sheet(workbook, charts: Sequence[Path]) -> None:
+def _charts_sheet(workbook: Workbook, charts: Sequence[Path]) -> None:
     ws = workbook.create_sheet("Charts")
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
@@ -596,13 +649,15 @@ def _charts_sheet(workbook, charts: Sequence[Path]) -> None:
 
 
 def write_xlsx(board: Leaderboard, path: Path, charts: Sequence[Path] = ()) -> None:
-    """Leaderboard, Improvements, Claims and Papers sheets (and the charts, when given)."""
-    styles = _Styles
+    """Leaderboard, Improvements, Claims and Papers sheets (and the charts, when given). The
+    Claims sheet, the long one, is plain (one line per claim, no links) to stay fast."""
     workbook = Workbook(write_only=True)
-    _board_sheet(workbook, board, styles)
-    _table_sheet(workbook, "Improvements", board.changes, CHANGE_COLUMNS, styles)
-    _table_sheet(workbook, "Claims", board.claims, CLAIM_COLUMNS, styles)
-    _table_sheet(workbook, "Papers", board.papers, PAPER_COLUMNS, styles)
+    book = _StyleBook(workbook)
+    _board_sheet(book, board)
+    _table_sheet(book, "Improvements", board.changes, CHANGE_COLUMNS)
+    unknown = board.claims["benchmark_known"].eq(False).map({True: "unknown", False: None})
+    _table_sheet(book, "Claims", board.claims.assign(benchmark_unknown=unknown), SHEET_CLAIM_COLUMNS, plain=True)
+    _table_sheet(book, "Papers", board.papers, PAPER_COLUMNS)
     if charts:
         _charts_sheet(workbook, charts)
     buffer = io.BytesIO()

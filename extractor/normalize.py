@@ -89,6 +89,7 @@ def parse_size_b(name: str | None) -> float | None:
     return max(sizes) if sizes else None
 
 
+@lru_cache(maxsize=65536)
 def entity_key(name: str | None) -> str:
     """One identity for a method or model across papers: 'Llama 3.2-3B' = 'Llama-3.2-3B'."""
     return name_key(name) if name else ""

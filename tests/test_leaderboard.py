@@ -214,3 +214,13 @@ def test_leaderboard_command(results: list[PaperResult], tmp_path: Path) -> None
     assert "2 blocks" in result.output
     bad = CliRunner().invoke(app, ["leaderboard", str(tmp_path / "run"), "--out", str(tmp_path / "x.xlsx"), "--wide"])
     assert bad.exit_code == 2
+
+
+def test_run_writes_the_leaderboard_into_its_directory(tmp_path: Path) -> None:
+    fixtures = Path(__file__).parent.parent / "fixtures" / "abstracts"
+    result = CliRunner().invoke(app, ["run", str(fixtures), "--out", str(tmp_path / "run"), "-q", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    book = load_workbook(tmp_path / "run" / "leaderboard.xlsx", read_only=True)
+    assert book.sheetnames[:4] == ["Leaderboard", "Improvements", "Claims", "Papers"]
+    skipped = CliRunner().invoke(app, ["run", str(fixtures), "--out", str(tmp_path / "bare"), "-q", "--no-leaderboard"])
+    assert skipped.exit_code == 0 and not (tmp_path / "bare" / "leaderboard.xlsx").exists()
