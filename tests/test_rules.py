@@ -146,6 +146,8 @@ def test_sentences_do_not_end_at_abbreviations_or_list_markers() -> None:
         ("MYTE produces shorter encodings for all 99 analyzed languages.", []),
         # versions inside names, years, citations, list markers
         ("models like Qwen 2.5 and GPT-5.2 achieve gains.", []),
+        ("agents run on Terminal-Bench 2.0 with Python 3.10.", []),
+        ("GPT-4 scores MT-Bench 8.2 with learning rate 3e-4 and a dropout rate of 0.1.", [(8.2, None)]),
         ("Contrastive decoding (CD) (Li et al., 2023) improves text [12].", []),
         ("Towards that end, we propose: (1) JRT-Prompt, and (2) JRT-RNN.", []),
         ("It was presented at CSR 2017, Kazan, Russia, June 8 -- 12, 2017.", []),

@@ -16,6 +16,7 @@ from ..numbers import NumberMention
 from ..schema import ClaimDraft
 from .quantities import Quantity
 from .text import Document
+from ..registry import benchmark_entry
 from .vocabulary import (
     CHANGE_CUE,
     COUNT_NOUNS,
@@ -25,6 +26,7 @@ from .vocabulary import (
     METRIC_PATTERN,
     METRIC_WORDS,
     PARAMETER_NOUNS,
+    SETTING_PHRASES,
     SETTING_WORDS,
 )
 
@@ -124,7 +126,7 @@ _DATA_WORD = re.compile(r"\b(?:data|dataset|corpus|corpora|collection)\b")
 _LIMIT_WORD = re.compile(r"\b(?:limit|budget|timeout|cap|per)\b")
 _CHUNK_BREAK = re.compile(r"[\d,;:()\[\]]")
 _PHRASE_BREAK = re.compile(r"[,;]|\.\s|(?<![\w.-])\d")
-_VERSION_NUMBER = re.compile(r"\d(?:\.\d)?")
+_VERSION_NUMBER = re.compile(r"\d(?:\.\d{1,2})?")
 _NAME_BEFORE = re.compile(r"(?:^|\s)([A-Z][\w-]*)\s$")
 _CITATION_LIST = re.compile(r"\[(?:\d+,\s*)+$")
 _PLUS_MINUS = re.compile(r"(?:\u00b1|\\pm|\bpm|\+-|\+/-)\s*$")
@@ -325,10 +327,11 @@ def _bare_role(
         for w in before[-3:]
         if w not in ("of", "is", "to", "at", "equal", "equals", "equating", "was", "are", "in")
     ]
-    if near and near[-1] in SETTING_WORDS and not q.decimal:
+    if near and near[-1] in SETTING_WORDS and (not q.decimal or near[-1] not in METRIC_WORDS):
         return SETTING
-    if near and near[-1] in SETTING_WORDS and near[-1] not in METRIC_WORDS:
-        return SETTING
+    if " ".join(near[-2:]) in SETTING_PHRASES:
+        return SETTING  # 'learning rate 3e-4', 'dropout rate of 0.1'
+
     if any(w in COUNT_NOUNS and w not in METRIC_WORDS for w in after[:2]):
         return COUNT
     if _is_version(doc.text, q, before_text):
@@ -343,16 +346,15 @@ def _bare_role(
 
 
 def _is_version(text: str, q: Quantity, before_text: str) -> bool:
-    """'Qwen 2.5', 'Claude Haiku 4.5', 'Terminal-Bench 2.0': a small number with at most one
-    decimal right after a capitalized name is the name's version."""
+    """'Qwen 2.5', 'Claude Haiku 4.5', 'Python 3.10', 'Terminal-Bench 2.0': a number below ten
+    with at most two decimals right after a capitalized name is the name's version."""
     if q.value_max is not None or q.value >= 10 or not _VERSION_NUMBER.fullmatch(text, q.start, q.number_end):
         return False
     name = _NAME_BEFORE.search(before_text)
-    return (
-        bool(name)
-        and name.group(1).lower() not in METRIC_WORDS
-        and len(before_text.strip()) > len(name.group(1))
-    )
+    if not name or name.group(1).lower() in METRIC_WORDS or len(before_text.strip()) <= len(name.group(1)):
+        return False
+    # After a benchmark's name a number is its score ('MT-Bench 8.2'), unless it reads 'X.0'.
+    return benchmark_entry(name.group(1)) is None or text[q.number_end - 2 : q.number_end] == ".0"
 
 
 def _is_citation(text: str, q: Quantity) -> bool:

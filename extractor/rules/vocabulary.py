@@ -57,6 +57,14 @@ SETTING_WORDS = frozenset(
     layer-wise decay momentum warmup frequency interval noise sigma tau
     """.split()
 )
+# Two-word settings whose second word is also a metric word ('learning rate' is not a rate).
+SETTING_PHRASES = frozenset(
+    {
+        "learning rate", "dropout rate", "masking rate", "mask rate", "sampling rate", "weight decay",
+        "label smoothing", "warmup ratio", "mask ratio", "masking ratio", "pruning ratio", "sparsity ratio",
+        "compression level", "noise level", "guidance scale", "loss weight", "temperature of",
+    }
+)
 # Words that, right before or after a number, say it is a measured result.
 METRIC_WORDS = frozenset(
     """
