@@ -87,10 +87,12 @@ _PERCENT_SETTING_AFTER = re.compile(
     r"subsampling|quantile|percentile|break-even|threshold|cutoff)\b",
     re.IGNORECASE,
 )
+# A setting noun a few words before the percentage ('rank equating to 8.3%'), or a verb of use
+# right before it ('using only 26%', 'trained on 10%').
 _PERCENT_SETTING_BEFORE = re.compile(
-    r"(?<![-\w])(?:rank|ratio|sparsity|pruning|masking|dropout|threshold|quantile|percentile|"
-    r"using\s+only|using|with\s+only|training\s+(?:just|only)|"
-    r"budget\s+of|fraction\s+of|trained\s+(?:with|on))\b[^,;.]{0,25}$",
+    r"(?:(?<![-\w])(?:rank|ratio|sparsity|pruning|masking|dropout|threshold|quantile|percentile|budget\s+of|"
+    r"fraction\s+of)\b[^,;.]{0,25}|\b(?:using|with\s+only|training|trained\s+(?:with|on))\s+"
+    r"(?:only\s+|just\s+|about\s+|approximately\s+|~)?)$",
     re.IGNORECASE,
 )
 _RESOURCE_OF = re.compile(
@@ -123,7 +125,7 @@ _MODEL_CONTEXT = re.compile(
 _WORD_HYPHEN = re.compile(r"(\w+)-$")
 _MEMORY_UNIT = re.compile(r"[KMGT]i?B|bytes")
 _DATA_WORD = re.compile(r"\b(?:data|dataset|corpus|corpora|collection)\b")
-_LIMIT_WORD = re.compile(r"\b(?:limit|budget|timeout|cap|per)\b")
+_LIMIT_WORD = re.compile(r"\b(?:limit|budget|timeout|cap)\b")
 _CHUNK_BREAK = re.compile(r"[\d,;:()\[\]]")
 _PHRASE_BREAK = re.compile(r"[,;]|\.\s|(?<![\w.-])\d")
 _VERSION_NUMBER = re.compile(r"\d(?:\.\d{1,2})?")
@@ -436,7 +438,7 @@ _BASELINE_BEFORE = re.compile(
 
 
 _CHANGE_AFTER = re.compile(
-    r"\s*(?:fewer|less|lower|higher|more|faster|slower|smaller|larger|speed-?ups?|gains?|improvements?|"
+    r"\s*(?:relative\s+|absolute\s+)?(?:fewer|less|lower|higher|more|faster|slower|smaller|larger|speed-?ups?|gains?|improvements?|"
     r"reductions?|drops?|increases?|decreases?|overhead|savings?|lifts?|uplifts?|boosts?)\b",
     re.IGNORECASE,
 )
