@@ -25,7 +25,8 @@ from openpyxl.styles import Alignment, Border, Font, NamedStyle, PatternFill, Si
 from openpyxl.utils import get_column_letter
 
 from .normalize import arxiv_id, normalize_claim
-from .rundir import atomic_write_bytes, atomic_write_text, neutralize, read_papers
+from .review import load_reviewed
+from .rundir import atomic_write_bytes, atomic_write_text, neutralize
 from .schema import PaperResult
 
 ARXIV_ABS = "https://arxiv.org/abs/"
@@ -161,9 +162,16 @@ class Leaderboard:
         ).reset_index()
 
 
-def load_runs(run_dirs: Iterable[Path | str]) -> list[PaperResult]:
-    """The papers of several run directories, in order (duplicates are merged later)."""
-    return [result for run_dir in run_dirs for result in read_papers(Path(run_dir))]
+def load_runs(run_dirs: Iterable[Path | str], store: Path | None = None) -> tuple[list[PaperResult], Marks]:
+    """The papers of several run directories, in order (duplicates are merged later), with
+    their reviewers' corrections applied, and the review marks of what was corrected."""
+    papers: list[PaperResult] = []
+    marks: dict[str, Mapping[str, tuple[str, str]]] = {}
+    for run_dir in run_dirs:
+        corrected, found = load_reviewed(Path(run_dir), store)
+        papers.extend(corrected)
+        marks.update((target, mark.fields) for target, mark in found.items())
+    return papers, marks
 
 
 def _review_text(fields: Mapping[str, tuple[str, str]] | None) -> str | None:
@@ -697,7 +705,8 @@ def export(board: Leaderboard, out: Path, wide: bool = False, charts: bool = Tru
 RUN_LEADERBOARD = "leaderboard.xlsx"
 
 
-def write_run_leaderboard(run_dir: Path, results: Sequence[PaperResult], marks: Marks | None = None) -> tuple[Leaderboard, Exported]:
-    """The board of one run, written into its directory (``leaderboard.xlsx`` and charts)."""
-    board = build_leaderboard(results, marks)
+def write_run_leaderboard(run_dir: Path) -> tuple[Leaderboard, Exported]:
+    """The board of one run (corrections applied), written into its directory (``leaderboard.xlsx``
+    and charts)."""
+    board = build_leaderboard(*load_runs([run_dir]))
     return board, export(board, Path(run_dir) / RUN_LEADERBOARD)

@@ -102,7 +102,7 @@ def test_conflicts_flag_both_sources_and_are_not_averaged(results: list[PaperRes
 def test_same_claim_in_two_runs_counts_once(results: list[PaperResult], tmp_path: Path) -> None:
     write_run(tmp_path / "r1", results, {})
     write_run(tmp_path / "r2", results[:1], {})
-    board = build_leaderboard(load_runs([tmp_path / "r1", tmp_path / "r2"]))
+    board = build_leaderboard(*load_runs([tmp_path / "r1", tmp_path / "r2"]))
     assert len(board.claims) == 6
     assert board.claims["claim_id"].is_unique
     assert len(board.papers) == 3

@@ -6,8 +6,8 @@ rules extractor improves.
 
 from __future__ import annotations
 
+import csv
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -529,3 +529,42 @@ def test_cli_round_trip(run: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["review", "export-gold", str(run), "--out", str(gold)])
     assert result.exit_code == 0 and "1 reviewed papers" in result.output
     assert read_gold(gold)[0].claims[0].metric == "EM accuracy"
+
+
+# --- every export applies the corrections -----------------------------------------------------
+
+
+def test_corrections_are_in_the_leaderboard_with_who_and_when(run: Path, book: Path, tmp_path: Path) -> None:
+    acc, speed = claim_id(run, "p1", 83.6), claim_id(run, "p1", 2.57)
+    edit(book, book, "Claims", acc, metric="EM accuracy")
+    edit(book, book, "Claims", speed, decision="reject")
+    apply_review(book, run, "alice")
+    out = tmp_path / "board.csv"
+    result = CliRunner().invoke(app, ["leaderboard", str(run), "--out", str(out), "--no-charts"])
+    assert result.exit_code == 0, result.output
+    rows = {r["claim_id"]: r for r in csv.DictReader(out.open(encoding="utf-8"))}
+    assert speed not in rows and len(rows) == 5
+    assert rows[acc]["metric"] == "EM accuracy"
+    assert rows[acc]["reviewed"].startswith("alice 20") and rows[acc]["reviewed"].endswith("(decision, metric)")
+    assert rows[claim_id(run, "p1", 9)]["reviewed"] == ""
+
+
+def test_rerunning_extraction_into_a_reviewed_run_keeps_the_corrections(tmp_path: Path) -> None:
+    runner = CliRunner()
+    run = tmp_path / "demo"
+    fixtures = str(Path(__file__).resolve().parent.parent / "fixtures" / "abstracts")
+    assert runner.invoke(app, ["run", fixtures, "--out", str(run), "--backend", "rules", "-q"]).exit_code == 0
+    book = tmp_path / "review.xlsx"
+    export_review(run, book)
+    wb = load_workbook(book)
+    first = wb["Claims"].cell(2, 1).value
+    edit(book, book, "Claims", first, metric="reviewed metric", note="checked by hand")
+    assert apply_review(book, run, "alice").counts["applied"] == 1
+    # The same command again (a re-extraction) rewrites papers.jsonl and the run's leaderboard.
+    assert runner.invoke(app, ["run", fixtures, "--out", str(run), "--backend", "rules", "-q"]).exit_code == 0
+    claims = load_workbook(run / "leaderboard.xlsx")["Claims"]
+    header = [c.value for c in claims[1]]
+    rows = [dict(zip(header, r)) for r in claims.iter_rows(min_row=2, values_only=True)]
+    [row] = [r for r in rows if r["Claim id"] == first]
+    assert row["Metric"] == "reviewed metric"
+    assert row["Reviewed"].startswith("alice ")

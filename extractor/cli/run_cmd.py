@@ -119,7 +119,7 @@ def run_command(
         f"({counts['rejected']} rejected) -> {out}"
     )
     if not no_leaderboard:
-        board, exported = write_run_leaderboard(out, summary.results)
+        board, exported = write_run_leaderboard(out)
         console.print(f"leaderboard: {len(board.scores)} ranked scores in {len(board.blocks)} blocks -> {exported.path}")
     for result in summary.results:
         if result.status == "failed":
