@@ -57,6 +57,8 @@ def sizes(text: str) -> set[float]:
         ("cos stays in [0.12, 0.20]", [(0.12, 0.2, None)]),
         ("leaving an approx1.1--1.2 perplexity gap", [(1.1, 1.2, None)]),
         ("gains of up to 2.8times nats", [(2.8, None, "x")]),
+        ("a 1.5$\\times$ speedup and 2.3\\times lower memory", [(1.5, None, "x"), (2.3, None, "x")]),
+        ("a 10-fold reduction and 4.2 percentage points", [(10.0, None, "x"), (4.2, None, "pp")]),
     ],
 )
 def test_grammar_reads_values_ranges_and_units(text: str, expected: list[tuple]) -> None:

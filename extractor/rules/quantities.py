@@ -26,7 +26,7 @@ _UNIT = re.compile(
         (?P<pp>pp\b|p\.p\.|percentage[\s-]points?\b|percent\s+points?\b)
       | (?P<pct>\\?%|percent\b)
       | (?P<points>(?:absolute\s+|accuracy\s+)?(?:points?|pts?)\b)
-      | (?P<x>[x\u00d7](?![\w])|times\b|-?fold\b)
+      | (?P<x>[x\u00d7](?![\w])|\$?\\times\b\$?|times\b|-?fold\b)
       | (?P<memory>[KMGT]i?B\b|bytes\b)
       | (?P<time>ms\b|\u00b5s\b|us\b|ns\b|seconds?\b|secs?\b|minutes?\b|mins?\b|hours?\b|hrs?\b|days?\b|s(?=[\s,.;)])|h(?=[\s,.;)]))
       | (?P<bits>bits?[\s-]+per[\s-]+(?:dim(?:ension)?|token|char(?:acter)?|byte|pixel)\b|bits?/(?:dim|char)\b|BPD\b|bpd\b|BPC\b|bpc\b)
