@@ -457,25 +457,28 @@ def write_charts(board: Leaderboard, directory: Path) -> list[Path]:
 
 # ---------------------------------------------------------------------------------- XLSX
 
-# Cell looks, combined per cell into one registered named style (see _StyleBook).
+_FONT = {"name": "Calibri", "size": 11}  # named fonts: a nameless one prints as a serif fallback
+# Cell looks, combined per cell into one registered named style (see _StyleBook); a later trait
+# wins over an earlier one for the same attribute.
 _TRAITS: dict[str, dict[str, object]] = {
+    "top": {"alignment": Alignment(vertical="top")},
     "header": {
-        "font": Font(bold=True, color="FFFFFF"),
+        "font": Font(**_FONT, bold=True, color="FFFFFF"),
         "fill": PatternFill("solid", fgColor="37474F"),
         "alignment": Alignment(wrap_text=True, vertical="center"),
     },
-    "note": {"font": Font(bold=True, size=11), "alignment": Alignment(wrap_text=True, vertical="top")},
-    "muted": {"font": Font(italic=True, color="555555")},
+    "note": {"font": Font(name="Calibri", size=11, bold=True), "alignment": Alignment(wrap_text=True, vertical="top")},
+    "muted": {"font": Font(**_FONT, italic=True, color="555555")},
     "first": {"border": Border(top=Side(style="medium", color="37474F"))},
-    "bold": {"font": Font(bold=True)},
-    "link": {"font": Font(color="1565C0", underline="single")},
+    "bold": {"font": Font(**_FONT, bold=True)},
+    "link": {"font": Font(**_FONT, color="1565C0", underline="single")},
     "best": {"fill": PatternFill("solid", fgColor="C8E6C9")},
     "conflict": {"fill": PatternFill("solid", fgColor="FFE0B2")},
-    "wrap": {"alignment": Alignment(wrap_text=True)},
-    "center": {"alignment": Alignment(horizontal="center")},
+    "wrap": {"alignment": Alignment(wrap_text=True, vertical="top")},
+    "center": {"alignment": Alignment(horizontal="center", vertical="top")},
     "count": {"number_format": "0"},
 }
-_LOOK_ONLY = frozenset({"wrap", "center", "count", "link"})  # nothing to show on an empty cell
+_LOOK_ONLY = frozenset({"top", "wrap", "center", "count", "link"})  # nothing to show on an empty cell
 
 _WIDTHS = {
     "Benchmark": 18, "Metric": 18, "Setting": 14, "Size (B)": 7, "Rank": 6, "Method": 22, "Model": 22,
@@ -511,7 +514,7 @@ class _StyleBook:
         found = self.names.get(traits)
         if found is None:
             ordered = [t for t in _TRAITS if t in traits]
-            style = NamedStyle(name="lb-" + "-".join(ordered))
+            style = NamedStyle(name="lb-" + "-".join(ordered), font=Font(**_FONT))
             for trait in ordered:
                 for attribute, value in _TRAITS[trait].items():
                     setattr(style, attribute, value)
@@ -557,6 +560,9 @@ class _SheetWriter:
         # row, which scans and filters better and writes several times faster.
         wrap = not plain and rows <= WRAP_ROWS
         self.wrapped = {i: _WIDTHS.get(t, 14) for i, t in enumerate(self.titles) if t in _WRAPPED and wrap}
+        if self.wrapped:  # rows grow: every cell starts at the top, next to the wrapped text
+            for i in range(len(columns)):
+                self.column_traits[i] = self.column_traits.get(i, frozenset()) | {"top"}
         for i in self.wrapped:
             self.column_traits[i] = self.column_traits.get(i, frozenset()) | {"wrap"}
 
@@ -581,7 +587,7 @@ class _SheetWriter:
                 cell.hyperlink = ARXIV_ABS + arxiv
         self.rows += 1
         # Spreadsheets do not grow a row for wrapped text on opening: give it the lines it needs.
-        lines = max((len(values[i]) // width + 1 for i, width in self.wrapped.items() if isinstance(values[i], str)), default=1)
+        lines = max((len(values[i]) // int(width * 1.15) + 1 for i, width in self.wrapped.items() if isinstance(values[i], str)), default=1)
         if lines > 1:
             self.ws.row_dimensions[self.header_row + self.rows].height = _LINE * min(lines, 8)
         self.ws.append(row)
