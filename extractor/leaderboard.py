@@ -260,7 +260,8 @@ def _block_title(row: pd.Series) -> str:
     if row["setting_label"]:
         parts.append(row["setting_label"])
     if pd.notna(row["size_b"]):
-        parts.append(f"{row['size_b']:g}B models")
+        size = row["size_b"]
+        parts.append(f"{size:g}B models" if size >= 1 else f"{size * 1000:g}M models")
     return " \u00b7 ".join(parts)
 
 
