@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -408,6 +409,20 @@ def test_two_reviewers_in_either_order_end_with_both_sets(run: Path, book: Path,
     assert claims_of(papers, "p1")[acc].metric == "EM accuracy"
     assert claims_of(papers, "p2")[memory].unit == "GB"
     assert marks[acc].reviewer == "alice" and marks[memory].reviewer == "bob"
+
+
+def test_two_reviewers_applying_at_the_same_moment_to_a_fresh_shared_store(run: Path, book: Path, tmp_path: Path) -> None:
+    acc, memory = claim_id(run, "p1", 83.6), claim_id(run, "p2", 3.2)
+    sheets = {"alice": tmp_path / "alice.xlsx", "bob": tmp_path / "bob.xlsx"}
+    edit(book, sheets["alice"], "Claims", acc, metric="EM accuracy")
+    edit(book, sheets["bob"], "Claims", memory, metric="peak memory")
+    store = tmp_path / "shared" / "corrections.sqlite"
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        reports = list(pool.map(lambda who: apply_review(sheets[who], run, who, store), sheets))
+    assert [r.counts["applied"] for r in reports] == [1, 1]
+    papers, _ = load_reviewed(run, store)
+    assert claims_of(papers, "p1")[acc].metric == "EM accuracy"
+    assert claims_of(papers, "p2")[memory].metric == "peak memory"
 
 
 @pytest.mark.parametrize("order", [("alice", "bob"), ("bob", "alice")])
