@@ -176,6 +176,7 @@ def test_a_confidence_bound_is_not_its_own_claim() -> None:
 def test_a_claim_carries_unit_metric_benchmark_kind_and_direction() -> None:
     (claim,) = extract("DeepSeek-R1 achieves 82.4% accuracy on SimpleQA.").claims
     assert (claim.unit, claim.metric, claim.benchmark, claim.kind) == ("%", "accuracy", "SimpleQA", "score")
+    assert claim.model == "DeepSeek-R1"
     (change,) = extract("KV-sharing reduces p90 time-to-first-token by up to 83.6%.").claims
     assert (change.kind, change.direction, change.metric) == ("change", "decrease", "time-to-first-token")
 
@@ -286,6 +287,16 @@ def test_an_introduced_dataset_is_a_benchmark_not_a_method() -> None:
 )
 def test_model_sizes(text: str, expected: set[float]) -> None:
     assert sizes(text) == expected
+
+
+def test_models_named_without_a_size_carry_none() -> None:
+    text = "GPT-4o, o1-mini and LLaMA2-7B are compared on ImageNet and CLIP features."
+    assert [(m.name, m.params_b) for m in extract(text).models] == [
+        ("LLaMA2-7B", 7.0),
+        ("GPT-4o", None),
+        ("o1-mini", None),
+        ("CLIP", None),
+    ]
 
 
 # --- benchmarks -----------------------------------------------------------------------------

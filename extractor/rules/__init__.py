@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from ..grounding import name_key
 from ..numbers import find_numbers
-from ..schema import Benchmark, ExtractionDraft, Method
+from ..schema import Benchmark, ExtractionDraft, Method, Model
 from .benchmarks import find_benchmark_mentions
 from .claims import Mention, build_claims, read_all
-from .models import find_models
+from .models import find_models, named_models
 from .names import abbreviations, find_names
 from .quantities import parse_quantities
 from .text import Document
@@ -29,7 +29,9 @@ def extract(abstract: str) -> ExtractionDraft:
     doc = Document(abstract)
     mentions = find_numbers(abstract)
     readings = read_all(doc, parse_quantities(doc, mentions))
-    models, model_mentions = find_models(doc, readings)
+    sized, sized_mentions = find_models(doc, readings)
+    named, named_mentions = named_models(doc, sized_mentions)
+    models, model_mentions = _unique_models(sized + named), sized_mentions + named_mentions
     model_spans = [(m.start, m.end) for m in model_mentions]
     acronyms = abbreviations(doc)
     names = find_names(doc, acronyms)
@@ -50,6 +52,18 @@ def extract(abstract: str) -> ExtractionDraft:
         benchmarks=[Benchmark(name=b) for b in benchmarks],
         claims=claims,
     )
+
+
+def _unique_models(models: list[Model]) -> list[Model]:
+    """One model per name; a sized reading wins (it comes first)."""
+    seen: set[str] = set()
+    out = []
+    for model in models:
+        key = name_key(model.name)
+        if key not in seen:
+            seen.add(key)
+            out.append(model)
+    return out
 
 
 def _unique_names(names: list[str]) -> list[str]:

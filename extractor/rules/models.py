@@ -15,7 +15,7 @@ from ..schema import Model
 from .claims import SIZE, Mention, Reading
 from .quantities import Quantity
 from .text import Document
-from .vocabulary import PARAMETER_NOUNS
+from .vocabulary import MODEL_NAME, PARAMETER_NOUNS
 
 _NAME_TOKEN = re.compile(r"[\w.+@'\u2019-]+$")
 _CAPITALIZED = re.compile(r"[A-Z][\w.-]*[A-Za-z0-9]$|[A-Za-z]+-?\d[\w.-]*$")
@@ -114,6 +114,21 @@ def find_models(doc: Document, readings: list[Reading]) -> tuple[list[Model], li
         models.append(Model(name=name, params_b=total, active_params_b=active))
         mentions.append(Mention(name, start, end))
     return _unique(models), mentions
+
+
+def named_models(doc: Document, covered: list[Mention]) -> tuple[list[Model], list[Mention]]:
+    """Models named without a size ('GPT-4o', 'DeepSeek-R1'): the subject of a claim often is one."""
+    models: list[Model] = []
+    mentions: list[Mention] = []
+    for match in MODEL_NAME.finditer(doc.text):
+        name = match.group()
+        if any(m.start <= match.start() < m.end for m in covered) or not (
+            name[0].isupper() or any(c.isdigit() for c in name)
+        ):
+            continue
+        models.append(Model(name=name))
+        mentions.append(Mention(name, match.start(), match.end()))
+    return models, mentions
 
 
 def _number_text(text: str, q: Quantity, high_end: bool) -> str:

@@ -60,9 +60,23 @@ SETTING_WORDS = frozenset(
 # Two-word settings whose second word is also a metric word ('learning rate' is not a rate).
 SETTING_PHRASES = frozenset(
     {
-        "learning rate", "dropout rate", "masking rate", "mask rate", "sampling rate", "weight decay",
-        "label smoothing", "warmup ratio", "mask ratio", "masking ratio", "pruning ratio", "sparsity ratio",
-        "compression level", "noise level", "guidance scale", "loss weight", "temperature of",
+        "learning rate",
+        "dropout rate",
+        "masking rate",
+        "mask rate",
+        "sampling rate",
+        "weight decay",
+        "label smoothing",
+        "warmup ratio",
+        "mask ratio",
+        "masking ratio",
+        "pruning ratio",
+        "sparsity ratio",
+        "compression level",
+        "noise level",
+        "guidance scale",
+        "loss weight",
+        "temperature of",
     }
 )
 # Words that, right before or after a number, say it is a measured result.
@@ -144,12 +158,17 @@ GENERIC_NAMES = frozenset(
     """.split()
 )
 # Families of pretrained models: a name starting with one is a model, never a benchmark.
-MODEL_FAMILIES = re.compile(
-    r"^(?:gpt|chatgpt|llama|llama\d|tinyllama|qwen|qwq|mistral|mixtral|gemma|phi|opt|pythia|bert|"
+_FAMILIES = (
+    r"gpt|chatgpt|llama|llama\d|tinyllama|qwen|qwq|mistral|mixtral|gemma|phi|opt|pythia|bert|"
     r"roberta|deberta|albert|electra|t5|flan|bart|claude|gemini|palm|deepseek|falcon|bloom|vicuna|"
-    r"alpaca|olmo|olmoe|smollm|stablelm|yi|internlm|baichuan|glm|chatglm|kimi|grok|command|"
+    r"alpaca|olmo|olmoe|smollm|stablelm|yi|internlm|baichuan|glm|chatglm|kimi|grok|"
     r"granite|nemotron|minicpm|llava|qwen-vl|blip|clip|siglip|vit|deit|swin|resnet|resnext|vgg|"
-    r"alexnet|inception|efficientnet|mobilenet|convnext|dino|dinov2|sam|whisper|wav2vec|hubert|"
-    r"stable|sdxl|dall|imagen|o1|o3|o4|mamba|rwkv|hyena|retnet)(?:\b|[-\d.])",
-    re.IGNORECASE,
+    r"alexnet|efficientnet|mobilenet|convnext|dino|dinov2|sam|whisper|wav2vec|hubert|"
+    r"sdxl|dall|imagen|o1|o3|o4|mamba|rwkv|hyena|retnet"
+)
+MODEL_FAMILIES = re.compile(r"^(?:" + _FAMILIES + r")(?:\b|[-\d.])", re.IGNORECASE)
+# A model named in running text: a family name with its version and variant ('GPT-4o',
+# 'Llama-3.1-8B-Instruct', 'DeepSeek-R1', 'Qwen2.5'), capitalized or carrying a digit.
+MODEL_NAME = re.compile(
+    r"(?<![\w-])(?:" + _FAMILIES + r")(?:(?:[-.]?\d|-[A-Za-z])[\w.+-]*[\w+])?(?![\w-])", re.IGNORECASE
 )
