@@ -363,7 +363,7 @@ def _parse(column: Column, cell) -> object | Problem:
 
 
 def _read_sheet(ws: Worksheet, name: str) -> list[SheetRow]:
-    header = [(_text(c.value) or "").lower() for c in ws[1]]
+    header = [(_text(v) or "").lower() for v in next(ws.iter_rows(max_row=1, values_only=True), ())]
     # Only what a reviewer may type, plus the id and the hidden base; the rest is for reading.
     known = {c.name: c for c in SHEETS[name] if c.edit or c.new_only or c.name in ("id", "base")}
     index = {h: i for i, h in enumerate(header) if h in known}
@@ -371,7 +371,7 @@ def _read_sheet(ws: Worksheet, name: str) -> list[SheetRow]:
     if "id" not in index:
         return [SheetRow(name, 1, None, None, None, {}, None, letters, [Problem("id", "the header has no 'id' column")])]
     rows = []
-    for number, cells in enumerate(ws.iter_rows(min_row=2), start=2):
+    for number, cells in enumerate(ws.iter_rows(min_row=2, max_col=len(header)), start=2):
         values: dict[str, object] = {}
         problems: list[Problem] = []
         for column_name, i in index.items():
@@ -407,8 +407,11 @@ def _read_sheet(ws: Worksheet, name: str) -> list[SheetRow]:
 
 def read_workbook(path: Path) -> list[SheetRow]:
     """Every used row of the review sheets in ``path`` (other sheets are ignored)."""
-    wb = load_workbook(path)
-    return [row for name in SHEETS if name in wb.sheetnames for row in _read_sheet(wb[name], name)]
+    wb = load_workbook(path, read_only=True)  # streamed: several times faster on big sheets
+    try:
+        return [row for name in SHEETS if name in wb.sheetnames for row in _read_sheet(wb[name], name)]
+    finally:
+        wb.close()
 
 
 def same(a: object, b: object) -> bool:
