@@ -544,6 +544,8 @@ def test_cli_round_trip(run: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["review", "export-gold", str(run), "--out", str(gold)])
     assert result.exit_code == 0 and "1 reviewed papers" in result.output
     assert read_gold(gold)[0].claims[0].metric == "EM accuracy"
+    result = runner.invoke(app, ["review", "status", str(tmp_path)], env={"COLUMNS": "400"})
+    assert result.exit_code == 2 and "not a run directory (no papers.jsonl)" in result.output
 
 
 # --- every export applies the corrections -----------------------------------------------------

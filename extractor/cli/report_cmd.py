@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
+from ..errors import ExtractorError
 from ..report import write_report
 from ..review.store import STORE_FILE
 from . import app
@@ -22,7 +23,10 @@ def report_command(
     ] = None,
 ) -> None:
     """Write one HTML page: abstracts with highlighted evidence, fields, reviews, rejections."""
-    counts = write_report(run_dir, out, store)
+    try:
+        counts = write_report(run_dir, out, store)
+    except ExtractorError as exc:
+        raise typer.BadParameter(str(exc)) from exc
     Console(stderr=True, soft_wrap=True).print(
         f"{counts.papers} papers ({counts.failed} failed), {counts.claims} claims, "
         f"{counts.rejected} rejected, {counts.reviewed} reviewed -> {out}",

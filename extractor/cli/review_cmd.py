@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Optional, TypeVar
 
 import typer
 from rich.console import Console
@@ -12,6 +13,8 @@ from ..errors import ExtractorError
 from ..review import apply_review, export_gold, export_review, review_status
 from ..review.store import STORE_FILE
 from . import app
+
+T = TypeVar("T")
 
 REVIEW_EXAMPLES = f"""
 Examples:
@@ -43,6 +46,14 @@ StoreOption = Annotated[
 EXIT_ROWS_REFUSED = 1
 
 
+def _call(fn: Callable[..., T], *args: object) -> T:
+    """Run a library call; its errors become a usage error naming the problem."""
+    try:
+        return fn(*args)
+    except ExtractorError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+
+
 @review_app.command("export")
 def export_command(
     run_dir: RunDir,
@@ -50,7 +61,7 @@ def export_command(
     store: StoreOption = None,
 ) -> None:
     """Write a review workbook: one row per claim and per method, model, benchmark and paper."""
-    counts = export_review(run_dir, out, store)
+    counts = _call(export_review, run_dir, out, store)
     items = ", ".join(f"{n} {kind}s" for kind, n in sorted(counts.items()))
     Console(stderr=True, soft_wrap=True).print(f"{items} -> {out}")
 
@@ -64,10 +75,7 @@ def apply_command(
 ) -> None:
     """Validate the edited rows and record them; bad rows are reported and skipped."""
     console = Console(stderr=True, soft_wrap=True)
-    try:
-        report = apply_review(sheet, run_dir, reviewer, store)
-    except ExtractorError as exc:
-        raise typer.BadParameter(str(exc)) from exc
+    report = _call(apply_review, sheet, run_dir, reviewer, store)
     for message in report.refused:
         console.print(f"[red]refused[/] {message}", highlight=False)
     for message in report.notes:
@@ -87,7 +95,7 @@ def apply_command(
 @review_app.command("status")
 def status_command(run_dir: RunDir, store: StoreOption = None) -> None:
     """Corrections of the run: how many, by whom, and which are stale or in conflict."""
-    report = review_status(run_dir, store)
+    report = _call(review_status, run_dir, store)
     console = Console(soft_wrap=True)
     reviewers = sorted({b.reviewer for b in report.batches})
     console.print(
@@ -123,5 +131,5 @@ def export_gold_command(
     store: StoreOption = None,
 ) -> None:
     """Write accepted and corrected items in the gold format of ANNOTATION.md."""
-    n = export_gold(run_dir, out, store)
+    n = _call(export_gold, run_dir, out, store)
     Console(stderr=True, soft_wrap=True).print(f"{n} reviewed papers -> {out}")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..errors import ExtractorError
 from ..evaluate import GoldClaim, GoldOptional, GoldPaper
-from ..rundir import atomic_write_bytes, atomic_write_text, read_papers
+from ..rundir import PAPERS_FILE, atomic_write_bytes, atomic_write_text, read_papers
 from ..schema import PaperResult
 from .apply import Plan, plan
 from .sheet import build_workbook, read_workbook
@@ -36,6 +36,7 @@ __all__ = [
     "Correction",
     "CorrectionStore",
     "ReviewMark",
+    "ReviewError",
     "ReviewState",
     "StaleTarget",
     "Stamp",
@@ -53,9 +54,16 @@ class ReviewError(ExtractorError):
     """A review command that cannot start (no reviewer name, unreadable sheet)."""
 
 
+def _papers(run_dir: Path) -> list[PaperResult]:
+    run_dir = Path(run_dir)
+    if run_dir.is_dir() and not (run_dir / PAPERS_FILE).exists():
+        raise ReviewError(f"{run_dir}: not a run directory (no {PAPERS_FILE})")
+    return read_papers(run_dir)
+
+
 def load_state(run_dir: Path, store: Path | None = None) -> ReviewState:
     """The run with its corrections; reading never creates a store."""
-    papers = read_papers(run_dir)
+    papers = _papers(run_dir)
     path = store_path(run_dir, store)
     if not path.exists():
         return review_state(papers, [])
@@ -119,7 +127,7 @@ def apply_review(
         rows = read_workbook(sheet)
     except (OSError, ValueError, KeyError) as exc:
         raise ReviewError(f"{sheet}: cannot read the review sheet: {exc}") from exc
-    papers = read_papers(run_dir)
+    papers = _papers(run_dir)
     path = store_path(run_dir, store)
     with CorrectionStore(path) as db, db.transaction():
         state = review_state(papers, db.history({p.id for p in papers}))
