@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
