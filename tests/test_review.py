@@ -544,6 +544,10 @@ def test_cli_round_trip(run: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["review", "export-gold", str(run), "--out", str(gold)])
     assert result.exit_code == 0 and "1 reviewed papers" in result.output
     assert read_gold(gold)[0].claims[0].metric == "EM accuracy"
+    not_a_sheet = tmp_path / "review.csv"
+    not_a_sheet.write_text("id,metric\n")
+    result = runner.invoke(app, ["review", "apply", str(not_a_sheet), str(run), "-r", "alice"], env={"COLUMNS": "400"})
+    assert result.exit_code == 2 and "cannot read the review sheet" in result.output
     result = runner.invoke(app, ["review", "status", str(tmp_path)], env={"COLUMNS": "400"})
     assert result.exit_code == 2 and "not a run directory (no papers.jsonl)" in result.output
 

@@ -11,6 +11,9 @@ import hashlib
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from zipfile import BadZipFile
+
+from openpyxl.utils.exceptions import InvalidFileException
 
 from ..errors import ExtractorError
 from ..evaluate import GoldClaim, GoldOptional, GoldPaper
@@ -125,8 +128,8 @@ def apply_review(
     sheet = Path(sheet)
     try:
         rows = read_workbook(sheet)
-    except (OSError, ValueError, KeyError) as exc:
-        raise ReviewError(f"{sheet}: cannot read the review sheet: {exc}") from exc
+    except (OSError, ValueError, KeyError, BadZipFile, InvalidFileException) as exc:
+        raise ReviewError(f"{sheet}: cannot read the review sheet ({exc}); save it as .xlsx") from exc
     papers = _papers(run_dir)
     path = store_path(run_dir, store)
     with CorrectionStore(path) as db, db.transaction():
