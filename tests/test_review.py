@@ -393,6 +393,19 @@ def test_a_row_of_an_older_export_whose_item_vanished_is_kept_as_stale(run: Path
     assert claims_of(papers, "p1")[speed].setting == "batch 1"
 
 
+def test_an_added_claim_keeps_the_reviewers_fields_when_the_extractor_finds_it_later(run: Path, book: Path, tmp_path: Path) -> None:
+    edit(book, book, "Claims", "new", paper_id="p1", value=27, evidence="On Qwen3.8-27B", metric="model size", unit="")
+    assert apply_review(book, run, "alice").counts["applied"] == 1
+    [added] = [t for t, m in load_reviewed(run)[1].items() if m.added]
+    new = drafts()
+    new["p1"].claims.append(ClaimDraft(value=27, evidence="On Qwen3.8-27B", setting="27B"))
+    make_run(run, new)
+    papers, marks = load_reviewed(run)
+    claim = claims_of(papers, "p1")[added]
+    assert (claim.metric, claim.setting) == ("model size", "27B")  # the reviewer's, then the extractor's
+    assert not marks[added].added and not marks[added].stale and review_status(run).stale == []
+
+
 # --- two reviewers ----------------------------------------------------------------------------
 
 

@@ -220,7 +220,10 @@ def _changed(kind: str, before: dict, after: dict | None) -> str:
 
 
 def _target_state(target: Target, latest: dict[str, Correction]) -> TargetState:
-    base = target.extracted if target.extracted is not None else dict(latest[ADDED].new_value)
+    """Values in layers: the extracted item, then what a reviewer filled in when adding it (an
+    extractor that finds an added item later does not undo the reviewer), then field edits."""
+    added = latest[ADDED].new_value if ADDED in latest else {}
+    base = {**(target.extracted or {}), **{k: v for k, v in added.items() if v is not None}}
     values = {**base, **{f: latest[f].new_value for f in ITEM_FIELDS[target.kind] if f in latest}}
     state = TargetState(target, values, latest)
     last = state.last
