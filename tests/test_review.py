@@ -17,11 +17,10 @@ from typer.testing import CliRunner
 
 from extractor.cli import app
 from extractor.evaluate import evaluate, read_gold
+from extractor.grounding import ground
 from extractor.review import apply_review, export_gold, export_review, load_reviewed, load_state, review_status
 from extractor.review.store import STORE_FILE, CorrectionStore
-
-from extractor.grounding import ground
-from extractor.rundir import write_run
+from extractor.rundir import read_papers, write_run
 from extractor.schema import Benchmark, ClaimDraft, ExtractionDraft, Method, Model, PaperResult
 
 GANQ = (
@@ -83,8 +82,6 @@ def make_run(run_dir: Path, changes: dict[str, ExtractionDraft] | None = None, f
 
 
 def claim_id(run_dir: Path, paper_id: str, value: float) -> str:
-    from extractor.rundir import read_papers
-
     for result in read_papers(run_dir):
         if result.id == paper_id:
             return next(c.id for c in result.extraction.claims if c.value == value)
