@@ -15,9 +15,9 @@ from ..schema import Model
 from .claims import SIZE, Mention, Reading
 from .quantities import Quantity
 from .text import Document
-from .vocabulary import MODEL_NAME, PARAMETER_NOUNS
+from .vocabulary import FAMILY_PREFIXES, MODEL_NAME, PARAMETER_NOUNS
 
-_NAME_TOKEN = re.compile(r"[\w.+@'\u2019-]+$")
+_TOKEN = re.compile(r"(?<![\w-])[A-Za-z][\w.+-]*")
 _CAPITALIZED = re.compile(r"[A-Z][\w.-]*[A-Za-z0-9]$|[A-Za-z]+-?\d[\w.-]*$")
 _ACTIVE = re.compile(
     r"^\s*\(\s*~?(\d+(?:\.\d+)?)\s*([BM])[\s-]*active\s*\)|^\s*,?\s*(?:with\s+)?~?(\d+(?:\.\d+)?)\s*([BM])\s+active\b",
@@ -120,7 +120,12 @@ def named_models(doc: Document, covered: list[Mention]) -> tuple[list[Model], li
     """Models named without a size ('GPT-4o', 'DeepSeek-R1'): the subject of a claim often is one."""
     models: list[Model] = []
     mentions: list[Mention] = []
-    for match in MODEL_NAME.finditer(doc.text):
+    for token in _TOKEN.finditer(doc.text):
+        if token.group()[:2].lower() not in FAMILY_PREFIXES:
+            continue  # most words start unlike any model family; skip the pattern
+        match = MODEL_NAME.match(doc.text, token.start(), token.end())
+        if not match:
+            continue
         name = match.group()
         if any(m.start <= match.start() < m.end for m in covered) or not (
             name[0].isupper() or any(c.isdigit() for c in name)

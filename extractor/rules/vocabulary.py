@@ -166,6 +166,7 @@ _FAMILIES = (
     r"alexnet|efficientnet|mobilenet|convnext|dino|dinov2|sam|whisper|wav2vec|hubert|"
     r"sdxl|dall|imagen|o1|o3|o4|mamba|rwkv|hyena|retnet"
 )
+FAMILY_PREFIXES = frozenset(name[:2] for name in _FAMILIES.replace("\\d", "").split("|"))
 MODEL_FAMILIES = re.compile(r"^(?:" + _FAMILIES + r")(?:\b|[-\d.])", re.IGNORECASE)
 # A model named in running text: a family name with its version and variant ('GPT-4o',
 # 'Llama-3.1-8B-Instruct', 'DeepSeek-R1', 'Qwen2.5'), capitalized or carrying a digit.
