@@ -33,6 +33,8 @@ _CUE = re.compile(
     r"|\bby\s+(?:building|introducing|proposing|designing|developing|constructing)\b",
     re.IGNORECASE,
 )
+_CUE_WORDS = ("we ", "this ", "lead", "namely", "by ")
+_NAMING_WORDS = ("call", "name", "dub", "term", "coin", "denot", "refer")
 _PASSIVE = re.compile(
     r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:proposed|introduced|presented|developed|designed)\b",
     re.IGNORECASE,
@@ -526,10 +528,14 @@ def find_names(doc: Document, acronyms: list[Abbreviation]) -> list[Name]:
     previous_cue = False
     for span in doc.sentences:
         sentence = text[span[0] : span[1]]
+        lower = sentence.lower()
         before = len(names.found)
-        cued = bool(_CUE.search(sentence))
-        _cued(text, span, names)
-        _named(text, span, names)
+        # Substring checks first: most sentences hold none of the words a cue needs.
+        cued = any(w in lower for w in _CUE_WORDS) and bool(_CUE.search(sentence))
+        if cued:
+            _cued(text, span, names)
+        if any(w in lower for w in _NAMING_WORDS):
+            _named(text, span, names)
         if cued or previous_cue or _FIRST_PERSON.search(sentence) or _PASSIVE.search(sentence):
             _appositions(text, span, names)
         _opening(text, span, names)
