@@ -165,13 +165,22 @@ def test_export_has_a_row_per_item_locked_columns_dropdowns_and_new_rows(run: Pa
     assert [papers.cell(r, 1).value for r in range(2, papers.max_row + 1)] == ["p1", "p2"]
 
 
-def test_export_neutralizes_formula_text(run: Path, book: Path) -> None:
+def test_export_neutralizes_formula_text_and_reads_it_back(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_run(run, [paper("p1", drafts()["p1"]).model_copy(update={"id": "=1+1"}), paper("p2", drafts()["p2"])], {})
+    book = tmp_path / "review.xlsx"
+    export_review(run, book)
     papers = load_workbook(book)["Papers"]
     header = [c.value for c in papers[1]]
+    assert [papers.cell(r, 1).value for r in (2, 3)] == ["'=1+1", "p2"]
     title = papers.cell(3, header.index("title") + 1).value
     abstract = papers.cell(3, header.index("abstract") + 1).value
     assert title.startswith("'=HYPERLINK") and abstract.startswith("'=cmd")
-    assert papers.cell(3, header.index("title") + 1).data_type == "s"
+    assert not any(c.data_type == "f" for row in papers.iter_rows() for c in row)
+    # The guard is taken off again when the sheet comes back: the id still names its paper.
+    edit(book, book, "Papers", "'=1+1", decision="accept")
+    assert apply_review(book, run, "alice").counts["applied"] == 1
+    assert load_reviewed(run)[1]["=1+1"].decision == "accept"
 
 
 # --- round trip -----------------------------------------------------------------------------

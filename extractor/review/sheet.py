@@ -137,13 +137,13 @@ def _display(name: str, value: object) -> object:
         return "yes" if value else "no"
     if isinstance(value, list):
         return "; ".join(value)
-    return neutralize(value)
+    return value
 
 
 def _window(abstract: str, span: tuple[int, int] | None) -> CellRichText | str:
     """The abstract around ``span`` with the span itself in bold red."""
     if span is None:
-        return neutralize(abstract[: 2 * CONTEXT_CHARS])
+        return abstract[: 2 * CONTEXT_CHARS]
     start, end = span
     left = max(0, start - CONTEXT_CHARS)
     right = min(len(abstract), end + CONTEXT_CHARS)
@@ -172,16 +172,16 @@ def _row(state: TargetState, paper: PaperResult, review: ReviewState) -> dict[st
         "paper_id": target.paper_id,
         "kind": target.kind,
         DECISION: decision,
-        NOTE: neutralize(state.note),
-        "review": neutralize(_review_label(state, mark.label if mark else None)),
+        NOTE: state.note,
+        "review": _review_label(state, mark.label if mark else None),
     }
     if target.kind == "claim":
         cells["context"] = _window(abstract, find_evidence(state.values["evidence"], abstract))
     elif target.kind == "paper":
         cells.update(
-            title=neutralize(paper.title),
+            title=paper.title,
             status=paper.status if paper.status == "ok" else f"failed: {paper.error}",
-            abstract=neutralize(abstract),
+            abstract=abstract,
             claims=len(paper.extraction.claims) if paper.extraction else 0,
         )
     else:
@@ -207,7 +207,8 @@ def _write_sheet(ws: Worksheet, columns: list[Column], rows: Iterable[tuple[str,
         count += 1
         for index, column in enumerate(columns, start=1):
             editable = column.edit and (not column.kinds or kind in column.kinds)
-            ws.cell(count, index, cells.get(column.name)).style = _style(column, editable)
+            # Every text (ids and names too) comes from untrusted input: no cell runs as a formula.
+            ws.cell(count, index, neutralize(cells.get(column.name))).style = _style(column, editable)
         ws.row_dimensions[count].height = _height(columns, cells)
     for _ in range(new_rows):
         count += 1
