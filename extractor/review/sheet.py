@@ -131,7 +131,7 @@ README_LINES = [
 ]
 
 
-def _display(name: str, value: object) -> object:
+def _display(value: object) -> object:
     """A field value as a reviewer reads and types it."""
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -187,7 +187,7 @@ def _row(state: TargetState, paper: PaperResult, review: ReviewState) -> dict[st
     else:
         cells["context"] = _window(abstract, find_evidence(state.values["name"], abstract))
     for name in ITEM_FIELDS[target.kind]:
-        cells[name] = _display(name, state.values.get(name))
+        cells[name] = _display(state.values.get(name))
     base = {
         "values": {f: state.values.get(f) for f in ITEM_FIELDS[target.kind]},
         DECISION: decision,
