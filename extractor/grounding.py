@@ -9,33 +9,48 @@ in the text too; a model size must be a number the text writes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from .hashing import short_hash
 from .numbers import NumberMention, find_numbers, mentions_in
 from .schema import Claim, ClaimDraft, Extraction, ExtractionDraft, Model, Rejection
 
 _WS = re.compile(r"\s+")
+_WORD = re.compile(r"\S+")
 _NAME_KEY = re.compile(r"[^0-9a-z]+")
 
 
-def _folded(text: str) -> tuple[str, list[int]]:
+@lru_cache(maxsize=256)
+def _folded(text: str) -> tuple[str, tuple[int, ...]]:
     """Lower-cased text with whitespace runs folded to one space, and each folded character's
-    offset in the original, so a match in the folded text maps back to a span."""
+    offset in the original, so a match in the folded text maps back to a span.
+
+    Cached: the re-ask validator and the runner ground every claim of a paper against the
+    same abstract, and this is the costly part of grounding.
+    """
     out: list[str] = []
     offsets: list[int] = []
-    previous_space = False
-    for i, ch in enumerate(text):
-        if ch.isspace():
-            if not previous_space and out:
-                out.append(" ")
-                offsets.append(i)
-            previous_space = True
-            continue
-        previous_space = False
-        out.append(ch.lower())
-        offsets.append(i)
-    return "".join(out), offsets
+    for word in _WORD.finditer(text):
+        if out:  # the whitespace run before this word, at its first character
+            out.append(" ")
+            offsets.append(previous_end)
+        start, previous_end = word.start(), word.end()
+        lowered = word.group().lower()
+        if len(lowered) == previous_end - start:
+            out.append(lowered)
+            offsets.extend(range(start, previous_end))
+        else:  # a character whose lower case is longer ('\u0130' -> 'i\u0307')
+            for i, ch in enumerate(word.group(), start):
+                out.append(ch.lower())
+                offsets.extend([i] * len(ch.lower()))
+    return "".join(out), tuple(offsets)
+
+
+@lru_cache(maxsize=256)
+def _mentions(abstract: str) -> tuple[NumberMention, ...]:
+    """The numbers of an abstract, found once for the validator's and the runner's grounding."""
+    return tuple(find_numbers(abstract))
 
 
 def find_evidence(evidence: str, abstract: str) -> tuple[int, int] | None:
@@ -81,7 +96,7 @@ def claim_id(paper_id: str, value: float, value_max: float | None, value_start: 
 
 
 def ground_claim(
-    draft: ClaimDraft, abstract: str, paper_id: str, mentions: list[NumberMention]
+    draft: ClaimDraft, abstract: str, paper_id: str, mentions: Sequence[NumberMention]
 ) -> Claim | str:
     """The grounded claim, or the reason it cannot be grounded."""
     span = find_evidence(draft.evidence, abstract)
@@ -105,7 +120,7 @@ def ground_claim(
     )
 
 
-def _size_in_text(size: float | None, mentions: list[NumberMention]) -> bool:
+def _size_in_text(size: float | None, mentions: Sequence[NumberMention]) -> bool:
     if size is None:
         return True
     # 0.135 (billions) is written as 135M; 27 as 27B or "27 billion".
@@ -117,7 +132,7 @@ def ground(
     draft: ExtractionDraft, abstract: str, paper_id: str
 ) -> tuple[Extraction, list[Rejection]]:
     """Split a draft into what the abstract supports and what it does not (with reasons)."""
-    mentions = find_numbers(abstract)
+    mentions = _mentions(abstract)
     rejected: list[Rejection] = []
 
     def reject(field: str, item: object, reason: str) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -23,6 +26,20 @@ Then, in another terminal:
 """
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """``kill`` of this command stops the model server too instead of orphaning it."""
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @app.command("serve-local", epilog=SERVE_EXAMPLES)
 def serve_local(
     port: Annotated[int, typer.Option(min=0, max=65535, help="Loopback port (0: any free one).")] = DEFAULT_PORT,
@@ -34,21 +51,22 @@ def serve_local(
     console = Console(stderr=True)
     server = LocalServer(port, n_ctx, threads, log)
     console.print(f"starting llama.cpp on 127.0.0.1:{server.port} ...")
-    try:
-        server.start()
-    except LocalServerError as exc:
-        console.print(f"[red]error:[/] {escape(str(exc))}")
-        raise typer.Exit(EXIT_FAILED) from exc
-    console.print(
-        f"[bold]serving {MODEL_ALIAS}[/] at {server.base_url} (log: {server.log}); Ctrl-C stops it\n"
-        f"  extractor run fixtures/abstracts --out runs/local --base-url {server.base_url} --model {MODEL_ALIAS}"
-    )
-    try:
-        status = server.wait()
-    except KeyboardInterrupt:
-        status = 0
-    finally:
-        server.stop()
+    with _sigterm_interrupts():
+        try:
+            server.start()
+        except LocalServerError as exc:
+            console.print(f"[red]error:[/] {escape(str(exc))}")
+            raise typer.Exit(EXIT_FAILED) from exc
+        console.print(
+            f"[bold]serving {MODEL_ALIAS}[/] at {server.base_url} (log: {server.log}); Ctrl-C stops it\n"
+            f"  extractor run fixtures/abstracts --out runs/local --base-url {server.base_url} --model {MODEL_ALIAS}"
+        )
+        try:
+            status = server.wait()
+        except KeyboardInterrupt:
+            status = 0
+        finally:
+            server.stop()
     if status:
         console.print(f"[red]error:[/] the server exited with status {status}; see {server.log}")
         raise typer.Exit(EXIT_FAILED)

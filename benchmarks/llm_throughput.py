@@ -1,0 +1,219 @@
+"""Throughput of the openai backend against a loopback server with a fixed latency per request.
+
+What it runs: the library's :func:`extractor.run` (the function ``extractor run`` calls, minus
+the progress bar) in this process, with the ``openai`` backend, against the test server
+``tests/fake_openai.py`` started as a *separate process* so that its work is not counted as
+client time. The server answers every request after ``--latency`` seconds with a grounded
+extraction of the abstract it was sent. Inputs are N distinct abstracts made from the fixtures
+(each fixture abstract with a numbered sentence appended).
+
+What it prints:
+
+1. wall time at each concurrency and its ratio to the ideal N*L/concurrency (cold cache);
+2. client overhead per paper: this process's CPU time during a run divided by N (HTTP client,
+   instructor parsing, pydantic validation, grounding, cache write, run directory), at L=0 and
+   concurrency 1, next to the wall time per paper of that run (which adds the server's own
+   time and the loopback round trip);
+3. a warm-cache rerun of the same papers: requests sent (must be 0) and wall time;
+4. the prompt overhead per abstract in each structured-output mode.
+
+Repeated measurements print their median. Run ``python benchmarks/llm_throughput.py --quick``
+for a short check, without flags for the figures in the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from extractor import make_config, run
+from extractor.config import MODES
+from extractor.cost import encoding_for, prompt_overhead
+from extractor.ingest import read_inputs
+from extractor.pricing import cost_usd
+
+ROOT = Path(__file__).resolve().parent.parent
+FAKE_SERVER = ROOT / "tests" / "fake_openai.py"
+FIXTURES = ROOT / "fixtures" / "abstracts"
+MODEL = "fake-model"
+
+
+@dataclass
+class FakeServer:
+    """The loopback server process; ``requests`` reads its counter over HTTP."""
+
+    base_url: str
+    process: subprocess.Popen
+
+    @property
+    def requests(self) -> int:
+        root = self.base_url.removesuffix("/v1")
+        with urllib.request.urlopen(f"{root}/stats", timeout=5) as response:
+            return json.load(response)["requests"]
+
+    @property
+    def cpu(self) -> float:
+        """Seconds of CPU the server process has used (Linux /proc), to show what it costs."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@contextmanager
+def fake_server(latency: float) -> Iterator[FakeServer]:
+    process = subprocess.Popen(
+        [sys.executable, str(FAKE_SERVER), "--port", "0", "--latency", str(latency)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = process.stdout.readline()  # "fake OpenAI server on http://127.0.0.1:P/v1"
+        if not line.startswith("fake OpenAI server on "):
+            raise RuntimeError(f"the fake server did not start: {line!r}")
+        yield FakeServer(line.split()[-1], process)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def synthesize(n: int, path: Path) -> Path:
+    """``n`` distinct abstracts as JSON Lines: the fixture abstracts in turn, each with a
+    numbered sentence appended (so every one is a new cache key and a new request)."""
+    papers = [p for p in read_inputs([str(FIXTURES)]) if not p.error]
+    with path.open("w", encoding="utf-8") as handle:
+        for i in range(n):
+            base = papers[i % len(papers)]
+            record = {"id": f"bench-{i:05d}", "title": base.title, "abstract": f"{base.abstract} Benchmark copy {i}."}
+            handle.write(json.dumps(record) + "\n")
+    return path
+
+
+@dataclass
+class Measure:
+    wall: float
+    cpu: float  # this process (the client)
+    server_cpu: float
+    requests: int
+    info: dict
+
+
+def measure(server: FakeServer, inputs: Path, concurrency: int, cache_dir: Path, out: Path) -> Measure:
+    """One ``extractor run`` through the library, with its wall and CPU time and requests sent."""
+    config, _ = make_config(
+        "openai", MODEL, server.base_url, "benchmark-key", concurrency=concurrency, cache_dir=cache_dir
+    )
+    before, server_cpu = server.requests, server.cpu
+    wall, cpu = time.perf_counter(), time.process_time()
+    summary = run([str(inputs)], out, config)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    server_cpu = server.cpu - server_cpu
+    if summary.failed:
+        first = next(r for r in summary.results if r.status == "failed")
+        raise RuntimeError(f"{summary.failed} papers failed, e.g. {first.id}: {first.error}")
+    return Measure(wall, cpu, server_cpu, server.requests - before, summary.info)
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def throughput(args: argparse.Namespace, work: Path) -> None:
+    print(f"\n## Throughput: N={args.n}, L={args.latency * 1000:.0f} ms per request, cold cache")
+    print("| concurrency | N | wall s (median) | ideal s | ratio to ideal | client CPU ms/paper | server CPU ms/request | runs |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    with fake_server(args.latency) as server:
+        for concurrency in args.concurrency:
+            n = args.n1 if concurrency == 1 else args.n
+            inputs = synthesize(n, work / f"in-{n}.jsonl")
+            runs = 1 if concurrency == 1 else args.repeat
+            measures = []
+            for r in range(runs):
+                cache = work / f"cache-c{concurrency}-{r}"
+                m = measure(server, inputs, concurrency, cache, work / f"run-c{concurrency}-{r}")
+                assert m.requests == n, f"expected {n} requests, the server saw {m.requests}"
+                measures.append(m)
+            ideal = n * args.latency / concurrency
+            wall = median([m.wall for m in measures])
+            client = median([m.cpu for m in measures]) / n * 1000
+            served = median([m.server_cpu for m in measures]) / n * 1000
+            print(f"| {concurrency} | {n} | {wall:.2f} | {ideal:.2f} | {ideal / wall:.3f} | {client:.2f} | {served:.2f} | {runs} |")
+        print(f"(mode {m.info.get('mode')}, {m.info['counts']['claims']} claims from the last run)")
+
+
+def overhead(args: argparse.Namespace, work: Path) -> None:
+    n = args.n_overhead
+    inputs = synthesize(n, work / f"in-{n}.jsonl")
+    print(f"\n## Client overhead per paper: L=0, concurrency 1, N={n}, cold cache")
+    cpu, wall = [], []
+    with fake_server(0.0) as server:
+        for r in range(args.repeat):
+            m = measure(server, inputs, 1, work / f"cache-l0-{r}", work / f"run-l0-{r}")
+            cpu.append(m.cpu / n * 1000)
+            wall.append(m.wall / n * 1000)
+    print(f"client CPU per paper: {median(cpu):.2f} ms (median of {args.repeat}: {', '.join(f'{v:.2f}' for v in cpu)})")
+    print(f"wall per paper, round trip included: {median(wall):.2f} ms")
+
+
+def warm(args: argparse.Namespace, work: Path) -> None:
+    n = args.n
+    inputs = synthesize(n, work / f"in-{n}.jsonl")
+    cache = work / "cache-warm"
+    print(f"\n## Warm-cache rerun: N={n}")
+    with fake_server(args.latency) as server:
+        measure(server, inputs, max(args.concurrency), cache, work / "run-warm-cold")
+        walls, requests = [], []
+        for r in range(args.repeat):
+            m = measure(server, inputs, max(args.concurrency), cache, work / f"run-warm-{r}")
+            walls.append(m.wall)
+            requests.append(m.requests)
+    assert requests == [0] * args.repeat, f"a warm rerun sent requests: {requests}"
+    print(f"requests sent: {sum(requests)}; wall {median(walls):.2f} s (median of {args.repeat})")
+
+
+def prompt(args: argparse.Namespace, work: Path) -> None:
+    encoding = encoding_for(args.price_model)
+    abstracts = [p.abstract for p in read_inputs([str(FIXTURES)]) if not p.error]
+    typical = median([len(encoding.encode(a)) for a in abstracts])
+    print(f"\n## Prompt overhead per request ({encoding.name} tokens; median fixture abstract: {typical:.0f})")
+    print(f"| mode | instructions | few-shot examples | schema and framing | total | x abstract | USD per 1000 papers ({args.price_model}) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for mode in MODES:
+        o = prompt_overhead(args.price_model, mode)
+        dollars = cost_usd(args.price_model, o.total * 1000, 0)
+        print(f"| {mode} | {o.instructions} | {o.examples} | {o.schema} | {o.total} | {o.total / typical:.1f} | {dollars:.3f} |")
+
+
+PARTS = {"throughput": throughput, "overhead": overhead, "warm": warm, "prompt": prompt}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=1000, help="papers per run")
+    parser.add_argument("--n1", type=int, help="papers at concurrency 1 (default: --n; 100 with --quick)")
+    parser.add_argument("--latency", type=float, default=0.2, help="seconds per request")
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 8, 32, 64])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (concurrency 1 runs once)")
+    parser.add_argument("--n-overhead", type=int, default=300, help="papers in the L=0 overhead run")
+    parser.add_argument("--price-model", default="gpt-4o-mini", help="model whose tokenizer and price the prompt part uses")
+    parser.add_argument("--quick", action="store_true", help="concurrency 1 on 100 papers only")
+    parser.add_argument("--parts", nargs="+", choices=list(PARTS), default=list(PARTS), help="what to measure")
+    args = parser.parse_args(argv)
+    args.n1 = args.n1 or (min(100, args.n) if args.quick else args.n)
+    with tempfile.TemporaryDirectory(prefix="extractor-bench-") as tmp:
+        work = Path(tmp)
+        for part in args.parts:
+            PARTS[part](args, work)
+
+
+if __name__ == "__main__":
+    main()
