@@ -63,6 +63,7 @@ FAULT_KINDS = (
     "outage",  # drop, stop listening for `seconds`, then come back on the same port
     "malformed",  # the JSON is cut in half
     "schema_invalid",  # valid JSON that does not fit ExtractionDraft
+    "extra_keys",  # the grounded answer with keys the schema does not define, as small models add
     "invented_number",  # the grounded answer plus a claim whose number is not in the abstract
     "length",  # cut JSON with finish_reason "length"
     "refusal",  # the model refuses (message.refusal, no content)
@@ -377,7 +378,13 @@ class FakeOpenAI:
         if kind in ("malformed", "length"):
             text = text[: len(text) // 2]
         elif kind == "schema_invalid":
-            text = json.dumps({"claims": [{"value": "about ninety", "unit": "%"}], "venue": "arXiv"})
+            text = json.dumps({"claims": [{"value": "about ninety", "unit": "%"}]})
+        elif kind == "extra_keys":
+            data = json.loads(text)
+            data["title"] = "Extraction"
+            for claim in data.get("claims", []):
+                claim["description"] = "a result"
+            text = json.dumps(data)
         finish = "length" if kind == "length" else "stop"
         message: dict[str, Any] = {"role": "assistant", "content": None}
         if kind == "refusal":

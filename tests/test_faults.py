@@ -129,8 +129,16 @@ def test_schema_invalid_json_is_sent_back_with_the_errors(tmp_path: Path, fake_o
     results = run_batch(tmp_path, fake_openai)
     assert results[TARGET.id].status == "ok" and results[TARGET.id].usage.reasks == 1
     feedback = second_request_text(fake_openai)
-    assert "claims.0.evidence" in feedback and "Field required" in feedback and "venue" in feedback
+    assert "claims.0.evidence" in feedback and "Field required" in feedback and "claims.0.value" in feedback
     assert_others_ok(results)
+
+
+def test_keys_the_schema_does_not_define_are_dropped_without_a_reask(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    fake_openai.faults.append(Fault("extra_keys", match=MATCH))
+    results = run_batch(tmp_path, fake_openai)
+    target = results[TARGET.id]
+    assert target.status == "ok" and (target.usage.reasks, target.usage.requests) == (0, 1)
+    assert [c.value for c in target.extraction.claims] == [c.value for c in grounded_answer(TARGET.abstract).claims]
 
 
 def test_an_invented_number_is_sent_back_once_with_the_reason(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
@@ -263,3 +271,16 @@ def test_a_run_killed_with_sigkill_resumes_to_the_same_output(tmp_path: Path) ->
     assert _comparable(out) == _comparable(reference)
     assert (out / "claims.csv").read_bytes() == (reference / "claims.csv").read_bytes()
     assert {p.status for p in read_papers(out)} == {"ok"}
+
+
+def test_timeout_retries_and_token_limit_are_cli_options(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    fake_openai.faults.append(Fault("timeout", times=5, match=MATCH, seconds=1.0))
+    source = write_papers(tmp_path / "papers.jsonl", PAPERS)
+    result = CliRunner().invoke(app, [
+        "run", str(source), "--out", str(tmp_path / "run"), "--base-url", fake_openai.base_url, "--model", "m",
+        "--timeout", "0.3", "--max-retries", "1", "--max-tokens", "100",
+    ])
+    assert result.exit_code == 1
+    target = {p.id: p for p in read_papers(tmp_path / "run")}[TARGET.id]
+    assert target.error == f"BackendError: no answer from {fake_openai.base_url}/ within 0.3 s after 2 attempts"
+    assert read_run_info(tmp_path / "run")["max_tokens"] == 100

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from extractor.backends.openai_llm import OpenAIBackend, choose_mode, identity_for
-from extractor.backends.openai_session import GroundedDraft
+from extractor.backends.openai_session import GroundedDraft, known_fields
 from extractor.config import MODES, RunConfig
 from extractor.errors import ConfigError
 from extractor.pricing import cost_usd, price_for
@@ -191,3 +191,10 @@ def test_abstracts_reach_the_model_verbatim(tmp_path: Path, fake_openai: FakeOpe
     assert result.status == "ok" and [c.value for c in result.extraction.claims] == [91.2]
     [request] = fake_openai.log
     assert request.abstract == abstract
+
+
+def test_unknown_keys_are_dropped_but_a_different_object_is_not_taken_for_an_extraction() -> None:
+    reply = {"title": "x", "claims": [{"value": 1.0, "evidence": "e", "description": "d"}], "methods": []}
+    assert known_fields(ExtractionDraft, reply) == {"claims": [{"value": 1.0, "evidence": "e"}], "methods": []}
+    lone_claim = {"value": 1.0, "evidence": "e"}
+    assert known_fields(ExtractionDraft, lone_claim) == lone_claim  # fails validation, gets re-asked

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from functools import cache
-from typing import Any
+from typing import Any, get_args, get_origin
 
 import instructor
 from instructor import ResponseSchema
 from instructor.core import Hooks, IncompleteOutputException, InstructorRetryException, ResponseParsingError
 from openai import APIConnectionError, APIStatusError, APITimeoutError, AsyncOpenAI
-from pydantic import ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 
 from ..config import RunConfig
@@ -176,6 +176,25 @@ class Attempts:
         )
 
 
+def known_fields(model: type[BaseModel], data: Any) -> Any:
+    """``data`` without the keys that ``model`` does not define, at every level of nesting. An
+    object with none of the model's keys is left as it is, to fail validation: it is another
+    object (a lone claim, a wrapper), not this one with extras."""
+    if not isinstance(data, dict) or not data.keys() & model.model_fields.keys():
+        return data
+    kept = {}
+    for name, value in data.items():
+        field = model.model_fields.get(name)
+        if field is None:
+            continue
+        args = get_args(field.annotation)
+        item = args[0] if get_origin(field.annotation) is list and args else None
+        if isinstance(item, type) and issubclass(item, BaseModel) and isinstance(value, list):
+            value = [known_fields(item, element) for element in value]
+        kept[name] = value
+    return kept
+
+
 @cache
 def _schema_text() -> str:
     return json.dumps(ExtractionDraft.model_json_schema(), sort_keys=False)
@@ -194,6 +213,13 @@ class GroundedDraft(ExtractionDraft, ResponseSchema):
         if args or kwargs:
             return super().model_json_schema(*args, **kwargs)
         return json.loads(_schema_text())
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_fields_only(cls, data: Any) -> Any:
+        """Drop keys the schema does not define (small models add "title" or "description"):
+        such a key carries nothing the extraction uses, so it is not worth a re-ask."""
+        return known_fields(ExtractionDraft, data)
 
     @model_validator(mode="after")
     def _grounded(self) -> GroundedDraft:

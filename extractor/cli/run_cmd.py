@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..config import MODES, make_config
+from ..config import MODES, RunConfig, make_config
 from ..errors import ExtractorError
 from ..leaderboard import write_run_leaderboard
 from ..runner import run
@@ -74,6 +74,9 @@ def run_command(
     base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint (or OPENAI_BASE_URL).")] = None,
     mode: Annotated[Optional[str], typer.Option(help=f"Structured-output mode: {'|'.join(MODES)} (default: chosen for the endpoint).")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
+    timeout: Annotated[Optional[float], typer.Option(min=0.1, help=f"Seconds to wait for one answer (default {RunConfig.timeout:g}).")] = None,
+    max_retries: Annotated[Optional[int], typer.Option(min=0, help=f"Retries of a request after 429, 5xx, timeouts (default {RunConfig.max_retries}).")] = None,
+    max_tokens: Annotated[Optional[int], typer.Option(min=1, help=f"Longest answer, in tokens (default {RunConfig.max_tokens}).")] = None,
     rpm: Annotated[Optional[float], typer.Option(help="At most this many requests per minute.")] = None,
     max_cost: Annotated[Optional[float], typer.Option(help="Stop sending new requests once this many USD are spent.")] = None,
     cache_dir: Annotated[Optional[Path], typer.Option(help="Cache directory (default: the user cache dir).")] = None,
@@ -90,6 +93,7 @@ def run_command(
     config, reason = make_config(
         backend, model, base_url, None,
         mode=mode, concurrency=concurrency, rpm=rpm, max_cost=max_cost,
+        timeout=timeout, max_retries=max_retries, max_tokens=max_tokens,
         cache_dir=cache_dir, use_cache=not no_cache, max_chars=max_chars,
     )
     console.print(f"[bold]{reason}[/]" + (f", model {config.model}" if config.model else ""))
