@@ -6,12 +6,15 @@ ones start llama.cpp's server on a free loopback port and need ``pip install '.[
 
 from __future__ import annotations
 
+import csv
 import importlib.util
+import json
 import signal
 import socket
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +22,13 @@ from typer.testing import CliRunner
 
 from extractor import local_server
 from extractor.cli import app
+from extractor.ingest import read_inputs
 from extractor.local_server import HOST, LocalServer, LocalServerError, model_path, server_command
+from extractor.numbers import find_numbers
+from extractor.rundir import read_papers, read_run_info
+from extractor.schema import PaperResult
+
+from .conftest import FIXTURES
 
 runner = CliRunner()
 
@@ -96,3 +105,81 @@ def test_serve_local_answers_and_stops_its_server(tmp_path: Path, stop: signal.S
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+# -- a real model end to end ------------------------------------------------------------------
+
+PAPERS = 3  # the shortest fixture abstracts that report numbers: a few minutes at most on 2 cores
+MAX_TOKENS = 256  # the model rambles; a cut-off answer is a clear per-paper error, not a hang
+
+
+@pytest.fixture(scope="module")
+def smollm2() -> Iterator[LocalServer]:
+    with LocalServer(port=0) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def abstracts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    papers = [p for p in read_inputs([str(FIXTURES / "abstracts")]) if not p.error and len(find_numbers(p.abstract)) >= 3]
+    papers.sort(key=lambda p: len(p.abstract))
+    path = tmp_path_factory.mktemp("local") / "papers.jsonl"
+    path.write_text("".join(json.dumps({"id": p.id, "abstract": p.abstract}) + "\n" for p in papers[:PAPERS]))
+    return path
+
+
+def extractor_run(server: LocalServer, inputs: Path, out: Path, *options: str) -> subprocess.CompletedProcess:
+    """The real command line, in a child process, against the local model."""
+    command = [
+        sys.executable, "-m", "extractor", "run", str(inputs), "--out", str(out), "-q", "--no-leaderboard",
+        "--base-url", server.base_url, "--model", local_server.MODEL_ALIAS,
+        "--concurrency", "1", "--max-tokens", str(MAX_TOKENS), "--timeout", "300", *options,
+    ]
+    return subprocess.run(command, capture_output=True, text=True, timeout=600)
+
+
+def check_outcomes(out: Path, result: subprocess.CompletedProcess) -> list[PaperResult]:
+    """Every paper is ok or failed with a one-line reason, and claims.csv holds only numbers
+    written in the paper's own abstract (checked with the tokenizer, not the grounding code)."""
+    papers = read_papers(out)
+    assert len(papers) == PAPERS, result.stderr
+    assert result.returncode == (1 if any(p.status == "failed" for p in papers) else 0), result.stderr
+    for paper in papers:
+        assert paper.status in ("ok", "failed")
+        if paper.status == "failed":
+            assert paper.error and "\n" not in paper.error and "Traceback" not in paper.error, paper.error
+    abstracts = {p.id: p.abstract for p in papers}
+    with (out / "claims.csv").open(encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            written = find_numbers(abstracts[row["paper_id"]])
+            value = float(row["value"])
+            assert any(m.matches(value) for m in written), f"{value} is not in {row['paper_id']}'s abstract"
+            if row["value_max"]:
+                assert any(m.matches(float(row["value_max"])) for m in written)
+    return papers
+
+
+@pytest.mark.slow
+@needs_extra
+def test_the_refused_json_schema_mode_falls_back_once(smollm2: LocalServer, abstracts: Path, tmp_path: Path) -> None:
+    result = extractor_run(smollm2, abstracts, tmp_path / "run")
+    check_outcomes(tmp_path / "run", result)
+    info = read_run_info(tmp_path / "run")
+    assert info["mode"] == "json_schema"  # what the backend chose for a non-OpenAI endpoint
+    [fallback] = info["mode_fallbacks"]  # detected once, not once per paper
+    assert fallback["refused"] == "json_schema" and fallback["used"] == info["mode_used"] != "json_schema"
+    assert "Input should be 'text' or 'json_object'" in fallback["reason"]  # llama.cpp's own words
+    assert "refused mode json_schema" in result.stderr
+
+
+@pytest.mark.slow
+@needs_extra
+def test_invented_numbers_never_reach_claims_csv(smollm2: LocalServer, abstracts: Path, tmp_path: Path) -> None:
+    # tools: llama.cpp constrains the answer to the schema, so the model's claims get parsed
+    # and grounding has real, invented, numbers to reject.
+    result = extractor_run(smollm2, abstracts, tmp_path / "run", "--mode", "tools")
+    papers = check_outcomes(tmp_path / "run", result)
+    assert read_run_info(tmp_path / "run")["mode_fallbacks"] == []
+    proposed = [r for p in papers for r in p.rejected if r.field == "claims"]
+    proposed += [c for p in papers if p.extraction for c in p.extraction.claims]
+    assert proposed, "the model proposed no claim at all, so grounding was not exercised"
