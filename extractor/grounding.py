@@ -9,12 +9,16 @@ in the text too; a model size must be a number the text writes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from operator import attrgetter
+from typing import TypeVar
 
 from .hashing import short_hash
 from .numbers import NumberMention, find_numbers, mentions_in
 from .schema import Claim, ClaimDraft, Extraction, ExtractionDraft, Model, Rejection
+
+T = TypeVar("T")
 
 _WS = re.compile(r"\s+")
 _WORD = re.compile(r"\S+")
@@ -176,21 +180,23 @@ def ground(
             claims.append(grounded)
 
     extraction = Extraction(
-        methods=_unique(methods, lambda m: name_key(m.name)),
-        models=_unique(models, lambda m: name_key(m.name)),
-        benchmarks=_unique(benchmarks, lambda b: name_key(b.name)),
+        methods=unique_names(methods),
+        models=unique_names(models),
+        benchmarks=unique_names(benchmarks),
         claims=claims,
     )
     return extraction, rejected
 
 
-def _unique(items: Iterable, key) -> list:
+def unique_names(items: Iterable[T], name: Callable[[T], str] = attrgetter("name")) -> list[T]:
+    """The first item of each name, in order; names equal up to case, spacing and punctuation
+    are one name."""
     seen: set[str] = set()
     out = []
     for item in items:
-        k = key(item)
-        if k not in seen:
-            seen.add(k)
+        key = name_key(name(item))
+        if key and key not in seen:
+            seen.add(key)
             out.append(item)
     return out
 

@@ -9,9 +9,9 @@ so everything it returns survives grounding.
 
 from __future__ import annotations
 
-from ..grounding import name_key
+from ..grounding import name_key, unique_names
 from ..numbers import find_numbers
-from ..schema import Benchmark, ExtractionDraft, Method, Model
+from ..schema import Benchmark, ExtractionDraft, Method
 from .benchmarks import find_benchmark_mentions
 from .claims import Mention, build_claims, read_all
 from .models import find_models, named_models
@@ -31,7 +31,8 @@ def extract(abstract: str) -> ExtractionDraft:
     readings = read_all(doc, parse_quantities(doc, mentions))
     sized, sized_mentions = find_models(doc, readings)
     named, named_mentions = named_models(doc, sized_mentions)
-    models, model_mentions = _unique_models(sized + named), sized_mentions + named_mentions
+    models = unique_names(sized + named)  # a sized reading comes first and wins
+    model_mentions = sized_mentions + named_mentions
     model_spans = [(m.start, m.end) for m in model_mentions]
     acronyms = abbreviations(doc)
     names = find_names(doc, acronyms)
@@ -45,33 +46,10 @@ def extract(abstract: str) -> ExtractionDraft:
     methods = [Method(name=n.name, aliases=list(n.aliases), proposed=True) for n in own]
     method_mentions = [Mention(n.name, n.start, n.start + len(n.name)) for n in own]
     claims = build_claims(doc, readings, mentions, benchmark_mentions, method_mentions, model_mentions)
-    benchmarks = _unique_names([b.name for b in benchmark_mentions])
+    benchmarks = unique_names([b.name for b in benchmark_mentions], name=str)
     return ExtractionDraft(
         methods=methods,
         models=models,
         benchmarks=[Benchmark(name=b) for b in benchmarks],
         claims=claims,
     )
-
-
-def _unique_models(models: list[Model]) -> list[Model]:
-    """One model per name; a sized reading wins (it comes first)."""
-    seen: set[str] = set()
-    out = []
-    for model in models:
-        key = name_key(model.name)
-        if key not in seen:
-            seen.add(key)
-            out.append(model)
-    return out
-
-
-def _unique_names(names: list[str]) -> list[str]:
-    seen: set[str] = set()
-    out = []
-    for name in names:
-        key = name_key(name)
-        if key and key not in seen:
-            seen.add(key)
-            out.append(name)
-    return out

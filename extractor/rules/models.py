@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..grounding import name_key
+from ..grounding import unique_names
 from ..schema import Model
 from .claims import SIZE, Mention, Reading
 from .quantities import Quantity
@@ -113,7 +113,7 @@ def find_models(doc: Document, readings: list[Reading]) -> tuple[list[Model], li
                 continue
         models.append(Model(name=name, params_b=total, active_params_b=active))
         mentions.append(Mention(name, start, end))
-    return _unique(models), mentions
+    return unique_names(models), mentions
 
 
 def named_models(doc: Document, covered: list[Mention]) -> tuple[list[Model], list[Mention]]:
@@ -141,14 +141,3 @@ def _number_text(text: str, q: Quantity, high_end: bool) -> str:
     tail = text[q.start : q.number_end]
     numbers = re.findall(r"\d[\d,.]*\s?[KMBT]?", tail)
     return numbers[-1].strip() if high_end and numbers else tail
-
-
-def _unique(models: list[Model]) -> list[Model]:
-    seen: set[str] = set()
-    out = []
-    for model in models:
-        key = name_key(model.name)
-        if key not in seen:
-            seen.add(key)
-            out.append(model)
-    return out
