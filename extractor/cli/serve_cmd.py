@@ -20,9 +20,9 @@ EXIT_FAILED = 1
 SERVE_EXAMPLES = """
 Needs the extra: pip install 'extractor\\[local]'
 
-Then, in another terminal:
+Then, in another terminal (tools mode: llama.cpp turns the schema into a grammar; it refuses json_schema):
 
-  extractor run fixtures/abstracts --out runs/local --base-url http://127.0.0.1:8080/v1 --model smollm2-135m-instruct
+  extractor run fixtures/abstracts --out runs/local --base-url http://127.0.0.1:8080/v1 --model smollm2-135m-instruct --mode tools --concurrency 1
 """
 
 
@@ -59,7 +59,7 @@ def serve_local(
             raise typer.Exit(EXIT_FAILED) from exc
         console.print(
             f"[bold]serving {MODEL_ALIAS}[/] at {server.base_url} (log: {server.log}); Ctrl-C stops it\n"
-            f"  extractor run fixtures/abstracts --out runs/local --base-url {server.base_url} --model {MODEL_ALIAS}"
+            f"  extractor run fixtures/abstracts --out runs/local --base-url {server.base_url} --model {MODEL_ALIAS} --mode tools --concurrency 1"
         )
         try:
             status = server.wait()
