@@ -259,6 +259,24 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
     assert [(m.name, m.aliases) for m in extract(text).methods] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("we build a route planner called Q - Hop , which learns shortcuts .", [("Q - Hop", [])]),
+        (
+            "We present a Dual - Stream Tagging Network ( DS - TN ) for parsing .",
+            [("DS - TN", ["Dual - Stream Tagging Network"])],
+        ),
+        ("This paper designs a deep encoder ( FaceCoder2 + ) for retrieval .", [("FaceCoder2 +", [])]),
+        # a spaced hyphen before a function word is a dash, not part of the name
+        ("we propose Zephyrus - a planner that reasons .", [("Zephyrus", [])]),
+    ],
+)
+def test_methods_in_tokenized_text(text: str, expected: list[tuple]) -> None:
+    """Tokenized text ('M - Walk', 'DeepID2 +') spells a hyphenated or plus-suffixed name apart."""
+    assert [(m.name, m.aliases) for m in extract(text).methods] == expected
+
+
 def test_an_introduced_dataset_is_a_benchmark_not_a_method() -> None:
     draft = extract("We introduce HomogeneityNLI, a diagnostic dataset of 1,000 minimal pair items.")
     assert [b.name for b in draft.benchmarks] == ["HomogeneityNLI"] and draft.methods == []

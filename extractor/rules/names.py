@@ -85,10 +85,16 @@ _STOP_CAPITALS = frozenset(
 )
 # A chunk that starts with a quantity ('318M-parameter Transformer') describes, it does not name.
 _QUANTITY_START = re.compile(r"\d[\d.,]*[KMBTkmbt]?(?:-|\s|$)")
-_TOKEN = re.compile(r"\S+")
+# A token of a name. Tokenized text writes 'M-Walk' as 'M - Walk' and 'DeepID2+' as 'DeepID2 +':
+# a hyphen spaced between two word characters joins them unless a function word follows (then it
+# is a dash: 'X - a method').
+_DASH_WORDS = "a|an|the|this|these|that|which|who|where|and|or|but|is|are|was|were|we|it|its|our|for|to|of|in|on|with|as|at|by|i\\.e|e\\.g"
+_TOKEN = re.compile(
+    r"\S+(?:(?<=[^\W_])\s-\s(?!(?:" + _DASH_WORDS + r")\b)(?=[^\W_])\S+)*(?:(?<=[^\W_])\s\+\+?(?=\s|$))?"
+)
 _DASH = re.compile(r"\u2014|\u2013|--")
 _PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_LOWER_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+_LOWER_WORD = re.compile(r"[a-z][a-z0-9]*(?:(?:-|\s-\s)[a-z0-9]+)*")
 _POSSESSIVE = re.compile(r"['\u2019]s$")
 _GREEK = "\u03bb\u03b1\u03b2\u03b3\u03b4\u03b5\u03c4\u03bc\u03c3\u03c0\u03c6"
 # 'our trained model Curie-7B-v1', 'the proposed framework X'.
@@ -146,7 +152,7 @@ _PAREN = re.compile(r"\(([^()]{1,120})\)")
 
 def _short_form(candidate: str) -> bool:
     return (
-        1 <= len(candidate.split()) <= 2
+        1 <= len(_TOKEN.findall(candidate)) <= 2
         and 2 <= len(candidate) <= 14
         and candidate[0].isalnum()
         and any(c.isupper() for c in candidate)
@@ -192,13 +198,19 @@ def abbreviations(doc: Document) -> list[Abbreviation]:
                     Abbreviation(inner, long, text.rfind(long, sentence_start, match.start()), match.end())
                 )
                 continue
-        word = re.search(r"(\S+)\s*$", before)
-        if word and _short_form(word.group(1)) and len(inner.split()) >= 2:
-            short = word.group(1).strip(QUOTES + ",:")
+        word = _last_token(before)
+        if word and _short_form(word.group()) and len(inner.split()) >= 2:
+            short = word.group().strip(QUOTES + ",:")
             long = _long_form(short, inner)
             if long and long == inner.strip(" ,"):
-                found.append(Abbreviation(short, inner, sentence_start + word.start(1), match.end()))
+                found.append(Abbreviation(short, inner, sentence_start + word.start(), match.end()))
     return found
+
+
+def _last_token(text: str) -> re.Match | None:
+    """The last name token of ``text`` ('MT - DNN' in 'a model MT - DNN')."""
+    tokens = list(_TOKEN.finditer(text, max(0, len(text) - 40)))
+    return tokens[-1] if tokens else None
 
 
 # --- name chunks ------------------------------------------------------------------------------
