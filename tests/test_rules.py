@@ -277,6 +277,31 @@ def test_methods_in_tokenized_text(text: str, expected: list[tuple]) -> None:
     assert [(m.name, m.aliases) for m in extract(text).methods] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # right after a contribution sentence, a coined name that acts is the one introduced
+        ("We introduce a sparse routing layer. RouteMix adapts its width to the input.", ["RouteMix"]),
+        # later, a repeated coined name as the subject of a result verb
+        (
+            "We study routing for agents. Experiments show that RouteMix achieves the best accuracy. "
+            "Moreover, RouteMix scales to long inputs.",
+            ["RouteMix"],
+        ),
+        ("We build a graph layer. Graph - Hopper 2.1 is twice as fast as before.", ["Graph - Hopper 2.1"]),
+        # a plural names the instances of the same method
+        ("We describe a network called Relay Net ( RelayNet ). RelayNets learn to wait.", ["RelayNet"]),
+        # baselines: compared with, proposed by prior work, named before the contribution, said once
+        ("We propose a layer. Compared to RouteMix, it is fast. RouteMix achieves 50%, RouteMix stalls.", []),
+        ("Prior work has proposed KV-Mix. We show that KV-Mix achieves less than KV-Mix claims.", []),
+        ("RouteMix is popular. We propose a sparse layer. RouteMix achieves 50% while RouteMix stalls.", []),
+        ("We propose a sparse layer. It is fast. TinyOpt matches the reference loss.", []),
+    ],
+)
+def test_methods_named_as_acting_subjects(text: str, expected: list[str]) -> None:
+    assert [m.name for m in extract(text).methods] == expected
+
+
 def test_an_introduced_dataset_is_a_benchmark_not_a_method() -> None:
     draft = extract("We introduce HomogeneityNLI, a diagnostic dataset of 1,000 minimal pair items.")
     assert [b.name for b in draft.benchmarks] == ["HomogeneityNLI"] and draft.methods == []

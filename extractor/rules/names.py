@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..grounding import name_key
 from ..registry import metric_entry
 from .text import Document
-from .vocabulary import DATA_HEADS, GENERIC_NAMES, METHOD_HEADS, PHENOMENON_HEADS
+from .vocabulary import DATA_HEADS, GENERIC_NAMES, METHOD_HEADS, MODEL_FAMILIES, PHENOMENON_HEADS
 
 HEADS = METHOD_HEADS | DATA_HEADS
 _HEADS_PATTERN = "|".join(sorted(HEADS, key=len, reverse=True))
@@ -88,7 +88,10 @@ _QUANTITY_START = re.compile(r"\d[\d.,]*[KMBTkmbt]?(?:-|\s|$)")
 # A token of a name. Tokenized text writes 'M-Walk' as 'M - Walk' and 'DeepID2+' as 'DeepID2 +':
 # a hyphen spaced between two word characters joins them unless a function word follows (then it
 # is a dash: 'X - a method').
-_DASH_WORDS = "a|an|the|this|these|that|which|who|where|and|or|but|is|are|was|were|we|it|its|our|for|to|of|in|on|with|as|at|by|i\\.e|e\\.g"
+_DASH_WORDS = (
+    "a|an|the|this|these|that|which|who|where|and|or|but|is|are|was|were|we|it|its|our|for|to|of|in|on|"
+    "with|as|at|by|i\\.e|e\\.g"
+)
 _TOKEN = re.compile(
     r"\S+(?:(?<=[^\W_])\s-\s(?!(?:" + _DASH_WORDS + r")\b)(?=[^\W_])\S+)*(?:(?<=[^\W_])\s\+\+?(?=\s|$))?"
 )
@@ -121,6 +124,35 @@ _OPENING = re.compile(
 _SUBJECT = re.compile(r"The\s+(?P<name>(?:[A-Z][\w-]*\s+){1,4})(?:\([^)]{1,12}\)\s+)?(?P<next>[a-z][\w-]*)")
 # 'deployable planners (B2T/RoH/ISR)'.
 _PLURAL_LIST = re.compile(r"\b(?P<head>[a-z]+s)\s+\((?P<names>[^()]{3,60})\)")
+# 'Moreover, M-Walk outperforms ...', 'results show that our FooNet achieves ...': a coined name as
+# the subject of a sentence after the abstract has stated its contribution.
+_SUBJECT_LEAD = re.compile(
+    r"(?:(?:Finally|Moreover|Furthermore|Additionally|In\s+addition|Overall|Notably|Empirically|"
+    r"Experimentally|As\s+a\s+result|Consequently|Specifically|In\s+particular)\s*,\s*)?(?:(?:The|Our)\s+)?"
+)
+_SHOW_THAT = re.compile(
+    r"\b(?:show\w*|demonstrat\w*|confirm\w*|indicat\w*|reveal\w*|verif\w*|prove[sn]?)\s+that\s+"
+    r"(?:(?:the|our)\s+)?(?=\S)",
+    re.IGNORECASE,
+)
+_VERSION = re.compile(r"\s+v?\d+(?:\.\d+)*\b(?![.,]\d)")
+_VERB_AFTER = re.compile(
+    r"\s+(?:(?:also|further|still|consistently|significantly|substantially|clearly|even|not\s+only|"
+    r"then|only|thus|therefore)\s+)*(?P<verb>[a-z]+)\b"
+)
+# Verbs that report a result: after one the subject is the paper's method wherever it stands.
+_RESULT_VERB = re.compile(
+    r"(?:achiev|outperform|obtain|surpass|improv|yield|reach|attain|beat|exceed|establish|deliver|"
+    r"perform|match|win|won|set|rank|generaliz|converg|scal|reduc|significantly)"
+)
+# Any finite verb: right after a contribution sentence, a name that acts is the one just introduced.
+_FINITE_VERB = re.compile(r"[a-z]{3,}(?:s|ed)|is|are|was|can|could|has|does|uses")
+_COMPARED = (
+    r"\b(?:than|over|such\s+as|e\.g\.?|including|compared\s+(?:to|with)|vs\.?|versus|like|unlike|"
+    r"outperform\w*|surpass\w*|beat\w*|exceed\w*|extends?|based\s+on|built\s+on|from|"
+    r"(?:has|have|had|previously|recently|originally)\s+(?:been\s+)?proposed)\s*,?\s+"
+    r"(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,2}?"
+)
 _PHRASE_END = frozenset(
     "that which who where for of to with comprising consisting containing including built based "
     "designed optimized trained using and or".split()
@@ -533,17 +565,62 @@ def _subject(text: str, span: tuple[int, int], names: _Names) -> None:
         names.add(name, match.start("name"), match.start("name") + len(name), "method")
 
 
+def _coined(name: str) -> bool:
+    """'CyCADA', 'M - Walk', 'DeepID2 +', 'FooNet': a name no dictionary word spells."""
+    first = _TOKEN.match(name).group()
+    return any(c.isalpha() for c in first) and (
+        any(c.isupper() for c in first[1:]) or any(c.isdigit() for c in first)
+    )
+
+
+def _acting_subjects(
+    doc: Document, span: tuple[int, int], names: _Names, previous_cue: bool, background: int
+) -> None:
+    """A coined name the sentence opens with (or that 'results show that' introduces), followed by
+    a result verb, or by any verb right after a contribution sentence: 'CyCADA adapts ...',
+    'FlowNet 2.0 is only marginally slower', 'Experiments show that M - Walk outperforms ...'.
+    A name the abstract also writes before its first contribution sentence, or as what something
+    is compared with or built on, is a baseline."""
+    text = doc.text
+    starts = [_SUBJECT_LEAD.match(text, span[0], span[1]).end()]
+    starts += [m.end() for m in _SHOW_THAT.finditer(text, span[0], span[1])]
+    for at in starts:
+        chunk = name_chunk(text, at)
+        if not chunk or not _coined(chunk[0]) or MODEL_FAMILIES.match(chunk[0]):
+            continue
+        name, start, end = chunk
+        version = _VERSION.match(text, end)
+        if version:
+            end = version.end()
+            name = text[start:end]
+        verb = _VERB_AFTER.match(text, end, span[1])
+        if not verb or not (
+            (previous_cue and _FINITE_VERB.fullmatch(verb.group("verb")))
+            or (_RESULT_VERB.match(verb.group("verb")) and text.count(name) > 1)
+        ):
+            continue
+        compared = re.search(_COMPARED + re.escape(name), text, re.IGNORECASE)
+        if name in text[:background] or compared or metric_entry(name):
+            continue
+        names.add(name, start, end, "method")
+
+
 def find_names(doc: Document, acronyms: list[Abbreviation]) -> list[Name]:
     """Every coined name the cues point at, methods and introduced datasets alike."""
     text = doc.text
     names = _Names(acronyms)
     previous_cue = False
+    background = -1  # where the first contribution sentence starts
     for span in doc.sentences:
         sentence = text[span[0] : span[1]]
         lower = sentence.lower()
         before = len(names.found)
         # Substring checks first: most sentences hold none of the words a cue needs.
         cued = any(w in lower for w in _CUE_WORDS) and bool(_CUE.search(sentence))
+        if background < 0 and (cued or _FIRST_PERSON.search(sentence)):
+            background = span[0]
+        if background >= 0 and not cued:
+            _acting_subjects(doc, span, names, previous_cue, background)
         if cued:
             _cued(text, span, names)
         if any(w in lower for w in _NAMING_WORDS):
@@ -558,6 +635,11 @@ def find_names(doc: Document, acronyms: list[Abbreviation]) -> list[Name]:
     return _merge(names.found)
 
 
+def _singular(key: str) -> str:
+    """'reasonets' and 'reasonet' are one name: the plural names the instances of a method."""
+    return key[:-1] if len(key) > 3 and key.endswith("s") else key
+
+
 def _merge(found: list[Name]) -> list[Name]:
     """One entry per name: aliases joined, a dataset reading kept over a method reading."""
     merged: dict[str, Name] = {}
@@ -566,7 +648,11 @@ def _merge(found: list[Name]) -> list[Name]:
         if not key:
             continue
         twin = next(
-            (k for k, old in merged.items() if key == k or key in {name_key(a) for a in old.aliases}),
+            (
+                k
+                for k, old in merged.items()
+                if _singular(key) in {_singular(name_key(a)) for a in (k, *old.aliases)}
+            ),
             None,
         )
         if twin is None:
