@@ -161,6 +161,7 @@ def check_outcomes(out: Path, result: subprocess.CompletedProcess) -> list[Paper
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # about a minute on 2 idle cores; llama.cpp slows a lot on busy ones
 @needs_extra
 def test_the_refused_json_schema_mode_falls_back_once(smollm2: LocalServer, abstracts: Path, tmp_path: Path) -> None:
     result = extractor_run(smollm2, abstracts, tmp_path / "run")
@@ -174,6 +175,7 @@ def test_the_refused_json_schema_mode_falls_back_once(smollm2: LocalServer, abst
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # about a minute on 2 idle cores; llama.cpp slows a lot on busy ones
 @needs_extra
 def test_invented_numbers_never_reach_claims_csv(smollm2: LocalServer, abstracts: Path, tmp_path: Path) -> None:
     # tools: llama.cpp constrains the answer to the schema, so the model's claims get parsed
