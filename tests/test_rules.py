@@ -302,6 +302,30 @@ def test_methods_named_as_acting_subjects(text: str, expected: list[str]) -> Non
     assert [m.name for m in extract(text).methods] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a method noun defined in a contribution sentence and used again by its acronym
+        (
+            "We propose a parser built on a gated tree transition network (GTTN). Training a GTTN is cheap.",
+            [("GTTN", ["gated tree transition network"])],
+        ),
+        # 'our models (X)': a plural method noun before a parenthesized name
+        ("Trained at scale, our models ( HopNets ) reach a new best loss.", [("HopNets", [])]),
+    ],
+)
+def test_methods_from_definitions_and_plural_heads(text: str, expected: list[tuple]) -> None:
+    assert [(m.name, m.aliases) for m in extract(text).methods] == expected
+
+
+def test_a_method_listed_after_a_dataset_stays_a_method() -> None:
+    """'experiments on X, Y achieves': a comma does not make the introduced method Y a dataset."""
+    text = "We present StackWalker, a code parser. In experiments on TreeBank-9, StackWalker achieves 91% F1."
+    draft = extract(text)
+    assert [m.name for m in draft.methods] == ["StackWalker"]
+    assert [b.name for b in draft.benchmarks] == ["TreeBank-9"]
+
+
 def test_an_introduced_dataset_is_a_benchmark_not_a_method() -> None:
     draft = extract("We introduce HomogeneityNLI, a diagnostic dataset of 1,000 minimal pair items.")
     assert [b.name for b in draft.benchmarks] == ["HomogeneityNLI"] and draft.methods == []

@@ -245,10 +245,16 @@ def find_benchmark_mentions(
                 found.extend(Mention(*item) for item in items if not _common_word(text, item[0]))
     found.extend(Mention(n.name, n.start, n.start + len(n.name)) for n in introduced if n.kind == "data")
     found.extend(_coordinated(text, registry, found))
+    # A name the paper introduces as its method is not a dataset because a textual cue lists it
+    # ('In experiments on CoNLL-2005, LISA achieves ...'); the registry still decides for its names.
+    own = {name_key(a) for n in introduced if n.kind == "method" for a in (n.name, *n.aliases)}
+    listed = {r.start for r in registry}
     found = [
         m
         for m in found
-        if not any(s <= m.start < e for s, e in exclude) and not _sentence_initial_word(doc, m)
+        if not any(s <= m.start < e for s, e in exclude)
+        and not _sentence_initial_word(doc, m)
+        and (m.start in listed or name_key(m.name) not in own)
     ]
     return _one_per_acronym(_unique(found), acronyms)
 

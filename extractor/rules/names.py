@@ -102,7 +102,7 @@ _POSSESSIVE = re.compile(r"['\u2019]s$")
 _GREEK = "\u03bb\u03b1\u03b2\u03b3\u03b4\u03b5\u03c4\u03bc\u03c3\u03c0\u03c6"
 # 'our trained model Curie-7B-v1', 'the proposed framework X'.
 _OUR_HEAD_NAME = re.compile(
-    r"\b(?i:our|the\s+proposed)\s+(?:[\w-]+\s+){0,2}?(?P<head>" + _HEADS_PATTERN + r")\s+(?=\S)"
+    r"\b(?i:our|the\s+proposed)\s+(?:[\w-]+\s+){0,2}?(?P<head>" + _HEADS_PATTERN + r")s?\s+(?=\S)"
 )
 # 'We present KV-cache compression': a capitalized word before a process noun modifies it.
 _MODIFIES_NOUN = re.compile(
@@ -519,7 +519,9 @@ def _opening(text: str, span: tuple[int, int], names: _Names) -> None:
             names.add_chunk(chunk, _kind_of(match.group("head").lower()))
 
 
-def _definitions(doc: Document, span: tuple[int, int], names: _Names, previous_cue: bool) -> None:
+def _definitions(
+    doc: Document, span: tuple[int, int], names: _Names, previous_cue: bool, cued: bool
+) -> None:
     """Acronym definitions in a contribution sentence: any, right after a cue verb or in a
     passive 'X (ACR) is proposed'; a Title Case one in a first-person sentence that marks it
     new or uses the acronym again (and is not a known metric)."""
@@ -541,7 +543,16 @@ def _definitions(doc: Document, span: tuple[int, int], names: _Names, previous_c
         titled = all(
             w[0].isupper() for w in re.findall(r"[\w'-]+", acronym.long) if w.lower() not in _CONNECTORS
         )
-        strong = passive or bool(_STRONG_LEAD.search(lead) or _WE_PRESENT_AFTER.match(text, acronym.end))
+        # 'We propose ... using a deeply-recursive convolutional network (DRCN). ... a DRCN is ...':
+        # a method noun defined in a contribution sentence and used again by its acronym.
+        reused = (
+            cued and acronym.long.split()[-1].lower() in METHOD_HEADS and acronym.short in text[acronym.end :]
+        )
+        strong = (
+            passive
+            or reused
+            or bool(_STRONG_LEAD.search(lead) or _WE_PRESENT_AFTER.match(text, acronym.end))
+        )
         if not (strong and (titled or head in HEADS or acronym.long.split()[-1].lower() in HEADS)):
             new_here = (previous_cue or _FIRST_PERSON.search(sentence)) and (
                 _NOVELTY.search(sentence) or text.count(acronym.short) > 1
@@ -567,7 +578,8 @@ def _subject(text: str, span: tuple[int, int], names: _Names) -> None:
 
 def _coined(name: str) -> bool:
     """'CyCADA', 'M - Walk', 'DeepID2 +', 'FooNet': a name no dictionary word spells."""
-    first = _TOKEN.match(name).group()
+    token = _TOKEN.match(name)
+    first = token.group() if token else ""
     return any(c.isalpha() for c in first) and (
         any(c.isupper() for c in first[1:]) or any(c.isdigit() for c in first)
     )
@@ -583,9 +595,11 @@ def _acting_subjects(
     is compared with or built on, is a baseline."""
     text = doc.text
     starts = [_SUBJECT_LEAD.match(text, span[0], span[1]).end()]
-    starts += [m.end() for m in _SHOW_THAT.finditer(text, span[0], span[1])]
+    if " that " in text[span[0] : span[1]]:
+        starts += [m.end() for m in _SHOW_THAT.finditer(text, span[0], span[1])]
     for at in starts:
-        chunk = name_chunk(text, at)
+        first = _TOKEN.match(text, at)
+        chunk = name_chunk(text, at) if first and _coined(first.group().strip(QUOTES)) else None
         if not chunk or not _coined(chunk[0]) or MODEL_FAMILIES.match(chunk[0]):
             continue
         name, start, end = chunk
@@ -628,7 +642,7 @@ def find_names(doc: Document, acronyms: list[Abbreviation]) -> list[Name]:
         if cued or previous_cue or _FIRST_PERSON.search(sentence) or _PASSIVE.search(sentence):
             _appositions(text, span, names)
         _opening(text, span, names)
-        _definitions(doc, span, names, previous_cue)
+        _definitions(doc, span, names, previous_cue, cued)
         if previous_cue:
             _subject(text, span, names)
         previous_cue = cued or len(names.found) > before
