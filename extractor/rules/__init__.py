@@ -19,7 +19,7 @@ from .names import abbreviations, find_names
 from .quantities import parse_quantities
 from .text import Document
 
-RULES_VERSION = "1.0"
+RULES_VERSION = "1.1"
 
 __all__ = ["RULES_VERSION", "extract"]
 
