@@ -88,7 +88,7 @@ def test_the_model_sees_the_extraction_draft_schema() -> None:
 
 
 @pytest.mark.parametrize(
-    ("refused", "fallback"), [("json_schema", "json"), ("tools", "json")]
+    ("refused", "fallback"), [("json_schema", "tools"), ("tools", "json_schema"), ("json", "json_schema")]
 )
 def test_a_refused_mode_falls_back_once_and_every_paper_is_ok(
     tmp_path: Path, fake_openai: FakeOpenAI, refused: str, fallback: str
@@ -111,17 +111,25 @@ def test_llama_cpp_refusal_of_json_schema_is_detected_by_default(tmp_path: Path,
     fake_openai.refuse.add("json_schema")
     results = run_papers(tmp_path, openai_config(fake_openai, concurrency=1), count=3)
     assert [r.status for r in results] == ["ok"] * 3
-    assert [r.mode for r in fake_openai.log] == ["json_schema", "json", "json", "json"]
+    # tools next, not json: json sends no schema to constrain the answer with
+    assert [r.mode for r in fake_openai.log] == ["json_schema", "tools", "tools", "tools"]
     assert "Input should be 'text' or 'json_object'" in read_run_info(tmp_path / "run")["mode_fallbacks"][0]["reason"]
 
 
-def test_fallbacks_chain_down_to_markdown_json(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
-    fake_openai.refuse.update({"json_schema", "json"})
-    config = openai_config(fake_openai, concurrency=1, mode="json_schema")
+@pytest.mark.parametrize(
+    ("first", "chain"),
+    [("json_schema", ["tools", "json", "md_json"]), ("tools", ["json_schema", "json", "md_json"])],
+)
+def test_fallbacks_chain_down_to_markdown_json(
+    tmp_path: Path, fake_openai: FakeOpenAI, first: str, chain: list[str]
+) -> None:
+    fake_openai.refuse.update({"json_schema", "tools", "json"})
+    config = openai_config(fake_openai, concurrency=1, mode=first)
     results = run_papers(tmp_path, config, count=2)
-    # json_schema -> json -> md_json: the plain-text mode cannot be refused
+    # every mode is tried once, none twice; the plain-text mode cannot be refused
     assert [r.status for r in results] == ["ok", "ok"]
-    assert [e["used"] for e in read_run_info(tmp_path / "run")["mode_fallbacks"]] == ["json", "md_json"]
+    assert [e["used"] for e in read_run_info(tmp_path / "run")["mode_fallbacks"]] == chain
+    assert [r.mode for r in fake_openai.log] == [first, *chain, "md_json"]
 
 
 def test_a_second_identical_run_sends_nothing(tmp_path: Path, fake_openai: FakeOpenAI) -> None:

@@ -5,8 +5,11 @@ way to get one JSON object back; ``json_schema`` (``response_format`` with the s
 servers such as vLLM and llama.cpp turn into constrained decoding) for every other endpoint.
 ``--mode`` forces one. An endpoint that rejects the mode (llama-cpp-python answers HTTP 500
 "Input should be 'text' or 'json_object'" to ``json_schema``; others say 400 "not supported")
-is detected on the first such answer: the backend switches to the next mode (json_schema and
-tools -> json -> md_json) for the rest of the run, logs it once and reports it in run.json.
+is detected on the first such answer: the backend switches to the next mode for the rest of the
+run, logs it once and reports it in run.json. The order is json_schema -> tools -> json ->
+md_json (a refused ``tools`` tries ``json_schema`` first): the modes that send the schema come
+first, because servers turn it into constrained decoding; ``json`` sends only "json_object",
+and with the schema as mere prompt text a small model writes unrelated JSON.
 
 Retries. The SDK's own retries are off so that every attempt is counted here. One tenacity
 loop, handed to instructor, does both kinds:

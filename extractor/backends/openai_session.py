@@ -37,7 +37,12 @@ INSTRUCTOR_MODES: dict[str, instructor.Mode] = {
     "json": instructor.Mode.JSON,
     "md_json": instructor.Mode.MD_JSON,
 }
-FALLBACK: dict[str, str | None] = {"json_schema": "json", "tools": "json", "json": "md_json", "md_json": None}
+# After a refusal the run uses the first mode of this list the endpoint has not refused. The two
+# modes that send the schema come first: a server turns it into constrained decoding (llama.cpp
+# makes a grammar of the tool's parameters), while json sends only "json_object" and the schema
+# as prompt text, which a small model ignores. So json_schema -> tools -> json -> md_json, and a
+# refused tools tries json_schema next.
+FALLBACK_ORDER = ("json_schema", "tools", "json", "md_json")
 MAX_REASKS = 2
 BACKOFF_BASE = 0.5  # seconds; the n-th retry waits up to BACKOFF_BASE * 2**n
 BACKOFF_MAX = 30.0
@@ -237,6 +242,11 @@ class GroundedDraft(ExtractionDraft, ResponseSchema):
         return self
 
 
+def next_mode(refused: set[str]) -> str | None:
+    """The mode to use once the endpoint has refused these: see :data:`FALLBACK_ORDER`."""
+    return next((mode for mode in FALLBACK_ORDER if mode not in refused), None)
+
+
 @dataclass
 class Fallback:
     refused: str
@@ -275,7 +285,7 @@ class Session:
         """Switch every later request to the next mode, once per refused mode."""
         if self.mode != refused:  # another paper in flight already switched
             return
-        following = FALLBACK[refused]
+        following = next_mode({refused} | {f.refused for f in self.fallbacks})
         if following is None:
             raise BackendError(f"the endpoint refused every structured-output mode; last: {refused}: {reason}", usage)
         self.mode = following
