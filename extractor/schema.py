@@ -19,50 +19,42 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# The draft models are sent to the LLM with every request, so their field descriptions say only
+# what the system prompt (prompts/<version>/system.md) does not already: the prompt defines each
+# field, the descriptions below add examples of values. The contract itself is ANNOTATION.md.
+
+
 class Method(_Strict):
-    name: str = Field(description="Name as written in the abstract, e.g. 'GANQ'.")
-    aliases: list[str] = Field(
-        default_factory=list,
-        description="Other names for the same method in the abstract, e.g. its expansion.",
-    )
-    proposed: bool = Field(
-        True, description="True when this paper introduces it; false for a baseline it compares to."
-    )
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    proposed: bool = True
 
 
 class Model(_Strict):
-    name: str = Field(description="Model name as written, e.g. 'Qwen3.8-27B'.")
-    params_b: float | None = Field(
-        None, ge=0, description="Total parameters in billions when the text gives a size."
-    )
-    active_params_b: float | None = Field(
-        None, ge=0, description="Active parameters in billions for mixture-of-experts models."
-    )
+    name: str
+    params_b: float | None = Field(None, ge=0)
+    active_params_b: float | None = Field(None, ge=0)
 
 
 class Benchmark(_Strict):
-    name: str = Field(description="Dataset, benchmark or test suite name as written.")
+    name: str
 
 
 class ClaimDraft(_Strict):
     """One reported number, as a backend proposes it."""
 
-    value: float = Field(description="The number as written: 83.6% -> 83.6; 2.57x -> 2.57.")
-    value_max: float | None = Field(None, description="Upper end of a range (9--34 -> 34).")
+    value: float
+    value_max: float | None = None
     unit: str | None = Field(None, description="'%', 'x', 'points', 'GiB', 'ms', ... or null.")
     metric: str | None = Field(None, description="accuracy, perplexity, speedup, F1, pass@1, ...")
-    benchmark: str | None = Field(None, description="Benchmark the number was measured on.")
-    method: str | None = Field(None, description="Method the number belongs to.")
-    model: str | None = Field(None, description="Model the number belongs to.")
+    benchmark: str | None = None
+    method: str | None = None
+    model: str | None = None
     baseline: str | None = Field(None, description="What a change is relative to ('FP16').")
-    setting: str | None = Field(None, description="Condition such as '3-bit' or '32K context'.")
-    kind: Kind = Field("score", description="'score' for an absolute result, 'change' otherwise.")
-    direction: Direction | None = Field(
-        None, description="For a change: whether the quantity went up or down."
-    )
-    evidence: str = Field(
-        description="The exact fragment of the abstract that states the number (copy it)."
-    )
+    setting: str | None = None
+    kind: Kind = "score"
+    direction: Direction | None = None
+    evidence: str
 
 
 class ExtractionDraft(_Strict):

@@ -83,8 +83,17 @@ def test_identity_names_everything_that_changes_the_output() -> None:
     assert identity_for(RunConfig(**{**vars(config), "base_url": "http://127.0.0.1:2/v1"})) == identity
 
 
-def test_the_model_sees_the_extraction_draft_schema() -> None:
-    assert GroundedDraft.model_json_schema() == ExtractionDraft.model_json_schema()
+def test_the_model_sees_the_extraction_draft_schema_without_titles() -> None:
+    sent = GroundedDraft.model_json_schema()
+    full = ExtractionDraft.model_json_schema()
+    assert sent["title"] == "ExtractionDraft"  # instructor names the tool after it
+    assert '"title"' not in json.dumps({key: value for key, value in sent.items() if key != "title"})
+    assert sent["$defs"].keys() == full["$defs"].keys()
+    for name, definition in full["$defs"].items():
+        assert sent["$defs"][name]["properties"].keys() == definition["properties"].keys()
+        assert sent["$defs"][name].get("required") == definition.get("required")
+    # the descriptions that add to the system prompt are kept
+    assert sent["$defs"]["ClaimDraft"]["properties"]["unit"]["description"].startswith("'%', 'x'")
 
 
 @pytest.mark.parametrize(

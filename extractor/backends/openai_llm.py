@@ -32,10 +32,15 @@ entirely from the cache never pays the second it takes to import openai.
 
 from __future__ import annotations
 
+import json
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
+
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
+from pydantic_core import CoreSchema
 
 from ..config import MODES, RunConfig
 from ..errors import ConfigError
@@ -61,8 +66,29 @@ def choose_mode(config: RunConfig) -> str:
     return "tools" if host == OPENAI_HOST else "json_schema"
 
 
+class WithoutTitles(GenerateJsonSchema):
+    """Pydantic's JSON Schema without the ``title`` it derives from every field and nested model
+    name ("Value Max" for value_max): they tell a model nothing and were 14% of every prompt.
+    The top-level title stays: instructor names the tool after it."""
+
+    def field_title_should_be_set(self, schema: object) -> bool:
+        return False
+
+    def generate(self, schema: CoreSchema, mode: JsonSchemaMode = "validation") -> JsonSchemaValue:
+        json_schema = super().generate(schema, mode)
+        for definition in json_schema.get("$defs", {}).values():
+            definition.pop("title", None)
+        return json_schema
+
+
+@cache
+def draft_schema_text() -> str:
+    """The schema the model is sent (as JSON text, so each caller gets a fresh copy)."""
+    return json.dumps(ExtractionDraft.model_json_schema(schema_generator=WithoutTitles))
+
+
 def schema_hash() -> str:
-    return content_hash(ExtractionDraft.model_json_schema())
+    return content_hash(json.loads(draft_schema_text()))
 
 
 def identity_for(config: RunConfig) -> dict:

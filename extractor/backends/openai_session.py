@@ -10,7 +10,6 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
-from functools import cache
 from typing import Any, get_args, get_origin
 
 import instructor
@@ -25,7 +24,7 @@ from ..errors import BackendError
 from ..grounding import problems
 from ..pricing import cost_usd
 from ..schema import ExtractionDraft, Usage
-from .openai_llm import CURRENT_GROUNDING
+from .openai_llm import CURRENT_GROUNDING, draft_schema_text
 
 log = logging.getLogger("extractor.backends.openai_llm")
 # instructor logs every failed attempt at ERROR level; they are counted and reported here.
@@ -200,24 +199,21 @@ def known_fields(model: type[BaseModel], data: Any) -> Any:
     return kept
 
 
-@cache
-def _schema_text() -> str:
-    return json.dumps(ExtractionDraft.model_json_schema(), sort_keys=False)
-
-
 class GroundedDraft(ExtractionDraft, ResponseSchema):
-    # Sent to the model under the same name, description and schema as ExtractionDraft. A
-    # ResponseSchema already, so instructor does not build a wrapper class on every request.
+    # Sent to the model under the same name, description and schema as ExtractionDraft (minus
+    # pydantic's titles). A ResponseSchema already, so instructor does not build a wrapper class
+    # on every request.
     __doc__ = ExtractionDraft.__doc__
     model_config = ConfigDict(title="ExtractionDraft")
 
     @classmethod
     def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        """Built once: instructor asks for it on every request in the JSON modes, and building
-        it costs more than the rest of a request's client-side work (a fresh copy each call)."""
+        """The lean schema of :func:`draft_schema_text`, built once: instructor asks for it on
+        every request in the JSON modes, and building it costs more than the rest of a request's
+        client-side work (a fresh copy each call)."""
         if args or kwargs:
             return super().model_json_schema(*args, **kwargs)
-        return json.loads(_schema_text())
+        return json.loads(draft_schema_text())
 
     @model_validator(mode="before")
     @classmethod
