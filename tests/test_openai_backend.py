@@ -16,6 +16,7 @@ import pytest
 from extractor.backends.openai_llm import OpenAIBackend, choose_mode, identity_for
 from extractor.backends.openai_session import GroundedDraft, known_fields
 from extractor.config import MODES, RunConfig
+from extractor.cost import render_request
 from extractor.errors import ConfigError
 from extractor.pricing import cost_usd, price_for
 from extractor.rundir import read_papers, read_run_info
@@ -139,6 +140,24 @@ def test_fallbacks_chain_down_to_markdown_json(
     assert [r.status for r in results] == ["ok", "ok"]
     assert [e["used"] for e in read_run_info(tmp_path / "run")["mode_fallbacks"]] == chain
     assert [r.mode for r in fake_openai.log] == [first, *chain, "md_json"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_request_is_the_one_instructor_builds_and_the_dry_run_counts(mode: str) -> None:
+    config = RunConfig(backend="openai", model="m", base_url="http://127.0.0.1:1/v1", mode=mode, max_tokens=99)
+    backend = OpenAIBackend(config)
+    session = backend.session()
+    for abstract in ("GANQ reaches 2.57x.", "Another abstract, 83.6%."):
+        sent = session._request(mode, backend.prompt.messages(abstract, None))
+        expected = render_request(backend.prompt, mode, abstract, None)
+        assert sent == {**expected, "model": "m", "temperature": config.temperature, "max_tokens": 99}
+    # a re-ask extends its own copy of the messages, never the schema part kept for the mode
+    first = session._request(mode, backend.prompt.messages("GANQ reaches 2.57x.", None))
+    first["messages"].append({"role": "user", "content": "fix it"})
+    assert session._request(mode, backend.prompt.messages("GANQ reaches 2.57x.", None)) == {
+        **render_request(backend.prompt, mode, "GANQ reaches 2.57x.", None),
+        "model": "m", "temperature": config.temperature, "max_tokens": 99,
+    }
 
 
 def test_a_second_identical_run_sends_nothing(tmp_path: Path, fake_openai: FakeOpenAI) -> None:

@@ -12,7 +12,8 @@ first, because servers turn it into constrained decoding; ``json`` sends only "j
 and with the schema as mere prompt text a small model writes unrelated JSON.
 
 Retries. The SDK's own retries are off so that every attempt is counted here. One tenacity
-loop, handed to instructor, does both kinds:
+loop does both kinds, around instructor's public parts (the request body, built once per mode,
+its response parsing and its re-ask messages):
 
 - transport: 429, 408, 409, 5xx, timeouts and connection errors, with exponential backoff and
   full jitter, never sooner than the server's Retry-After, at most ``config.max_retries``;

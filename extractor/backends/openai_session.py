@@ -14,7 +14,8 @@ from typing import Any, get_args, get_origin
 
 import instructor
 from instructor import ResponseSchema
-from instructor.core import Hooks, IncompleteOutputException, InstructorRetryException, ResponseParsingError
+from instructor.core import IncompleteOutputException, ResponseParsingError
+from instructor.processing import handle_reask_kwargs, handle_response_model, process_response_async
 from openai import APIConnectionError, APIStatusError, APITimeoutError, AsyncOpenAI
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
@@ -27,8 +28,6 @@ from ..schema import ExtractionDraft, Usage
 from .openai_llm import CURRENT_GROUNDING, draft_schema_text
 
 log = logging.getLogger("extractor.backends.openai_llm")
-# instructor logs every failed attempt at ERROR level; they are counted and reported here.
-logging.getLogger("instructor").addHandler(logging.NullHandler())
 
 INSTRUCTOR_MODES: dict[str, instructor.Mode] = {
     "tools": instructor.Mode.TOOLS,
@@ -47,6 +46,9 @@ BACKOFF_BASE = 0.5  # seconds; the n-th retry waits up to BACKOFF_BASE * 2**n
 BACKOFF_MAX = 30.0
 RETRY_AFTER_MAX = 120.0
 NO_KEY = "no-key"  # local servers need no key, but the SDK wants one
+# instructor writes the schema into the messages in these modes; in the others it is a part of
+# the request of its own (tool definition, response_format) that does not depend on the paper.
+SCHEMA_IN_MESSAGES = frozenset({"json", "md_json"})
 PARSE_ERRORS = (ValidationError, json.JSONDecodeError, ResponseParsingError)
 
 # A refusal of the mode names the feature and says it is not accepted.
@@ -114,22 +116,12 @@ class Attempts:
         self.requests = self.retries = self.reasks = 0
         self.last_response: Any = None
 
-    # instructor hooks
-    def on_request(self, *args: Any, **kwargs: Any) -> None:
-        self.requests += 1
-
     def on_response(self, response: Any) -> None:
         self.last_response = response
         usage = getattr(response, "usage", None)
         if usage is not None:
             self.prompt_tokens += usage.prompt_tokens or 0
             self.completion_tokens += usage.completion_tokens or 0
-
-    def hooks(self) -> Hooks:
-        hooks = Hooks()
-        hooks.on("completion:kwargs", self.on_request)
-        hooks.on("completion:response", self.on_response)
-        return hooks
 
     def refusal(self) -> str | None:
         """The model's refusal message in the last response, if it refused."""
@@ -263,7 +255,7 @@ class Session:
             timeout=config.timeout,
             max_retries=0,
         )
-        self._clients: dict[str, Any] = {}
+        self._schema_parts: dict[str, dict[str, Any]] = {}
 
     @property
     def url(self) -> str:
@@ -272,10 +264,44 @@ class Session:
     def report(self) -> dict:
         return {"base_url": self.url, "mode_used": self.mode, "mode_fallbacks": [vars(f) for f in self.fallbacks]}
 
-    def _client(self, mode: str) -> Any:
-        if mode not in self._clients:
-            self._clients[mode] = instructor.from_openai(self._openai, mode=INSTRUCTOR_MODES[mode])
-        return self._clients[mode]
+    def _request(self, mode: str, messages: list[dict]) -> dict[str, Any]:
+        """The request body instructor would send for these messages in this mode. Its schema
+        part is built once per mode: building it (instructor checks the response model's whole
+        class hierarchy each time) cost more than parsing and validating the answer."""
+        if mode in SCHEMA_IN_MESSAGES:
+            _, request = handle_response_model(GroundedDraft, mode=INSTRUCTOR_MODES[mode], messages=list(messages))
+        else:
+            if mode not in self._schema_parts:
+                _, part = handle_response_model(GroundedDraft, mode=INSTRUCTOR_MODES[mode], messages=[])
+                self._schema_parts[mode] = {k: v for k, v in part.items() if k != "messages"}
+            request = {**self._schema_parts[mode], "messages": list(messages)}
+        return {
+            **request,
+            "model": self.config.model,
+            "temperature": self.config.temperature,
+            "max_tokens": self.config.max_tokens,
+        }
+
+    async def _create(self, mode: str, messages: list[dict], attempts: Attempts) -> GroundedDraft:
+        """Send, parse and validate, with the retries and re-asks of :class:`Attempts`. This is
+        instructor's ``create`` loop built from its public parts (request, parsing, re-ask
+        messages): ``create`` repeats per request work that is the same for every paper."""
+        request = self._request(mode, messages)
+
+        async def attempt() -> GroundedDraft:
+            nonlocal request
+            attempts.requests += 1
+            response = await self._openai.chat.completions.create(**request)
+            attempts.on_response(response)
+            try:
+                return await process_response_async(
+                    response, response_model=GroundedDraft, mode=INSTRUCTOR_MODES[mode], strict=False
+                )
+            except PARSE_ERRORS as exc:
+                request = handle_reask_kwargs(request, INSTRUCTOR_MODES[mode], response, exc)
+                raise
+
+        return await attempts.retrying()(attempt)
 
     def _fall_back(self, refused: str, reason: str, usage: Usage) -> None:
         """Switch every later request to the next mode, once per refused mode."""
@@ -295,28 +321,18 @@ class Session:
         while True:
             mode = self.mode
             try:
-                reply = await self._client(mode).create(
-                    response_model=GroundedDraft,
-                    messages=messages,
-                    max_retries=attempts.retrying(),
-                    strict=False,
-                    hooks=attempts.hooks(),
-                    model=model,
-                    temperature=self.config.temperature,
-                    max_tokens=self.config.max_tokens,
-                )
-                return reply, attempts.usage(model)
-            except InstructorRetryException as exc:
-                reason = mode_refusal(exc.__cause__)
-                if reason is None:
-                    raise BackendError(self._explain(exc.__cause__ or exc, attempts), attempts.usage(model)) from exc
-                self._fall_back(mode, reason, attempts.usage(model))
+                return await self._create(mode, messages, attempts), attempts.usage(model)
             except IncompleteOutputException as exc:
                 message = (
                     f"the answer was cut off at the token limit (finish_reason=length, "
                     f"max_tokens={self.config.max_tokens}); rerun with a higher limit"
                 )
                 raise BackendError(message, attempts.usage(model)) from exc
+            except Exception as exc:  # after the retries: explained in one line, or a mode refusal
+                reason = mode_refusal(exc)
+                if reason is None:
+                    raise BackendError(self._explain(exc, attempts), attempts.usage(model)) from exc
+                self._fall_back(mode, reason, attempts.usage(model))
 
     def _explain(self, error: BaseException, attempts: Attempts) -> str:
         """One clear line: what went wrong, what the server said, after how many attempts."""
