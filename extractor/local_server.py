@@ -27,9 +27,9 @@ MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_ALIAS = "smollm2-135m-instruct"
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
-# The model's training context. Prompt v1 before the abstract is 1,345 SmolLM2 tokens in tools
-# mode and 3,014 in json mode (instructor writes the schema into the prompt); fixture abstracts
-# are 295 tokens (median, 511 at most); the answer and any re-ask come on top. A request that
+# The model's training context. Prompt v1 and the schema come to about 2,100 SmolLM2 tokens in
+# tools mode and 2,500 in json mode (the rendered request counted with the model's tokenizer);
+# fixture abstracts are 295 tokens (median, 511 at most); the answer and any re-ask come on top. A request that
 # does not fit is refused by llama.cpp with an HTTP 400, which fails that paper only.
 DEFAULT_N_CTX = 8192
 INSTALL_HINT = "pip install 'extractor[local]'"
