@@ -35,6 +35,7 @@ def _folded(text: str) -> tuple[str, tuple[int, ...]]:
     """
     out: list[str] = []
     offsets: list[int] = []
+    previous_end = 0
     for word in _WORD.finditer(text):
         if out:  # the whitespace run before this word, at its first character
             out.append(" ")

@@ -1,7 +1,7 @@
 """The ``fake_openai`` fixture and helpers for runs of the openai backend against it.
 
-Import what a test module needs (``from tests.conftest_fake import fake_openai, ...``) and
-script the server in the test: ``fake_openai.faults.append(Fault("rate_limit"))``,
+tests/conftest.py registers the fixture for every test; a test module imports the helpers it
+needs (``from tests.conftest_fake import openai_config, ...``) and scripts the server in the test: ``fake_openai.faults.append(Fault("rate_limit"))``,
 ``fake_openai.refuse.add("json_schema")``, ``fake_openai.latency = 0.05``.
 """
 

@@ -15,7 +15,7 @@ from extractor.cost import encoding_for, estimate_rows, estimate_run, prompt_ove
 from extractor.errors import ConfigError
 from extractor.pricing import cost_usd
 from extractor.runner import run
-from tests.conftest_fake import fake_openai, fixture_papers, openai_config, write_papers  # noqa: F401
+from tests.conftest_fake import fixture_papers, openai_config, write_papers
 from tests.fake_openai import FakeOpenAI
 
 runner = CliRunner()

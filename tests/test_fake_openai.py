@@ -12,7 +12,6 @@ import pytest
 
 from extractor.grounding import problems
 from extractor.schema import ExtractionDraft
-from tests.conftest_fake import fake_openai  # noqa: F401 (fixture)
 from tests.fake_openai import LLAMA_CPP_JSON_SCHEMA_ERROR, FakeOpenAI, Fault
 
 ABSTRACT = (

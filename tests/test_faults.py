@@ -24,7 +24,7 @@ from extractor.rundir import read_papers, read_run_info
 from extractor.runner import run
 from extractor.schema import PaperResult
 from tests.conftest import ROOT
-from tests.conftest_fake import fake_openai, fixture_papers, openai_config, write_papers  # noqa: F401
+from tests.conftest_fake import fixture_papers, openai_config, write_papers
 from tests.fake_openai import INVENTED_VALUE, FakeOpenAI, Fault, grounded_answer
 
 PAPERS = fixture_papers(4)

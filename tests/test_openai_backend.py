@@ -22,7 +22,7 @@ from extractor.pricing import cost_usd, price_for
 from extractor.rundir import read_papers, read_run_info
 from extractor.runner import run
 from extractor.schema import ExtractionDraft
-from tests.conftest_fake import fake_openai, fixture_papers, openai_config, write_papers  # noqa: F401
+from tests.conftest_fake import fixture_papers, openai_config, write_papers
 from tests.fake_openai import FakeOpenAI, grounded_answer
 
 
