@@ -71,8 +71,10 @@ def eval_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print scores as JSON.")] = False,
     errors: Annotated[bool, typer.Option("--errors", help="List, per paper, what was missed and what was extra.")] = False,
 ) -> None:
-    """Score a run against gold: precision, recall and F1 for claims, methods, benchmarks and
-    model sizes, with the matching rules of ANNOTATION.md."""
+    """Score a run against gold: precision, recall and F1 per field (ANNOTATION.md's rules).
+
+    Fields: claims, methods, benchmarks and model sizes, micro-averaged over papers.
+    """
     if gold_format not in GOLD_FORMATS:
         raise typer.BadParameter(f"choose one of {', '.join(GOLD_FORMATS)}", param_hint="--gold-format")
     try:
