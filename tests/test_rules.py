@@ -389,6 +389,46 @@ def test_benchmarks(text: str, expected: list[str]) -> None:
     assert [b.name for b in extract(text).benchmarks] == expected
 
 
+# --- a name the title opens with -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract", "expected"),
+    [
+        # A coined name before the colon, written again in the abstract, with no cue of its own.
+        (
+            "QuillNet: Sparse Routing for Long Documents",
+            "Long documents strain attention. QuillNet routes tokens sparsely and keeps accuracy.",
+            ["QuillNet"],
+        ),
+        ("KV2Store \u2014 a cache for agents", "Agents reuse prefixes. KV2Store shares them.", ["KV2Store"]),
+        ("ZipLM - a compressor for logs", "Logs grow fast. ZipLM shrinks them tenfold.", ["ZipLM"]),
+        # Tokenized text: the spaced hyphens join the name, the spaced colon ends it.
+        ("Tri - GAT : graph attention", "Graphs are large. Tri - GAT scales.", ["Tri - GAT"]),
+        # The abstract already names it: the title adds nothing, and no second entry.
+        ("DRIFT: Robust Tuning", "We propose DRIFT, a tuning method for noisy labels.", ["DRIFT"]),
+        # An ordinary English phrase is not a name.
+        ("Attention Is All You Need: Revisited", "Attention Is All You Need showed a simple idea.", []),
+        # A name only in the title is not a method: the extractor reads the abstract.
+        ("ZetaFormer: Fast Transformers", "We study fast transformers on long inputs.", []),
+        # A dataset: the subtitle or the abstract says so, and the benchmark logic decides.
+        ("CityQA: A Benchmark for Urban Questions", "CityQA holds questions about cities.", []),
+        ("PolyVox: Many Voices", "PolyVox dataset holds 3,000 hours of speech.", []),
+        # No separator: the title is not of the form 'Name: subtitle'.
+        ("QuillNet for Long Documents", "Long documents strain attention. QuillNet routes tokens.", []),
+    ],
+)
+def test_a_name_the_title_opens_with(title: str, abstract: str, expected: list[str]) -> None:
+    assert [m.name for m in extract(abstract, title).methods] == expected
+
+
+def test_a_title_name_is_grounded_in_the_abstract() -> None:
+    abstract = "Long documents strain attention. QuillNet routes tokens sparsely."
+    extraction, rejected = ground(extract(abstract, "QuillNet: Sparse Routing"), abstract, "p")
+    assert rejected == []
+    assert [m.name for m in extraction.methods] == ["QuillNet"]
+
+
 # --- the whole fixture set ------------------------------------------------------------------
 
 PAPERS = [p for p in read_inputs([str(FIXTURES / "abstracts")]) if not p.error]
@@ -400,7 +440,7 @@ def test_there_are_fixture_abstracts() -> None:
 
 @pytest.mark.parametrize("paper", PAPERS, ids=[p.id for p in PAPERS])
 def test_every_fixture_abstract_extracts_and_grounds(paper) -> None:
-    draft = extract(paper.abstract)
+    draft = extract(paper.abstract, paper.title)
     extraction, rejected = ground(draft, paper.abstract, paper.id)
     assert rejected == []
     assert len(extraction.claims) == len(draft.claims)

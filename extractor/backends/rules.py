@@ -15,7 +15,7 @@ class RulesBackend:
         return {"backend": self.name, "rules_version": RULES_VERSION}
 
     async def extract(self, abstract: str, title: str | None) -> BackendResult:
-        return BackendResult(draft=extract(abstract), usage=Usage())
+        return BackendResult(draft=extract(abstract, title), usage=Usage())
 
     async def aclose(self) -> None:
         return None

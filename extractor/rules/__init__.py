@@ -15,17 +15,18 @@ from ..schema import Benchmark, ExtractionDraft, Method
 from .benchmarks import find_benchmark_mentions
 from .claims import Mention, build_claims, read_all
 from .models import find_models, named_models
-from .names import abbreviations, find_names
+from .names import Name, abbreviations, find_names, title_name
 from .quantities import parse_quantities
 from .text import Document
 
-RULES_VERSION = "1.1"
+RULES_VERSION = "1.2"
 
 __all__ = ["RULES_VERSION", "extract"]
 
 
-def extract(abstract: str) -> ExtractionDraft:
-    """Methods, models, benchmarks and claims the abstract states, each with its own words."""
+def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
+    """Methods, models, benchmarks and claims the abstract states, each with its own words; the
+    title only points at a name the abstract writes ('CyCADA: ...')."""
     doc = Document(abstract)
     mentions = find_numbers(abstract)
     readings = read_all(doc, parse_quantities(doc, mentions))
@@ -43,6 +44,10 @@ def extract(abstract: str) -> ExtractionDraft:
         for n in names
         if n.kind == "method" and not {name_key(a) for a in (n.name, *n.aliases)} & benchmark_keys
     ]
+    titled = title_name(title, abstract) if title else None
+    known = benchmark_keys | {name_key(a) for n in names for a in (n.name, *n.aliases)}
+    if titled and not {name_key(titled[0])} & (known | {name_key(m.name) for m in models}):
+        own.append(Name(titled[0], (), titled[1], "method"))
     methods = [Method(name=n.name, aliases=list(n.aliases), proposed=True) for n in own]
     method_mentions = [Mention(n.name, n.start, n.start + len(n.name)) for n in own]
     claims = build_claims(doc, readings, mentions, benchmark_mentions, method_mentions, model_mentions)

@@ -5,8 +5,9 @@ X``, ``this paper describes X``, ``namely X``); naming (``called X``, ``a ratio 
 apposition (``X, a ... framework``, ``a new method, X,``, ``our trained model X``, ``The
 approach, X, ...``); acronym definitions (``Long Name (ACR)`` / ``ACR (Long Name)``, found with
 the Schwartz-Hearst algorithm) in a contribution sentence; and, right after a contribution
-sentence, subjects such as ``The Text-Only Probe measures ...``. The noun a name heads decides
-whether it is a method or an introduced dataset.
+sentence, subjects such as ``The Text-Only Probe measures ...``; and a coined name a title opens
+with (``CyCADA: ...``) that the abstract also writes. The noun a name heads decides whether it is
+a method or an introduced dataset.
 """
 
 from __future__ import annotations
@@ -617,6 +618,44 @@ def _acting_subjects(
         if name in text[:background] or compared or metric_entry(name):
             continue
         names.add(name, start, end, "method")
+
+
+# What ends a name that opens a title: 'CyCADA: ...', 'M - Walk : ...', 'X \u2014 ...', 'X - a ...'.
+_TITLE_BREAK = re.compile(r":|--|\u2013|\u2014")
+_LONE_BREAKS = frozenset({":", "-", "--", "\u2013", "\u2014"})
+_DATA_WORD = re.compile(
+    r"\b(?:" + "|".join(sorted(DATA_HEADS, key=len, reverse=True)) + r")s?\b", re.IGNORECASE
+)
+
+
+def title_name(title: str, text: str) -> tuple[str, int] | None:
+    """The coined name a title opens with ('CyCADA: Cycle-Consistent ...', 'FlowNet 2.0 - ...'),
+    where the abstract writes it first. An ordinary phrase ('Attention Is All You Need: ...'), a
+    name the abstract never writes, and a name the title calls a dataset are not one."""
+    if title.isupper():
+        return None
+    starts: list[int] = []
+    end = 0
+    for token in _TOKEN.finditer(title):
+        word = token.group()
+        cut = None if word in _LONE_BREAKS else _TITLE_BREAK.search(word)
+        head = "" if word in _LONE_BREAKS else word[: cut.start()] if cut else word
+        if head:
+            starts.append(token.start())
+            end = token.start() + len(head)
+        if word in _LONE_BREAKS or cut or len(starts) > 3:
+            break
+    else:
+        return None
+    if not starts or len(starts) > 3 or _DATA_WORD.search(title, end):
+        return None
+    name = title[starts[0] : end].strip(QUOTES + " ")
+    if not any(_coined(t) for t in _TOKEN.findall(name)) or name.lower() in GENERIC_NAMES:
+        return None
+    found = re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text)
+    if not found or head_after(text, found.end()) in DATA_HEADS:
+        return None
+    return name, found.start()
 
 
 def find_names(doc: Document, acronyms: list[Abbreviation]) -> list[Name]:
