@@ -63,30 +63,13 @@ CLAIM_COLUMNS: list[tuple[str, str]] = [
     ("conflict", "Conflict"),
     ("reviewed", "Reviewed"),
 ]
-#: The Claims sheet: the same claims with fewer derived columns (the long sheet sets the
+#: The Claims sheet: the same claims without three derived columns (the long sheet sets the
 #: workbook's write time); an unknown benchmark is marked rather than every known one.
+_SHEET_DROPPED = {"better", "comparable", "comparable_unit"}
 SHEET_CLAIM_COLUMNS: list[tuple[str, str]] = [
-    ("paper_id", "Paper"),
-    ("claim_id", "Claim id"),
-    ("kind", "Kind"),
-    ("benchmark", "Benchmark"),
-    ("benchmark_as_written", "Benchmark as written"),
-    ("benchmark_unknown", "Unknown benchmark"),
-    ("metric", "Metric"),
-    ("metric_as_written", "Metric as written"),
-    ("method", "Method"),
-    ("model", "Model"),
-    ("size_b", "Size (B)"),
-    ("value", "Value"),
-    ("value_max", "Value max"),
-    ("unit", "Unit"),
-    ("value_as_written", "As written"),
-    ("setting", "Setting"),
-    ("baseline", "Baseline"),
-    ("change_direction", "Change direction"),
-    ("evidence", "Evidence"),
-    ("conflict", "Conflict"),
-    ("reviewed", "Reviewed"),
+    ("benchmark_unknown", "Unknown benchmark") if key == "benchmark_known" else (key, title)
+    for key, title in CLAIM_COLUMNS
+    if key not in _SHEET_DROPPED
 ]
 BOARD_COLUMNS: list[tuple[str, str]] = [
     ("benchmark", "Benchmark"),
