@@ -18,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from extractor.catalog.registry import load_registry
 from extractor.leaderboard import build_leaderboard, write_csv, write_xlsx
-from extractor.registry import load_registry
 from extractor.schema import Claim, Extraction, Model, PaperResult
 
 CLAIMS_PER_PAPER = 10

@@ -40,10 +40,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractor import make_config, run
+from extractor.backends.openai.pricing import cost_usd
 from extractor.config import MODES
-from extractor.cost import encoding_for, prompt_overhead
-from extractor.ingest import read_inputs
-from extractor.pricing import cost_usd
+from extractor.pipeline.estimate import encoding_for, prompt_overhead
+from extractor.pipeline.ingest import read_inputs
 
 ROOT = Path(__file__).resolve().parent.parent
 FAKE_SERVER = ROOT / "tests" / "fake_openai.py"

@@ -18,7 +18,7 @@ import statistics
 import time
 from pathlib import Path
 
-from extractor.ingest import read_inputs
+from extractor.pipeline.ingest import read_inputs
 from extractor.rules import RULES_VERSION, extract
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "abstracts"

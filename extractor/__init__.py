@@ -7,12 +7,11 @@ The front door for Python users::
     result.extraction.claims[0].value  # 2.57
 """
 
-__version__ = "0.1.0"
-
-from .config import RunConfig, make_config  # noqa: E402
-from .errors import ExtractorError  # noqa: E402
-from .runner import extract, run  # noqa: E402
-from .schema import Claim, Extraction, ExtractionDraft, PaperResult  # noqa: E402
+from extractor.config import RunConfig, make_config
+from extractor.errors import ExtractorError
+from extractor.pipeline.runner import extract, run
+from extractor.schema import Claim, Extraction, ExtractionDraft, PaperResult
+from extractor.version import __version__
 
 __all__ = [
     "Claim",
@@ -21,6 +20,7 @@ __all__ = [
     "ExtractorError",
     "PaperResult",
     "RunConfig",
+    "__version__",
     "extract",
     "make_config",
     "run",

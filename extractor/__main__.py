@@ -1,3 +1,3 @@
-from .cli import main
+from extractor.cli.app import main
 
 main()

@@ -8,10 +8,9 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir
 
-from .ingest import DEFAULT_MAX_CHARS
-
 DEFAULT_MODEL = "gpt-4o-mini"
 MODES = ("tools", "json_schema", "json", "md_json")
+DEFAULT_MAX_CHARS = 20_000  # an abstract longer than this is refused: it is not an abstract
 
 
 def default_cache_dir() -> Path:

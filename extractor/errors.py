@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .schema import Usage
+    from extractor.schema import Usage
 
 
 class ExtractorError(Exception):

@@ -14,9 +14,16 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import TypeVar
 
-from .hashing import short_hash
-from .numbers import NumberMention, find_numbers, mentions_in
-from .schema import Claim, ClaimDraft, Extraction, ExtractionDraft, Model, Rejection
+from extractor.schema import (
+    Claim,
+    ClaimDraft,
+    Extraction,
+    ExtractionDraft,
+    Model,
+    Rejection,
+)
+from extractor.text.hashing import short_hash
+from extractor.text.numbers import NumberMention, find_numbers, mentions_in
 
 T = TypeVar("T")
 

@@ -6,7 +6,7 @@ units and settings, ranks absolute scores within blocks of comparable numbers (s
 metric, unit, setting and model size) by the metric's direction, sends changes over a baseline
 to their own table and flags conflicts (the same entry reported with different values by
 different papers; never averaged). :func:`export` writes CSV or XLSX plus one PNG bar chart per
-block. Abstracts are untrusted: every text cell goes through :func:`~extractor.rundir.neutralize`.
+block. Abstracts are untrusted: every text cell goes through :func:`~extractor.pipeline.rundir.neutralize`.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from openpyxl.drawing.image import Image
 from openpyxl.styles import Alignment, Border, Font, NamedStyle, PatternFill, Side
 from openpyxl.utils import get_column_letter
 
-from .normalize import arxiv_id, normalize_claim
-from .review import load_reviewed
-from .rundir import atomic_write_bytes, atomic_write_text, neutralize
-from .schema import PaperResult
+from extractor.catalog.normalize import arxiv_id, normalize_claim
+from extractor.pipeline.rundir import atomic_write_bytes, atomic_write_text, neutralize
+from extractor.review import load_reviewed
+from extractor.schema import PaperResult
 
 ARXIV_ABS = "https://arxiv.org/abs/"
 NO_METRIC = "metric not stated"

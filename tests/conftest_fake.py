@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from extractor.config import RunConfig
-from extractor.ingest import Paper, read_inputs
+from extractor.pipeline.ingest import Paper, read_inputs
 from tests.conftest import FIXTURES
 from tests.fake_openai import FakeOpenAI
 

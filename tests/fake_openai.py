@@ -45,8 +45,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from extractor.grounding import ground
-from extractor.numbers import find_numbers
 from extractor.schema import ClaimDraft, ExtractionDraft, Method
+from extractor.text.numbers import find_numbers
 
 HOST = "127.0.0.1"
 ABSTRACT_RE = re.compile(r"<abstract>\s*(.*?)\s*</abstract>", re.DOTALL)

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from extractor.cli import app
-from extractor.rundir import read_papers
+from extractor.cli.app import app
+from extractor.pipeline.rundir import read_papers
 
 from .conftest import FIXTURES
 

@@ -9,12 +9,17 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from extractor.cli import app
+from extractor.backends.openai.pricing import cost_usd
+from extractor.cli.app import app
 from extractor.config import MODES, RunConfig
-from extractor.cost import encoding_for, estimate_rows, estimate_run, prompt_overhead
 from extractor.errors import ConfigError
-from extractor.pricing import cost_usd
-from extractor.runner import run
+from extractor.pipeline.estimate import (
+    encoding_for,
+    estimate_rows,
+    estimate_run,
+    prompt_overhead,
+)
+from extractor.pipeline.runner import run
 from tests.conftest_fake import fixture_papers, openai_config, write_papers
 from tests.fake_openai import FakeOpenAI
 

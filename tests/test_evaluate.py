@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from extractor.cli import app
-from extractor.evaluate import (
+from extractor.cli.app import app
+from extractor.eval.score import (
     Counts,
     GoldClaim,
     GoldPaper,
@@ -16,7 +16,7 @@ from extractor.evaluate import (
     score_names,
     score_sizes,
 )
-from extractor.rundir import write_run
+from extractor.pipeline.rundir import write_run
 from extractor.schema import Benchmark, Claim, Extraction, Method, Model, PaperResult
 
 from .conftest import FIXTURES

@@ -19,9 +19,9 @@ import diskcache
 import pytest
 from typer.testing import CliRunner
 
-from extractor.cli import app
-from extractor.rundir import read_papers, read_run_info
-from extractor.runner import run
+from extractor.cli.app import app
+from extractor.pipeline.rundir import read_papers, read_run_info
+from extractor.pipeline.runner import run
 from extractor.schema import PaperResult
 from tests.conftest import ROOT
 from tests.conftest_fake import fixture_papers, openai_config, write_papers

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from extractor.grounding import _folded, find_evidence
-from extractor.ingest import read_inputs
+from extractor.pipeline.ingest import read_inputs
 
 from .conftest import FIXTURES
 

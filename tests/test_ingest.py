@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from extractor.ingest import paper_id, read_inputs
+from extractor.pipeline.ingest import paper_id, read_inputs
 
 from .conftest import FIXTURES
 

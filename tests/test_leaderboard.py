@@ -11,10 +11,16 @@ import pytest
 from openpyxl import load_workbook
 from typer.testing import CliRunner
 
-from extractor.cli import app
+from extractor.cli.app import app
 from extractor.grounding import ground
-from extractor.leaderboard import build_leaderboard, charts_dir, export, load_runs, wide_table
-from extractor.rundir import write_run
+from extractor.leaderboard import (
+    build_leaderboard,
+    charts_dir,
+    export,
+    load_runs,
+    wide_table,
+)
+from extractor.pipeline.rundir import write_run
 from extractor.schema import ClaimDraft, ExtractionDraft, Model, PaperResult
 
 A = (

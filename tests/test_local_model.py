@@ -20,13 +20,19 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from extractor import local_server
-from extractor.cli import app
-from extractor.ingest import read_inputs
-from extractor.local_server import HOST, LocalServer, LocalServerError, model_path, server_command
-from extractor.numbers import find_numbers
-from extractor.rundir import read_papers, read_run_info
+from extractor.backends.openai import local_server
+from extractor.backends.openai.local_server import (
+    HOST,
+    LocalServer,
+    LocalServerError,
+    model_path,
+    server_command,
+)
+from extractor.cli.app import app
+from extractor.pipeline.ingest import read_inputs
+from extractor.pipeline.rundir import read_papers, read_run_info
 from extractor.schema import PaperResult
+from extractor.text.numbers import find_numbers
 
 from .conftest import FIXTURES
 

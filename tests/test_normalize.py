@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from extractor.grounding import ground
-from extractor.normalize import (
+from extractor.catalog.normalize import (
     Setting,
     arxiv_id,
     comparable,
@@ -17,6 +16,7 @@ from extractor.normalize import (
     parse_setting,
     parse_size_b,
 )
+from extractor.grounding import ground
 from extractor.schema import ClaimDraft, ExtractionDraft, Model
 
 

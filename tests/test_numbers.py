@@ -1,6 +1,6 @@
 import pytest
 
-from extractor.numbers import find_numbers
+from extractor.text.numbers import find_numbers
 
 
 def values(text: str) -> list[float]:

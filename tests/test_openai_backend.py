@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from extractor.backends.openai_llm import OpenAIBackend, choose_mode, identity_for
-from extractor.backends.openai_session import GroundedDraft, known_fields
+from extractor.backends.openai.backend import OpenAIBackend, choose_mode, identity_for
+from extractor.backends.openai.pricing import cost_usd, price_for
+from extractor.backends.openai.session import GroundedDraft, known_fields
 from extractor.config import MODES, RunConfig
-from extractor.cost import render_request
 from extractor.errors import ConfigError
-from extractor.pricing import cost_usd, price_for
-from extractor.rundir import read_papers, read_run_info
-from extractor.runner import run
+from extractor.pipeline.estimate import render_request
+from extractor.pipeline.rundir import read_papers, read_run_info
+from extractor.pipeline.runner import run
 from extractor.schema import ExtractionDraft
 from tests.conftest_fake import fixture_papers, openai_config, write_papers
 from tests.fake_openai import FakeOpenAI, grounded_answer

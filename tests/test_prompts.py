@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from extractor import prompts
+from extractor.backends.openai import prompts
+from extractor.backends.openai.prompts import PROMPT_FILES, load_prompt
 from extractor.errors import ConfigError
 from extractor.grounding import problems
-from extractor.prompts import PROMPT_FILES, load_prompt
 
 GOLD = Path(__file__).resolve().parent.parent / "fixtures" / "gold" / "dev.jsonl"
 

@@ -7,7 +7,7 @@ from collections import defaultdict
 
 import pytest
 
-from extractor.registry import (
+from extractor.catalog.registry import (
     BenchmarkMention,
     _key,
     benchmark_entry,

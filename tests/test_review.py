@@ -15,13 +15,27 @@ import pytest
 from openpyxl import load_workbook
 from typer.testing import CliRunner
 
-from extractor.cli import app
-from extractor.evaluate import evaluate, read_gold
+from extractor.cli.app import app
+from extractor.eval.score import evaluate, read_gold
 from extractor.grounding import ground
-from extractor.review import apply_review, export_gold, export_review, load_reviewed, load_state, review_status
+from extractor.pipeline.rundir import read_papers, write_run
+from extractor.review import (
+    apply_review,
+    export_gold,
+    export_review,
+    load_reviewed,
+    load_state,
+    review_status,
+)
 from extractor.review.store import STORE_FILE, CorrectionStore
-from extractor.rundir import read_papers, write_run
-from extractor.schema import Benchmark, ClaimDraft, ExtractionDraft, Method, Model, PaperResult
+from extractor.schema import (
+    Benchmark,
+    ClaimDraft,
+    ExtractionDraft,
+    Method,
+    Model,
+    PaperResult,
+)
 
 GANQ = (
     "We propose GANQ (GPU-Adaptive Non-Uniform Quantization), a framework for LLMs. "

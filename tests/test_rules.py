@@ -10,7 +10,7 @@ import string
 import pytest
 
 from extractor.grounding import ground
-from extractor.ingest import read_inputs
+from extractor.pipeline.ingest import read_inputs
 from extractor.rules import RULES_VERSION, extract
 from extractor.rules.quantities import parse_quantities
 from extractor.rules.text import Document, sentence_spans

@@ -4,12 +4,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from extractor.cli import app
-from extractor.evaluate import Counts, evaluate_run
-from extractor.ingest import read_inputs
-from extractor.rundir import write_run
+from extractor.cli.app import app
+from extractor.eval.scirex import gold_lines
+from extractor.eval.score import Counts, evaluate_run
+from extractor.pipeline.ingest import read_inputs
+from extractor.pipeline.rundir import write_run
 from extractor.schema import Benchmark, Extraction, Method, PaperResult
-from extractor.scirex import gold_lines
 
 runner = CliRunner()
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..rules import RULES_VERSION, extract
-from ..schema import Usage
-from . import BackendResult
+from extractor.backends.base import BackendResult
+from extractor.rules import RULES_VERSION, extract
+from extractor.schema import Usage
 
 
 class RulesBackend:

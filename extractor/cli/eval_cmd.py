@@ -10,8 +10,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
-from ..evaluate import GOLD_FORMATS, Report, evaluate_run, report_json
-from . import app
+from extractor.eval.score import GOLD_FORMATS, Report, evaluate_run, report_json
 
 EVAL_EXAMPLES = """
 Examples:
@@ -63,7 +62,6 @@ def _print_errors(console: Console, report: Report) -> None:
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
-@app.command("eval", epilog=EVAL_EXAMPLES)
 def eval_command(
     run_dir: Annotated[Path, typer.Argument(help="Run directory (or its papers.jsonl) from any backend.")],
     gold: Annotated[Path, typer.Option("--gold", help="Gold JSON Lines file.")],

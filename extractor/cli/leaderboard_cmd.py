@@ -8,8 +8,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from ..leaderboard import build_leaderboard, export, load_runs
-from . import app
+from extractor.leaderboard import build_leaderboard, export, load_runs
 
 LEADERBOARD_EXAMPLES = """
 Examples:
@@ -22,7 +21,6 @@ Examples:
 """
 
 
-@app.command("leaderboard", epilog=LEADERBOARD_EXAMPLES)
 def leaderboard_command(
     run_dirs: Annotated[list[Path], typer.Argument(help="Run directories (or papers.jsonl files) to merge.", exists=True)],
     out: Annotated[Path, typer.Option("--out", "-o", help="FILE.xlsx or FILE.csv to write.")],

@@ -8,13 +8,11 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from ..errors import ExtractorError
-from ..report import write_report
-from ..review.store import STORE_FILE
-from . import app
+from extractor.errors import ExtractorError
+from extractor.review.report import write_report
+from extractor.review.store import STORE_FILE
 
 
-@app.command("report", epilog="Example:\n\n  extractor report runs/demo --out runs/demo/report.html")
 def report_command(
     run_dir: Annotated[Path, typer.Argument(help="Run directory (holds papers.jsonl).", exists=True, file_okay=False)],
     out: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")],

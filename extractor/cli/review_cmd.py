@@ -9,10 +9,9 @@ from typing import Annotated, Optional, TypeVar
 import typer
 from rich.console import Console
 
-from ..errors import ExtractorError
-from ..review import apply_review, export_gold, export_review, review_status
-from ..review.store import STORE_FILE
-from . import app
+from extractor.errors import ExtractorError
+from extractor.review import apply_review, export_gold, export_review, review_status
+from extractor.review.store import STORE_FILE
 
 T = TypeVar("T")
 
@@ -35,7 +34,6 @@ review_app = typer.Typer(
     no_args_is_help=True,
     epilog=REVIEW_EXAMPLES,
 )
-app.add_typer(review_app, name="review")
 
 RunDir = Annotated[Path, typer.Argument(help="Run directory (holds papers.jsonl).", exists=True, file_okay=False)]
 StoreOption = Annotated[

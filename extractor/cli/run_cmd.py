@@ -7,15 +7,20 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..config import MODES, RunConfig, make_config
-from ..errors import ExtractorError
-from ..leaderboard import write_run_leaderboard
-from ..runner import run
-from ..schema import PaperResult
-from . import app
+from extractor.config import MODES, RunConfig, make_config
+from extractor.errors import ExtractorError
+from extractor.leaderboard import write_run_leaderboard
+from extractor.pipeline.runner import run
+from extractor.schema import PaperResult
 
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1
@@ -65,7 +70,6 @@ class _Progress:
         self.progress.stop()
 
 
-@app.command("run", epilog=RUN_EXAMPLES)
 def run_command(
     inputs: Annotated[list[str], typer.Argument(help="Files or directories of abstracts (JSONL, CSV, arXiv listing, Daily Papers text), or - for stdin.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Run directory to write.")],
@@ -98,7 +102,10 @@ def run_command(
     )
     console.print(f"[bold]{reason}[/]" + (f", model {config.model}" if config.model else ""))
     if dry_run:
-        from ..cost import estimate_rows, estimate_run  # loads openai, instructor and tiktoken
+        from extractor.pipeline.estimate import (  # loads openai, instructor and tiktoken
+            estimate_rows,
+            estimate_run,
+        )
 
         try:
             estimate = estimate_run(inputs, config)

@@ -8,12 +8,10 @@ from typing import Annotated
 
 import typer
 
-from ..rundir import atomic_write_text
-from ..schema import json_schemas
-from . import app
+from extractor.pipeline.rundir import atomic_write_text
+from extractor.schema import json_schemas
 
 
-@app.command("schema")
 def schema_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory to write the schemas to.")] = Path("schemas"),
 ) -> None:

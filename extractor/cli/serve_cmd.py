@@ -12,8 +12,13 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ..local_server import DEFAULT_N_CTX, DEFAULT_PORT, MODEL_ALIAS, LocalServer, LocalServerError
-from . import app
+from extractor.backends.openai.local_server import (
+    DEFAULT_N_CTX,
+    DEFAULT_PORT,
+    MODEL_ALIAS,
+    LocalServer,
+    LocalServerError,
+)
 
 EXIT_FAILED = 1
 
@@ -40,7 +45,6 @@ def _sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-@app.command("serve-local", epilog=SERVE_EXAMPLES)
 def serve_local(
     port: Annotated[int, typer.Option(min=0, max=65535, help="Loopback port (0: any free one).")] = DEFAULT_PORT,
     n_ctx: Annotated[int, typer.Option(min=512, help="Context window in tokens (prompt + abstract + answer).")] = DEFAULT_N_CTX,

@@ -15,13 +15,17 @@ from zipfile import BadZipFile
 
 from openpyxl.utils.exceptions import InvalidFileException
 
-from ..errors import ExtractorError
-from ..evaluate import GoldClaim, GoldOptional, GoldPaper
-from ..rundir import PAPERS_FILE, atomic_write_bytes, atomic_write_text, read_papers
-from ..schema import PaperResult
-from .apply import Plan, plan
-from .sheet import build_workbook, read_workbook
-from .state import (
+from extractor.errors import ExtractorError
+from extractor.eval.score import GoldClaim, GoldOptional, GoldPaper
+from extractor.pipeline.rundir import (
+    PAPERS_FILE,
+    atomic_write_bytes,
+    atomic_write_text,
+    read_papers,
+)
+from extractor.review.apply import Plan, plan
+from extractor.review.sheet import build_workbook, read_workbook
+from extractor.review.state import (
     Conflict,
     ReviewMark,
     ReviewState,
@@ -30,7 +34,15 @@ from .state import (
     item_id,
     review_state,
 )
-from .store import STORE_FILE, Batch, Correction, CorrectionStore, store_path, utc_now
+from extractor.review.store import (
+    STORE_FILE,
+    Batch,
+    Correction,
+    CorrectionStore,
+    store_path,
+    utc_now,
+)
+from extractor.schema import PaperResult
 
 __all__ = [
     "STORE_FILE",

@@ -20,11 +20,9 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from ..hashing import canonical_json
-from ..normalize import known_unit
-from ..schema import Claim
-from .sheet import SheetRow, same
-from .state import (
+from extractor.catalog.normalize import known_unit
+from extractor.review.sheet import SheetRow, same
+from extractor.review.state import (
     ADDED,
     DECISION,
     ITEM_FIELDS,
@@ -38,7 +36,9 @@ from .state import (
     item_id,
     item_values,
 )
-from .store import TARGET_KINDS, Correction, NewCorrection
+from extractor.review.store import TARGET_KINDS, Correction, NewCorrection
+from extractor.schema import Claim
+from extractor.text.hashing import canonical_json
 
 RowStatus = Literal["applied", "unchanged", "rejected", "stale"]
 STATUSES: tuple[RowStatus, ...] = ("applied", "unchanged", "rejected", "stale")

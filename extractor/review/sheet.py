@@ -24,11 +24,9 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
-from ..grounding import find_evidence
-from ..hashing import canonical_json
-from ..rundir import neutralize
-from ..schema import PaperResult
-from .state import (
+from extractor.grounding import find_evidence
+from extractor.pipeline.rundir import neutralize
+from extractor.review.state import (
     DECISION,
     DECISIONS,
     ITEM_FIELDS,
@@ -39,6 +37,8 @@ from .state import (
     TargetState,
     extraction_hash,
 )
+from extractor.schema import PaperResult
+from extractor.text.hashing import canonical_json
 
 NEW = "new"
 NEW_ROWS = 20

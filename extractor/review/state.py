@@ -18,11 +18,21 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
-from ..grounding import ground, ground_claim, name_in_text, name_key
-from ..hashing import short_hash
-from ..numbers import find_numbers
-from ..schema import Benchmark, Claim, ClaimDraft, Extraction, ExtractionDraft, Method, Model, PaperResult, Rejection
-from .store import Correction, TargetKind
+from extractor.grounding import ground, ground_claim, name_in_text, name_key
+from extractor.review.store import Correction, TargetKind
+from extractor.schema import (
+    Benchmark,
+    Claim,
+    ClaimDraft,
+    Extraction,
+    ExtractionDraft,
+    Method,
+    Model,
+    PaperResult,
+    Rejection,
+)
+from extractor.text.hashing import short_hash
+from extractor.text.numbers import find_numbers
 
 DECISION = "decision"
 NOTE = "note"

@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from ..hashing import canonical_json
+from extractor.text.hashing import canonical_json
 
 STORE_FILE = "corrections.sqlite"
 

@@ -9,15 +9,15 @@ so everything it returns survives grounding.
 
 from __future__ import annotations
 
-from ..grounding import name_key, unique_names
-from ..numbers import find_numbers
-from ..schema import Benchmark, ExtractionDraft, Method
-from .benchmarks import find_benchmark_mentions
-from .claims import Mention, build_claims, read_all
-from .models import find_models, named_models
-from .names import Name, abbreviations, find_names, title_name
-from .quantities import parse_quantities
-from .text import Document
+from extractor.grounding import name_key, unique_names
+from extractor.rules.benchmarks import find_benchmark_mentions
+from extractor.rules.claims import Mention, build_claims, read_all
+from extractor.rules.models import find_models, named_models
+from extractor.rules.names import Name, abbreviations, find_names, title_name
+from extractor.rules.quantities import parse_quantities
+from extractor.rules.text import Document
+from extractor.schema import Benchmark, ExtractionDraft, Method
+from extractor.text.numbers import find_numbers
 
 RULES_VERSION = "1.2"
 

@@ -12,12 +12,24 @@ from __future__ import annotations
 
 import re
 
-from ..grounding import name_key
-from ..registry import find_benchmarks
-from .claims import Mention
-from .names import QUOTES, Abbreviation, Name, head_after, name_chunk, name_like
-from .text import Document
-from .vocabulary import DATA_HEADS, GENERIC_NAMES, METRIC_WORDS, MODEL_FAMILIES
+from extractor.catalog.registry import find_benchmarks
+from extractor.grounding import name_key
+from extractor.rules.claims import Mention
+from extractor.rules.names import (
+    QUOTES,
+    Abbreviation,
+    Name,
+    head_after,
+    name_chunk,
+    name_like,
+)
+from extractor.rules.text import Document
+from extractor.rules.vocabulary import (
+    DATA_HEADS,
+    GENERIC_NAMES,
+    METRIC_WORDS,
+    MODEL_FAMILIES,
+)
 
 _NAME_TOKEN = r"[^\s,;:()\[\]]+"
 _ITEM = _NAME_TOKEN + r"(?:\s+" + _NAME_TOKEN + r"){0,2}"

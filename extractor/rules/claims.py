@@ -12,12 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..numbers import NumberMention
-from ..schema import ClaimDraft
-from .quantities import Quantity
-from .text import Document
-from ..registry import benchmark_entry
-from .vocabulary import (
+from extractor.catalog.registry import benchmark_entry
+from extractor.rules.quantities import Quantity
+from extractor.rules.text import Document
+from extractor.rules.vocabulary import (
     CHANGE_CUE,
     COUNT_NOUNS,
     DATA_NOUNS,
@@ -29,6 +27,8 @@ from .vocabulary import (
     SETTING_PHRASES,
     SETTING_WORDS,
 )
+from extractor.schema import ClaimDraft
+from extractor.text.numbers import NumberMention
 
 CLAIM, SETTING, SIZE, DATA, COUNT, NAME, MATH, PVALUE, BOUND, YEAR, CITATION, MARKER = (
     "claim",

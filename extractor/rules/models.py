@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 
-from ..grounding import unique_names
-from ..schema import Model
-from .claims import SIZE, Mention, Reading
-from .quantities import Quantity
-from .text import Document
-from .vocabulary import FAMILY_PREFIXES, MODEL_NAME, PARAMETER_NOUNS
+from extractor.grounding import unique_names
+from extractor.rules.claims import SIZE, Mention, Reading
+from extractor.rules.quantities import Quantity
+from extractor.rules.text import Document
+from extractor.rules.vocabulary import FAMILY_PREFIXES, MODEL_NAME, PARAMETER_NOUNS
+from extractor.schema import Model
 
 _TOKEN = re.compile(r"(?<![\w-])[A-Za-z][\w.+-]*")
 _CAPITALIZED = re.compile(r"[A-Z][\w.-]*[A-Za-z0-9]$|[A-Za-z]+-?\d[\w.-]*$")

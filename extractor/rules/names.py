@@ -15,10 +15,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..grounding import name_key
-from ..registry import metric_entry
-from .text import Document
-from .vocabulary import DATA_HEADS, GENERIC_NAMES, METHOD_HEADS, MODEL_FAMILIES, PHENOMENON_HEADS
+from extractor.catalog.registry import metric_entry
+from extractor.grounding import name_key
+from extractor.rules.text import Document
+from extractor.rules.vocabulary import (
+    DATA_HEADS,
+    GENERIC_NAMES,
+    METHOD_HEADS,
+    MODEL_FAMILIES,
+    PHENOMENON_HEADS,
+)
 
 HEADS = METHOD_HEADS | DATA_HEADS
 _HEADS_PATTERN = "|".join(sorted(HEADS, key=len, reverse=True))

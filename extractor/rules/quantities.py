@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ..numbers import NumberMention, find_numbers
-from .text import Document
+from extractor.rules.text import Document
+from extractor.text.numbers import NumberMention, find_numbers
 
 SCALES = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
 _SCALE_WORDS = {"thousand": "K", "million": "M", "billion": "B", "trillion": "T"}

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .evaluate import name_cost
-from .grounding import name_key
-from .ingest import read_inputs
+from extractor.eval.names import name_cost
+from extractor.grounding import name_key
+from extractor.pipeline.ingest import read_inputs
 
 _TYPES = {"methods": "Method", "benchmarks": "Material"}
 

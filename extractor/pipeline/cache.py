@@ -6,9 +6,9 @@ from pathlib import Path
 
 import diskcache
 
-from .backends import BackendResult
-from .hashing import content_hash, normalize_text
-from .schema import ExtractionDraft, Usage
+from extractor.backends.base import BackendResult
+from extractor.schema import ExtractionDraft, Usage
+from extractor.text.hashing import content_hash, normalize_text
 
 
 def cache_key(identity: dict, abstract: str, title: str | None) -> str:

@@ -1,5 +1,5 @@
 """The working part of the openai backend: the SDK client, instructor, the retry policy, the
-mode fallback and the error messages (see :mod:`extractor.backends.openai_llm`)."""
+mode fallback and the error messages (see :mod:`extractor.backends.openai.backend`)."""
 
 from __future__ import annotations
 
@@ -15,19 +15,23 @@ from typing import Any, get_args, get_origin
 import instructor
 from instructor import ResponseSchema
 from instructor.core import IncompleteOutputException, ResponseParsingError
-from instructor.processing import handle_reask_kwargs, handle_response_model, process_response_async
+from instructor.processing import (
+    handle_reask_kwargs,
+    handle_response_model,
+    process_response_async,
+)
 from openai import APIConnectionError, APIStatusError, APITimeoutError, AsyncOpenAI
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 
-from ..config import RunConfig
-from ..errors import BackendError
-from ..grounding import problems
-from ..pricing import cost_usd
-from ..schema import ExtractionDraft, Usage
-from .openai_llm import CURRENT_GROUNDING, draft_schema_text
+from extractor.backends.openai.backend import CURRENT_GROUNDING, draft_schema_text
+from extractor.backends.openai.pricing import cost_usd
+from extractor.config import RunConfig
+from extractor.errors import BackendError
+from extractor.grounding import problems
+from extractor.schema import ExtractionDraft, Usage
 
-log = logging.getLogger("extractor.backends.openai_llm")
+log = logging.getLogger("extractor.backends.openai.backend")
 
 INSTRUCTOR_MODES: dict[str, instructor.Mode] = {
     "tools": instructor.Mode.TOOLS,

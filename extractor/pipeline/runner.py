@@ -13,16 +13,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import __version__
-from .backends import Backend, BackendResult, get_backend
-from .cache import ExtractionCache, cache_key
-from .config import RunConfig
-from .errors import BackendError, BudgetExceeded
-from .grounding import ground
-from .hashing import normalize_text
-from .ingest import Paper, paper_id, read_inputs
-from .rundir import write_run
-from .schema import PaperResult, Source, Usage
+from extractor.backends.base import Backend, BackendResult
+from extractor.backends.registry import get_backend
+from extractor.config import RunConfig
+from extractor.errors import BackendError, BudgetExceeded
+from extractor.grounding import ground
+from extractor.pipeline.cache import ExtractionCache, cache_key
+from extractor.pipeline.ingest import Paper, paper_id, read_inputs
+from extractor.pipeline.rundir import write_run
+from extractor.schema import PaperResult, Source, Usage
+from extractor.text.hashing import normalize_text
+from extractor.version import __version__
 
 ResultCallback = Callable[[PaperResult], None]
 

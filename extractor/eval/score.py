@@ -13,7 +13,7 @@
 
 Counts are summed over papers (micro-average). Scoring is pure; :func:`evaluate_run` is the
 I/O edge that reads a run directory and a gold file, either ANNOTATION.md gold or SciREX
-(``extractor.scirex``: methods and datasets only).
+(``extractor.eval.scirex``: methods and datasets only).
 """
 
 from __future__ import annotations
@@ -25,13 +25,12 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .grounding import name_key
-from .rundir import read_papers
-from .schema import Claim, Extraction, PaperResult
+from extractor.eval.names import name_cost
+from extractor.pipeline.rundir import read_papers
+from extractor.schema import Claim, Extraction, PaperResult
 
 FIELDS = ("claims", "methods", "benchmarks", "model_sizes")
 RELATIVE_TOLERANCE = 0.005
-MIN_CONTAINED = 3  # a name must have this many characters (after name_key) to match inside another
 
 
 class GoldClaim(BaseModel):
@@ -223,20 +222,6 @@ def score_claims(
 # --- names -----------------------------------------------------------------------------------
 
 
-def name_cost(names: Sequence[str], aliases: Sequence[str]) -> int | None:
-    """0 for an exact (normalized) match, 1 for containment, None for no match."""
-    keys = [k for k in map(name_key, names) if k]
-    targets = [k for k in map(name_key, aliases) if k]
-    if any(k == t for k in keys for t in targets):
-        return 0
-    for k in keys:
-        for t in targets:
-            short, long = (k, t) if len(k) <= len(t) else (t, k)
-            if len(short) >= MIN_CONTAINED and short in long:
-                return 1
-    return None
-
-
 def score_names(
     names: Sequence[Sequence[str]],
     gold: Sequence[Sequence[str]],
@@ -348,7 +333,7 @@ def read_gold(path: Path) -> list[GoldPaper]:
 
 def read_scirex_gold(path: Path) -> list[GoldPaper]:
     # Imported here: the adapter builds its gold with this module's name matching.
-    from .scirex import gold_lines
+    from extractor.eval.scirex import gold_lines
 
     return [GoldPaper.model_validate(line) for line in gold_lines(path)]
 

@@ -16,11 +16,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import InputError
-from .hashing import normalize_text, short_hash
-from .schema import Source
+from extractor.config import DEFAULT_MAX_CHARS
+from extractor.errors import InputError
+from extractor.schema import Source
+from extractor.text.hashing import normalize_text, short_hash
 
-DEFAULT_MAX_CHARS = 20_000
 SUPPORTED_SUFFIXES = (".jsonl", ".ndjson", ".csv", ".txt")
 
 _LISTING_HEADER = re.compile(r"^#(\d+)\s*(.*)$")

@@ -20,9 +20,9 @@ from importlib.resources import files
 from pathlib import Path
 from string import Template
 
-from .errors import ConfigError
-from .hashing import content_hash
-from .schema import ExtractionDraft
+from extractor.errors import ConfigError
+from extractor.schema import ExtractionDraft
+from extractor.text.hashing import content_hash
 
 PROMPTS_DIR = Path(str(files("extractor") / "data" / "prompts"))
 PROMPT_FILES = ("system.md", "user.md", "example.md", "examples.jsonl")

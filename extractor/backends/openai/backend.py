@@ -24,10 +24,10 @@ its response parsing and its re-ask messages):
   drops those items and records them under ``rejected``.
 
 Usage (tokens of every response, re-asks included), request, retry and re-ask counts and the
-cost from :mod:`extractor.pricing` come back with each draft, and with each failure.
+cost from :mod:`extractor.backends.openai.pricing` come back with each draft, and with each failure.
 
 This module is light on purpose: the SDK, instructor and the retry policy live in
-:mod:`extractor.backends.openai_session`, imported on the first request, so a run answered
+:mod:`extractor.backends.openai.session`, imported on the first request, so a run answered
 entirely from the cache never pays the second it takes to import openai.
 """
 
@@ -43,15 +43,15 @@ from urllib.parse import urlparse
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 from pydantic_core import CoreSchema
 
-from ..config import MODES, RunConfig
-from ..errors import ConfigError
-from ..hashing import content_hash
-from ..prompts import Prompt, load_prompt
-from ..schema import ExtractionDraft
-from . import BackendResult
+from extractor.backends.base import BackendResult
+from extractor.backends.openai.prompts import Prompt, load_prompt
+from extractor.config import MODES, RunConfig
+from extractor.errors import ConfigError
+from extractor.schema import ExtractionDraft
+from extractor.text.hashing import content_hash
 
 if TYPE_CHECKING:
-    from .openai_session import Session
+    from extractor.backends.openai.session import Session
 
 OPENAI_HOST = "api.openai.com"
 GROUNDING_REASKS = 1
@@ -149,7 +149,9 @@ class OpenAIBackend:
 
     def session(self) -> Session:
         if self._session is None:
-            from .openai_session import Session  # the first request pays for importing openai
+            from extractor.backends.openai.session import (
+                Session,  # the first request pays for importing openai
+            )
 
             self._session = Session(self.config, self._identity["mode"])
         return self._session

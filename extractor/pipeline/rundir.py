@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from .schema import Claim, PaperResult
+from extractor.schema import Claim, PaperResult
 
 PAPERS_FILE = "papers.jsonl"
 CLAIMS_FILE = "claims.csv"

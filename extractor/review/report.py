@@ -16,10 +16,10 @@ from html import escape
 from itertools import groupby
 from pathlib import Path
 
-from .review import ReviewState, load_state
-from .review.state import ReviewMark, item_id
-from .rundir import atomic_write_text, read_run_info
-from .schema import Claim, PaperResult, Rejection
+from extractor.pipeline.rundir import atomic_write_text, read_run_info
+from extractor.review import ReviewState, load_state
+from extractor.review.state import ReviewMark, item_id
+from extractor.schema import Claim, PaperResult, Rejection
 
 CLAIM_FIELDS = ("value", "unit", "metric", "benchmark", "method", "model", "baseline", "setting", "kind")
 ALWAYS = ("value", "unit", "metric", "kind")

@@ -15,10 +15,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .grounding import name_key
-from .ingest import _ARXIV_ID, _BARE_ARXIV_ID
-from .registry import canonical_benchmark, metric_entry
-from .schema import Claim, Model
+from extractor.catalog.registry import canonical_benchmark, metric_entry
+from extractor.grounding import name_key
+from extractor.pipeline.ingest import _ARXIV_ID, _BARE_ARXIV_ID
+from extractor.schema import Claim, Model
 
 _UNIT_SPELLINGS = {
     "%": "%", "percent": "%", "pct": "%", "per cent": "%",
