@@ -33,28 +33,20 @@ entirely from the cache never pays the second it takes to import openai.
 
 from __future__ import annotations
 
-import json
-from contextvars import ContextVar
-from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
-from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
-from pydantic_core import CoreSchema
-
 from extractor.backends.base import BackendResult
 from extractor.backends.openai.prompts import Prompt, load_prompt
+from extractor.backends.openai.request_schema import schema_hash
 from extractor.config import MODES, RunConfig
 from extractor.errors import ConfigError
 from extractor.schema import ExtractionDraft
-from extractor.text.hashing import content_hash
 
 if TYPE_CHECKING:
     from extractor.backends.openai.session import Session
 
 OPENAI_HOST = "api.openai.com"
-GROUNDING_REASKS = 1
 
 
 def choose_mode(config: RunConfig) -> str:
@@ -65,31 +57,6 @@ def choose_mode(config: RunConfig) -> str:
         return config.mode
     host = urlparse(config.base_url or f"https://{OPENAI_HOST}/v1").hostname
     return "tools" if host == OPENAI_HOST else "json_schema"
-
-
-class WithoutTitles(GenerateJsonSchema):
-    """Pydantic's JSON Schema without the ``title`` it derives from every field and nested model
-    name ("Value Max" for value_max): they tell a model nothing and were 14% of every prompt.
-    The top-level title stays: instructor names the tool after it."""
-
-    def field_title_should_be_set(self, schema: object) -> bool:
-        return False
-
-    def generate(self, schema: CoreSchema, mode: JsonSchemaMode = "validation") -> JsonSchemaValue:
-        json_schema = super().generate(schema, mode)
-        for definition in json_schema.get("$defs", {}).values():
-            definition.pop("title", None)
-        return json_schema
-
-
-@cache
-def draft_schema_text() -> str:
-    """The schema the model is sent (as JSON text, so each caller gets a fresh copy)."""
-    return json.dumps(ExtractionDraft.model_json_schema(schema_generator=WithoutTitles))
-
-
-def schema_hash() -> str:
-    return content_hash(json.loads(draft_schema_text()))
 
 
 def identity_for(config: RunConfig) -> dict:
@@ -106,20 +73,6 @@ def identity_for(config: RunConfig) -> dict:
         "temperature": config.temperature,
         "max_tokens": config.max_tokens,
     }
-
-
-@dataclass
-class Grounding:
-    """The abstract a reply is checked against, and the grounding re-asks left for it."""
-
-    abstract: str
-    reasks_left: int = GROUNDING_REASKS
-
-
-# The paper being validated. A context variable rather than instructor's validation context:
-# instructor renders every message as a Jinja template when a context is given, which would
-# rewrite abstracts that contain "{{" or "{#".
-CURRENT_GROUNDING: ContextVar[Grounding | None] = ContextVar("extractor_grounding", default=None)
 
 
 class OpenAIBackend:
@@ -157,11 +110,7 @@ class OpenAIBackend:
         return self._session
 
     async def extract(self, abstract: str, title: str | None) -> BackendResult:
-        token = CURRENT_GROUNDING.set(Grounding(abstract))
-        try:
-            draft, usage = await self.session().extract(self.prompt.messages(abstract, title))
-        finally:
-            CURRENT_GROUNDING.reset(token)
+        draft, usage = await self.session().extract(self.prompt.messages(abstract, title), abstract)
         return BackendResult(draft=ExtractionDraft.model_validate(draft.model_dump()), usage=usage)
 
     async def aclose(self) -> None:

@@ -21,11 +21,17 @@ from instructor.processing import (
     process_response_async,
 )
 from openai import APIConnectionError, APIStatusError, APITimeoutError, AsyncOpenAI
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+)
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 
-from extractor.backends.openai.backend import CURRENT_GROUNDING, draft_schema_text
 from extractor.backends.openai.pricing import cost_usd
+from extractor.backends.openai.request_schema import draft_schema_text
 from extractor.config import RunConfig
 from extractor.errors import BackendError
 from extractor.grounding import problems
@@ -219,9 +225,9 @@ class GroundedDraft(ExtractionDraft, ResponseSchema):
         return known_fields(ExtractionDraft, data)
 
     @model_validator(mode="after")
-    def _grounded(self) -> GroundedDraft:
+    def _grounded(self, info: ValidationInfo) -> GroundedDraft:
         """Send ungrounded items back to the model once, with the reasons."""
-        grounding = CURRENT_GROUNDING.get()
+        grounding = (info.context or {}).get("grounding")
         if grounding is None or grounding.reasks_left <= 0:
             return self
         found = problems(self, grounding.abstract)
@@ -244,6 +250,20 @@ class Fallback:
     refused: str
     used: str
     reason: str
+
+
+GROUNDING_REASKS = 1
+
+
+@dataclass
+class Grounding:
+    """The abstract a reply is checked against, and the grounding re-asks left for it. It
+    reaches the validator as the validation context of :func:`process_response_async` (the
+    parsing step only: instructor's ``create`` would also render the messages as Jinja templates
+    when given a context, which would rewrite abstracts containing "{{" or "{#")."""
+
+    abstract: str
+    reasks_left: int = GROUNDING_REASKS
 
 
 class Session:
@@ -286,7 +306,7 @@ class Session:
             "max_tokens": self.config.max_tokens,
         }
 
-    async def _create(self, mode: str, messages: list[dict], attempts: Attempts) -> GroundedDraft:
+    async def _create(self, mode: str, messages: list[dict], attempts: Attempts, grounding: Grounding) -> GroundedDraft:
         """Send, parse and validate, with the retries and re-asks of :class:`Attempts`. This is
         instructor's ``create`` loop built from its public parts (request, parsing, re-ask
         messages): ``create`` repeats per request work that is the same for every paper."""
@@ -299,7 +319,11 @@ class Session:
             attempts.on_response(response)
             try:
                 return await process_response_async(
-                    response, response_model=GroundedDraft, mode=INSTRUCTOR_MODES[mode], strict=False
+                    response,
+                    response_model=GroundedDraft,
+                    mode=INSTRUCTOR_MODES[mode],
+                    strict=False,
+                    validation_context={"grounding": grounding},
                 )
             except PARSE_ERRORS as exc:
                 request = handle_reask_kwargs(request, INSTRUCTOR_MODES[mode], response, exc)
@@ -318,14 +342,15 @@ class Session:
         self.fallbacks.append(Fallback(refused, following, reason))
         log.warning("the endpoint refused mode %s (%s); using %s from now on", refused, _one_line(reason), following)
 
-    async def extract(self, messages: list[dict]) -> tuple[GroundedDraft, Usage]:
+    async def extract(self, messages: list[dict], abstract: str) -> tuple[GroundedDraft, Usage]:
         """The validated draft and what it cost; :class:`BackendError` after the retries."""
         attempts = Attempts(self.config.max_retries)
+        grounding = Grounding(abstract)
         model = self.config.model
         while True:
             mode = self.mode
             try:
-                return await self._create(mode, messages, attempts), attempts.usage(model)
+                return await self._create(mode, messages, attempts, grounding), attempts.usage(model)
             except IncompleteOutputException as exc:
                 message = (
                     f"the answer was cut off at the token limit (finish_reason=length, "
