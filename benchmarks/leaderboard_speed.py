@@ -19,7 +19,9 @@ import time
 from pathlib import Path
 
 from extractor.catalog.registry import load_registry
-from extractor.leaderboard import build_leaderboard, write_csv, write_xlsx
+from extractor.leaderboard import build_leaderboard
+from extractor.leaderboard.tables import write_csv
+from extractor.leaderboard.xlsx import write_xlsx
 from extractor.schema import Claim, Extraction, Model, PaperResult
 
 CLAIMS_PER_PAPER = 10

@@ -1,0 +1,241 @@
+"""The leaderboard: normalized claims from one or more runs, ranked and exported.
+
+:func:`build_leaderboard` is the one entry point (the ``leaderboard`` command, ``extractor run``
+and the review tools all call it): it merges papers, counts each claim once, normalizes names,
+units and settings, ranks absolute scores within blocks of comparable numbers (same benchmark,
+metric, unit, setting and model size) by the metric's direction, sends changes over a baseline
+to their own table and flags conflicts (the same entry reported with different values by
+different papers; never averaged). The writers are :mod:`.tables` (CSV),
+:mod:`.xlsx` and :mod:`.charts`; :mod:`.export` picks one by the output's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from extractor.catalog.normalize import arxiv_id, normalize_claim
+from extractor.review import load_reviewed
+from extractor.schema import PaperResult
+
+NO_METRIC = "metric not stated"
+
+#: Review marks: {claim id or paper id: {field: (reviewer, timestamp)}}.
+Marks = Mapping[str, Mapping[str, tuple[str, str]]]
+
+_ARROWS = {"higher": "\u2191", "lower": "\u2193"}
+
+
+@dataclass
+class Leaderboard:
+    """Everything the exports show; DataFrames so a library user can query them too."""
+
+    claims: pd.DataFrame  # every claim, long form, with the original text
+    scores: pd.DataFrame  # absolute scores in blocks, ranked; ordered by block then rank
+    changes: pd.DataFrame  # changes over a baseline (improvements, reductions, speedups)
+    papers: pd.DataFrame
+    blocks: pd.DataFrame = field(init=False)  # one row per block: id, title, entries
+
+    def __post_init__(self) -> None:
+        if self.scores.empty:
+            self.blocks = pd.DataFrame(columns=["block", "title", "entries", "ranked"])
+            return
+        grouped = self.scores.groupby("block", sort=True)
+        self.blocks = pd.DataFrame(
+            {
+                "title": grouped["block_title"].first(),
+                "entries": grouped.size(),
+                "ranked": grouped["rank"].count() > 0,
+            }
+        ).reset_index()
+
+
+def load_runs(run_dirs: Iterable[Path | str], store: Path | None = None) -> tuple[list[PaperResult], Marks]:
+    """The papers of several run directories, in order (duplicates are merged later), with
+    their reviewers' corrections applied, and the review marks of what was corrected."""
+    papers: list[PaperResult] = []
+    marks: dict[str, Mapping[str, tuple[str, str]]] = {}
+    for run_dir in run_dirs:
+        corrected, found = load_reviewed(Path(run_dir), store)
+        papers.extend(corrected)
+        marks.update((target, mark.fields) for target, mark in found.items())
+    return papers, marks
+
+
+def _review_text(fields: Mapping[str, tuple[str, str]] | None) -> str | None:
+    """'alice 2025-05-01T10:00 (metric, value)': who reviewed what, and when."""
+    if not fields:
+        return None
+    by_mark: dict[tuple[str, str], list[str]] = {}
+    for name, (who, when) in fields.items():
+        by_mark.setdefault((who, when), []).append(name)
+    marks = sorted(by_mark.items(), key=lambda item: item[0][1])
+    return "; ".join(f"{who} {when} ({', '.join(sorted(names))})" for (who, when), names in marks)
+
+
+# The fields of one row of the claims frame, in the order _claim_frame builds them.
+_ROW_FIELDS = [
+    "paper_id", "claim_id", "kind", "benchmark", "benchmark_as_written", "benchmark_known",
+    "metric", "metric_as_written", "better", "method", "model", "size_b", "value_as_written",
+    "value", "value_max", "unit", "comparable", "comparable_unit", "setting", "baseline",
+    "change_direction", "evidence", "arxiv_id", "setting_label", "setting_key", "method_key",
+    "model_key", "metric_label",
+]  # fmt: skip
+
+
+def _claim_frame(results: Sequence[PaperResult], marks: Marks) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The long claims table (each (paper, claim id) once) and the per-paper table."""
+    rows: list[tuple] = []
+    papers: dict[str, dict] = {}
+    seen: set[tuple[str, str]] = set()
+    for result in results:
+        paper = papers.get(result.id)
+        if paper is None or (paper["status"] != "ok" and result.status == "ok"):
+            source = f"{result.source.file}:{result.source.line}" if result.source else None
+            papers[result.id] = paper = {
+                "paper_id": result.id,
+                "arxiv_id": arxiv_id(result.id, result.metadata),
+                "title": result.title,
+                "status": result.status,
+                "error": result.error,
+                "source": source,
+                "rejected": len(result.rejected),
+                "rejections": "; ".join(sorted({r.reason for r in result.rejected})[:3]) or None,
+                "reviewed": _review_text(marks.get(result.id)),
+            }
+        if result.extraction is None:
+            continue
+        abstract = result.abstract or ""
+        models = result.extraction.models
+        for claim in result.extraction.claims:
+            if (result.id, claim.id) in seen:
+                continue
+            seen.add((result.id, claim.id))
+            n = normalize_claim(claim, models)
+            metric_label = (n.metric or NO_METRIC) + (f" {_ARROWS[n.direction]}" if n.direction else "")
+            rows.append((
+                result.id, claim.id, claim.kind,
+                n.benchmark, claim.benchmark if claim.benchmark != n.benchmark else None,
+                n.benchmark_known if n.benchmark else None,
+                n.metric, claim.metric if claim.metric != n.metric else None, n.direction,
+                claim.method, claim.model, n.size_b,
+                abstract[claim.value_span[0] : claim.value_span[1]] or None,
+                claim.value, claim.value_max, n.unit, n.comparable, n.comparable_unit,
+                claim.setting, claim.baseline, claim.direction, claim.evidence,
+                paper["arxiv_id"], n.setting.label or None, n.setting.key, n.method_key, n.model_key,
+                metric_label,
+            ))  # fmt: skip
+    claims = pd.DataFrame.from_records(rows, columns=_ROW_FIELDS)
+    claims["reviewed"] = [_review_text(marks.get(c)) for c in claims["claim_id"]] if marks else None
+    claims["method_name"] = _display_names(claims, "method", "method_key")
+    claims["model_name"] = _display_names(claims, "model", "model_key")
+    return claims, pd.DataFrame(list(papers.values()))
+
+
+def _display_names(frame: pd.DataFrame, name: str, key: str) -> pd.Series:
+    """One spelling per identity (the most frequent one), so 'Llama 3.2-3B' and 'Llama-3.2-3B'
+    read as one entry across papers."""
+    named = frame.loc[frame[key] != "", [key, name]]
+    if named.empty:
+        return frame[name]
+    counts = named.value_counts(sort=True).reset_index().drop_duplicates(key)
+    spelling = dict(zip(counts[key], counts[name]))
+    return frame[key].map(spelling).where(frame[key] != "", frame[name])
+
+
+def _block_title(row: pd.Series) -> str:
+    parts = [row["benchmark"], row["metric_label"] + (f" ({row['comparable_unit']})" if row["comparable_unit"] else "")]
+    if row["setting_label"]:
+        parts.append(row["setting_label"])
+    if pd.notna(row["size_b"]):
+        size = row["size_b"]
+        parts.append(f"{size:g}B models" if size >= 1 else f"{size * 1000:g}M models")
+    return " \u00b7 ".join(parts)
+
+
+def _rank_scores(claims: pd.DataFrame) -> pd.DataFrame:
+    """Absolute single-number scores on a named benchmark, in blocks of comparable numbers,
+    ranked by the metric's direction (blocks whose direction is unknown are listed unranked)."""
+    mask = (
+        (claims["kind"] == "score")
+        & claims["benchmark"].notna()
+        & claims["comparable"].notna()
+        & claims["value_max"].isna()
+    )
+    scores = claims.loc[mask].copy()
+    if scores.empty:
+        return scores.assign(block=pd.Series(dtype=int), rank=pd.Series(dtype=float), best=False, block_title="")
+    scores["setting_label"] = scores["setting_label"].fillna("")
+    keys = ["benchmark", "metric_label", "comparable_unit", "setting_key", "size_b"]
+    scores["_order"] = scores["benchmark"].str.casefold()
+    scores["_signed"] = scores["comparable"].where(scores["better"] == "lower", -scores["comparable"])
+    scores = scores.sort_values(["_order", "metric_label", "setting_label", "size_b", "_signed"], na_position="first")
+    scores["block"] = scores.groupby(keys, dropna=False, sort=False).ngroup() + 1
+    ranked = scores["better"].notna()
+    scores["rank"] = scores.loc[ranked].groupby("block")["_signed"].rank(method="min")
+    scores["best"] = scores["rank"] == 1
+    firsts = scores.drop_duplicates("block").set_index("block")
+    scores["block_title"] = scores["block"].map(firsts.apply(_block_title, axis=1))
+    scores = scores.sort_values(["block", "_signed"], kind="stable").drop(columns=["_order", "_signed"])
+    return scores.reset_index(drop=True)
+
+
+def _conflicts(scores: pd.DataFrame) -> pd.Series:
+    """For each score of a named entry that other papers report with a different value, the
+    values and their sources ('conflict: 84.1 % in 2401.00002 vs 83.6 % in 2401.00001')."""
+    out = pd.Series(None, index=scores.index, dtype=object)
+    identity = ["method_key", "model_key", "benchmark", "metric_label", "comparable_unit", "setting_key"]
+    named = scores.loc[(scores["method_key"] != "") | (scores["model_key"] != ""), identity + ["comparable", "paper_id"]]
+    if named.empty:
+        return out
+    named = named.assign(_v=named["comparable"].round(6))
+    grouped = named.groupby(identity, dropna=False, sort=False)
+    flagged = named[(grouped["paper_id"].transform("nunique") > 1).to_numpy() & (grouped["_v"].transform("nunique") > 1).to_numpy()]
+    if flagged.empty:
+        return out
+    sources: dict[int, dict[tuple[float, str], str]] = {}
+    group_ids = flagged.groupby(identity, dropna=False, sort=False).ngroup().tolist()
+    for gid, value, rounded, unit, paper in zip(
+        group_ids, flagged["comparable"], flagged["_v"], flagged["comparable_unit"], flagged["paper_id"]
+    ):
+        sources.setdefault(gid, {}).setdefault((rounded, paper), f"{value:g}{' ' + unit if unit else ''} in {paper}")
+    texts = {gid: "conflict: " + " vs ".join(found.values()) for gid, found in sources.items()}
+    out.loc[flagged.index] = [texts[gid] for gid in group_ids]
+    return out
+
+
+def _verdict(changes: pd.DataFrame) -> pd.Series:
+    """'improvement' when the change goes the metric's better way, 'regression' otherwise."""
+    known = changes["better"].notna() & changes["change_direction"].notna()
+    good = (changes["change_direction"] == "increase") == (changes["better"] == "higher")
+    return pd.Series(None, index=changes.index, dtype=object).mask(known & good, "improvement").mask(
+        known & ~good, "regression"
+    )
+
+
+def build_leaderboard(results: Sequence[PaperResult], marks: Marks | None = None) -> Leaderboard:
+    """The board for these papers. ``marks`` are review marks {claim or paper id: {field:
+    (reviewer, timestamp)}}, shown in a 'reviewed' column."""
+    claims, papers = _claim_frame(results, marks or {})
+    scores = _rank_scores(claims)
+    scores["conflict"] = _conflicts(scores)
+    if not scores.empty:
+        conflict_of = dict(zip(scores["claim_id"], scores["conflict"]))
+        claims["conflict"] = claims["claim_id"].map(conflict_of)
+    else:
+        claims["conflict"] = None
+    changes = claims.loc[claims["kind"] == "change"].copy()
+    changes["verdict"] = _verdict(changes)
+    changes["_order"] = changes["benchmark"].fillna("\uffff").str.casefold()
+    changes = changes.sort_values(["_order", "metric_label", "value"], ascending=[True, True, False])
+    changes = changes.drop(columns="_order").reset_index(drop=True)
+    if not papers.empty:
+        counts = claims.groupby("paper_id")["kind"].value_counts().unstack(fill_value=0)
+        counts = counts.reindex(columns=["score", "change"], fill_value=0)
+        papers["scores"] = papers["paper_id"].map(counts["score"]).fillna(0).astype(int)
+        papers["changes"] = papers["paper_id"].map(counts["change"]).fillna(0).astype(int)
+        papers["claims"] = papers["scores"] + papers["changes"]
+    return Leaderboard(claims=claims, scores=scores, changes=changes, papers=papers)

@@ -1,0 +1,68 @@
+"""One PNG bar chart per block of the leaderboard (matplotlib, imported when charts are drawn)."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from extractor.leaderboard.build import NO_METRIC, Leaderboard
+from extractor.pipeline.rundir import atomic_write_bytes
+
+MAX_BARS = 30  # bars per chart; a longer block shows its best entries
+
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60]
+
+
+def _entry_label(row: pd.Series) -> str:
+    """'GANQ · Llama-3-8B [2401.00001]'; an entry with no name shows the start of its evidence."""
+    names = " \u00b7 ".join(n for n in (row["method_name"], row["model_name"]) if isinstance(n, str) and n)
+    if not names:
+        evidence = row["evidence"]
+        names = "\u201c" + (evidence[:28] + "\u2026" if len(evidence) > 28 else evidence) + "\u201d"
+    return f"{names[:44]} [{row['paper_id']}]"
+
+
+def write_charts(board: Leaderboard, directory: Path) -> list[Path]:
+    """A horizontal bar chart per block with at least two entries; returns the PNG paths."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    paths: list[Path] = []
+    for block in board.blocks.itertuples():
+        if block.entries < 2:
+            continue
+        rows = board.scores[board.scores["block"] == block.block].head(MAX_BARS)
+        labels = [_entry_label(r) for _, r in rows.iterrows()]
+        values = rows["comparable"].tolist()
+        colors = ["#2e7d32" if best else "#90a4ae" for best in rows["best"]]
+        height = 1.2 + 0.38 * len(rows)
+        fig, ax = plt.subplots(figsize=(8, height), dpi=110)
+        ax.barh(range(len(rows)), values, color=colors)
+        ax.set_yticks(range(len(rows)), labels, fontsize=8)
+        ax.invert_yaxis()
+        for y, value in enumerate(values):
+            ax.annotate(f"{value:g}", (value, y), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7)
+        first = rows.iloc[0]
+        unit = f" ({first['comparable_unit']})" if first["comparable_unit"] else ""
+        better = {"higher": "higher is better", "lower": "lower is better"}.get(first["better"], "direction unknown, not ranked")
+        ax.set_xlabel(f"{first['metric'] or NO_METRIC}{unit}: {better}", fontsize=8)
+        shown = f" (best {MAX_BARS} of {block.entries})" if block.entries > MAX_BARS else ""
+        ax.set_title(block.title + shown, fontsize=9, loc="left")
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.margins(x=0.12)
+        fig.tight_layout()
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png")
+        plt.close(fig)
+        path = directory / f"{block.block:03d}-{_slug(block.title)}.png"
+        atomic_write_bytes(path, buffer.getvalue())
+        paths.append(path)
+    return paths

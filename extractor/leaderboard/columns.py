@@ -1,0 +1,97 @@
+"""The columns of every table the leaderboard writes: key in the frame, title on the sheet,
+and the sheet column's width. CSV headers are the keys; XLSX shows the titles."""
+
+from __future__ import annotations
+
+#: Columns of the long claims table (CSV header, in order); the XLSX shows them with titles.
+CLAIM_COLUMNS: list[tuple[str, str]] = [
+    ("paper_id", "Paper"),
+    ("claim_id", "Claim id"),
+    ("kind", "Kind"),
+    ("benchmark", "Benchmark"),
+    ("benchmark_as_written", "Benchmark as written"),
+    ("benchmark_known", "Known benchmark"),
+    ("metric", "Metric"),
+    ("metric_as_written", "Metric as written"),
+    ("better", "Better"),
+    ("method", "Method"),
+    ("model", "Model"),
+    ("size_b", "Size (B)"),
+    ("value", "Value"),
+    ("value_max", "Value max"),
+    ("unit", "Unit"),
+    ("value_as_written", "As written"),
+    ("comparable", "Comparable value"),
+    ("comparable_unit", "Comparable unit"),
+    ("setting", "Setting"),
+    ("baseline", "Baseline"),
+    ("change_direction", "Change direction"),
+    ("evidence", "Evidence"),
+    ("conflict", "Conflict"),
+    ("reviewed", "Reviewed"),
+]
+#: The Claims sheet: the same claims without three derived columns (the long sheet sets the
+#: workbook's write time); an unknown benchmark is marked rather than every known one.
+_SHEET_DROPPED = {"better", "comparable", "comparable_unit"}
+SHEET_CLAIM_COLUMNS: list[tuple[str, str]] = [
+    ("benchmark_unknown", "Unknown benchmark") if key == "benchmark_known" else (key, title)
+    for key, title in CLAIM_COLUMNS
+    if key not in _SHEET_DROPPED
+]
+BOARD_COLUMNS: list[tuple[str, str]] = [
+    ("benchmark", "Benchmark"),
+    ("metric_label", "Metric"),
+    ("setting_label", "Setting"),
+    ("size_b", "Size (B)"),
+    ("rank", "Rank"),
+    ("method_name", "Method"),
+    ("model_name", "Model"),
+    ("comparable", "Value"),
+    ("comparable_unit", "Unit"),
+    ("value_as_written", "As written"),
+    ("paper_id", "Paper"),
+    ("evidence", "Evidence"),
+    ("conflict", "Conflict"),
+    ("reviewed", "Reviewed"),
+]
+CHANGE_COLUMNS: list[tuple[str, str]] = [
+    ("benchmark", "Benchmark"),
+    ("metric_label", "Metric"),
+    ("method_name", "Method"),
+    ("model_name", "Model"),
+    ("size_b", "Size (B)"),
+    ("value", "Change"),
+    ("value_max", "Change max"),
+    ("unit", "Unit"),
+    ("value_as_written", "As written"),
+    ("change_direction", "Direction"),
+    ("verdict", "Verdict"),
+    ("baseline", "Baseline"),
+    ("setting", "Setting"),
+    ("paper_id", "Paper"),
+    ("evidence", "Evidence"),
+    ("reviewed", "Reviewed"),
+]
+PAPER_COLUMNS: list[tuple[str, str]] = [
+    ("paper_id", "Paper"),
+    ("title", "Title"),
+    ("status", "Status"),
+    ("claims", "Claims"),
+    ("scores", "Scores"),
+    ("changes", "Changes"),
+    ("rejected", "Rejected"),
+    ("rejections", "Why rejected"),
+    ("error", "Error"),
+    ("source", "Source"),
+    ("reviewed", "Reviewed"),
+]
+
+#: Sheet column widths (characters), by title.
+WIDTHS = {
+    "Benchmark": 18, "Metric": 18, "Setting": 14, "Size (B)": 7, "Rank": 6, "Method": 22, "Model": 22,
+    "Value": 9, "Unit": 6, "As written": 9, "Paper": 15, "Evidence": 55, "Conflict": 32, "Reviewed": 20,
+    "Title": 50, "Status": 8, "Error": 30, "Source": 30, "Why rejected": 36, "Claim id": 22, "Kind": 8,
+    "Change": 8, "Change max": 8, "Direction": 10, "Verdict": 12, "Baseline": 16, "Claims": 8,
+    "Scores": 8, "Changes": 8, "Rejected": 9, "Unknown benchmark": 10, "Better": 8, "Value max": 8,
+    "Comparable value": 11, "Comparable unit": 11, "Change direction": 10,
+}

@@ -1,0 +1,47 @@
+"""Write a leaderboard where the user asked: the writer is chosen by the output's suffix."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from extractor.leaderboard.build import Leaderboard, build_leaderboard, load_runs
+from extractor.leaderboard.charts import write_charts
+from extractor.leaderboard.tables import write_csv
+from extractor.leaderboard.xlsx import write_xlsx
+
+
+@dataclass(frozen=True)
+class Exported:
+    path: Path
+    charts: list[Path]
+
+
+def charts_dir(out: Path) -> Path:
+    """Where the charts of ``board.xlsx`` go: ``board_charts/`` beside it."""
+    return out.with_name(out.stem + "_charts")
+
+
+def export(board: Leaderboard, out: Path, wide: bool = False, charts: bool = True) -> Exported:
+    """Write ``out`` (.xlsx or .csv) and, unless ``charts`` is false, the PNG charts beside it."""
+    suffix = out.suffix.lower()
+    if suffix not in (".xlsx", ".csv"):
+        raise ValueError(f"{out}: the output must end in .xlsx or .csv")
+    if wide and suffix != ".csv":
+        raise ValueError("--wide applies to CSV output")
+    pictures = write_charts(board, charts_dir(out)) if charts else []
+    if suffix == ".csv":
+        write_csv(board, out, wide=wide)
+    else:
+        write_xlsx(board, out, pictures)
+    return Exported(out, pictures)
+
+
+RUN_LEADERBOARD = "leaderboard.xlsx"
+
+
+def write_run_leaderboard(run_dir: Path) -> tuple[Leaderboard, Exported]:
+    """The board of one run (corrections applied), written into its directory (``leaderboard.xlsx``
+    and charts)."""
+    board = build_leaderboard(*load_runs([run_dir]))
+    return board, export(board, Path(run_dir) / RUN_LEADERBOARD)

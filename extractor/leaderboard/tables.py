@@ -1,0 +1,59 @@
+"""CSV exports: the long claims table and the wide one (method/model by block)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from extractor.leaderboard.build import Leaderboard
+from extractor.leaderboard.columns import CLAIM_COLUMNS
+from extractor.pipeline.rundir import atomic_write_text, neutralize
+
+
+def _csv_text(frame: pd.DataFrame, columns: Sequence[str]) -> str:
+    """CSV of ``columns`` with every text cell neutralized."""
+    data = frame.reindex(columns=list(columns))
+    for name in data.columns:
+        column = data[name]
+        if column.dtype.kind not in "biufc":  # text, whatever its dtype (object or str)
+            present = column.notna()
+            data[name] = column.astype(object).where(~present, column[present].map(neutralize))
+    return data.to_csv(index=False, lineterminator="\n")
+
+
+def wide_table(board: Leaderboard) -> pd.DataFrame:
+    """One row per method and model, one column per block (benchmark, metric, setting, size).
+    A cell where papers disagree lists every value ('84.1 | 85'), never their mean."""
+    scores = board.scores
+    if scores.empty:
+        return pd.DataFrame(columns=["method", "model"])
+    entry = scores.assign(
+        method=scores["method_name"].fillna(""),
+        model=scores["model_name"].fillna(""),
+    )
+    unnamed = (entry["method"] == "") & (entry["model"] == "")
+    entry.loc[unnamed, "method"] = "(unnamed) " + entry.loc[unnamed, "paper_id"]
+    keys = ["method", "model", "block"]
+    grouped = entry.groupby(keys)["comparable"]
+    cells = grouped.first().astype(object)
+    disputed = grouped.nunique() > 1
+    if disputed.any():
+        values = entry.set_index(keys)["comparable"]
+        cells[disputed] = [
+            " | ".join(f"{v:g}" for v in pd.unique(values.loc[[key]])) for key in cells.index[disputed]
+        ]
+    wide = cells.unstack("block")
+    titles = board.blocks.set_index("block")["title"]
+    wide.columns = [titles[b] for b in wide.columns]
+    return wide.reset_index()
+
+
+def write_csv(board: Leaderboard, path: Path, wide: bool = False) -> None:
+    """Every claim in long form, or (``wide``) one row per method/model and block."""
+    if wide:
+        table = wide_table(board)
+        atomic_write_text(path, _csv_text(table, list(table.columns)))
+    else:
+        atomic_write_text(path, _csv_text(board.claims, [name for name, _ in CLAIM_COLUMNS]))

@@ -1,0 +1,243 @@
+"""The XLSX workbook: Leaderboard, Improvements, Claims and Papers sheets (and the charts),
+streamed through openpyxl's write-only mode with one named style per look. Abstracts are
+untrusted: every text cell goes through :func:`~extractor.pipeline.rundir.neutralize`."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import pandas as pd
+from openpyxl import Workbook
+from openpyxl.cell import Cell, WriteOnlyCell
+from openpyxl.drawing.image import Image
+from openpyxl.styles import Alignment, Border, Font, NamedStyle, PatternFill, Side
+from openpyxl.utils import get_column_letter
+
+from extractor.leaderboard.build import Leaderboard
+from extractor.leaderboard.columns import (
+    BOARD_COLUMNS,
+    CHANGE_COLUMNS,
+    PAPER_COLUMNS,
+    SHEET_CLAIM_COLUMNS,
+    WIDTHS,
+)
+from extractor.pipeline.rundir import atomic_write_bytes, neutralize
+
+ARXIV_ABS = "https://arxiv.org/abs/"
+
+
+_FONT = {"name": "Calibri", "size": 11}  # named fonts: a nameless one prints as a serif fallback
+# Cell looks, combined per cell into one registered named style (see _StyleBook); a later trait
+# wins over an earlier one for the same attribute.
+_TRAITS: dict[str, dict[str, object]] = {
+    "top": {"alignment": Alignment(vertical="top")},
+    "header": {
+        "font": Font(**_FONT, bold=True, color="FFFFFF"),
+        "fill": PatternFill("solid", fgColor="37474F"),
+        "alignment": Alignment(wrap_text=True, vertical="center"),
+    },
+    "note": {"font": Font(name="Calibri", size=11, bold=True), "alignment": Alignment(wrap_text=True, vertical="top")},
+    "muted": {"font": Font(**_FONT, italic=True, color="555555")},
+    "first": {"border": Border(top=Side(style="medium", color="37474F"))},
+    "bold": {"font": Font(**_FONT, bold=True)},
+    "link": {"font": Font(**_FONT, color="1565C0", underline="single")},
+    "best": {"fill": PatternFill("solid", fgColor="C8E6C9")},
+    "conflict": {"fill": PatternFill("solid", fgColor="FFE0B2")},
+    "wrap": {"alignment": Alignment(wrap_text=True, vertical="top")},
+    "center": {"alignment": Alignment(horizontal="center", vertical="top")},
+    "count": {"number_format": "0"},
+}
+_LOOK_ONLY = frozenset({"top", "wrap", "center", "count", "link"})  # nothing to show on an empty cell
+
+_COLUMN_TRAITS = {t: frozenset({"count", "center"}) for t in ("Claims", "Scores", "Changes", "Rejected")}
+_WRAPPED = ("Evidence", "Conflict", "Title", "Why rejected", "Error")
+_EXCEL_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_LINE = 13  # points per line of wrapped text
+WRAP_ROWS = 5000  # sheets up to this many rows wrap long text
+
+
+def _text(value: object) -> object:
+    """A cell value Excel will show as text and never run: neutralized, no control characters."""
+    if isinstance(value, str):
+        return _EXCEL_ILLEGAL.sub("", neutralize(value))
+    return value
+
+
+class _StyleBook:
+    """Named styles composed from traits, registered once per workbook: one named style per
+    cell is far cheaper than setting font, fill and border one by one on 100,000 rows."""
+
+    def __init__(self, workbook: Workbook) -> None:
+        self.workbook = workbook
+        self.names: dict[frozenset[str], str] = {}
+
+    def name(self, traits: frozenset[str]) -> str:
+        found = self.names.get(traits)
+        if found is None:
+            ordered = [t for t in _TRAITS if t in traits]
+            style = NamedStyle(name="lb-" + "-".join(ordered), font=Font(**_FONT))
+            for trait in ordered:
+                for attribute, value in _TRAITS[trait].items():
+                    setattr(style, attribute, value)
+            self.workbook.add_named_style(style)
+            found = self.names[traits] = style.name
+        return found
+
+
+class _SheetWriter:
+    """Streams one table into a write-only worksheet: styled header (frozen, filtered),
+    landscape fit-to-width printing, optional wrapped long-text columns with sized rows."""
+
+    def __init__(
+        self, book: _StyleBook, name: str, columns: list[tuple[str, str]], rows: int, note: str | None = None, plain: bool = False
+    ) -> None:
+        self.book = book
+        self.ws = ws = book.workbook.create_sheet(name)
+        self.titles = [title for _, title in columns]
+        for i, title in enumerate(self.titles, 1):
+            ws.column_dimensions[get_column_letter(i)].width = WIDTHS.get(title, 14)
+        # Everything above the rows is written with the first row: set it up before appending.
+        self.header_row = header_row = 2 if note else 1
+        ws.freeze_panes = f"A{header_row + 1}"
+        ws.print_title_rows = f"1:{header_row}"
+        ws.page_setup.orientation = "landscape"
+        ws.page_setup.fitToWidth = 1
+        ws.page_setup.fitToHeight = 0
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
+        self.last_column = get_column_letter(len(columns))
+        if note:
+            # The note spans the table's width and wraps, so it never widens the printed page.
+            ws.merged_cells.add(f"A1:{self.last_column}1")
+            ws.row_dimensions[1].height = 32
+            ws.append([self.cell(note, frozenset({"note"}))])
+        ws.row_dimensions[header_row].height = 28
+        ws.append([self.cell(t, frozenset({"header"})) for t in self.titles])
+        self.rows = 0
+        # A plain sheet (the long Claims table) has no per-cell looks: a styled cell costs
+        # several times a plain one, and the other sheets carry the links and formats.
+        self.paper_col = self.titles.index("Paper") if "Paper" in self.titles and not plain else None
+        self.column_traits = {i: _COLUMN_TRAITS[t] for i, t in enumerate(self.titles) if t in _COLUMN_TRAITS and not plain}
+        # Long text wraps on sheets a person reads row by row; a longer sheet keeps one line per
+        # row, which scans and filters better and writes several times faster.
+        wrap = not plain and rows <= WRAP_ROWS
+        self.wrapped = {i: WIDTHS.get(t, 14) for i, t in enumerate(self.titles) if t in _WRAPPED and wrap}
+        if self.wrapped:  # rows grow: every cell starts at the top, next to the wrapped text
+            for i in range(len(columns)):
+                self.column_traits[i] = self.column_traits.get(i, frozenset()) | {"top"}
+        for i in self.wrapped:
+            self.column_traits[i] = self.column_traits.get(i, frozenset()) | {"wrap"}
+
+    def cell(self, value: object, traits: frozenset[str]) -> Cell:
+        cell = WriteOnlyCell(self.ws, value=_text(value))
+        cell.style = self.book.name(traits)
+        return cell
+
+    def append(self, values: list, arxiv: str | None = None, row_traits: dict[int, frozenset[str]] | None = None) -> None:
+        """One row; ``arxiv`` links the Paper cell; ``row_traits`` adds looks per column."""
+        row: list[object] = [_text(v) for v in values]
+        traits = dict(self.column_traits)
+        for i, extra in (row_traits or {}).items():
+            traits[i] = traits.get(i, frozenset()) | extra
+        if arxiv and self.paper_col is not None:
+            traits[self.paper_col] = traits.get(self.paper_col, frozenset()) | {"link"}
+        for i, looks in traits.items():
+            if row[i] is None and looks <= _LOOK_ONLY:
+                continue
+            row[i] = cell = self.cell(row[i], looks)
+            if i == self.paper_col and arxiv:
+                cell.hyperlink = ARXIV_ABS + arxiv
+        self.rows += 1
+        # Spreadsheets do not grow a row for wrapped text on opening: give it the lines it needs.
+        lines = max((len(values[i]) // int(width * 1.15) + 1 for i, width in self.wrapped.items() if isinstance(values[i], str)), default=1)
+        if lines > 1:
+            self.ws.row_dimensions[self.header_row + self.rows].height = _LINE * min(lines, 8)
+        self.ws.append(row)
+
+    def close(self) -> None:
+        if self.rows:
+            self.ws.auto_filter.ref = f"A{self.header_row}:{self.last_column}{self.header_row + self.rows}"
+
+
+def _records(frame: pd.DataFrame, columns: list[tuple[str, str]]) -> Iterable[tuple[list, str | None]]:
+    """The cells of ``columns`` (None for missing) and the row's arXiv id."""
+    names = [name for name, _ in columns]
+    data = frame.reindex(columns=names + ["arxiv_id"])
+    data = data.astype(object).where(data.notna(), None)
+    for row in data.itertuples(index=False, name=None):
+        yield list(row[:-1]), row[-1]
+
+
+def _board_sheet(book: _StyleBook, board: Leaderboard) -> None:
+    scores = board.scores
+    papers = int((board.papers["scores"] > 0).sum()) if not board.papers.empty else 0
+    note = (
+        f"Leaderboard: {len(scores)} scores in {len(board.blocks)} blocks from {papers} papers. "
+        "A block holds comparable numbers (same benchmark, metric, unit, setting and model size), "
+        "ranked by the metric's direction (\u2191 higher is better, \u2193 lower). Changes over a "
+        "baseline are on the Improvements sheet; every claim is on the Claims sheet."
+    )
+    sheet = _SheetWriter(book, "Leaderboard", BOARD_COLUMNS, len(scores), note=note)
+    if scores.empty:
+        sheet.ws.append([sheet.cell(
+            f"No absolute scores on a named benchmark yet: see the Claims sheet ({len(board.claims)} claims).",
+            frozenset({"muted"}),
+        )])
+        return
+    titles = sheet.titles
+    first_looks = {c: frozenset({"first"}) for c in range(len(titles))}
+    first_looks[0] = frozenset({"first", "bold"})
+    best_cols = [titles.index(t) for t in ("Rank", "Method", "Model", "Value", "Unit")]
+    conflict_col = titles.index("Conflict")
+    first = scores["block"].ne(scores["block"].shift()).tolist()
+    best = scores["best"].tolist()
+    conflict = scores["conflict"].notna().tolist()
+    for i, (values, arxiv) in enumerate(_records(scores, BOARD_COLUMNS)):
+        looks = dict(first_looks) if first[i] else {}
+        if best[i]:
+            for c in best_cols:
+                looks[c] = looks.get(c, frozenset()) | {"best"}
+        if conflict[i]:
+            looks[conflict_col] = looks.get(conflict_col, frozenset()) | {"conflict"}
+        sheet.append(values, arxiv, looks)
+    sheet.close()
+
+
+def _table_sheet(book: _StyleBook, name: str, frame: pd.DataFrame, columns: list[tuple[str, str]], plain: bool = False) -> None:
+    sheet = _SheetWriter(book, name, columns, len(frame), plain=plain)
+    for values, arxiv in _records(frame, columns):
+        sheet.append(values, arxiv)
+    sheet.close()
+
+
+def _charts_sheet(workbook: Workbook, charts: Sequence[Path]) -> None:
+    ws = workbook.create_sheet("Charts")
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.append([_text(f"{len(charts)} charts, one per block with two or more entries (PNG files beside this workbook).")])
+    row = 3
+    for path in charts:
+        image = Image(str(path))
+        image.anchor = f"A{row}"
+        ws.add_image(image)
+        row += int(image.height / 20) + 2
+
+
+def write_xlsx(board: Leaderboard, path: Path, charts: Sequence[Path] = ()) -> None:
+    """Leaderboard, Improvements, Claims and Papers sheets (and the charts, when given). The
+    Claims sheet, the long one, is plain (one line per claim, no links) to stay fast."""
+    workbook = Workbook(write_only=True)
+    book = _StyleBook(workbook)
+    _board_sheet(book, board)
+    _table_sheet(book, "Improvements", board.changes, CHANGE_COLUMNS)
+    unknown = board.claims["benchmark_known"].eq(False).map({True: "unknown", False: None})
+    _table_sheet(book, "Claims", board.claims.assign(benchmark_unknown=unknown), SHEET_CLAIM_COLUMNS, plain=True)
+    _table_sheet(book, "Papers", board.papers, PAPER_COLUMNS)
+    if charts:
+        _charts_sheet(workbook, charts)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    atomic_write_bytes(path, buffer.getvalue())
