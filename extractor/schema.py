@@ -1,4 +1,4 @@
-"""The extraction contract (../shared/spec/ANNOTATION.md) as pydantic models.
+"""The extraction contract (docs/ANNOTATION.md) as pydantic models.
 
 Two layers: the *draft* models are what a backend (an LLM or the rules) returns; the grounded
 models add what only the code may compute (claim ids and character spans in the abstract).

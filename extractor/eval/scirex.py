@@ -1,7 +1,7 @@
 """Method and dataset gold from SciREX (Jain et al., ACL 2020), for scoring on abstracts the
 team never annotated.
 
-The input is ``scirex_train_abstracts.jsonl`` (see ``../shared/external/scirex/SOURCE.md``):
+The input is ``scirex_train_abstracts.jsonl`` (see ``fixtures/external/scirex/SOURCE.md``):
 one record per paper with ``doc_id``, ``title``, ``abstract`` (tokens joined by spaces),
 ``abstract_mentions`` (the SciREX entity mentions inside the abstract) and ``n_ary_relations``
 (the paper's results tuples, with flags telling which entities the abstract mentions). The
