@@ -111,7 +111,7 @@ class Measure:
 
 def measure(server: FakeServer, inputs: Path, concurrency: int, cache_dir: Path, out: Path) -> Measure:
     """One ``extractor run`` through the library, with its wall and CPU time and requests sent."""
-    config, _ = make_config(
+    config = make_config(
         "openai", MODEL, server.base_url, "benchmark-key", concurrency=concurrency, cache_dir=cache_dir
     )
     before, server_cpu = server.requests, server.cpu

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from platformdirs import user_cache_dir
+
+from extractor.errors import ConfigError
 
 DEFAULT_MODEL = "gpt-4o-mini"
 MODES = ("tools", "json_schema", "json", "md_json")
@@ -36,6 +38,21 @@ class RunConfig:
     cache_dir: Path = field(default_factory=default_cache_dir)
     use_cache: bool = True
 
+    def __post_init__(self) -> None:
+        """Refuse values no run can use, naming the option, before any work starts."""
+        if self.mode is not None and self.mode not in MODES:
+            raise ConfigError(f"unknown mode {self.mode!r}; choose one of {', '.join(MODES)}")
+        for name, low in (("concurrency", 1), ("max_tokens", 1), ("max_chars", 1), ("max_retries", 0)):
+            if getattr(self, name) < low:
+                raise ConfigError(f"{name} must be {low} or more, not {getattr(self, name)}")
+        for name in ("timeout", "rpm", "max_cost"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise ConfigError(f"{name} must be more than 0, not {value}")
+        if not 0 <= self.temperature <= 2:
+            raise ConfigError(f"temperature must be between 0 and 2, not {self.temperature}")
+        self.cache_dir = Path(self.cache_dir)
+
 
 def resolve_backend(
     backend: str | None, base_url: str | None, api_key: str | None
@@ -56,13 +73,18 @@ def make_config(
     base_url: str | None = None,
     api_key: str | None = None,
     **options: object,
-) -> tuple[RunConfig, str]:
-    name, reason = resolve_backend(backend, base_url, api_key)
-    config = RunConfig(
+) -> RunConfig:
+    """The run's options: each given value, else the environment (OPENAI_BASE_URL,
+    OPENAI_API_KEY, EXTRACTOR_MODEL), else the default. ``options`` are other RunConfig fields;
+    a None among them means "not given". An unknown option is refused, naming it."""
+    unknown = sorted(set(options) - {f.name for f in fields(RunConfig)})
+    if unknown:
+        raise ConfigError(f"unknown option{'s' * (len(unknown) > 1)} {', '.join(unknown)}")
+    name, _ = resolve_backend(backend, base_url, api_key)
+    return RunConfig(
         backend=name,
         model=model or os.environ.get("EXTRACTOR_MODEL") or (DEFAULT_MODEL if name == "openai" else None),
         base_url=base_url or os.environ.get("OPENAI_BASE_URL"),
         api_key=api_key or os.environ.get("OPENAI_API_KEY"),
         **{k: v for k, v in options.items() if v is not None},
     )
-    return config, reason

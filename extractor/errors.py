@@ -1,4 +1,9 @@
-"""One error hierarchy; each error carries the data a caller needs to report it."""
+"""One error hierarchy; each error carries the data a caller needs to report it.
+
+``exit_code`` is the command's exit status when an error reaches the command line
+(:func:`extractor.cli.common.reports_errors`): 2 when the request itself is wrong (options that
+do not fit, inputs that are missing), 1 when the work failed.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +12,29 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from extractor.schema import Usage
 
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
 
 class ExtractorError(Exception):
     """Base of every error the package raises on purpose."""
 
+    exit_code = EXIT_FAILED
 
-class InputError(ExtractorError):
-    """A record that cannot be read; names the file, line and problem."""
+
+class UsageError(ExtractorError):
+    """What was asked cannot be done as asked: fix the command, not the machine."""
+
+    exit_code = EXIT_USAGE
+
+
+class ConfigError(UsageError):
+    """Options that do not fit together (unknown backend, bad mode, missing model)."""
+
+
+class InputError(UsageError):
+    """An input that cannot be read; names the file, line and problem. Inside a batch it
+    becomes that record's failure and the batch goes on."""
 
     def __init__(self, file: str, line: int | None, problem: str) -> None:
         self.file, self.line, self.problem = file, line, problem
@@ -21,8 +42,8 @@ class InputError(ExtractorError):
         super().__init__(f"{where}: {problem}")
 
 
-class ConfigError(ExtractorError):
-    """Options that do not fit together (unknown backend, bad mode, missing model)."""
+class NotARunError(UsageError):
+    """A path given as a run directory that holds no run."""
 
 
 class BackendError(ExtractorError):
@@ -36,3 +57,11 @@ class BackendError(ExtractorError):
 
 class BudgetExceeded(ExtractorError):
     """The --max-cost cap was reached before this paper was sent."""
+
+
+class ReviewError(UsageError):
+    """A review command given what it cannot use (no reviewer name, a sheet that is not xlsx)."""
+
+
+class LocalServerError(ExtractorError):
+    """The local model server could not be started (extra missing, port taken, crash)."""

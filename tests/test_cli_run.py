@@ -59,11 +59,6 @@ def test_stdin_is_read(tmp_path: Path) -> None:
     assert len(read_papers(out)) == 5
 
 
-def test_every_command_has_help() -> None:
-    for command in app.registered_commands:
-        assert command.callback.__doc__, command.name
-
-
 def test_python_front_door_extracts_one_abstract() -> None:
     from extractor import extract
 

@@ -24,11 +24,11 @@ from extractor.backends.openai import local_server
 from extractor.backends.openai.local_server import (
     HOST,
     LocalServer,
-    LocalServerError,
     model_path,
     server_command,
 )
 from extractor.cli.app import app
+from extractor.errors import LocalServerError
 from extractor.pipeline.ingest import read_inputs
 from extractor.pipeline.rundir import read_papers, read_run_info
 from extractor.schema import PaperResult

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
+from extractor.cli.common import StoreOption
 from extractor.leaderboard import build_leaderboard, export, load_runs
 
 LEADERBOARD_EXAMPLES = """
@@ -26,14 +27,11 @@ def leaderboard_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="FILE.xlsx or FILE.csv to write.")],
     wide: Annotated[bool, typer.Option("--wide", help="CSV with one row per method/model and one column per benchmark/metric.")] = False,
     no_charts: Annotated[bool, typer.Option("--no-charts", help="Do not write the PNG charts (FILE_charts/).")] = False,
-    store: Annotated[Optional[Path], typer.Option("--store", help="Correction store shared by the runs (default: each run's own).")] = None,
+    store: StoreOption = None,
 ) -> None:
     """Rank the runs' scores per benchmark and metric; changes, claims and papers in their own tables."""
     board = build_leaderboard(*load_runs(run_dirs, store))
-    try:
-        exported = export(board, out, wide=wide, charts=not no_charts)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--out") from exc
+    exported = export(board, out, wide=wide, charts=not no_charts)
     console = Console(stderr=True)
     console.print(
         f"{len(board.scores)} ranked scores in {len(board.blocks)} blocks, {len(board.changes)} changes, "

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional, TypeVar
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from extractor.errors import ExtractorError
+from extractor.cli.common import RunDir, StoreOption, reports_errors
+from extractor.pipeline.rundir import STORE_FILE
 from extractor.review import apply_review, export_gold, export_review, review_status
-from extractor.review.store import STORE_FILE
-
-T = TypeVar("T")
 
 REVIEW_EXAMPLES = f"""
 Examples:
@@ -35,36 +32,26 @@ review_app = typer.Typer(
     epilog=REVIEW_EXAMPLES,
 )
 
-RunDir = Annotated[Path, typer.Argument(help="Run directory (holds papers.jsonl).", exists=True, file_okay=False)]
-StoreOption = Annotated[
-    Optional[Path],
-    typer.Option("--store", help=f"Correction store to use (default: RUN_DIR/{STORE_FILE})."),
-]
 
 EXIT_ROWS_REFUSED = 1
 
 
-def _call(fn: Callable[..., T], *args: object) -> T:
-    """Run a library call; its errors become a usage error naming the problem."""
-    try:
-        return fn(*args)
-    except ExtractorError as exc:
-        raise typer.BadParameter(str(exc)) from exc
-
 
 @review_app.command("export")
+@reports_errors
 def export_command(
     run_dir: RunDir,
     out: Annotated[Path, typer.Option("--out", "-o", help="Workbook to write (.xlsx).")],
     store: StoreOption = None,
 ) -> None:
     """Write a review workbook: one row per claim and per method, model, benchmark and paper."""
-    counts = _call(export_review, run_dir, out, store)
+    counts = export_review(run_dir, out, store)
     items = ", ".join(f"{n} {kind}s" for kind, n in sorted(counts.items()))
     Console(stderr=True, soft_wrap=True).print(f"{items} -> {out}")
 
 
 @review_app.command("apply", epilog="Exit status: 0 when every edited row was applied, 1 when some were refused.")
+@reports_errors
 def apply_command(
     sheet: Annotated[Path, typer.Argument(help="The returned review workbook.", exists=True, dir_okay=False)],
     run_dir: RunDir,
@@ -73,7 +60,7 @@ def apply_command(
 ) -> None:
     """Validate the edited rows and record them; bad rows are reported and skipped."""
     console = Console(stderr=True, soft_wrap=True)
-    report = _call(apply_review, sheet, run_dir, reviewer, store)
+    report = apply_review(sheet, run_dir, reviewer, store)
     for message in report.refused:
         console.print(f"[red]refused[/] {message}", highlight=False)
     for message in report.notes:
@@ -91,9 +78,10 @@ def apply_command(
 
 
 @review_app.command("status")
+@reports_errors
 def status_command(run_dir: RunDir, store: StoreOption = None) -> None:
     """Corrections of the run: how many, by whom, and which are stale or in conflict."""
-    report = _call(review_status, run_dir, store)
+    report = review_status(run_dir, store)
     console = Console(soft_wrap=True)
     reviewers = sorted({b.reviewer for b in report.batches})
     console.print(
@@ -123,11 +111,12 @@ def status_command(run_dir: RunDir, store: StoreOption = None) -> None:
 
 
 @review_app.command("export-gold")
+@reports_errors
 def export_gold_command(
     run_dir: RunDir,
     out: Annotated[Path, typer.Option("--out", "-o", help="Gold JSONL file to write.")],
     store: StoreOption = None,
 ) -> None:
     """Write accepted and corrected items in the gold format of ANNOTATION.md."""
-    n = _call(export_gold, run_dir, out, store)
+    n = export_gold(run_dir, out, store)
     Console(stderr=True, soft_wrap=True).print(f"{n} reviewed papers -> {out}")

@@ -16,8 +16,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from extractor.config import MODES, RunConfig, make_config
-from extractor.errors import ExtractorError
+from extractor.config import MODES, RunConfig, make_config, resolve_backend
 from extractor.leaderboard import write_run_leaderboard
 from extractor.pipeline.runner import run
 from extractor.schema import PaperResult
@@ -92,9 +91,8 @@ def run_command(
 ) -> None:
     """Extract methods, models, benchmarks and grounded claims from abstracts."""
     console = Console(stderr=True, quiet=quiet)
-    if mode is not None and mode not in MODES:
-        raise typer.BadParameter(f"choose one of {', '.join(MODES)}", param_hint="--mode")
-    config, reason = make_config(
+    _, reason = resolve_backend(backend, base_url, None)
+    config = make_config(
         backend, model, base_url, None,
         mode=mode, concurrency=concurrency, rpm=rpm, max_cost=max_cost,
         timeout=timeout, max_retries=max_retries, max_tokens=max_tokens,
@@ -107,10 +105,7 @@ def run_command(
             estimate_run,
         )
 
-        try:
-            estimate = estimate_run(inputs, config)
-        except ExtractorError as exc:
-            raise typer.BadParameter(str(exc)) from exc
+        estimate = estimate_run(inputs, config)
         table = Table("dry run: nothing sent", "estimate", show_header=True)
         for row in estimate_rows(estimate):
             table.add_row(*row)
@@ -119,9 +114,6 @@ def run_command(
     progress = _Progress(console)
     try:
         summary = run(inputs, out, config, on_start=progress.start, on_result=progress.update)
-    except ExtractorError as exc:
-        progress.stop()
-        raise typer.BadParameter(str(exc)) from exc
     finally:
         progress.stop()
     counts = summary.info["counts"]

@@ -10,17 +10,14 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
 from extractor.backends.openai.local_server import (
     DEFAULT_N_CTX,
     DEFAULT_PORT,
     MODEL_ALIAS,
     LocalServer,
-    LocalServerError,
 )
-
-EXIT_FAILED = 1
+from extractor.errors import LocalServerError
 
 SERVE_EXAMPLES = """
 Needs the extra: pip install 'extractor\\[local]'
@@ -56,11 +53,7 @@ def serve_local(
     server = LocalServer(port, n_ctx, threads, log)
     console.print(f"starting llama.cpp on 127.0.0.1:{server.port} ...")
     with _sigterm_interrupts():
-        try:
-            server.start()
-        except LocalServerError as exc:
-            console.print(f"[red]error:[/] {escape(str(exc))}")
-            raise typer.Exit(EXIT_FAILED) from exc
+        server.start()
         console.print(
             f"[bold]serving {MODEL_ALIAS}[/] at {server.base_url} (log: {server.log}); Ctrl-C stops it\n"
             f"  extractor run fixtures/abstracts --out runs/local --base-url {server.base_url} --model {MODEL_ALIAS} --mode tools --concurrency 1"
@@ -72,5 +65,4 @@ def serve_local(
         finally:
             server.stop()
     if status:
-        console.print(f"[red]error:[/] the server exited with status {status}; see {server.log}")
-        raise typer.Exit(EXIT_FAILED)
+        raise LocalServerError(f"the server exited with status {status}; see {server.log}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from extractor.errors import UsageError
 from extractor.leaderboard.build import Leaderboard, build_leaderboard, load_runs
 from extractor.leaderboard.charts import write_charts
 from extractor.leaderboard.tables import write_csv
@@ -26,9 +27,9 @@ def export(board: Leaderboard, out: Path, wide: bool = False, charts: bool = Tru
     """Write ``out`` (.xlsx or .csv) and, unless ``charts`` is false, the PNG charts beside it."""
     suffix = out.suffix.lower()
     if suffix not in (".xlsx", ".csv"):
-        raise ValueError(f"{out}: the output must end in .xlsx or .csv")
+        raise UsageError(f"{out}: the output must end in .xlsx or .csv")
     if wide and suffix != ".csv":
-        raise ValueError("--wide applies to CSV output")
+        raise UsageError("--wide applies to CSV output")
     pictures = write_charts(board, charts_dir(out)) if charts else []
     if suffix == ".csv":
         write_csv(board, out, wide=wide)

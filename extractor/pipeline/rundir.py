@@ -14,11 +14,13 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from extractor.errors import NotARunError
 from extractor.schema import Claim, PaperResult
 
 PAPERS_FILE = "papers.jsonl"
 CLAIMS_FILE = "claims.csv"
 RUN_FILE = "run.json"
+STORE_FILE = "corrections.sqlite"  # reviewers' corrections (extractor.review.store)
 
 CLAIM_COLUMNS = ["paper_id", "claim_id", *[f for f in Claim.model_fields if f not in ("id",)]]
 
@@ -90,6 +92,8 @@ def read_papers(run_dir: Path) -> list[PaperResult]:
     path = Path(run_dir)
     if path.is_dir():
         path = path / PAPERS_FILE
+    if not path.is_file():
+        raise NotARunError(f"{run_dir}: not a run directory (no {PAPERS_FILE}); give the --out of an `extractor run`")
     with path.open(encoding="utf-8") as handle:
         return [PaperResult.model_validate_json(line) for line in handle if line.strip()]
 

@@ -15,10 +15,9 @@ from zipfile import BadZipFile
 
 from openpyxl.utils.exceptions import InvalidFileException
 
-from extractor.errors import ExtractorError
+from extractor.errors import ReviewError
 from extractor.eval.score import GoldClaim, GoldOptional, GoldPaper
 from extractor.pipeline.rundir import (
-    PAPERS_FILE,
     atomic_write_bytes,
     atomic_write_text,
     read_papers,
@@ -51,7 +50,6 @@ __all__ = [
     "Correction",
     "CorrectionStore",
     "ReviewMark",
-    "ReviewError",
     "ReviewState",
     "StaleTarget",
     "Stamp",
@@ -65,20 +63,9 @@ __all__ = [
 ]
 
 
-class ReviewError(ExtractorError):
-    """A review command that cannot start (no reviewer name, unreadable sheet)."""
-
-
-def _papers(run_dir: Path) -> list[PaperResult]:
-    run_dir = Path(run_dir)
-    if run_dir.is_dir() and not (run_dir / PAPERS_FILE).exists():
-        raise ReviewError(f"{run_dir}: not a run directory (no {PAPERS_FILE})")
-    return read_papers(run_dir)
-
-
 def load_state(run_dir: Path, store: Path | None = None) -> ReviewState:
     """The run with its corrections; reading never creates a store."""
-    papers = _papers(run_dir)
+    papers = read_papers(run_dir)
     path = store_path(run_dir, store)
     if not path.exists():
         return review_state(papers, [])
@@ -142,7 +129,7 @@ def apply_review(
         rows = read_workbook(sheet)
     except (OSError, ValueError, KeyError, BadZipFile, InvalidFileException) as exc:
         raise ReviewError(f"{sheet}: cannot read the review sheet ({exc}); save it as .xlsx") from exc
-    papers = _papers(run_dir)
+    papers = read_papers(run_dir)
     path = store_path(run_dir, store)
     with CorrectionStore(path) as db, db.transaction():
         state = review_state(papers, db.history({p.id for p in papers}))

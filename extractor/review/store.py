@@ -19,9 +19,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from extractor.pipeline.rundir import STORE_FILE
 from extractor.text.hashing import canonical_json
-
-STORE_FILE = "corrections.sqlite"
 
 TargetKind = Literal["claim", "method", "model", "benchmark", "paper"]
 TARGET_KINDS: tuple[str, ...] = get_args(TargetKind)

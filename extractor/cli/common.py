@@ -1,0 +1,54 @@
+"""What the commands share: options declared once, and the one error path.
+
+Every command is registered through :func:`reports_errors`, so a user mistake or a failure
+prints one line (``error: ...``) and exits 1 (the work failed) or 2 (the request was wrong),
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Optional, TypeVar
+
+import typer
+
+from extractor.errors import EXIT_FAILED, ExtractorError
+from extractor.pipeline.rundir import STORE_FILE
+
+F = TypeVar("F", bound=Callable[..., object])
+
+RunDir = Annotated[Path, typer.Argument(help="Run directory (the --out of `extractor run`).", exists=True, file_okay=False)]
+StoreOption = Annotated[
+    Optional[Path],
+    typer.Option("--store", help=f"Correction store (default: RUN_DIR/{STORE_FILE}); one store may serve several runs."),
+]
+
+
+def fail(message: str, exit_code: int = EXIT_FAILED) -> typer.Exit:
+    """Print ``error: message`` on stderr; the caller raises what this returns."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(exit_code)
+
+
+def os_error_text(error: OSError) -> str:
+    """'runs/x/claims.csv: No space left on device' rather than '[Errno 28] ...'."""
+    where = error.filename if error.filename is not None else None
+    reason = error.strerror or str(error)
+    return f"{where}: {reason}" if where else reason
+
+
+def reports_errors(command: F) -> F:
+    """The command, with the package's errors and OS errors turned into one line and an exit status."""
+
+    @functools.wraps(command)
+    def wrapper(*args: object, **kwargs: object) -> object:
+        try:
+            return command(*args, **kwargs)
+        except ExtractorError as exc:
+            raise fail(str(exc), exc.exit_code) from exc
+        except OSError as exc:
+            raise fail(os_error_text(exc)) from exc
+
+    return wrapper  # type: ignore[return-value]
