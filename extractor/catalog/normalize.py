@@ -17,8 +17,8 @@ from functools import lru_cache
 
 from extractor.catalog.registry import canonical_benchmark, metric_entry
 from extractor.grounding import name_key
-from extractor.pipeline.ingest import _ARXIV_ID, _BARE_ARXIV_ID
 from extractor.schema import Claim, Model
+from extractor.text.arxiv import find_arxiv_id
 
 _UNIT_SPELLINGS = {
     "%": "%", "percent": "%", "pct": "%", "per cent": "%",
@@ -97,13 +97,7 @@ def entity_key(name: str | None) -> str:
 
 def arxiv_id(paper_id: str, metadata: dict | None = None) -> str | None:
     """The arXiv id of a paper ('2401.01234'), from its id or its metadata, when one is known."""
-    for text in (paper_id, *(v for v in (metadata or {}).values() if isinstance(v, str))):
-        text = text.strip()
-        if _BARE_ARXIV_ID.match(text):
-            return text.split("v")[0]
-        if found := _ARXIV_ID.search(text):
-            return found.group(1)
-    return None
+    return find_arxiv_id([paper_id, *(metadata or {}).values()])
 
 
 @dataclass(frozen=True)

@@ -19,13 +19,12 @@ from pathlib import Path
 from extractor.config import DEFAULT_MAX_CHARS
 from extractor.errors import InputError
 from extractor.schema import Source
+from extractor.text.arxiv import find_arxiv_id
 from extractor.text.hashing import normalize_text, short_hash
 
 SUPPORTED_SUFFIXES = (".jsonl", ".ndjson", ".csv", ".txt")
 
 _LISTING_HEADER = re.compile(r"^#(\d+)\s*(.*)$")
-_ARXIV_ID = re.compile(r"(?:arxiv[:/ ]|abs/|pdf/)\s*(\d{4}\.\d{4,5})(?:v\d+)?", re.IGNORECASE)
-_BARE_ARXIV_ID = re.compile(r"^\d{4}\.\d{4,5}(?:v\d+)?$")
 
 
 @dataclass(frozen=True)
@@ -42,17 +41,9 @@ def paper_id(abstract: str, given: object = None, metadata: dict | None = None) 
     """The given id, else an arXiv id found in the record, else a hash of the abstract."""
     if given not in (None, ""):
         return str(given).strip()
-    for value in (metadata or {}).values():
-        if isinstance(value, str):
-            text = value.strip()
-            if _BARE_ARXIV_ID.match(text):
-                return text.split("v")[0]
-            match = _ARXIV_ID.search(text)
-            if match:
-                return match.group(1)
-    match = _ARXIV_ID.search(abstract)
-    if match:
-        return match.group(1)
+    found = find_arxiv_id([*(metadata or {}).values(), abstract])
+    if found:
+        return found
     return "p-" + short_hash(normalize_text(abstract).lower())
 
 
