@@ -190,7 +190,7 @@ def _write(tmp_path: Path) -> tuple[Path, Path]:
     run_dir = tmp_path / "run"
     write_run(run_dir, [result("p1", p1_extraction()), result("extra", Extraction())], {})
     gold_path = tmp_path / "gold.jsonl"
-    gold_path.write_text("".join(g.model_dump_json() + "\n" for g in GOLD))
+    gold_path.write_text("".join(g.model_dump_json(exclude_unset=True) + "\n" for g in GOLD))
     return run_dir, gold_path
 
 

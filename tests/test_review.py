@@ -504,8 +504,11 @@ def test_export_gold_holds_reviewed_items_and_leaves_the_rest_optional(run: Path
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     p1, p2 = lines
     assert set(p1) == {"id", "methods", "benchmarks", "params_b", "claims", "optional", "notes"}
-    assert p1["claims"] == [{"value": 83.6, "value_max": None, "unit": "%", "metric": "accuracy", "kind": "score",
-                             "evidence": "GANQ reaches 83.6% accuracy on GSM8K"}]
+    assert p1["claims"] == [{  # the claim as accepted, attribution included (contract version 2)
+        "value": 83.6, "value_max": None, "unit": "%", "metric": ["accuracy"], "benchmark": ["GSM8K"],
+        "subject": None, "kind": "score", "direction": None, "baseline": None, "setting": None,
+        "evidence": "GANQ reaches 83.6% accuracy on GSM8K",
+    }]
     assert p1["methods"] == [["GANQ", "GPU-Adaptive Non-Uniform Quantization"]]
     assert p1["optional"] == {"methods": [], "benchmarks": [["GSM8K"]], "values": [9.0, 34.0]}
     assert p1["params_b"] == []  # the model was not reviewed
@@ -576,7 +579,7 @@ def test_cli_round_trip(run: Path, tmp_path: Path) -> None:
     gold = tmp_path / "gold.jsonl"
     result = runner.invoke(app, ["review", "export-gold", str(run), "--out", str(gold)])
     assert result.exit_code == 0 and "1 reviewed papers" in result.output
-    assert read_gold(gold)[0].claims[0].metric == "EM accuracy"
+    assert read_gold(gold)[0].claims[0].metric == ["em accuracy"]  # gold phrasings are lower case
     not_a_sheet = tmp_path / "review.csv"
     not_a_sheet.write_text("id,metric\n")
     result = runner.invoke(app, ["review", "apply", str(not_a_sheet), str(run), "-r", "alice"], env={"COLUMNS": "400"})

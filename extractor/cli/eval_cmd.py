@@ -10,14 +10,14 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
-from extractor.eval.score import GOLD_FORMATS, Report, evaluate_run, report_json
+from extractor.eval.score import GOLD_FORMATS, Attribution, Counts, Report, evaluate_run, report_json
 
 EVAL_EXAMPLES = """
 Examples:
 
   extractor run fixtures/abstracts --out runs/dev && extractor eval runs/dev --gold fixtures/gold/dev.jsonl
 
-  extractor eval runs/dev --gold fixtures/gold/dev.jsonl --errors     # what was missed, what was extra
+  extractor eval runs/dev --gold fixtures/gold/dev.jsonl --errors     # missed, extra, wrong attributes
 
   extractor eval runs/dev --gold fixtures/gold/dev.jsonl --json       # for scripts
 
@@ -30,11 +30,14 @@ def _figure(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def _table(report: Report) -> Table:
+def _table(report: Report, attribution: Attribution | None) -> Table:
     table = Table(title="micro-averaged over gold papers")
     for column in ("field", "precision", "recall", "F1", "tp", "fp", "fn"):
         table.add_column(column, justify="left" if column == "field" else "right")
-    for name, counts in report.totals.items():
+    rows: dict[str, Counts] = dict(report.totals)
+    if attribution is not None and attribution.attributed:
+        rows = {"tuples (value, metric, benchmark, subject)": attribution.tuples, **rows}
+    for name, counts in rows.items():
         table.add_row(
             name.replace("_", " "),
             _figure(counts.precision),
@@ -43,8 +46,34 @@ def _table(report: Report) -> Table:
             str(counts.tp),
             str(counts.fp),
             str(counts.fn),
+            style="bold" if name.startswith("tuples") else None,
         )
     return table
+
+
+def _attribute_table(attribution: Attribution) -> Table:
+    table = Table(title="attribute accuracy")
+    for column in ("attribute", "accuracy", "right", "of"):
+        table.add_column(column, justify="left" if column == "attribute" else "right")
+    for name, accuracy in attribution.accuracy.items():
+        table.add_row(name, _figure(accuracy.value), str(accuracy.right), str(accuracy.total))
+    return table
+
+
+def _version_note(attribution: Attribution) -> str | None:
+    """Say plainly when gold claims carry no attribution (version-1 gold)."""
+    if not attribution.unattributed:
+        return None
+    if not attribution.attributed:
+        return (
+            f"Version-1 gold: none of its {attribution.unattributed} claims carries attribution, "
+            "so claims are scored on their values only (no tuple or attribute figures)."
+        )
+    return (
+        f"{attribution.unattributed} of {attribution.unattributed + attribution.attributed} gold "
+        "claims carry no attribution (version-1 gold): scored on their values only and left out "
+        "of the tuple and attribute figures."
+    )
 
 
 def _print_errors(console: Console, report: Report) -> None:
@@ -54,6 +83,10 @@ def _print_errors(console: Console, report: Report) -> None:
             for name, score in paper.fields.items()
             for kind, items in (("missed", score.missed), ("extra", score.extra))
             for item in items
+        ]
+        lines += [
+            f"  {w.attribute} wrong on {w.value}: gold {w.gold!r}, extracted {w.extracted!r} ({w.evidence!r})"
+            for w in (paper.attribution.wrong if paper.attribution else [])
         ]
         if lines:
             status = "" if paper.status == "ok" else f" [red]({paper.status} in the run)[/]"
@@ -67,11 +100,14 @@ def eval_command(
     gold: Annotated[Path, typer.Option("--gold", help="Gold JSON Lines file.")],
     gold_format: Annotated[str, typer.Option(help="annotation (ANNOTATION.md gold) or scirex (methods and datasets of scirex_train_abstracts.jsonl).")] = "annotation",
     as_json: Annotated[bool, typer.Option("--json", help="Print scores as JSON.")] = False,
-    errors: Annotated[bool, typer.Option("--errors", help="List, per paper, what was missed and what was extra.")] = False,
+    errors: Annotated[bool, typer.Option("--errors", help="List, per paper, what was missed, what was extra and each wrong attribute (gold vs extracted).")] = False,
 ) -> None:
-    """Score a run against gold: precision, recall and F1 per field (ANNOTATION.md's rules).
+    """Score a run against gold with the rules of docs/ANNOTATION.md ("How a run is scored").
 
-    Fields: claims, methods, benchmarks and model sizes, micro-averaged over papers.
+    Headline: tuples (value, metric, benchmark and subject all right), precision and recall.
+    Then precision, recall and F1 of claims (values), methods, benchmarks and model sizes,
+    micro-averaged over papers, and the accuracy of each attribute over value-matched claims.
+    Version-1 gold (claims without attribution) is scored on values only.
     """
     if gold_format not in GOLD_FORMATS:
         raise typer.BadParameter(f"choose one of {', '.join(GOLD_FORMATS)}", param_hint="--gold-format")
@@ -87,7 +123,13 @@ def eval_command(
     console = Console()
     if errors:
         _print_errors(console, report)
-    console.print(_table(report))
+    attribution = report.attribution
+    console.print(_table(report, attribution))
+    if attribution is not None and attribution.attributed:
+        console.print(_attribute_table(attribution))
+    note = _version_note(attribution) if attribution is not None else None
+    if note:
+        console.print(note, soft_wrap=True)
     missing, failed = report.ids_with("missing"), report.ids_with("failed")
     console.print(
         f"{len(report.papers)} gold papers: {len(missing)} missing from the run and "

@@ -2,9 +2,15 @@
 
 - claims: one-to-one greedy matching on ``value`` (and ``value_max`` for a range) within 0.5 %
   relative to the gold number, sign included; a percent may also be given as a fraction
-  (83.6 % = 0.836). A claim that matches no gold claim but matches the gold's optional values
+  (83.6 % = 0.836). Among pairs equally close in value, those agreeing on more attributes are
+  paired first. A claim that matches no gold claim but matches the gold's optional values
   leaves both counts: ANNOTATION.md calls it correct, and also says extracting an optional
   item is neither rewarded nor punished, which only leaving it out achieves.
+- attribution (version-2 gold claims only, ``extractor.eval.attribution``): per-attribute
+  accuracy over the value-matched claims, and tuples (value, metric, benchmark and subject
+  all right): recall over gold claims, precision over extracted claims. A version-1 gold claim
+  (no ``benchmark``/``subject`` keys) is scored on its value only; extracted claims that match
+  it, or that match nothing in a paper with such claims, leave the tuple counts.
 - methods (only those the run marks ``proposed``) and benchmarks: one-to-one matching of names,
   case-, space- and punctuation-insensitive, against any alias; one name containing the other
   counts when the contained one has three or more characters. Exact matches are paired first.
@@ -25,21 +31,76 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from extractor.eval.attribution import (
+    ATTRIBUTES,
+    TUPLE_ATTRIBUTES,
+    GoldAttribution,
+    WrongAttribute,
+    checks,
+    wrong_attributes,
+)
 from extractor.eval.names import name_cost
 from extractor.pipeline.rundir import read_papers
-from extractor.schema import Claim, Extraction, PaperResult
+from extractor.schema import Claim, Direction, Extraction, Kind, PaperResult
 
+Cost = float | tuple[float, int]  # lower pairs first
 FIELDS = ("claims", "methods", "benchmarks", "model_sizes")
 RELATIVE_TOLERANCE = 0.005
 
 
 class GoldClaim(BaseModel):
-    """A gold number; other keys the annotators kept (metric, kind, evidence) are carried along."""
+    """A gold number and, in version-2 gold, its attribution (keys in the order of the gold
+    files); other keys the annotators kept are carried along.
+
+    A version-1 claim has no ``benchmark`` and ``subject`` keys (its ``metric``, if any, is one
+    string): it is scored on its value only. The keys given, not their values, tell the two
+    apart, so a version-1 claim stays one only when dumped with ``exclude_unset``.
+    """
 
     model_config = ConfigDict(extra="allow")
     value: float
     value_max: float | None = None
     unit: str | None = None
+    metric: list[str] | str | None = None
+    benchmark: list[str] | None = None
+    subject: list[list[str]] | None = None
+    kind: Kind | None = None
+    direction: Direction | None = None
+    baseline: list[str] | None = None
+    setting: str | None = None
+    evidence: str | None = None
+
+    @classmethod
+    def from_claim(cls, claim: Claim) -> GoldClaim:
+        """An extracted claim taken as gold as it stands (a reviewer accepted it), attribution
+        included, in the version-2 format."""
+        subject = [[name] for name in (claim.method, claim.model) if name]
+        return cls(
+            value=claim.value,
+            value_max=claim.value_max,
+            unit=claim.unit,
+            metric=[claim.metric.lower()] if claim.metric else [],
+            benchmark=[claim.benchmark] if claim.benchmark else None,
+            subject=subject or None,
+            kind=claim.kind,
+            direction=claim.direction,
+            baseline=[claim.baseline] if claim.baseline else None,
+            setting=claim.setting,
+            evidence=claim.evidence,
+        )
+
+    @property
+    def attribution(self) -> GoldAttribution | None:
+        """None for a version-1 claim."""
+        if not {"benchmark", "subject"} <= self.model_fields_set:
+            return None
+        metric = [self.metric] if isinstance(self.metric, str) else self.metric or []
+        return GoldAttribution(
+            metric=tuple(metric),
+            benchmark=tuple(self.benchmark or ()),
+            subject=tuple(tuple(aliases) for aliases in self.subject or ()),
+            kind=self.kind,
+        )
 
 
 class GoldOptional(BaseModel):
@@ -97,6 +158,50 @@ class Counts:
 
 
 @dataclass(frozen=True)
+class Accuracy:
+    right: int = 0
+    total: int = 0
+
+    def __add__(self, other: Accuracy) -> Accuracy:
+        return Accuracy(self.right + other.right, self.total + other.total)
+
+    @property
+    def value(self) -> float | None:
+        return self.right / self.total if self.total else None
+
+    def to_dict(self) -> dict:
+        return {"accuracy": self.value, "right": self.right, "of": self.total}
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """The attribution scores of one paper's claims (or of a whole run, summed)."""
+
+    tuples: Counts = Counts()
+    accuracy: dict[str, Accuracy] = field(default_factory=lambda: {a: Accuracy() for a in ATTRIBUTES})
+    attributed: int = 0  # gold claims with version-2 attribution
+    unattributed: int = 0  # version-1 gold claims: values only
+    wrong: list[WrongAttribute] = field(default_factory=list)
+
+    def __add__(self, other: Attribution) -> Attribution:
+        return Attribution(
+            self.tuples + other.tuples,
+            {a: self.accuracy[a] + other.accuracy[a] for a in ATTRIBUTES},
+            self.attributed + other.attributed,
+            self.unattributed + other.unattributed,
+            self.wrong + other.wrong,
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "tuples": self.tuples.to_dict(),
+            "attributes": {a: c.to_dict() for a, c in self.accuracy.items()},
+            "attributed_gold_claims": self.attributed,
+            "unattributed_gold_claims": self.unattributed,
+        }
+
+
+@dataclass(frozen=True)
 class FieldScore:
     """One field of one paper: counts, and what was missed or extra (for ``--errors``)."""
 
@@ -110,6 +215,7 @@ class PaperScore:
     id: str
     status: str  # "ok", "failed" (the run failed it) or "missing" (not in the run)
     fields: dict[str, FieldScore]
+    attribution: Attribution | None = None  # None when claims are not scored
 
 
 @dataclass(frozen=True)
@@ -122,6 +228,12 @@ class Report:
     def totals(self) -> dict[str, Counts]:
         return {f: sum((p.fields[f].counts for p in self.papers), Counts()) for f in self.fields}
 
+    @property
+    def attribution(self) -> Attribution | None:
+        """Summed over papers; None when claims are not scored."""
+        scored = [p.attribution for p in self.papers if p.attribution is not None]
+        return sum(scored, Attribution()) if scored else None
+
     def ids_with(self, status: str) -> list[str]:
         return [p.id for p in self.papers if p.status == status]
 
@@ -133,15 +245,20 @@ class Report:
             "failed_in_run": self.ids_with("failed"),
             "not_in_gold": len(self.not_in_gold),
         }
+        attribution = self.attribution
+        if attribution is not None:
+            out["attribution"] = attribution.to_dict()
         if errors:
             out["errors"] = [
                 {
                     "id": p.id,
                     "status": p.status,
                     **{f: {"missed": s.missed, "extra": s.extra} for f, s in p.fields.items()},
+                    "attributes": [w.to_dict() for w in p.attribution.wrong] if p.attribution else [],
                 }
                 for p in self.papers
                 if any(s.missed or s.extra for s in p.fields.values())
+                or (p.attribution and p.attribution.wrong)
             ]
         return out
 
@@ -180,7 +297,7 @@ def _optional_value(claim: Claim, values: Sequence[float]) -> bool:
     return all(any(close(v * s, o) for o in values for s in scales) for v in ends)
 
 
-def _greedy(pairs: Iterable[tuple[float, int, int]]) -> dict[int, int]:
+def _greedy(pairs: Iterable[tuple[Cost, int, int]]) -> dict[int, int]:
     """One-to-one pairing, best (lowest cost) pairs first: extracted index -> gold index."""
     taken_gold: set[int] = set()
     matched: dict[int, int] = {}
@@ -197,16 +314,23 @@ def _describe_claim(value: float, value_max: float | None, unit: str | None, evi
     return text + (f" ({evidence!r})" if evidence else "")
 
 
-def score_claims(
-    claims: Sequence[Claim], gold: Sequence[GoldClaim], optional_values: Sequence[float] = ()
-) -> FieldScore:
+def match_claims(claims: Sequence[Claim], gold: Sequence[GoldClaim]) -> dict[int, int]:
+    """Extracted index -> gold index: closest values first, then most attributes agreeing."""
     pairs = []
     for i, claim in enumerate(claims):
         for j, target in enumerate(gold):
             error = _value_matches(claim.value, claim.value_max, claim.unit, target)
             if error is not None:
-                pairs.append((error, i, j))
-    matched = _greedy(pairs)
+                attribution = target.attribution
+                agree = sum(checks(claim, attribution).values()) if attribution else 0
+                pairs.append(((error, -agree), i, j))
+    return _greedy(pairs)
+
+
+def score_claims(
+    claims: Sequence[Claim], gold: Sequence[GoldClaim], optional_values: Sequence[float] = ()
+) -> FieldScore:
+    matched = match_claims(claims, gold)
     extra = [
         c for i, c in enumerate(claims) if i not in matched and not _optional_value(c, optional_values)
     ]
@@ -216,6 +340,44 @@ def score_claims(
         Counts(tp=len(matched), fp=len(extra), fn=len(missed)),
         missed=[_describe_claim(g.value, g.value_max, g.unit, getattr(g, "evidence", None)) for g in missed],
         extra=[_describe_claim(c.value, c.value_max, c.unit, c.evidence) for c in extra],
+    )
+
+
+def score_attribution(
+    claims: Sequence[Claim], gold: Sequence[GoldClaim], optional_values: Sequence[float] = ()
+) -> Attribution:
+    """Attribute accuracy over the value-matched claims and tuple counts (see the module doc)."""
+    matched = match_claims(claims, gold)
+    attributions = [g.attribution for g in gold]
+    every_claim_attributed = all(a is not None for a in attributions)
+    accuracy = {a: Accuracy() for a in ATTRIBUTES}
+    wrong: list[WrongAttribute] = []
+    tp = fp = 0
+    for i, claim in enumerate(claims):
+        j = matched.get(i)
+        if j is None:
+            if every_claim_attributed and not _optional_value(claim, optional_values):
+                fp += 1
+            continue
+        attribution = attributions[j]
+        if attribution is None:
+            continue
+        results = checks(claim, attribution)
+        for name, right in results.items():
+            accuracy[name] += Accuracy(int(right), 1)
+        value = _describe_claim(claim.value, claim.value_max, claim.unit, None)
+        wrong += wrong_attributes(claim, attribution, value, results)
+        if all(results[a] for a in TUPLE_ATTRIBUTES):
+            tp += 1
+        else:
+            fp += 1
+    attributed = sum(a is not None for a in attributions)
+    return Attribution(
+        Counts(tp=tp, fp=fp, fn=attributed - tp),
+        accuracy,
+        attributed=attributed,
+        unattributed=len(gold) - attributed,
+        wrong=wrong,
     )
 
 
@@ -305,7 +467,10 @@ def score_paper(
         status, extraction = "missing", Extraction()
     else:
         status, extraction = result.status, result.extraction or Extraction()
-    return PaperScore(gold.id, status, {f: _SCORERS[f](extraction, gold) for f in fields})
+    attribution = (
+        score_attribution(extraction.claims, gold.claims, gold.optional.values) if "claims" in fields else None
+    )
+    return PaperScore(gold.id, status, {f: _SCORERS[f](extraction, gold) for f in fields}, attribution)
 
 
 def evaluate(

@@ -198,10 +198,7 @@ def _gold_paper(paper: PaperResult, marks: dict[str, ReviewMark]) -> GoldPaper |
     claims, values = [], set()
     for claim in extraction.claims:
         if checked(claim.id):
-            claims.append(
-                GoldClaim(value=claim.value, value_max=claim.value_max, unit=claim.unit,
-                          metric=claim.metric, kind=claim.kind, evidence=claim.evidence)
-            )
+            claims.append(GoldClaim.from_claim(claim))
         else:
             values.update(v for v in (claim.value, claim.value_max) if v is not None)
     methods, optional_methods = [], []
