@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections import defaultdict
 
 import pytest
@@ -98,15 +97,14 @@ def test_find_benchmarks_multiword_and_versions() -> None:
     assert [m.canonical for m in found] == ["The Pile", "SWE-bench Verified", "AIME 2025", "SQuAD 2.0"]
 
 
-def test_find_benchmarks_is_fast() -> None:
-    text = ("We evaluate on GSM8K, MATH-500, MMLU-Pro and LiveCodeBench; perplexity on WikiText-2 "
-            "and C4 drops while accuracy on ARC-Challenge and HellaSwag holds. ") * 10
-    find_benchmarks(text)
-    started = time.perf_counter()
-    for _ in range(200):
-        find_benchmarks(text)
-    per_call = (time.perf_counter() - started) / 200
-    assert per_call < 0.005  # a 1,600-character abstract in well under the 2 ms/abstract budget
+def test_find_benchmarks_reads_a_long_text_once_left_to_right() -> None:
+    """Every mention of a long text, in order (its speed is measured by benchmarks/rules_speed.py)."""
+    sentence = ("We evaluate on GSM8K, MATH-500, MMLU-Pro and LiveCodeBench; perplexity on WikiText-2 "
+                "and C4 drops while accuracy on ARC-Challenge and HellaSwag holds. ")
+    names = ["GSM8K", "MATH-500", "MMLU-Pro", "LiveCodeBench", "WikiText-2", "C4", "ARC-Challenge", "HellaSwag"]
+    found = find_benchmarks(sentence * 10)
+    assert [m.surface for m in found] == names * 10
+    assert [m.span[0] for m in found] == sorted(m.span[0] for m in found)
 
 
 @pytest.mark.parametrize(
