@@ -138,7 +138,8 @@ def _name_suffix(doc: Document, words: str, offset: int) -> Mention | None:
     for token in reversed(tokens):
         bare = token.group().strip(QUOTES)
         if (
-            bare.lower() in _NOT_NAMES
+            not bare  # a quote mark standing alone
+            or bare.lower() in _NOT_NAMES
             or bare[-1] in ",;:."
             or not (name_like(bare) or re.fullmatch(r"\d[\w.-]*", bare))
         ):
