@@ -65,3 +65,12 @@ def test_python_front_door_extracts_one_abstract() -> None:
     result = extract("GANQ reaches 83.6% accuracy on GSM8K.")
     assert result.status == "ok" and result.id.startswith("p-")
     assert all(c.evidence in result.abstract for c in result.extraction.claims)
+
+
+def test_quiet_hides_the_progress_bar_but_not_why_papers_failed(tmp_path: Path) -> None:
+    data = tmp_path / "in.jsonl"
+    data.write_text('{"id": "ok1", "abstract": "GANQ reaches 83.6% accuracy on GSM8K."}\nnot json\n')
+    result = runner.invoke(app, ["run", str(data), "--out", str(tmp_path / "run"), "-q", "--no-leaderboard"])
+    assert result.exit_code == 1
+    assert f"failed input:in.jsonl:2: {data}:2: malformed JSON" in result.output
+    assert "1 ok, 1 failed" in result.output and "extracting" not in result.output

@@ -61,3 +61,15 @@ def test_csv_and_missing_paths(tmp_path: Path) -> None:
     bad.write_text("id,text\n1,hello\n")
     (failed,) = read_inputs([str(bad)])
     assert failed.error == f"{bad}:1: CSV header has no 'abstract' column"
+
+
+def test_csv_headers_match_ignoring_case_and_spaces(tmp_path: Path) -> None:
+    path = tmp_path / "sheet.csv"
+    path.write_text('ID, Title ,Abstract,Year\nx1,"A title","' + ABSTRACT + '",2026\n')
+    (paper,) = read_inputs([str(path)])
+    assert (paper.error, paper.id, paper.title, paper.abstract) == (None, "x1", "A title", ABSTRACT)
+    assert paper.metadata == {"Year": "2026"}
+    twice = tmp_path / "twice.csv"
+    twice.write_text('abstract,Abstract\n"' + ABSTRACT + '","' + ABSTRACT + '"\n')
+    (failed,) = read_inputs([str(twice)])
+    assert failed.error == f"{twice}:1: CSV header has more than one 'abstract' column (names are matched ignoring case)"

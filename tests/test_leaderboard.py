@@ -20,6 +20,7 @@ from extractor.leaderboard import (
     load_runs,
     wide_table,
 )
+from extractor.leaderboard.charts import axis_label, entry_labels
 from extractor.pipeline.rundir import write_run
 from extractor.schema import ClaimDraft, ExtractionDraft, Model, PaperResult
 
@@ -230,3 +231,21 @@ def test_run_writes_the_leaderboard_into_its_directory(tmp_path: Path) -> None:
     assert book.sheetnames[:4] == ["Leaderboard", "Improvements", "Claims", "Papers"]
     skipped = CliRunner().invoke(app, ["run", str(fixtures), "--out", str(tmp_path / "bare"), "-q", "--no-leaderboard"])
     assert skipped.exit_code == 0 and not (tmp_path / "bare" / "leaderboard.xlsx").exists()
+
+
+def test_chart_labels_never_say_nan_and_tell_bars_apart() -> None:
+    text = "With Llama-3-8B the loss falls by 0.15 at 5M and by 0.65 at 100M parameters; accuracy is 61.2 on GSM8K."
+    result = paper("2401.00009", text, [
+        dict(value=0.15, metric="loss", benchmark="GSM8K", model="Llama-3-8B", evidence="the loss falls by 0.15 at 5M"),
+        dict(value=0.65, metric="loss", benchmark="GSM8K", model="Llama-3-8B", evidence="by 0.65 at 100M parameters"),
+        dict(value=61.2, benchmark="GSM8K", evidence="accuracy is 61.2 on GSM8K"),
+    ])
+    scores = build_leaderboard([result]).scores
+    loss = scores[scores["metric"] == "loss"]
+    labels = entry_labels(loss)
+    assert len(set(labels)) == 2 and all(label.startswith("Llama-3-8B [2401.00009#") for label in labels)
+    assert {label.split("[")[1].rstrip("]") for label in labels} == set(loss["claim_id"])
+    assert axis_label(loss.iloc[0]) == "loss: lower is better"
+    unstated = scores[scores["metric"].isna()].iloc[0]
+    assert axis_label(unstated) == "metric not stated: direction unknown, not ranked"
+    assert entry_labels(scores[scores["metric"].isna()]) == ["\u201caccuracy is 61.2 on GSM8K\u201d [2401.00009]"]

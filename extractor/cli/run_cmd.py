@@ -40,7 +40,7 @@ Exit status: 0 when every paper is ok, 1 when at least one failed (see papers.js
 class _Progress:
     """A rich progress bar with ok / failed / tokens counters."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, disable: bool = False) -> None:
         self.ok = self.failed = self.tokens = 0
         self.progress = Progress(
             TextColumn("[bold]extracting"),
@@ -50,6 +50,7 @@ class _Progress:
             TimeElapsedColumn(),
             console=console,
             transient=False,
+            disable=disable,
         )
         self.task = None
 
@@ -85,12 +86,12 @@ def run_command(
     cache_dir: Annotated[Optional[Path], typer.Option(help="Cache directory (default: the user cache dir).")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the cache.")] = False,
     max_chars: Annotated[Optional[int], typer.Option(help="Longest abstract accepted, in characters.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (the summary and failures are still printed).")] = False,
     no_leaderboard: Annotated[bool, typer.Option("--no-leaderboard", help="Do not write leaderboard.xlsx and its charts into the run directory.")] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Count the requests, tokens and cost of the openai backend; send nothing.")] = False,
 ) -> None:
     """Extract methods, models, benchmarks and grounded claims from abstracts."""
-    console = Console(stderr=True, quiet=quiet)
+    console = Console(stderr=True, soft_wrap=True)
     _, reason = resolve_backend(backend, base_url, None)
     config = make_config(
         backend, model, base_url, None,
@@ -111,7 +112,7 @@ def run_command(
             table.add_row(*row)
         Console().print(table)
         raise typer.Exit(EXIT_OK)
-    progress = _Progress(console)
+    progress = _Progress(console, disable=quiet)
     try:
         summary = run(inputs, out, config, on_start=progress.start, on_result=progress.update)
     finally:
@@ -126,5 +127,5 @@ def run_command(
         console.print(f"leaderboard: {len(board.scores)} ranked scores in {len(board.blocks)} blocks -> {exported.path}")
     for result in summary.results:
         if result.status == "failed":
-            console.print(f"[red]failed[/] {result.id}: {result.error}")
+            console.print(f"[red]failed[/] {result.id}: {result.error}", highlight=False)
     raise typer.Exit(EXIT_SOME_FAILED if summary.failed else EXIT_OK)

@@ -14,18 +14,39 @@ from extractor.pipeline.rundir import atomic_write_bytes
 MAX_BARS = 30  # bars per chart; a longer block shows its best entries
 
 
-
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60]
 
 
+def _text(value: object) -> str:
+    """A frame cell as text: a missing value (None or NaN) is empty, never 'nan'."""
+    return value if isinstance(value, str) else ""
+
+
 def _entry_label(row: pd.Series) -> str:
     """'GANQ · Llama-3-8B [2401.00001]'; an entry with no name shows the start of its evidence."""
-    names = " \u00b7 ".join(n for n in (row["method_name"], row["model_name"]) if isinstance(n, str) and n)
+    names = " \u00b7 ".join(n for n in (_text(row["method_name"]), _text(row["model_name"])) if n)
     if not names:
-        evidence = row["evidence"]
+        evidence = _text(row["evidence"])
         names = "\u201c" + (evidence[:28] + "\u2026" if len(evidence) > 28 else evidence) + "\u201d"
     return f"{names[:44]} [{row['paper_id']}]"
+
+
+def entry_labels(rows: pd.DataFrame) -> list[str]:
+    """One label per bar; bars that would read the same (one model's several numbers in one
+    paper) carry their claim id instead of the paper id, as the Claims sheet and review.xlsx show it."""
+    labels = [_entry_label(r) for _, r in rows.iterrows()]
+    return [
+        label.rsplit(" [", 1)[0] + f" [{claim}]" if labels.count(label) > 1 else label
+        for label, claim in zip(labels, rows["claim_id"])
+    ]
+
+
+def axis_label(row: pd.Series) -> str:
+    """'accuracy (%): higher is better'; 'metric not stated: direction unknown, not ranked'."""
+    unit = _text(row["comparable_unit"])
+    better = {"higher": "higher is better", "lower": "lower is better"}.get(_text(row["better"]), "direction unknown, not ranked")
+    return f"{_text(row['metric']) or NO_METRIC}{f' ({unit})' if unit else ''}: {better}"
 
 
 def write_charts(board: Leaderboard, directory: Path) -> list[Path]:
@@ -40,7 +61,7 @@ def write_charts(board: Leaderboard, directory: Path) -> list[Path]:
         if block.entries < 2:
             continue
         rows = board.scores[board.scores["block"] == block.block].head(MAX_BARS)
-        labels = [_entry_label(r) for _, r in rows.iterrows()]
+        labels = entry_labels(rows)
         values = rows["comparable"].tolist()
         colors = ["#2e7d32" if best else "#90a4ae" for best in rows["best"]]
         height = 1.2 + 0.38 * len(rows)
@@ -49,11 +70,10 @@ def write_charts(board: Leaderboard, directory: Path) -> list[Path]:
         ax.set_yticks(range(len(rows)), labels, fontsize=8)
         ax.invert_yaxis()
         for y, value in enumerate(values):
-            ax.annotate(f"{value:g}", (value, y), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7)
-        first = rows.iloc[0]
-        unit = f" ({first['comparable_unit']})" if first["comparable_unit"] else ""
-        better = {"higher": "higher is better", "lower": "lower is better"}.get(first["better"], "direction unknown, not ranked")
-        ax.set_xlabel(f"{first['metric'] or NO_METRIC}{unit}: {better}", fontsize=8)
+            # Beside the end of the bar: right of a positive one, left of a negative one.
+            ax.annotate(f"{value:g}", (value, y), xytext=(3 if value >= 0 else -3, 0), textcoords="offset points",
+                        va="center", ha="left" if value >= 0 else "right", fontsize=7)
+        ax.set_xlabel(axis_label(rows.iloc[0]), fontsize=8)
         shown = f" (best {MAX_BARS} of {block.entries})" if block.entries > MAX_BARS else ""
         ax.set_title(block.title + shown, fontsize=9, loc="left")
         ax.spines[["top", "right"]].set_visible(False)

@@ -154,9 +154,20 @@ def _jsonl_records(lines: list[str | None], name: str) -> Iterator[Paper]:
         yield _from_fields(fields, name, number)
 
 
+_KNOWN_FIELD = {f: f for f in ("id", "title", "abstract")}
+
+
 def _csv_records(data: bytes, name: str) -> Iterator[Paper]:
     text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
     reader = csv.DictReader(io.StringIO(text, newline=""))
+    if reader.fieldnames is not None:
+        # Spreadsheets title their columns: `Abstract`, ` ID ` are the fields abstract and id.
+        header = [_KNOWN_FIELD.get(f.strip().casefold(), f) for f in reader.fieldnames]
+        doubled = sorted({f for f in header if f in _KNOWN_FIELD and header.count(f) > 1})
+        if doubled:
+            yield _failed(name, 1, f"CSV header has more than one {doubled[0]!r} column (names are matched ignoring case)")
+            return
+        reader.fieldnames = header
     if reader.fieldnames is None or "abstract" not in reader.fieldnames:
         yield _failed(name, 1, "CSV header has no 'abstract' column")
         return

@@ -35,11 +35,29 @@ def neutralize(value: object) -> object:
     return value
 
 
+def _umask() -> int:
+    """The process umask. Linux shows it in /proc; elsewhere reading it means setting it and
+    setting it straight back (a moment in which another thread's new file gets 022)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path`` and rename it into place. The file
+    gets the mode a plain ``open(path, "w")`` would give (0666 less the umask), not mkstemp's
+    0600, so a teammate or a web server can read a shared run."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), 0o666 & ~_umask())
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
