@@ -208,7 +208,7 @@ def test_round_trip_edit_reject_add_then_reexport_shows_the_corrections(run: Pat
     edit(edited, edited, "Claims", "new", paper_id="p1", value=27, evidence="On Qwen3.8-27B", metric="model size")
     edit(edited, edited, "Items", "p2/benchmark/mmlu", decision="accept")
     report = apply_review(edited, run, "alice")
-    assert report.counts == {"applied": 4, "unchanged": 11, "rejected": 0, "stale": 0}
+    assert report.counts == {"applied": 4, "unchanged": 11, "refused": 0, "stale": 0}
     assert report.refused == [] and report.conflicts == []
 
     papers, marks = load_reviewed(run)
@@ -243,7 +243,7 @@ def test_applying_an_unchanged_sheet_or_the_same_sheet_twice_changes_nothing(run
     size = history_size(run)
     second = apply_review(edited, run, "alice")
     assert second.counts == {"applied": 0, "unchanged": first.counts["applied"] + first.counts["unchanged"],
-                             "rejected": 0, "stale": 0}
+                             "refused": 0, "stale": 0}
     assert second.batch_id is None and history_size(run) == size
     # A fresh export of the corrected run is unchanged too.
     fresh = tmp_path / "fresh.xlsx"
@@ -290,7 +290,7 @@ def test_a_bad_row_is_refused_with_sheet_row_and_column_and_the_rest_applied(
     good = claim_id(run, "p2", 3.2)
     edit(edited, edited, "Claims", good, metric="peak memory")
     report = apply_review(edited, run, "alice")
-    assert report.counts["rejected"] == 1 and report.counts["applied"] == 1
+    assert report.counts["refused"] == 1 and report.counts["applied"] == 1
     [refusal] = report.refused
     assert refusal.startswith(f"sheet Claims, row {bad}, column {column} (")
     assert message in refusal
@@ -327,7 +327,7 @@ def test_unknown_ids_and_bad_new_rows_are_refused(run: Path, book: Path, tmp_pat
     edit(edited, edited, "Items", "new", paper_id="p1", name="LoRA")
     edit(edited, edited, "Items", "new", paper_id="p1", kind="benchmark", name="MATH")
     report = apply_review(edited, run, "alice")
-    assert report.counts["rejected"] == 4
+    assert report.counts["refused"] == 4
     assert any("column id (A): unknown id 'p1#deadbeef'" in m for m in report.refused)
     assert any("column paper_id (B): paper 'p9' is not in this run" in m for m in report.refused)
     assert any("sheet Items" in m and "column kind (C): choose what the new row is" in m for m in report.refused)
@@ -341,7 +341,7 @@ def test_items_are_validated_like_extraction(run: Path, book: Path, tmp_path: Pa
     edit(edited, edited, "Items", "p2/method/squeezellm", proposed="no")
     edit(edited, edited, "Items", "new", paper_id="p2", kind="method", name="AWQ", proposed="no")
     report = apply_review(edited, run, "alice")
-    assert report.counts["rejected"] == 2 and report.counts["applied"] == 2
+    assert report.counts["refused"] == 2 and report.counts["applied"] == 2
     assert any("column params_b (H): parameter count is not written" in m for m in report.refused)
     assert any("column aliases (F): alias 'Fast GANQ' does not occur" in m for m in report.refused)
     papers, marks = load_reviewed(run)
@@ -404,7 +404,7 @@ def test_a_row_of_an_older_export_whose_item_vanished_is_kept_as_stale(run: Path
     edited = tmp_path / "edited.xlsx"
     edit(book, edited, "Claims", speed, setting="batch 1")
     report = apply_review(edited, run, "alice")
-    assert report.counts["stale"] == 1 and report.counts["rejected"] == 0
+    assert report.counts["stale"] == 1 and report.counts["refused"] == 0
     assert any("no longer extracted" in n for n in report.notes)
     assert [s.target_id for s in review_status(run).stale] == [speed]
     # If a later extraction produces it again, the correction applies.
@@ -510,8 +510,9 @@ def test_export_gold_holds_reviewed_items_and_leaves_the_rest_optional(run: Path
         "evidence": "GANQ reaches 83.6% accuracy on GSM8K",
     }]
     assert p1["methods"] == [["GANQ", "GPU-Adaptive Non-Uniform Quantization"]]
-    assert p1["optional"] == {"methods": [], "benchmarks": [["GSM8K"]], "values": [9.0, 34.0]}
-    assert p1["params_b"] == []  # the model was not reviewed
+    # The model was not reviewed: its size is optional, neither rewarded nor punished.
+    assert p1["optional"] == {"methods": [], "benchmarks": [["GSM8K"]], "values": [9.0, 34.0], "params_b": [27.0]}
+    assert p1["params_b"] == []
     assert [c["value"] for c in p2["claims"]] == [3.2, 71.2, 1.9]  # the whole paper was checked
     assert p2["params_b"] == [13.0] and p2["optional"]["values"] == []
     # It reads as gold, and the reviewed run scores perfectly against it.
@@ -519,6 +520,7 @@ def test_export_gold_holds_reviewed_items_and_leaves_the_rest_optional(run: Path
     papers, _ = load_reviewed(run)
     totals = evaluate(papers, gold).totals
     assert totals["claims"].fp == totals["claims"].fn == 0
+    assert (totals["model_sizes"].tp, totals["model_sizes"].fp, totals["model_sizes"].fn) == (1, 0, 0)
 
 
 def test_a_rejected_paper_leaves_the_tables_and_the_gold(run: Path, book: Path, tmp_path: Path) -> None:
@@ -570,15 +572,17 @@ def test_cli_round_trip(run: Path, tmp_path: Path) -> None:
     assert "6 claims" in result.output and "2 papers" in result.output
     edit(book, book, "Claims", claim_id(run, "p1", 83.6), metric="EM accuracy")
     edit(book, book, "Claims", claim_id(run, "p1", 2.57), value="fast")
+    edit(book, book, "Claims", claim_id(run, "p2", 71.2), decision="reject")
     result = runner.invoke(app, ["review", "apply", str(book), str(run), "--reviewer", "alice"])
     assert result.exit_code == 1  # a row was refused
-    assert "applied 1, unchanged 12, rejected 1, stale 0; 0 conflicts" in result.output
+    # A refused row is not a reject decision: each is counted under its own name.
+    assert "applied 2 (decisions: 1 edit, 1 reject), unchanged 11, refused 1, stale 0; 0 conflicts" in result.output
     assert "refused sheet Claims, row 3, column value (E)" in result.output
     result = runner.invoke(app, ["review", "apply", str(book), str(run)])
     assert result.exit_code == 2 and "--reviewer" in result.output
     gold = tmp_path / "gold.jsonl"
     result = runner.invoke(app, ["review", "export-gold", str(run), "--out", str(gold)])
-    assert result.exit_code == 0 and "1 reviewed papers" in result.output
+    assert result.exit_code == 0 and "2 reviewed papers" in result.output
     assert read_gold(gold)[0].claims[0].metric == ["em accuracy"]  # gold phrasings are lower case
     not_a_sheet = tmp_path / "review.csv"
     not_a_sheet.write_text("id,metric\n")

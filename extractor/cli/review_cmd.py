@@ -36,7 +36,6 @@ review_app = typer.Typer(
 EXIT_ROWS_REFUSED = 1
 
 
-
 @review_app.command("export")
 @reports_errors
 def export_command(
@@ -68,13 +67,15 @@ def apply_command(
     for message in report.conflicts:
         console.print(f"[yellow]{message}[/]", highlight=False)
     counts = report.counts
+    decisions = ", ".join(f"{n} {d}" for d, n in sorted(report.decisions.items()))
     console.print(
-        f"applied {counts['applied']}, unchanged {counts['unchanged']}, rejected {counts['rejected']}, "
-        f"stale {counts['stale']}; {len(report.conflicts)} conflicts"
+        f"applied {counts['applied']}" + (f" (decisions: {decisions})" if decisions else "")
+        + f", unchanged {counts['unchanged']}, refused {counts['refused']}, stale {counts['stale']}; "
+        f"{len(report.conflicts)} conflicts"
         + (f" (batch {report.batch_id} in {report.store})" if report.batch_id else " (nothing recorded)"),
         highlight=False,
     )
-    raise typer.Exit(EXIT_ROWS_REFUSED if counts["rejected"] else 0)
+    raise typer.Exit(EXIT_ROWS_REFUSED if counts["refused"] else 0)
 
 
 @review_app.command("status")

@@ -108,6 +108,7 @@ class GoldOptional(BaseModel):
     methods: list[list[str]] = Field(default_factory=list)
     benchmarks: list[list[str]] = Field(default_factory=list)
     values: list[float] = Field(default_factory=list)
+    params_b: list[float] = Field(default_factory=list)
 
 
 class GoldPaper(BaseModel):
@@ -422,9 +423,11 @@ def _distinct(values: Iterable[float]) -> list[float]:
     return out
 
 
-def score_sizes(sizes: Iterable[float], gold: Iterable[float]) -> FieldScore:
-    """Sets of parameter counts in billions, equal within the claim tolerance."""
-    extracted, target = _distinct(sizes), _distinct(gold)
+def score_sizes(sizes: Iterable[float], gold: Iterable[float], optional: Iterable[float] = ()) -> FieldScore:
+    """Sets of parameter counts in billions, equal within the claim tolerance; an extracted size
+    matching only an optional one is neither rewarded nor punished."""
+    extracted, target, allowed = _distinct(sizes), _distinct(gold), _distinct(optional)
+    extracted = [s for s in extracted if any(close(s, g) for g in target) or not any(close(s, o) for o in allowed)]
     extra = [s for s in extracted if not any(close(s, g) for g in target)]
     missed = [g for g in target if not any(close(s, g) for s in extracted)]
     tp = len(extracted) - len(extra)
@@ -455,7 +458,7 @@ _SCORERS: dict[str, Callable[[Extraction, GoldPaper], FieldScore]] = {
     "benchmarks": lambda e, g: score_names(
         [[b.name] for b in e.benchmarks], g.benchmarks, g.optional.benchmarks
     ),
-    "model_sizes": lambda e, g: score_sizes(_model_sizes(e), g.params_b),
+    "model_sizes": lambda e, g: score_sizes(_model_sizes(e), g.params_b, g.optional.params_b),
 }
 
 

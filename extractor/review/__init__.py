@@ -92,11 +92,13 @@ def export_review(run_dir: Path, out: Path, store: Path | None = None) -> dict[s
 
 @dataclass
 class ApplyReport:
-    """What an apply did: counts by row status, why rows were refused, notes, the conflicts."""
+    """What an apply did: counts by row status, the decisions recorded, why rows were refused,
+    notes, the conflicts."""
 
     store: Path
     batch_id: str | None
     counts: dict[str, int]
+    decisions: dict[str, int]
     refused: list[str]
     notes: list[str]
     conflicts: list[str]
@@ -148,10 +150,10 @@ def apply_review(
             )
             written = db.append(batch, result.corrections)
             batch_id = batch.id
-    refused = [m for o in result.outcomes if o.status == "rejected" for m in o.messages]
-    notes = [m for o in result.outcomes if o.status != "rejected" for m in o.messages]
+    refused = [m for o in result.outcomes if o.status == "refused" for m in o.messages]
+    notes = [m for o in result.outcomes if o.status != "refused" for m in o.messages]
     conflicts = [_conflict_message(reviewer, new, old) for new, old in result.conflicts]
-    return ApplyReport(path, batch_id, counts, refused, notes, conflicts, written)
+    return ApplyReport(path, batch_id, counts, result.decisions(), refused, notes, conflicts, written)
 
 
 @dataclass
@@ -209,13 +211,10 @@ def _gold_paper(paper: PaperResult, marks: dict[str, ReviewMark]) -> GoldPaper |
     for benchmark in extraction.benchmarks:
         gold = checked(item_id(paper.id, "benchmark", benchmark.name))
         (benchmarks if gold else optional_benchmarks).append([benchmark.name])
-    sizes = {
-        size
-        for model in extraction.models
-        if checked(item_id(paper.id, "model", model.name))
-        for size in (model.params_b, model.active_params_b)
-        if size is not None
-    }
+    sizes, optional_sizes = set(), set()
+    for model in extraction.models:
+        found = {size for size in (model.params_b, model.active_params_b) if size is not None}
+        (sizes if checked(item_id(paper.id, "model", model.name)) else optional_sizes).update(found)
     reviewers = ", ".join(sorted({m.reviewer for m in own.values()}))
     return GoldPaper(
         id=paper.id,
@@ -223,7 +222,10 @@ def _gold_paper(paper: PaperResult, marks: dict[str, ReviewMark]) -> GoldPaper |
         benchmarks=benchmarks,
         params_b=sorted(sizes),
         claims=claims,
-        optional=GoldOptional(methods=optional_methods, benchmarks=optional_benchmarks, values=sorted(values)),
+        optional=GoldOptional(
+            methods=optional_methods, benchmarks=optional_benchmarks, values=sorted(values),
+            params_b=sorted(optional_sizes - sizes),
+        ),
         notes=f"from review by {reviewers}; "
         + ("whole paper checked" if complete else "unreviewed extracted items are optional"),
     )

@@ -40,8 +40,10 @@ from extractor.review.store import TARGET_KINDS, Correction, NewCorrection
 from extractor.schema import Claim
 from extractor.text.hashing import canonical_json
 
-RowStatus = Literal["applied", "unchanged", "rejected", "stale"]
-STATUSES: tuple[RowStatus, ...] = ("applied", "unchanged", "rejected", "stale")
+#: What became of a row: its changes recorded, nothing to record, refused (a problem named by
+#: sheet, row and column; nothing of it recorded), or recorded against an item no longer extracted.
+RowStatus = Literal["applied", "unchanged", "refused", "stale"]
+STATUSES: tuple[RowStatus, ...] = ("applied", "unchanged", "refused", "stale")
 UNIT_EXAMPLES = "e.g. %, x, points, ms, s, GiB, GB, tokens/s"
 
 @dataclass
@@ -61,6 +63,14 @@ class Plan:
     def counts(self) -> dict[str, int]:
         return {s: sum(o.status == s for o in self.outcomes) for s in STATUSES}
 
+    def decisions(self) -> dict[str, int]:
+        """The decisions this sheet records (a reviewer's reject is a decision, not a refused row)."""
+        found: dict[str, int] = {}
+        for correction in self.corrections:
+            if correction.field == DECISION and correction.new_value:
+                found[correction.new_value] = found.get(correction.new_value, 0) + 1
+        return found
+
 
 @dataclass(frozen=True)
 class _Context:
@@ -71,7 +81,7 @@ class _Context:
 
 def _refused(row: SheetRow, problems: list[Problem]) -> tuple[RowOutcome, list[NewCorrection]]:
     messages = [f"{row.where(p.field)}: {p.message}" for p in problems]
-    return RowOutcome(row, "rejected", row.id, messages), []
+    return RowOutcome(row, "refused", row.id, messages), []
 
 
 def _validate(kind: str, values: dict, paper_id: str, ctx: _Context, typed: set[str]) -> BaseModel | Problem:
