@@ -22,6 +22,7 @@ from extractor.leaderboard import (
 )
 from extractor.leaderboard.charts import axis_label, entry_labels
 from extractor.pipeline.rundir import write_run
+from extractor.review import Stamp
 from extractor.schema import ClaimDraft, ExtractionDraft, Model, PaperResult
 
 A = (
@@ -117,12 +118,17 @@ def test_same_claim_in_two_runs_counts_once(results: list[PaperResult], tmp_path
 
 def test_review_marks_show_who_and_when(results: list[PaperResult]) -> None:
     claim_id = results[0].extraction.claims[0].id
-    marks = {claim_id: {"value": ("alice", "2025-05-01T10:00"), "metric": ("alice", "2025-05-01T10:00")},
-             "p-broken": {"status": ("bob", "2025-05-02")}}
+    marks = {claim_id: {"value": Stamp("alice", "2025-05-01T10:00", 83.6, 84.0),
+                        "metric": Stamp("alice", "2025-05-01T10:00", "accuracy", "EM accuracy"),
+                        "decision": Stamp("bob", "2025-05-03", None, "accept")},
+             "p-broken": {"decision": Stamp("bob", "2025-05-02", None, "reject")}}
     board = build_leaderboard(results, marks)
     row = board.claims.set_index("claim_id").loc[claim_id]
-    assert row["reviewed"] == "alice 2025-05-01T10:00 (metric, value)"
-    assert board.papers.set_index("paper_id").loc["p-broken", "reviewed"] == "bob 2025-05-02 (status)"
+    assert row["reviewed"] == (
+        "alice 2025-05-01T10:00: metric \u201caccuracy\u201d \u2192 \u201cEM accuracy\u201d, value 83.6 \u2192 84; "
+        "bob 2025-05-03: decision accept"
+    )
+    assert board.papers.set_index("paper_id").loc["p-broken", "reviewed"] == "bob 2025-05-02: decision reject"
 
 
 def test_workbook_sheets_links_and_highlight(results: list[PaperResult], tmp_path: Path) -> None:

@@ -606,7 +606,8 @@ def test_corrections_are_in_the_leaderboard_with_who_and_when(run: Path, book: P
     rows = {r["claim_id"]: r for r in csv.DictReader(out.open(encoding="utf-8"))}
     assert speed not in rows and len(rows) == 5
     assert rows[acc]["metric"] == "EM accuracy"
-    assert rows[acc]["reviewed"].startswith("alice 20") and rows[acc]["reviewed"].endswith("(decision, metric)")
+    assert rows[acc]["reviewed"].startswith("alice 20")
+    assert rows[acc]["reviewed"].endswith(": decision edit, metric \u201caccuracy\u201d \u2192 \u201cEM accuracy\u201d")
     assert rows[claim_id(run, "p1", 9)]["reviewed"] == ""
 
 

@@ -18,13 +18,13 @@ from pathlib import Path
 import pandas as pd
 
 from extractor.catalog.normalize import arxiv_id, normalize_claim
-from extractor.review import load_reviewed
+from extractor.review import Stamp, load_reviewed
 from extractor.schema import PaperResult
 
 NO_METRIC = "metric not stated"
 
-#: Review marks: {claim id or paper id: {field: (reviewer, timestamp)}}.
-Marks = Mapping[str, Mapping[str, tuple[str, str]]]
+#: Review marks: {claim id or paper id: {field: who, when, the value before and after}}.
+Marks = Mapping[str, Mapping[str, Stamp]]
 
 _ARROWS = {"higher": "\u2191", "lower": "\u2193"}
 
@@ -57,7 +57,7 @@ def load_runs(run_dirs: Iterable[Path | str], store: Path | None = None) -> tupl
     """The papers of several run directories, in order (duplicates are merged later), with
     their reviewers' corrections applied, and the review marks of what was corrected."""
     papers: list[PaperResult] = []
-    marks: dict[str, Mapping[str, tuple[str, str]]] = {}
+    marks: dict[str, Mapping[str, Stamp]] = {}
     for run_dir in run_dirs:
         corrected, found = load_reviewed(Path(run_dir), store)
         papers.extend(corrected)
@@ -65,15 +65,16 @@ def load_runs(run_dirs: Iterable[Path | str], store: Path | None = None) -> tupl
     return papers, marks
 
 
-def _review_text(fields: Mapping[str, tuple[str, str]] | None) -> str | None:
-    """'alice 2025-05-01T10:00 (metric, value)': who reviewed what, and when."""
+def _review_text(fields: Mapping[str, Stamp] | None) -> str | None:
+    """'alice 2025-05-01T10:00: metric “accuracy” → “EM accuracy”, decision edit': who
+    changed what from what to what, and when."""
     if not fields:
         return None
     by_mark: dict[tuple[str, str], list[str]] = {}
-    for name, (who, when) in fields.items():
-        by_mark.setdefault((who, when), []).append(name)
+    for name, stamp in sorted(fields.items()):
+        by_mark.setdefault((stamp.reviewer, stamp.at), []).append(stamp.change(name))
     marks = sorted(by_mark.items(), key=lambda item: item[0][1])
-    return "; ".join(f"{who} {when} ({', '.join(sorted(names))})" for (who, when), names in marks)
+    return "; ".join(f"{who} {when}: {', '.join(changes)}" for (who, when), changes in marks)
 
 
 # The fields of one row of the claims frame, in the order _claim_frame builds them.
@@ -218,7 +219,7 @@ def _verdict(changes: pd.DataFrame) -> pd.Series:
 
 def build_leaderboard(results: Sequence[PaperResult], marks: Marks | None = None) -> Leaderboard:
     """The board for these papers. ``marks`` are review marks {claim or paper id: {field:
-    (reviewer, timestamp)}}, shown in a 'reviewed' column."""
+    :class:`~extractor.review.Stamp`}}, shown in a 'reviewed' column."""
     claims, papers = _claim_frame(results, marks or {})
     scores = _rank_scores(claims)
     scores["conflict"] = _conflicts(scores)

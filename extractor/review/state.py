@@ -127,10 +127,34 @@ def check_item(kind: str, values: dict, abstract: str, paper_id: str) -> BaseMod
 
 
 class Stamp(NamedTuple):
-    """Who set a field and when (a plain ``(reviewer, at)`` pair for the leaderboard)."""
+    """Who set a field and when, and what it was before (as extracted) and is now."""
 
     reviewer: str
     at: str
+    old: object = None
+    new: object = None
+
+    def change(self, name: str) -> str:
+        """'metric “accuracy” → “EM accuracy”', 'decision accept', 'added': the edit in words."""
+        if name == ADDED:
+            return "added"
+        if name == DECISION:
+            return f"decision {self.new or 'cleared'}"
+        if name == NOTE:
+            return f"note {_shown(self.new)}"
+        return f"{name} {_shown(self.old)} \u2192 {_shown(self.new)}"
+
+
+def _shown(value: object) -> str:
+    if value is None or value == [] or value == "":
+        return "blank"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list):
+        value = "; ".join(map(str, value))
+    return f"\u201c{value}\u201d" if isinstance(value, str) else str(value)
 
 
 @dataclass(frozen=True)
@@ -253,7 +277,11 @@ def _mark(state: TargetState) -> ReviewMark:
     latest = state.latest
     last = state.last
     assert last is not None
-    fields = {f: Stamp(c.reviewer, c.at) for f, c in latest.items()}
+    extracted = state.target.extracted or {}
+    fields = {
+        f: Stamp(c.reviewer, c.at, extracted.get(f, c.old_value) if f in ITEM_FIELDS[state.target.kind] else None, c.new_value)
+        for f, c in latest.items()
+    }
     return ReviewMark(
         target_id=state.target.id,
         kind=state.target.kind,
