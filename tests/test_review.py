@@ -7,6 +7,7 @@ rules extractor improves.
 from __future__ import annotations
 
 import csv
+import datetime
 import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -150,7 +151,7 @@ def claims_of(papers, paper_id: str) -> dict[str, object]:
 # --- the workbook ---------------------------------------------------------------------------
 
 
-def test_export_has_a_row_per_item_locked_columns_dropdowns_and_new_rows(run: Path, book: Path) -> None:
+def test_export_has_a_row_per_item_grey_columns_dropdowns_and_new_rows(run: Path, book: Path) -> None:
     wb = load_workbook(book)
     assert wb.sheetnames == ["Read me", "Claims", "Items", "Papers"]
     claims = wb["Claims"]
@@ -159,12 +160,22 @@ def test_export_has_a_row_per_item_locked_columns_dropdowns_and_new_rows(run: Pa
     assert ids[:6] == [claim_id(run, "p1", 83.6), claim_id(run, "p1", 2.57), claim_id(run, "p1", 9),
                        claim_id(run, "p2", 3.2), claim_id(run, "p2", 71.2), claim_id(run, "p2", 1.9)]
     assert ids[6:] == ["new"] * 20
-    assert claims.protection.sheet
+    # Not protected: no spreadsheet sorts a protected range with locked cells. Read-only is grey.
+    assert not claims.protection.sheet and claims.auto_filter.ref == f"A1:{claims.cell(1, len(header)).column_letter}27"
     row = {h: claims.cell(2, i + 1) for i, h in enumerate(header)}
-    assert row["id"].protection.locked and row["context"].protection.locked
-    assert row["id"].fill.fgColor.rgb.endswith("E7E6E6")
-    assert not row["metric"].protection.locked and not row["decision"].protection.locked
+    assert row["id"].fill.fgColor.rgb.endswith("E7E6E6") and row["context"].fill.fgColor.rgb.endswith("E7E6E6")
+    assert row["metric"].fill.fgColor.rgb == row["decision"].fill.fgColor.rgb == "00000000"
     assert claims.column_dimensions[row["base"].column_letter].hidden
+    # Text columns are formatted as text (what is typed stays text); numbers stay numbers.
+    assert {h: row[h].number_format for h in ("id", "paper_id", "evidence", "setting", "baseline", "value", "value_max")} == {
+        "id": "@", "paper_id": "@", "evidence": "@", "setting": "@", "baseline": "@", "value": "General", "value_max": "General"}
+    new = {h: claims.cell(8, i + 1) for i, h in enumerate(header)}
+    assert new["id"].value == "new" and new["paper_id"].number_format == new["setting"].number_format == "@"
+    # Ids are never cut: the id column fits the longest id.
+    assert claims.column_dimensions["A"].width >= len(ids[0]) + 2
+    items = wb["Items"]
+    longest = max(len(str(items.cell(r, 1).value)) for r in range(2, items.max_row + 1))
+    assert items.column_dimensions["A"].width >= longest + 2
     # The context shows the abstract around the evidence, the evidence itself in bold red.
     rich = load_workbook(book, rich_text=True)["Claims"].cell(2, header.index("context") + 1).value
     assert "GANQ reaches 83.6% accuracy on GSM8K" in [str(block) for block in rich]
@@ -315,11 +326,25 @@ def test_units_are_checked_where_the_reviewer_types_them(tmp_path: Path) -> None
     assert claims_of(papers, "p2")[memory].metric == "peak memory"
 
 
+def test_a_date_in_a_text_or_number_column_is_refused_by_sheet_row_and_column(run: Path, book: Path) -> None:
+    """A spreadsheet that turned `1/2` or `2024-01-05` into a date has lost what was typed."""
+    acc, memory = claim_id(run, "p1", 83.6), claim_id(run, "p2", 3.2)
+    setting_row = edit(book, book, "Claims", acc, setting=datetime.datetime(2026, 1, 2))
+    value_row = edit(book, book, "Claims", memory, value=datetime.date(2024, 1, 5), metric="peak memory")
+    report = apply_review(book, run, "alice")
+    assert report.counts["refused"] == 2 and report.counts["applied"] == 0
+    assert report.refused == [
+        f"sheet Claims, row {setting_row}, column setting (M): the cell holds a date (2026-01-02), "
+        "not what was typed; format the cell as text and type it again",
+        f"sheet Claims, row {value_row}, column value (E): the cell holds a date (2024-01-05), "
+        "not what was typed; format the cell as text and type it again",
+    ]
+
+
 def test_unknown_ids_and_bad_new_rows_are_refused(run: Path, book: Path, tmp_path: Path) -> None:
     edited = tmp_path / "edited.xlsx"
     wb = load_workbook(book)
     ws = wb["Claims"]
-    ws.protection.sheet = False
     ws.cell(2, 1).value = "p1#deadbeef"
     ws.cell(2, ws.max_column).value = None  # a typed id has no base
     wb.save(edited)
@@ -584,6 +609,10 @@ def test_cli_round_trip(run: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["review", "export-gold", str(run), "--out", str(gold)])
     assert result.exit_code == 0 and "2 reviewed papers" in result.output
     assert read_gold(gold)[0].claims[0].metric == ["em accuracy"]  # gold phrasings are lower case
+    # A workbook is never written under another format's name.
+    result = runner.invoke(app, ["review", "export", str(run), "--out", str(tmp_path / "x.csv")], env={"COLUMNS": "400"})
+    assert result.exit_code == 2 and not (tmp_path / "x.csv").exists()
+    assert "x.csv: the review workbook is an .xlsx file; give --out a name ending in .xlsx" in result.output
     not_a_sheet = tmp_path / "review.csv"
     not_a_sheet.write_text("id,metric\n")
     result = runner.invoke(app, ["review", "apply", str(not_a_sheet), str(run), "-r", "alice"], env={"COLUMNS": "400"})

@@ -82,6 +82,8 @@ def load_reviewed(run_dir: Path, store: Path | None = None) -> tuple[list[PaperR
 
 def export_review(run_dir: Path, out: Path, store: Path | None = None) -> dict[str, int]:
     """Write the review workbook; returns how many items of each kind it holds."""
+    if Path(out).suffix.lower() != ".xlsx":
+        raise ReviewError(f"{out}: the review workbook is an .xlsx file; give --out a name ending in .xlsx")
     state = load_state(run_dir, store)
     atomic_write_bytes(Path(out), build_workbook(state))
     counts: dict[str, int] = {}

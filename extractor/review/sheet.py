@@ -1,14 +1,18 @@
 """The review workbook: a run laid out for reviewers, and their edits read back.
 
 Three sheets (Claims, Items, Papers), one row per reviewable item with a stable id, the context
-around it, the editable fields and a ``decision`` dropdown. Read-only columns are locked (grey)
-under sheet protection; editable ones are unlocked. A hidden ``base`` column keeps what each row
-showed, so applying the sheet can tell what the reviewer changed from what another reviewer
-changed in the meantime. Blank rows marked ``new`` at the bottom take items the extractor missed.
+around it, the editable fields and a ``decision`` dropdown. Read-only columns are grey and
+applying ignores them; the sheets are not protected, because no spreadsheet sorts a protected
+range that holds locked cells (LibreOffice refuses, and so does Excel). Every text column is
+formatted as text, so `1/2` typed as a setting stays `1/2` instead of becoming a date. A hidden
+``base`` column keeps what each row showed, so applying the sheet can tell what the reviewer
+changed from what another reviewer changed in the meantime. Blank rows marked ``new`` at the
+bottom take items the extractor missed.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import math
@@ -19,7 +23,7 @@ from pathlib import Path
 from openpyxl import Workbook, load_workbook
 from openpyxl.cell.rich_text import CellRichText, TextBlock
 from openpyxl.cell.text import InlineFont
-from openpyxl.styles import Alignment, Font, NamedStyle, PatternFill, Protection
+from openpyxl.styles import Alignment, Font, NamedStyle, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
@@ -44,6 +48,7 @@ NEW = "new"
 NEW_ROWS = 20
 CONTEXT_CHARS = 160
 MAX_LINES = 12  # the tallest row, in lines; longer text scrolls inside its cell
+ID_WIDTH = 60  # the widest an id column grows to fit its ids
 
 LOCKED_FILL = PatternFill("solid", fgColor="E7E6E6")
 NEW_FILL = PatternFill("solid", fgColor="FFF8DC")
@@ -126,6 +131,7 @@ README_LINES = [
     "context shows the abstract around the evidence (in red). The Papers sheet has each full abstract.",
     "To add an item the extractor missed, fill a yellow row marked 'new': paper id, value, evidence and fields.",
     "Deleting a row changes nothing (choose reject instead); sorting and filtering are fine.",
+    "Grey columns are ignored when the sheet is applied: an edit there changes nothing.",
     "Then save and run: extractor review apply THIS_FILE RUN_DIR --reviewer YOUR_NAME",
     "Rows with a problem are reported with sheet, row and column; the other rows are applied.",
 ]
@@ -199,12 +205,14 @@ def _row(state: TargetState, paper: PaperResult, review: ReviewState) -> dict[st
 
 
 def _write_sheet(ws: Worksheet, columns: list[Column], rows: Iterable[tuple[str, dict]], new_rows: int) -> None:
-    """Write header, item rows and blank ``new`` rows; lock what is read-only; add dropdowns."""
+    """Write header, item rows and blank ``new`` rows; grey what is read-only; add dropdowns."""
     for index, column in enumerate(columns, start=1):
         ws.cell(1, index, column.name).style = HEADER_STYLE
     count = 1
+    longest_id = 0
     for kind, cells in rows:
         count += 1
+        longest_id = max(longest_id, len(str(cells.get("id") or "")))
         for index, column in enumerate(columns, start=1):
             editable = column.edit and (not column.kinds or kind in column.kinds)
             # Every text (ids and names too) comes from untrusted input: no cell runs as a formula.
@@ -218,7 +226,8 @@ def _write_sheet(ws: Worksheet, columns: list[Column], rows: Iterable[tuple[str,
             ws.cell(count, index, value).style = _style(column, editable, new=True)
     for index, column in enumerate(columns, start=1):
         letter = get_column_letter(index)
-        ws.column_dimensions[letter].width = column.width
+        # Ids are read whole (they are typed into reports and commands): the column fits the longest.
+        ws.column_dimensions[letter].width = min(max(column.width, longest_id + 2), ID_WIDTH) if column.name == "id" else column.width
         ws.column_dimensions[letter].hidden = column.name == "base"
         if column.choices and count > 1:
             validation = DataValidation(
@@ -236,10 +245,6 @@ def _write_sheet(ws: Worksheet, columns: list[Column], rows: Iterable[tuple[str,
     ws.sheet_properties.pageSetUpPr.fitToPage = True
     ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
     ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{count}"
-    # Protection marks the read-only columns; sorting, filtering and resizing stay allowed.
-    ws.protection.sheet = True
-    ws.protection.sort = ws.protection.autoFilter = False
-    ws.protection.formatColumns = ws.protection.formatRows = False
 
 
 def _height(columns: list[Column], cells: dict[str, object]) -> float:
@@ -254,23 +259,26 @@ def _height(columns: list[Column], cells: dict[str, object]) -> float:
 
 def _style(column: Column, editable: bool, new: bool = False) -> str:
     state = "new" if editable and new else "edit" if editable else "locked"
-    return f"review-{state}" + ("-wrap" if column.wrap else "")
+    return f"review-{state}" + ("-wrap" if column.wrap else "") + ("-number" if column.number else "")
 
 
 def _named_styles() -> list[NamedStyle]:
-    """One named style per look: assigning a name per cell is far faster than cell styles."""
+    """One named style per look: assigning a name per cell is far faster than cell styles.
+    Every column but the numbers is formatted as text ("@"), so what a reviewer types there is
+    kept as typed: no date (`1/2`), no number that loses digits (`2401.10100`)."""
     styles = [NamedStyle(name=HEADER_STYLE, font=HEADER_FONT, fill=HEADER_FILL)]
-    for state, fill, locked in (("locked", LOCKED_FILL, True), ("edit", PatternFill(), False), ("new", NEW_FILL, False)):
+    for state, fill in (("locked", LOCKED_FILL), ("edit", PatternFill()), ("new", NEW_FILL)):
         for wrap in (False, True):
-            styles.append(
-                NamedStyle(
-                    name=f"review-{state}" + ("-wrap" if wrap else ""),
-                    font=Font(name=FONT, size=11),
-                    fill=fill,
-                    protection=Protection(locked=locked),
-                    alignment=Alignment(wrap_text=wrap, vertical="top"),
+            for number in (False, True):
+                styles.append(
+                    NamedStyle(
+                        name=f"review-{state}" + ("-wrap" if wrap else "") + ("-number" if number else ""),
+                        font=Font(name=FONT, size=11),
+                        fill=fill,
+                        alignment=Alignment(wrap_text=wrap, vertical="top"),
+                        number_format="General" if number else "@",
+                    )
                 )
-            )
     return styles
 
 
@@ -350,6 +358,13 @@ _YES_NO = {"yes": True, "no": False}
 
 def _parse(column: Column, cell) -> object | Problem:
     """The typed value of a cell, or the problem with it."""
+    value = cell.value
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        # The spreadsheet read what was typed (`1/2`, `2024-01-05`) as a date: the text is lost.
+        if isinstance(value, dt.datetime) and value.time() == dt.time():
+            value = value.date()
+        return Problem(column.name, f"the cell holds a date ({value.isoformat()}), not what was typed; "
+                                    "format the cell as text and type it again")
     if column.number:
         return _number(cell)
     text = _text(cell.value)
