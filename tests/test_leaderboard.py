@@ -21,6 +21,7 @@ from extractor.leaderboard import (
     wide_table,
 )
 from extractor.leaderboard.charts import axis_label, entry_labels
+from extractor.leaderboard.xlsx import PAGE_CHARS
 from extractor.pipeline.rundir import write_run
 from extractor.review import Stamp
 from extractor.schema import ClaimDraft, ExtractionDraft, Model, PaperResult
@@ -255,3 +256,32 @@ def test_chart_labels_never_say_nan_and_tell_bars_apart() -> None:
     unstated = scores[scores["metric"].isna()].iloc[0]
     assert axis_label(unstated) == "metric not stated: direction unknown, not ranked"
     assert entry_labels(scores[scores["metric"].isna()]) == ["\u201caccuracy is 61.2 on GSM8K\u201d [2401.00009]"]
+
+
+def test_workbook_columns_are_readable_and_print_legibly(results: list[PaperResult], tmp_path: Path) -> None:
+    """Long text wraps (Setting and Baseline too), ids keep their digits and are never cut, and
+    a wide sheet prints on more pages across instead of shrinking to a few points."""
+    text = "Under the 2401.10100 protocol and 4-bit weights, GANQ is 12.5% faster than the FP16 baseline of Frantar et al."
+    results = [*results, paper("2401.10100", text, [dict(
+        value=12.5, unit="%", metric="speedup", kind="change", direction="increase", method="GANQ",
+        baseline="the FP16 baseline of Frantar et al.", setting="4-bit weights",
+        evidence="GANQ is 12.5% faster than the FP16 baseline of Frantar et al.")])]
+    out = tmp_path / "board.xlsx"
+    export(build_leaderboard(results), out, charts=False)
+    book = load_workbook(out)
+    improvements = book["Improvements"]
+    header = [c.value for c in improvements[1]]
+    row = next(r for r in improvements.iter_rows(min_row=2) if r[header.index("Paper")].value == "2401.10100")
+    cells = dict(zip(header, row))
+    assert cells["Paper"].value == "2401.10100" and cells["Paper"].data_type == "s" and cells["Paper"].number_format == "@"
+    assert cells["Baseline"].alignment.wrap_text and cells["Setting"].alignment.wrap_text
+    claims = book["Claims"]
+    header = [c.value for c in claims[1]]
+    letter = {h: claims.cell(1, i + 1).column_letter for i, h in enumerate(header)}
+    ids = [c.value for c in next(claims.iter_cols(min_col=header.index("Claim id") + 1, min_row=2))]
+    assert claims.column_dimensions[letter["Claim id"]].width >= max(map(len, ids)) + 2
+    assert claims.cell(2, header.index("Evidence") + 1).alignment.wrap_text
+    # The Claims sheet is too wide for one legible page: two pages across, rows kept together.
+    widths = sum(claims.column_dimensions[letter[h]].width for h in header)
+    assert widths > PAGE_CHARS and claims.page_setup.fitToWidth == 2 and claims.page_setup.pageOrder == "overThenDown"
+    assert book["Leaderboard"].page_setup.fitToWidth == 1

@@ -90,7 +90,7 @@ PAPER_COLUMNS: list[tuple[str, str]] = [
 WIDTHS = {
     "Benchmark": 18, "Metric": 18, "Setting": 14, "Size (B)": 7, "Rank": 6, "Method": 22, "Model": 22,
     "Value": 9, "Unit": 6, "As written": 9, "Paper": 15, "Evidence": 55, "Conflict": 32, "Reviewed": 20,
-    "Title": 50, "Status": 8, "Error": 30, "Source": 30, "Why rejected": 36, "Claim id": 22, "Kind": 8,
+    "Title": 50, "Status": 8, "Error": 30, "Source": 30, "Why rejected": 36, "Claim id": 25, "Kind": 8,
     "Change": 8, "Change max": 8, "Direction": 10, "Verdict": 12, "Baseline": 16, "Claims": 8,
     "Scores": 8, "Changes": 8, "Rejected": 9, "Unknown benchmark": 10, "Better": 8, "Value max": 8,
     "Comparable value": 11, "Comparable unit": 11, "Change direction": 10,

@@ -49,14 +49,22 @@ _TRAITS: dict[str, dict[str, object]] = {
     "wrap": {"alignment": Alignment(wrap_text=True, vertical="top")},
     "center": {"alignment": Alignment(horizontal="center", vertical="top")},
     "count": {"number_format": "0"},
+    "id": {"number_format": "@"},  # text, so an id like 2401.10100 never becomes the number 2401.101
 }
-_LOOK_ONLY = frozenset({"top", "wrap", "center", "count", "link"})  # nothing to show on an empty cell
+_LOOK_ONLY = frozenset({"top", "wrap", "center", "count", "link", "id"})  # nothing to show on an empty cell
 
 _COLUMN_TRAITS = {t: frozenset({"count", "center"}) for t in ("Claims", "Scores", "Changes", "Rejected")}
-_WRAPPED = ("Evidence", "Conflict", "Title", "Why rejected", "Error")
+_IDS = ("Paper", "Claim id")  # never wrapped nor cut: the column fits the longest id
+_WRAPPED = (
+    "Evidence", "Conflict", "Title", "Why rejected", "Error", "Setting", "Baseline", "Method", "Model",
+    "Benchmark", "Benchmark as written", "Metric", "Metric as written", "Reviewed", "Source",
+)
 _EXCEL_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _LINE = 13  # points per line of wrapped text
 WRAP_ROWS = 5000  # sheets up to this many rows wrap long text
+#: Column widths (characters) one printed landscape page holds at a legible scale (about half
+#: size: 5 pt or more for 11 pt text); a wider sheet (Claims) prints on as many pages across as it needs.
+PAGE_CHARS = 280
 
 
 def _text(value: object) -> object:
@@ -92,20 +100,31 @@ class _SheetWriter:
     landscape fit-to-width printing, optional wrapped long-text columns with sized rows."""
 
     def __init__(
-        self, book: _StyleBook, name: str, columns: list[tuple[str, str]], rows: int, note: str | None = None, plain: bool = False
+        self,
+        book: _StyleBook,
+        name: str,
+        columns: list[tuple[str, str]],
+        rows: int,
+        note: str | None = None,
+        plain: bool = False,
+        id_width: int = 0,
     ) -> None:
         self.book = book
         self.ws = ws = book.workbook.create_sheet(name)
         self.titles = [title for _, title in columns]
-        for i, title in enumerate(self.titles, 1):
-            ws.column_dimensions[get_column_letter(i)].width = WIDTHS.get(title, 14)
+        widths = [max(WIDTHS.get(t, 14), id_width + 2) if t in _IDS else WIDTHS.get(t, 14) for t in self.titles]
+        for i, width in enumerate(widths, 1):
+            ws.column_dimensions[get_column_letter(i)].width = width
         # Everything above the rows is written with the first row: set it up before appending.
         self.header_row = header_row = 2 if note else 1
         ws.freeze_panes = f"A{header_row + 1}"
         ws.print_title_rows = f"1:{header_row}"
         ws.page_setup.orientation = "landscape"
-        ws.page_setup.fitToWidth = 1
+        # Fit to as many pages across as keep the print legible (one page shrinks a wide sheet
+        # to a few points), and as many down as it takes.
+        ws.page_setup.fitToWidth = -(-sum(widths) // PAGE_CHARS)
         ws.page_setup.fitToHeight = 0
+        ws.page_setup.pageOrder = "overThenDown"  # the pages of one stretch of rows come together
         ws.sheet_properties.pageSetUpPr.fitToPage = True
         self.last_column = get_column_letter(len(columns))
         if note:
@@ -123,6 +142,10 @@ class _SheetWriter:
         # Long text wraps on sheets a person reads row by row; a longer sheet keeps one line per
         # row, which scans and filters better and writes several times faster.
         wrap = not plain and rows <= WRAP_ROWS
+        if wrap:  # ids formatted as text for a person who edits them (costly on long sheets)
+            for i, title in enumerate(self.titles):
+                if title in _IDS:
+                    self.column_traits[i] = self.column_traits.get(i, frozenset()) | {"id"}
         self.wrapped = {i: WIDTHS.get(t, 14) for i, t in enumerate(self.titles) if t in _WRAPPED and wrap}
         if self.wrapped:  # rows grow: every cell starts at the top, next to the wrapped text
             for i in range(len(columns)):
@@ -179,7 +202,7 @@ def _board_sheet(book: _StyleBook, board: Leaderboard) -> None:
         "ranked by the metric's direction (\u2191 higher is better, \u2193 lower). Changes over a "
         "baseline are on the Improvements sheet; every claim is on the Claims sheet."
     )
-    sheet = _SheetWriter(book, "Leaderboard", BOARD_COLUMNS, len(scores), note=note)
+    sheet = _SheetWriter(book, "Leaderboard", BOARD_COLUMNS, len(scores), note=note, id_width=_id_width(scores))
     if scores.empty:
         sheet.ws.append([sheet.cell(
             f"No absolute scores on a named benchmark yet: see the Claims sheet ({len(board.claims)} claims).",
@@ -205,8 +228,14 @@ def _board_sheet(book: _StyleBook, board: Leaderboard) -> None:
     sheet.close()
 
 
+def _id_width(*frames: pd.DataFrame) -> int:
+    """The longest paper or claim id of the frames (their id columns are sized to it)."""
+    lengths = [frame[c].astype(str).str.len().max() for frame in frames for c in ("paper_id", "claim_id") if c in frame and len(frame)]
+    return int(max(lengths, default=0))
+
+
 def _table_sheet(book: _StyleBook, name: str, frame: pd.DataFrame, columns: list[tuple[str, str]], plain: bool = False) -> None:
-    sheet = _SheetWriter(book, name, columns, len(frame), plain=plain)
+    sheet = _SheetWriter(book, name, columns, len(frame), plain=plain, id_width=_id_width(frame))
     for values, arxiv in _records(frame, columns):
         sheet.append(values, arxiv)
     sheet.close()
@@ -227,14 +256,15 @@ def _charts_sheet(workbook: Workbook, charts: Sequence[Path]) -> None:
 
 
 def write_xlsx(board: Leaderboard, path: Path, charts: Sequence[Path] = ()) -> None:
-    """Leaderboard, Improvements, Claims and Papers sheets (and the charts, when given). The
-    Claims sheet, the long one, is plain (one line per claim, no links) to stay fast."""
+    """Leaderboard, Improvements, Claims and Papers sheets (and the charts, when given). A
+    Claims sheet longer than :data:`WRAP_ROWS` is plain (one line per claim, no links) to stay fast."""
     workbook = Workbook(write_only=True)
     book = _StyleBook(workbook)
     _board_sheet(book, board)
     _table_sheet(book, "Improvements", board.changes, CHANGE_COLUMNS)
     unknown = board.claims["benchmark_known"].eq(False).map({True: "unknown", False: None})
-    _table_sheet(book, "Claims", board.claims.assign(benchmark_unknown=unknown), SHEET_CLAIM_COLUMNS, plain=True)
+    claims = board.claims.assign(benchmark_unknown=unknown)
+    _table_sheet(book, "Claims", claims, SHEET_CLAIM_COLUMNS, plain=len(claims) > WRAP_ROWS)
     _table_sheet(book, "Papers", board.papers, PAPER_COLUMNS)
     if charts:
         _charts_sheet(workbook, charts)
