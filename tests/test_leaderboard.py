@@ -285,3 +285,18 @@ def test_workbook_columns_are_readable_and_print_legibly(results: list[PaperResu
     widths = sum(claims.column_dimensions[letter[h]].width for h in header)
     assert widths > PAGE_CHARS and claims.page_setup.fitToWidth == 2 and claims.page_setup.pageOrder == "overThenDown"
     assert book["Leaderboard"].page_setup.fitToWidth == 1
+
+
+def test_long_work_reports_progress_by_stage(results: list[PaperResult], tmp_path: Path) -> None:
+    write_run(tmp_path / "run", results, {})
+    steps: list[tuple[str, int, int]] = []
+    board = build_leaderboard(*load_runs([tmp_path / "run"], step=lambda *s: steps.append(s)))
+    export(board, tmp_path / "board.xlsx", step=lambda *s: steps.append(s))
+    stages = {stage: (done, total) for stage, done, total in steps}
+    assert stages == {"reading runs": (1, 1), "drawing charts": (2, 2), "writing board.xlsx": (6, 6)}
+    assert steps[0] == ("reading runs", 0, 1)
+    quiet = CliRunner().invoke(app, ["leaderboard", str(tmp_path / "run"), "--out", str(tmp_path / "q.csv"), "-q", "--excel"])
+    assert quiet.exit_code == 0 and quiet.output.startswith("5 ranked scores in 2 blocks")
+    assert (tmp_path / "q.csv").read_bytes().startswith(b"\xef\xbb\xbfpaper_id,")
+    xlsx = CliRunner().invoke(app, ["leaderboard", str(tmp_path / "run"), "--out", str(tmp_path / "q.xlsx"), "--excel"])
+    assert xlsx.exit_code == 2 and "--excel applies to CSV output" in xlsx.output

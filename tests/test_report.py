@@ -134,7 +134,10 @@ def test_report_lists_papers_counts_reviews_rejections_and_failures(reviewed_run
 
 def test_report_command(reviewed_run: Path, tmp_path: Path) -> None:
     out = tmp_path / "report.html"
-    result = CliRunner().invoke(app, ["report", str(reviewed_run), "--out", str(out)])
+    steps: list[tuple[str, int, int]] = []
+    write_report(reviewed_run, out, step=lambda *s: steps.append(s))
+    assert steps[0] == ("rendering papers", 0, 4) and steps[-1] == ("rendering papers", 4, 4)
+    result = CliRunner().invoke(app, ["report", str(reviewed_run), "--out", str(out), "-q"])
     assert result.exit_code == 0, result.output
     assert "4 papers (1 failed), 8 claims, 1 rejected, 3 reviewed" in result.output
     assert out.read_text(encoding="utf-8").startswith("<!doctype html>")

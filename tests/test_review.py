@@ -592,8 +592,12 @@ def test_reading_never_creates_a_store(run: Path) -> None:
 def test_cli_round_trip(run: Path, tmp_path: Path) -> None:
     runner = CliRunner()
     book = tmp_path / "review.xlsx"
-    result = runner.invoke(app, ["review", "export", str(run), "--out", str(book)])
+    result = runner.invoke(app, ["review", "export", str(run), "--out", str(book), "-q"])
     assert result.exit_code == 0, result.output
+    steps: list[tuple[str, int, int]] = []
+    export_review(run, tmp_path / "again.xlsx", step=lambda *s: steps.append(s))
+    assert {stage: total for stage, _, total in steps} == {
+        "laying out rows": 14, "writing the Claims sheet": 6, "writing the Items sheet": 6, "writing the Papers sheet": 2}
     assert "6 claims" in result.output and "2 papers" in result.output
     edit(book, book, "Claims", claim_id(run, "p1", 83.6), metric="EM accuracy")
     edit(book, book, "Claims", claim_id(run, "p1", 2.57), value="fast")

@@ -8,14 +8,18 @@ never a traceback.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional, TypeVar
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from extractor.errors import EXIT_FAILED, ExtractorError
 from extractor.pipeline.rundir import STORE_FILE
+from extractor.progress import Step
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -24,6 +28,32 @@ StoreOption = Annotated[
     Optional[Path],
     typer.Option("--store", help=f"Correction store (default: RUN_DIR/{STORE_FILE}); one store may serve several runs."),
 ]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars (the summary and errors are still printed).")]
+
+
+@contextmanager
+def progress_bars(quiet: bool = False) -> Iterator[Step]:
+    """A :data:`~extractor.progress.Step` drawing one rich bar per stage on stderr (none with
+    ``quiet``); the bars vanish when the work is done, leaving the command's summary."""
+    console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=quiet or not console.is_terminal,  # a log file gets the summary only
+    )
+    tasks: dict[str, object] = {}
+
+    def step(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            tasks[stage] = progress.add_task(stage, total=total)
+        progress.update(tasks[stage], completed=done, total=total)  # type: ignore[arg-type]
+
+    with progress:
+        yield step
 
 
 def fail(message: str, exit_code: int = EXIT_FAILED) -> typer.Exit:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from extractor.cli.common import StoreOption
+from extractor.cli.common import QuietOption, StoreOption, progress_bars
 from extractor.leaderboard import build_leaderboard, export, load_runs
 
 LEADERBOARD_EXAMPLES = """
@@ -19,6 +19,8 @@ Examples:
   extractor leaderboard runs/a runs/b --out board.csv --no-charts
 
   extractor leaderboard runs/a --out by-method.csv --wide     # one row per method/model
+
+  extractor leaderboard runs/a --out claims.csv --excel       # a CSV Excel reads as UTF-8
 """
 
 
@@ -27,11 +29,14 @@ def leaderboard_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="FILE.xlsx or FILE.csv to write.")],
     wide: Annotated[bool, typer.Option("--wide", help="CSV with one row per method/model and one column per benchmark/metric.")] = False,
     no_charts: Annotated[bool, typer.Option("--no-charts", help="Do not write the PNG charts (FILE_charts/).")] = False,
+    excel: Annotated[bool, typer.Option("--excel", help="CSV for Excel: UTF-8 with a byte-order mark, so τ and ↓ are not read as Ï„ and â†“.")] = False,
     store: StoreOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Rank the runs' scores per benchmark and metric; changes, claims and papers in their own tables."""
-    board = build_leaderboard(*load_runs(run_dirs, store))
-    exported = export(board, out, wide=wide, charts=not no_charts)
+    with progress_bars(quiet) as step:
+        board = build_leaderboard(*load_runs(run_dirs, store, step))
+        exported = export(board, out, wide=wide, charts=not no_charts, excel=excel, step=step)
     console = Console(stderr=True)
     console.print(
         f"{len(board.scores)} ranked scores in {len(board.blocks)} blocks, {len(board.changes)} changes, "

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from extractor.cli.common import RunDir, StoreOption
+from extractor.cli.common import QuietOption, RunDir, StoreOption, progress_bars
 from extractor.review.report import write_report
 
 
@@ -16,9 +16,11 @@ def report_command(
     run_dir: RunDir,
     out: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")],
     store: StoreOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Write one HTML page: abstracts with highlighted evidence, fields, reviews, rejections."""
-    counts = write_report(run_dir, out, store)
+    with progress_bars(quiet) as step:
+        counts = write_report(run_dir, out, store, step)
     Console(stderr=True, soft_wrap=True).print(
         f"{counts.papers} papers ({counts.failed} failed), {counts.claims} claims, "
         f"{counts.rejected} rejected, {counts.reviewed} reviewed -> {out}",

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from extractor.cli.common import RunDir, StoreOption, reports_errors
+from extractor.cli.common import QuietOption, RunDir, StoreOption, progress_bars, reports_errors
 from extractor.pipeline.rundir import STORE_FILE
 from extractor.review import apply_review, export_gold, export_review, review_status
 
@@ -42,9 +42,11 @@ def export_command(
     run_dir: RunDir,
     out: Annotated[Path, typer.Option("--out", "-o", help="Workbook to write (.xlsx).")],
     store: StoreOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Write a review workbook: one row per claim and per method, model, benchmark and paper."""
-    counts = export_review(run_dir, out, store)
+    with progress_bars(quiet) as step:
+        counts = export_review(run_dir, out, store, step)
     items = ", ".join(f"{n} {kind}s" for kind, n in sorted(counts.items()))
     Console(stderr=True, soft_wrap=True).print(f"{items} -> {out}")
 

@@ -16,6 +16,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from extractor.cli.common import progress_bars
 from extractor.config import MODES, RunConfig, make_config, resolve_backend
 from extractor.leaderboard import write_run_leaderboard
 from extractor.pipeline.runner import run
@@ -123,7 +124,8 @@ def run_command(
         f"({counts['rejected']} rejected) -> {out}"
     )
     if not no_leaderboard:
-        board, exported = write_run_leaderboard(out)
+        with progress_bars(quiet) as step:
+            board, exported = write_run_leaderboard(out, step)
         console.print(f"leaderboard: {len(board.scores)} ranked scores in {len(board.blocks)} blocks -> {exported.path}")
     for result in summary.results:
         if result.status == "failed":

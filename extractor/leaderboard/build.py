@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from extractor.catalog.normalize import arxiv_id, normalize_claim
+from extractor.progress import Step, silent, tracked
 from extractor.review import Stamp, load_reviewed
 from extractor.schema import PaperResult
 
@@ -53,12 +54,14 @@ class Leaderboard:
         ).reset_index()
 
 
-def load_runs(run_dirs: Iterable[Path | str], store: Path | None = None) -> tuple[list[PaperResult], Marks]:
+def load_runs(
+    run_dirs: Iterable[Path | str], store: Path | None = None, step: Step = silent
+) -> tuple[list[PaperResult], Marks]:
     """The papers of several run directories, in order (duplicates are merged later), with
     their reviewers' corrections applied, and the review marks of what was corrected."""
     papers: list[PaperResult] = []
     marks: dict[str, Mapping[str, Stamp]] = {}
-    for run_dir in run_dirs:
+    for run_dir in tracked(list(run_dirs), "reading runs", step):
         corrected, found = load_reviewed(Path(run_dir), store)
         papers.extend(corrected)
         marks.update((target, mark.fields) for target, mark in found.items())

@@ -10,6 +10,7 @@ import pandas as pd
 
 from extractor.leaderboard.build import NO_METRIC, Leaderboard
 from extractor.pipeline.rundir import atomic_write_bytes
+from extractor.progress import Step, silent, tracked
 
 MAX_BARS = 30  # bars per chart; a longer block shows its best entries
 
@@ -49,7 +50,7 @@ def axis_label(row: pd.Series) -> str:
     return f"{_text(row['metric']) or NO_METRIC}{f' ({unit})' if unit else ''}: {better}"
 
 
-def write_charts(board: Leaderboard, directory: Path) -> list[Path]:
+def write_charts(board: Leaderboard, directory: Path, step: Step = silent) -> list[Path]:
     """A horizontal bar chart per block with at least two entries; returns the PNG paths."""
     import matplotlib
 
@@ -57,9 +58,8 @@ def write_charts(board: Leaderboard, directory: Path) -> list[Path]:
     import matplotlib.pyplot as plt
 
     paths: list[Path] = []
-    for block in board.blocks.itertuples():
-        if block.entries < 2:
-            continue
+    charted = [block for block in board.blocks.itertuples() if block.entries >= 2]
+    for block in tracked(charted, "drawing charts", step):
         rows = board.scores[board.scores["block"] == block.block].head(MAX_BARS)
         labels = entry_labels(rows)
         values = rows["comparable"].tolist()

@@ -10,6 +10,7 @@ from extractor.leaderboard.build import Leaderboard, build_leaderboard, load_run
 from extractor.leaderboard.charts import write_charts
 from extractor.leaderboard.tables import write_csv
 from extractor.leaderboard.xlsx import write_xlsx
+from extractor.progress import Step, silent
 
 
 @dataclass(frozen=True)
@@ -23,26 +24,30 @@ def charts_dir(out: Path) -> Path:
     return out.with_name(out.stem + "_charts")
 
 
-def export(board: Leaderboard, out: Path, wide: bool = False, charts: bool = True) -> Exported:
-    """Write ``out`` (.xlsx or .csv) and, unless ``charts`` is false, the PNG charts beside it."""
+def export(
+    board: Leaderboard, out: Path, wide: bool = False, charts: bool = True, excel: bool = False, step: Step = silent
+) -> Exported:
+    """Write ``out`` (.xlsx or .csv; ``excel``: a CSV Excel reads as UTF-8) and, unless
+    ``charts`` is false, the PNG charts beside it."""
     suffix = out.suffix.lower()
     if suffix not in (".xlsx", ".csv"):
         raise UsageError(f"{out}: the output must end in .xlsx or .csv")
-    if wide and suffix != ".csv":
-        raise UsageError("--wide applies to CSV output")
-    pictures = write_charts(board, charts_dir(out)) if charts else []
+    for flag, given in (("--wide", wide), ("--excel", excel)):
+        if given and suffix != ".csv":
+            raise UsageError(f"{flag} applies to CSV output")
+    pictures = write_charts(board, charts_dir(out), step) if charts else []
     if suffix == ".csv":
-        write_csv(board, out, wide=wide)
+        write_csv(board, out, wide=wide, excel=excel)
     else:
-        write_xlsx(board, out, pictures)
+        write_xlsx(board, out, pictures, step)
     return Exported(out, pictures)
 
 
 RUN_LEADERBOARD = "leaderboard.xlsx"
 
 
-def write_run_leaderboard(run_dir: Path) -> tuple[Leaderboard, Exported]:
+def write_run_leaderboard(run_dir: Path, step: Step = silent) -> tuple[Leaderboard, Exported]:
     """The board of one run (corrections applied), written into its directory (``leaderboard.xlsx``
     and charts)."""
     board = build_leaderboard(*load_runs([run_dir]))
-    return board, export(board, Path(run_dir) / RUN_LEADERBOARD)
+    return board, export(board, Path(run_dir) / RUN_LEADERBOARD, step=step)

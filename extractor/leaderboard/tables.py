@@ -50,10 +50,16 @@ def wide_table(board: Leaderboard) -> pd.DataFrame:
     return wide.reset_index()
 
 
-def write_csv(board: Leaderboard, path: Path, wide: bool = False) -> None:
-    """Every claim in long form, or (``wide``) one row per method/model and block."""
+#: Excel reads a CSV as the local code page unless it starts with a UTF-8 byte-order mark.
+EXCEL_BOM = "\ufeff"
+
+
+def write_csv(board: Leaderboard, path: Path, wide: bool = False, excel: bool = False) -> None:
+    """Every claim in long form, or (``wide``) one row per method/model and block; ``excel``
+    starts the file with a byte-order mark so Excel reads τ and ↓ as UTF-8, not as 'Ï„'."""
     if wide:
         table = wide_table(board)
-        atomic_write_text(path, _csv_text(table, list(table.columns)))
+        text = _csv_text(table, list(table.columns))
     else:
-        atomic_write_text(path, _csv_text(board.claims, [name for name, _ in CLAIM_COLUMNS]))
+        text = _csv_text(board.claims, [name for name, _ in CLAIM_COLUMNS])
+    atomic_write_text(path, (EXCEL_BOM if excel else "") + text)

@@ -25,6 +25,7 @@ from extractor.leaderboard.columns import (
     WIDTHS,
 )
 from extractor.pipeline.rundir import atomic_write_bytes, neutralize
+from extractor.progress import Step, silent
 
 ARXIV_ABS = "https://arxiv.org/abs/"
 
@@ -255,19 +256,25 @@ def _charts_sheet(workbook: Workbook, charts: Sequence[Path]) -> None:
         row += int(image.height / 20) + 2
 
 
-def write_xlsx(board: Leaderboard, path: Path, charts: Sequence[Path] = ()) -> None:
+def write_xlsx(board: Leaderboard, path: Path, charts: Sequence[Path] = (), step: Step = silent) -> None:
     """Leaderboard, Improvements, Claims and Papers sheets (and the charts, when given). A
     Claims sheet longer than :data:`WRAP_ROWS` is plain (one line per claim, no links) to stay fast."""
     workbook = Workbook(write_only=True)
     book = _StyleBook(workbook)
-    _board_sheet(book, board)
-    _table_sheet(book, "Improvements", board.changes, CHANGE_COLUMNS)
     unknown = board.claims["benchmark_known"].eq(False).map({True: "unknown", False: None})
     claims = board.claims.assign(benchmark_unknown=unknown)
-    _table_sheet(book, "Claims", claims, SHEET_CLAIM_COLUMNS, plain=len(claims) > WRAP_ROWS)
-    _table_sheet(book, "Papers", board.papers, PAPER_COLUMNS)
-    if charts:
-        _charts_sheet(workbook, charts)
+    sheets = [
+        lambda: _board_sheet(book, board),
+        lambda: _table_sheet(book, "Improvements", board.changes, CHANGE_COLUMNS),
+        lambda: _table_sheet(book, "Claims", claims, SHEET_CLAIM_COLUMNS, plain=len(claims) > WRAP_ROWS),
+        lambda: _table_sheet(book, "Papers", board.papers, PAPER_COLUMNS),
+        lambda: _charts_sheet(workbook, charts) if charts else None,
+    ]
+    stage = f"writing {path.name}"
+    for done, write in enumerate(sheets):
+        step(stage, done, len(sheets) + 1)
+        write()
     buffer = io.BytesIO()
-    workbook.save(buffer)
+    workbook.save(buffer)  # the rows are streamed into the file here: the last, long step
     atomic_write_bytes(path, buffer.getvalue())
+    step(stage, len(sheets) + 1, len(sheets) + 1)

@@ -22,6 +22,7 @@ from extractor.pipeline.rundir import (
     atomic_write_text,
     read_papers,
 )
+from extractor.progress import Step, silent
 from extractor.review.apply import Plan, plan
 from extractor.review.sheet import build_workbook, read_workbook
 from extractor.review.state import (
@@ -80,12 +81,12 @@ def load_reviewed(run_dir: Path, store: Path | None = None) -> tuple[list[PaperR
     return state.papers, state.marks
 
 
-def export_review(run_dir: Path, out: Path, store: Path | None = None) -> dict[str, int]:
+def export_review(run_dir: Path, out: Path, store: Path | None = None, step: Step = silent) -> dict[str, int]:
     """Write the review workbook; returns how many items of each kind it holds."""
     if Path(out).suffix.lower() != ".xlsx":
         raise ReviewError(f"{out}: the review workbook is an .xlsx file; give --out a name ending in .xlsx")
     state = load_state(run_dir, store)
-    atomic_write_bytes(Path(out), build_workbook(state))
+    atomic_write_bytes(Path(out), build_workbook(state, step))
     counts: dict[str, int] = {}
     for target_state in state.targets.values():
         counts[target_state.target.kind] = counts.get(target_state.target.kind, 0) + 1

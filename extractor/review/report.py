@@ -17,6 +17,7 @@ from itertools import groupby
 from pathlib import Path
 
 from extractor.pipeline.rundir import atomic_write_text, read_run_info
+from extractor.progress import Step, silent, tracked
 from extractor.review import ReviewState, load_state
 from extractor.review.state import ReviewMark, item_id
 from extractor.schema import Claim, PaperResult, Rejection
@@ -272,7 +273,7 @@ def _counts(counts: Counts) -> str:
 FILTERS = (("failed", "papers with failures"), ("rejected", "papers with rejected items"), ("reviewed", "reviewed papers"))
 
 
-def render(state: ReviewState, title: str, run_info: dict) -> str:
+def render(state: ReviewState, title: str, run_info: dict, step: Step = silent) -> str:
     """The whole page as one string."""
     about = ", ".join(
         f"{k} {run_info[k]}" for k in ("backend", "model", "finished") if run_info.get(k)
@@ -280,7 +281,7 @@ def render(state: ReviewState, title: str, run_info: dict) -> str:
     filters = "".join(
         f'<label><input type="checkbox" data-filter="{key}"> {label}</label>' for key, label in FILTERS
     )
-    papers: Iterable[str] = (_paper(p, state.marks) for p in state.papers)
+    papers: Iterable[str] = (_paper(p, state.marks) for p in tracked(state.papers, "rendering papers", step))
     return (
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
@@ -292,9 +293,9 @@ def render(state: ReviewState, title: str, run_info: dict) -> str:
     )
 
 
-def write_report(run_dir: Path, out: Path, store: Path | None = None) -> Counts:
+def write_report(run_dir: Path, out: Path, store: Path | None = None, step: Step = silent) -> Counts:
     """Write the report of a run (with its corrections) to ``out``; returns its counts."""
     state = load_state(run_dir, store)
     title = f"extractor report: {Path(run_dir).resolve().name}"
-    atomic_write_text(Path(out), render(state, title, read_run_info(run_dir)))
+    atomic_write_text(Path(out), render(state, title, read_run_info(run_dir), step))
     return Counts.of(state)

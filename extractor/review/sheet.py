@@ -30,6 +30,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from extractor.grounding import find_evidence
 from extractor.pipeline.rundir import neutralize
+from extractor.progress import Step, silent, tracked
 from extractor.review.state import (
     DECISION,
     DECISIONS,
@@ -282,12 +283,12 @@ def _named_styles() -> list[NamedStyle]:
     return styles
 
 
-def build_workbook(review: ReviewState) -> bytes:
+def build_workbook(review: ReviewState, step: Step = silent) -> bytes:
     """The review workbook of a run, with the current corrections already applied."""
     papers = {p.id: p for p in review.papers}
     grouped: dict[str, list[tuple[str, dict]]] = {name: [] for name in SHEETS}
     sheet_of = {kind: name for name, kinds in SHEET_KINDS.items() for kind in kinds}
-    for state in review.targets.values():
+    for state in tracked(list(review.targets.values()), "laying out rows", step):
         kind = state.target.kind
         grouped[sheet_of[kind]].append((kind, _row(state, papers[state.target.paper_id], review)))
     wb = Workbook()
@@ -301,7 +302,7 @@ def build_workbook(review: ReviewState) -> bytes:
     readme.column_dimensions["A"].width = 110
     for name, columns in SHEETS.items():
         new_rows = 0 if name == "Papers" else NEW_ROWS
-        _write_sheet(wb.create_sheet(name), columns, grouped[name], new_rows)
+        _write_sheet(wb.create_sheet(name), columns, tracked(grouped[name], f"writing the {name} sheet", step), new_rows)
     buffer = io.BytesIO()
     wb.save(buffer)
     return buffer.getvalue()
