@@ -2,10 +2,13 @@
 
 Each paper shows its abstract with the evidence of every claim highlighted in place (``<mark>``
 at the grounded spans, the number itself in bold), the extracted fields beside it, reviewed
-items marked with who and when, rejected items with their reasons, and failures. Checkboxes
-show only the papers with failures or with rejected items. The page needs no network: CSS and
-script are inline and a Content-Security-Policy forbids loading anything. Abstracts are
-untrusted, so every text taken from a run goes through :func:`html.escape`.
+items marked with who and when, rejected items with their reasons, and failures. Each claim
+shows its id as review.xlsx does (the paper id in the heading, ``#`` and the claim's part in the
+row). A search box and checkboxes (failures, rejected items, reviewed, unreviewed, with claims;
+each one checked narrows the list) pick papers. The layout holds from a phone (390 px: one
+column, claim rows as cards) to a desktop without sideways scrolling. The page needs no
+network: CSS and script are inline and a Content-Security-Policy forbids loading anything.
+Abstracts are untrusted, so every text taken from a run goes through :func:`html.escape`.
 """
 
 from __future__ import annotations
@@ -33,28 +36,47 @@ body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: v
        margin: 0; background: #f6f8fa; }
 header { position: sticky; top: 0; z-index: 2; background: #fff; border-bottom: 1px solid var(--line);
          padding: .6rem 1.2rem; }
+@media (max-width: 700px), (max-height: 600px) { header { position: static; } }
 h1 { font-size: 1.2rem; margin: 0 0 .3rem; }
 .run { color: var(--muted); font-size: .85rem; }
 .counts { display: flex; flex-wrap: wrap; gap: .4rem 1.2rem; list-style: none; padding: 0; margin: .4rem 0; }
 .counts b { font-size: 1.1rem; }
 .filters { display: flex; flex-wrap: wrap; gap: .3rem 1rem; align-items: center; font-size: .9rem; }
-.filters label { cursor: pointer; }
+.filters label { cursor: pointer; white-space: nowrap; }
+#search { font: inherit; padding: .2rem .5rem; border: 1px solid var(--line); border-radius: 4px;
+          width: 18rem; max-width: 100%; }
 #shown { color: var(--muted); margin-left: auto; }
-main { padding: 1rem 1.2rem; display: grid; gap: 1rem; }
-article { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .8rem 1rem; }
+main { padding: 1rem 1.2rem; display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; }
+article { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .8rem 1rem;
+          min-width: 0; overflow-wrap: anywhere; }
 article.hidden { display: none; }
 article.failed { border-left: 4px solid var(--bad); }
 h2 { font-size: 1rem; margin: 0 0 .4rem; }
 .pid { color: var(--muted); font: .8rem ui-monospace, monospace; margin-left: .4rem; }
 .cols { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1.1fr); gap: 1rem; }
-@media (max-width: 900px) { .cols { grid-template-columns: 1fr; } }
+@media (max-width: 900px) { .cols { grid-template-columns: minmax(0, 1fr); } }
+@media (max-width: 600px) {
+  body { font-size: 14px; } header, main { padding-left: .6rem; padding-right: .6rem; }
+  article { padding: .6rem; } .counts { gap: .2rem .8rem; font-size: .85rem; } #shown { margin-left: 0; }
+}
 .abstract { margin: 0; white-space: pre-wrap; }
 mark { background: var(--mark); border-radius: 2px; padding: 0 1px; }
 mark.on { outline: 2px solid var(--rev); }
 mark .num { color: var(--num); }
 sup.ref { color: var(--rev); font-size: .7rem; margin-left: 1px; }
 table { border-collapse: collapse; width: 100%; font-size: .85rem; }
-th, td { border-bottom: 1px solid var(--line); padding: .2rem .35rem; text-align: left; vertical-align: top; }
+th, td { border-bottom: 1px solid var(--line); padding: .2rem .35rem; text-align: left; vertical-align: top;
+         overflow-wrap: anywhere; }
+.cid { display: block; color: var(--muted); font: .7rem ui-monospace, monospace; }
+@media (max-width: 1100px) {
+  /* The claim table as cards: one field a line, its name beside it. */
+  table.claims thead { display: none; }
+  table.claims, table.claims tbody, table.claims tr, table.claims td { display: block; width: 100%; }
+  table.claims tr { border: 1px solid var(--line); border-radius: 4px; margin: 0 0 .4rem; }
+  table.claims td { display: flex; gap: .5rem; border: 0; padding: .1rem .4rem; }
+  table.claims td::before { content: attr(data-label); color: var(--muted); flex: 0 0 5.5rem; }
+  table.claims .cid { display: inline; margin-left: .4rem; }
+}
 th { color: var(--muted); font-weight: 600; }
 tr.on td { background: #ddf4ff; }
 td.corrected { background: #ddf4ff; font-weight: 600; }
@@ -77,12 +99,16 @@ SCRIPT = """
 (function () {
   var papers = Array.prototype.slice.call(document.querySelectorAll('article.paper'));
   var boxes = Array.prototype.slice.call(document.querySelectorAll('.filters input[data-filter]'));
+  var search = document.getElementById('search');
   var shown = document.getElementById('shown');
+  var texts = papers.map(function (p) { return p.textContent.toLowerCase(); });
   function apply() {
     var on = boxes.filter(function (b) { return b.checked; }).map(function (b) { return b.dataset.filter; });
+    var words = search.value.toLowerCase().split(/\\s+/).filter(Boolean);
     var n = 0;
-    papers.forEach(function (p) {
-      var keep = on.length === 0 || on.some(function (f) { return p.dataset[f] === '1'; });
+    papers.forEach(function (p, i) {
+      var keep = on.every(function (f) { return p.dataset[f] === '1'; }) &&
+        words.every(function (w) { return texts[i].indexOf(w) >= 0; });
       p.classList.toggle('hidden', !keep);
       if (keep) { n++; }
     });
@@ -92,6 +118,7 @@ SCRIPT = """
     if (location.hash.slice(1).split(',').indexOf(b.dataset.filter) >= 0) { b.checked = true; }
     b.addEventListener('change', apply);
   });
+  search.addEventListener('input', apply);
   function light(claim, on) {
     document.querySelectorAll('[data-claims~="' + claim + '"], tr[data-claim="' + claim + '"]')
       .forEach(function (el) { el.classList.toggle('on', on); });
@@ -166,7 +193,9 @@ def _claims_table(claims: list[Claim], refs: dict[str, int], marks: dict[str, Re
     for claim in claims:
         mark = marks.get(claim.id)
         corrected = mark.fields if mark else {}
-        cells = [f"<td>{refs[claim.id]}</td>"]
+        # The id as review.xlsx shows it: the paper id (in the heading), '#', the claim's part.
+        own = "#" + claim.id.rpartition("#")[2]
+        cells = [f'<td data-label="#">{refs[claim.id]}<span class="cid" title="{_e(claim.id)}">{_e(own)}</span></td>']
         for name in fields:
             value = getattr(claim, name)
             if name == "value":
@@ -176,10 +205,10 @@ def _claims_table(claims: list[Claim], refs: dict[str, int], marks: dict[str, Re
             stamp = corrected.get(name) or (corrected.get("value_max") if name == "value" else None)
             if stamp:
                 title = f"set by {stamp.reviewer} {stamp.at}"
-                cells.append(f'<td class="corrected" title="{_e(title)}">{_e(value)}</td>')
+                cells.append(f'<td data-label="{name}" class="corrected" title="{_e(title)}">{_e(value)}</td>')
             else:
-                cells.append(f"<td>{_e(value)}</td>")
-        cells.append(f"<td>{_badge(mark)}</td>")
+                cells.append(f'<td data-label="{name}">{_e(value)}</td>')
+        cells.append(f'<td data-label="review">{_badge(mark)}</td>')
         rows.append(f'<tr data-claim="{_e(claim.id)}" id="{_e(claim.id)}">{"".join(cells)}</tr>')
     return f'<table class="claims"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
@@ -220,7 +249,11 @@ def _paper(paper: PaperResult, marks: dict[str, ReviewMark]) -> str:
     refs = {c.id: n for n, c in enumerate(claims, start=1)}
     failed = paper.status == "failed"
     reviewed = any(m.paper_id == paper.id for m in marks.values())
-    flags = f'data-failed="{int(failed)}" data-rejected="{int(bool(paper.rejected))}" data-reviewed="{int(reviewed)}"'
+    flags = " ".join(
+        f'data-{name}="{int(bool(on))}"'
+        for name, on in (("failed", failed), ("rejected", paper.rejected), ("reviewed", reviewed),
+                         ("unreviewed", not reviewed), ("claims", claims))
+    )
     badges = ""
     if failed:
         badges += '<span class="badge failed">failed</span>'
@@ -270,7 +303,13 @@ def _counts(counts: Counts) -> str:
     ) + "</ul>"
 
 
-FILTERS = (("failed", "papers with failures"), ("rejected", "papers with rejected items"), ("reviewed", "reviewed papers"))
+FILTERS = (
+    ("failed", "failures"),
+    ("rejected", "rejected items"),
+    ("claims", "has claims"),
+    ("reviewed", "reviewed"),
+    ("unreviewed", "unreviewed"),
+)
 
 
 def render(state: ReviewState, title: str, run_info: dict, step: Step = silent) -> str:
@@ -288,7 +327,8 @@ def render(state: ReviewState, title: str, run_info: dict, step: Step = silent) 
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>"
         f'<header><h1>{_e(title)}</h1><div class="run">{_e(about)}</div>{_counts(Counts.of(state))}'
-        f'<div class="filters">Show only: {filters}<span id="shown"></span></div></header>'
+        '<div class="filters"><input type="search" id="search" placeholder="search ids, names, text" '
+        f'aria-label="search papers"> Show only papers with: {filters}<span id="shown"></span></div></header>'
         f"<main>{''.join(papers)}</main><script>{SCRIPT}</script></body></html>\n"
     )
 
