@@ -7,9 +7,10 @@ Run with the Python that has LibreOffice's ``uno`` module (Debian: ``/usr/bin/py
 
 EDITS.json: ``{"sort": {"sheet": "Claims", "column": "value"}, "cells": [[sheet, row id, column,
 typed text], ...]}``. The sheet is first sorted by that column (descending), as a reviewer
-sorting a column would; then each text is entered like typing (``setFormula``: the cell's
-number format decides what it becomes), in the row whose id column holds ``row id`` (``new``:
-the first blank new row). The workbook is saved as xlsx by LibreOffice.
+sorting a column would; then each text is typed into its cell the way the keyboard enters it
+(``.uno:EnterString``: the cell's number format decides what it becomes, unlike the API's
+``setFormula``, which ignores a text format), in the row whose id column holds ``row id``
+(``new``: the first blank new row). The workbook is saved as xlsx by LibreOffice.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def _connect(profile: Path, port: int):
     for _ in range(120):
         try:
             context = resolver.resolve(f"uno:socket,host=127.0.0.1,port={port};urp;StarOffice.ComponentContext")
-            return office, context.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", context)
+            return office, context, context.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", context)
         except Exception:  # noqa: BLE001 - the office is still starting
             time.sleep(0.5)
     office.kill()
@@ -96,9 +97,9 @@ def _row(sheet, header: dict[str, int], row_id: str) -> int:
 
 def main(source: Path, target: Path, edits: dict) -> None:
     with tempfile.TemporaryDirectory() as profile:
-        office, desktop = _connect(Path(profile), _free_port())
+        office, desktop_context, desktop = _connect(Path(profile), _free_port())
         try:
-            document = desktop.loadComponentFromURL(source.resolve().as_uri(), "_blank", 0, _props(Hidden=True))
+            document = desktop.loadComponentFromURL(source.resolve().as_uri(), "_blank", 0, _props(Hidden=False))
             sheets = document.getSheets()
             sort = edits.get("sort")
             if sort:
@@ -108,9 +109,15 @@ def main(source: Path, target: Path, edits: dict) -> None:
             for sheet_name, row_id, _, _ in edits["cells"]:
                 sheet = sheets.getByName(sheet_name)
                 rows.setdefault((sheet_name, row_id), _row(sheet, _columns(sheet), row_id))
+            controller = document.getCurrentController()
+            dispatcher = desktop_context.ServiceManager.createInstanceWithContext("com.sun.star.frame.DispatchHelper", desktop_context)
             for sheet_name, row_id, column, text in edits["cells"]:
                 sheet = sheets.getByName(sheet_name)
-                sheet.getCellByPosition(_columns(sheet)[column], rows[sheet_name, row_id]).setFormula(text)
+                cell = sheet.getCellByPosition(_columns(sheet)[column], rows[sheet_name, row_id])
+                # Typed as at the keyboard (the cell's number format decides what it becomes).
+                controller.setActiveSheet(sheet)
+                controller.select(cell)
+                dispatcher.executeDispatch(controller.getFrame(), ".uno:EnterString", "", 0, _props(StringName=text))
             document.storeToURL(target.resolve().as_uri(), _props(FilterName="Calc MS Excel 2007 XML"))
             document.close(True)
         finally:
