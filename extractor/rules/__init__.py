@@ -2,18 +2,21 @@
 
 No network and no model: a number grammar (:mod:`.quantities`) reads every number with its
 unit, range and context; :mod:`.claims` decides which are reported results and what each is
-about; :mod:`.names`, :mod:`.models` and :mod:`.benchmarks` find the paper's own methods, the
-models with their sizes and the datasets. Every claim's evidence is a fragment of the abstract,
+about; :mod:`.names` (with :mod:`.cues`, :mod:`.acronyms` and :mod:`.chunks`), :mod:`.models`
+and :mod:`.benchmarks` find the paper's own methods, the models with their sizes and the
+datasets. Every claim's evidence is a fragment of the abstract,
 so everything it returns survives grounding.
 """
 
 from __future__ import annotations
 
 from extractor.grounding import name_key, unique_names
+from extractor.rules.acronyms import abbreviations
 from extractor.rules.benchmarks import find_benchmark_mentions
 from extractor.rules.claims import Mention, build_claims, read_all
+from extractor.rules.cues import Name
 from extractor.rules.models import find_models, named_models
-from extractor.rules.names import Name, abbreviations, find_names, title_name
+from extractor.rules.names import find_names, title_name
 from extractor.rules.quantities import parse_quantities
 from extractor.rules.text import Document
 from extractor.schema import Benchmark, ExtractionDraft, Method

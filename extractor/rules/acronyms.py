@@ -1,0 +1,87 @@
+"""Acronym definitions: ``Long Name (ACR)`` and ``ACR (Long Name)``.
+
+The Schwartz-Hearst algorithm (PSB 2003): the long form is the shortest ending of the words
+before the parenthesis whose letters spell the short form in order.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from extractor.rules.chunks import QUOTES, TOKEN
+from extractor.rules.text import Document
+
+
+@dataclass(frozen=True)
+class Abbreviation:
+    short: str
+    long: str
+    start: int  # of the whole definition
+    end: int
+
+
+_PAREN = re.compile(r"\(([^()]{1,120})\)")
+
+
+def _short_form(candidate: str) -> bool:
+    return (
+        1 <= len(TOKEN.findall(candidate)) <= 2
+        and 2 <= len(candidate) <= 14
+        and candidate[0].isalnum()
+        and any(c.isupper() for c in candidate)
+        and not re.fullmatch(r"[\d.,%\s-]+", candidate)
+    )
+
+
+def _long_form(short: str, candidate: str) -> str | None:
+    """The shortest ending of ``candidate`` whose letters spell ``short`` in order, the first
+    one at a word start; None when there is none or it is implausibly long."""
+    core = short[:-1] if re.search(r"[A-Z]s$", short) else short
+    s, i = len(core) - 1, len(candidate) - 1
+    while s >= 0:
+        c = core[s].lower()
+        if not c.isalnum():
+            s -= 1
+            continue
+        while i >= 0 and (candidate[i].lower() != c or (s == 0 and i > 0 and candidate[i - 1].isalnum())):
+            i -= 1
+        if i < 0:
+            return None
+        s -= 1
+        i -= 1
+    long = candidate[candidate.rfind(" ", 0, i + 1) + 1 :].strip(" ,")
+    if len(long.split()) > min(len(core) + 5, 2 * len(core)) or len(long) <= len(core):
+        return None
+    return long
+
+
+def abbreviations(doc: Document) -> list[Abbreviation]:
+    """Every 'Long Name (ACR)' and 'ACR (Long Name)' definition in the abstract."""
+    text = doc.text
+    found = []
+    for match in _PAREN.finditer(text):
+        inner = match.group(1).strip()
+        sentence_start = doc.sentence_of(match.start())[0]
+        before = text[sentence_start : match.start()].rstrip()
+        if _short_form(inner):
+            window = " ".join(before.split()[-min(len(inner) + 5, 2 * len(inner)) :])
+            long = _long_form(inner, window)
+            if long:
+                found.append(
+                    Abbreviation(inner, long, text.rfind(long, sentence_start, match.start()), match.end())
+                )
+                continue
+        word = _last_token(before)
+        if word and _short_form(word.group()) and len(inner.split()) >= 2:
+            short = word.group().strip(QUOTES + ",:")
+            long = _long_form(short, inner)
+            if long and long == inner.strip(" ,"):
+                found.append(Abbreviation(short, inner, sentence_start + word.start(), match.end()))
+    return found
+
+
+def _last_token(text: str) -> re.Match | None:
+    """The last name token of ``text`` ('MT - DNN' in 'a model MT - DNN')."""
+    tokens = list(TOKEN.finditer(text, max(0, len(text) - 40)))
+    return tokens[-1] if tokens else None

@@ -1,0 +1,411 @@
+"""The cues by which an abstract introduces its own contributions, each a function below.
+
+A contribution verb with a first-person subject (``we propose X``, ``this paper describes X``,
+``namely X``); naming (``called X``, ``a ratio we call X``); apposition (``X, a ... framework``,
+``a new method, X,``, ``our trained model X``, ``The approach, X, ...``); acronym definitions in
+a contribution sentence; right after a contribution sentence, subjects such as ``The Text-Only
+Probe measures ...``; and coined names acting as the subject of a result sentence. Each cue adds
+what it finds to a :class:`Found`; :mod:`.names` decides which cues a sentence gets.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from extractor.catalog.registry import metric_entry
+from extractor.rules.acronyms import Abbreviation
+from extractor.rules.chunks import (
+    CONNECTORS,
+    HEADS,
+    HEADS_PATTERN,
+    QUOTES,
+    TOKEN,
+    chunk_ending,
+    coined,
+    head_after,
+    kind_of,
+    name_chunk,
+    name_like,
+)
+from extractor.rules.text import Document
+from extractor.rules.vocabulary import (
+    GENERIC_NAMES,
+    METHOD_HEADS,
+    MODEL_FAMILIES,
+    PHENOMENON_HEADS,
+)
+
+FIRST_PERSON = re.compile(r"\b(?:we|our|this\s+(?:paper|work|study|article|report))\b", re.IGNORECASE)
+CUE = re.compile(
+    r"\b(?:we|this\s+(?:paper|work|study|article|report))\s+(?:\w+ly\s+|then\s+|also\s+|further\s+|"
+    r"first\s+|next\s+|now\s+|therefore\s+|thus\s+|hence\s+)*"
+    r"(?P<verb>propos\w*|introduc\w*|present\w*|develop\w*|design\w*|devis\w*|build\w*|built|"
+    r"construct\w*|creat\w*|releas\w*|deriv\w*|formulat\w*|offer\w*|contribut\w*|train\w*|"
+    r"establish\w*|curat\w*|collect\w*|publish\w*|open-sourc\w*|describ\w*|put\s+forward)\b"
+    r"|\b(?:this|which)\s+(?:leads|led)\s+(?:us\s+)?to\b|\bleading\s+to\b|\bnamely,?\b"
+    r"|\bby\s+(?:building|introducing|proposing|designing|developing|constructing)\b",
+    re.IGNORECASE,
+)
+CUE_WORDS = ("we ", "this ", "lead", "namely", "by ")
+NAMING_WORDS = ("call", "name", "dub", "term", "coin", "denot", "refer")
+PASSIVE = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:proposed|introduced|presented|developed|designed)\b",
+    re.IGNORECASE,
+)
+# 'a ratio we call X', 'a new method called X', 'we refer to this as X'. After a participle the
+# name must look like one ('named entities' is not a naming); after 'we call' it may not.
+_NAMING = re.compile(
+    r"\b(?:(?P<we>we\s+(?:call|name|term|dub|coin|denote)|we\s+refer\s+to\s+(?:\w+\s+){0,6}?as)|"
+    r"(?:called|named|dubbed|termed|coined|denoted)(?:\s+as)?)\s+(?:it\s+|this\s+|them\s+|our\s+[\w-]+\s+)?"
+    r"(?:the\s+|a\s+|an\s+)?",
+    re.IGNORECASE,
+)
+_NAMING_HEAD = re.compile(r"(\w+)\s*,?\s+(?:(?:which|that)\s+)?$")
+# Verbs of studying something that exists: a name defined after them is not a contribution.
+_STUDY = re.compile(
+    r"\bwe\s+(?:\w+ly\s+)?(?:study|studies|investigate|analy[sz]e|examine|evaluate|use|apply|audit|"
+    r"revisit|consider|explore|test|probe|leverage|employ|adopt|follow|compare|benchmark|fine-tune|"
+    r"finetune|characterize|focus)\b",
+    re.IGNORECASE,
+)
+_NOVELTY = re.compile(
+    r"\b(?:new|novel|first|not\s+been|to\s+our\s+knowledge|propos\w*|introduc\w*)\b", re.IGNORECASE
+)
+# 'we propose a ... (ACR)', 'our proposed ... (ACR)', and 'The X (ACR) we present employs ...'.
+_STRONG_LEAD = re.compile(
+    r"(?<!recently\s)(?<!previously\s)(?<!originally\s)(?<!widely\s)"
+    r"\b(?i:our\s+proposed|propos\w*|introduc\w*|present\w*)\s+(?:[\w-]+\s+){0,6}$"
+)
+_WE_PRESENT_AFTER = re.compile(
+    r"\s*(?:that\s+|which\s+)?we\s+(?:propose|present|introduce|develop|call)\b", re.IGNORECASE
+)
+_NOT_A_DEFINITION = re.compile(
+    r"\b(?:such\s+as|like|e\.g\.?|i\.e\.?|including|known\s+as|than|vs\.?|versus|over|baselines?|"
+    r"in\s+terms\s+of|measured\s+by|focusing\s+on|based\s+on)\s*(?:the\s+)?$",
+    re.IGNORECASE,
+)
+_SKIP = frozenset(
+    """
+    a an the new novel simple yet effective efficient generic first lightweight principled
+    scalable practical powerful robust flexible training-free plug-and-play fully our
+    """.split()
+)
+# 'our trained model Curie-7B-v1', 'the proposed framework X'.
+_OUR_HEAD_NAME = re.compile(
+    r"\b(?i:our|the\s+proposed)\s+(?:[\w-]+\s+){0,2}?(?P<head>" + HEADS_PATTERN + r")s?\s+(?=\S)"
+)
+# 'We present KV-cache compression': a capitalized word before a process noun modifies it.
+_MODIFIES_NOUN = re.compile(
+    r"\s+(?!(?:" + HEADS_PATTERN + r")\b)[a-z]+(?:tion|sion|ing|ment|ance|ence|ity|ness|ism)s?\b"
+)
+_PARENTHESIZED_NAME = re.compile(r"\s*\(\s*([^\s()]+)\s*\)")
+# 'our DUEL framework'.
+_OUR_NAME_HEAD = re.compile(r"\b(?i:our)\s+(?P<name>\S+)\s+(?P<head>" + HEADS_PATTERN + r")\b")
+# 'a new method, self-ask, that' / 'a new technique ("reordering")': the head, then its article.
+_HEAD_THEN_NAME = re.compile(r"\b(?P<head>" + HEADS_PATTERN + r")\s*(?:,\s*(?:the\s+)?|\(\s*)(?=\S)")
+_ARTICLE_BEFORE = re.compile(r"\b(?i:a|an|the|our)\s+(?:[\w-]+\s+){0,3}$")
+_APPOSITION = re.compile(r"\s*,\s+an?\s+")
+_LAST_TOKEN = re.compile(r"[^\s,;:()]+$")
+# 'The approach, Diverse Prompt Mixer, is tested': a sentence that opens by naming its subject.
+_OPENING = re.compile(
+    r"(?:The|This|Our)\s+(?:[\w-]+\s+){0,2}?(?P<head>" + HEADS_PATTERN + r")\s*,\s+(?:the\s+)?(?=\S)"
+)
+# 'The Text-Only Probe measures ...', 'The Abstraction Gap (AG) metric quantifies ...'.
+_SUBJECT = re.compile(r"The\s+(?P<name>(?:[A-Z][\w-]*\s+){1,4})(?:\([^)]{1,12}\)\s+)?(?P<next>[a-z][\w-]*)")
+# 'deployable planners (B2T/RoH/ISR)'.
+_PLURAL_LIST = re.compile(r"\b(?P<head>[a-z]+s)\s+\((?P<names>[^()]{3,60})\)")
+# 'Moreover, M-Walk outperforms ...', 'results show that our FooNet achieves ...': a coined name as
+# the subject of a sentence after the abstract has stated its contribution.
+_SUBJECT_LEAD = re.compile(
+    r"(?:(?:Finally|Moreover|Furthermore|Additionally|In\s+addition|Overall|Notably|Empirically|"
+    r"Experimentally|As\s+a\s+result|Consequently|Specifically|In\s+particular)\s*,\s*)?(?:(?:The|Our)\s+)?"
+)
+_SHOW_THAT = re.compile(
+    r"\b(?:show\w*|demonstrat\w*|confirm\w*|indicat\w*|reveal\w*|verif\w*|prove[sn]?)\s+that\s+"
+    r"(?:(?:the|our)\s+)?(?=\S)",
+    re.IGNORECASE,
+)
+_VERSION = re.compile(r"\s+v?\d+(?:\.\d+)*\b(?![.,]\d)")
+_VERB_AFTER = re.compile(
+    r"\s+(?:(?:also|further|still|consistently|significantly|substantially|clearly|even|not\s+only|"
+    r"then|only|thus|therefore)\s+)*(?P<verb>[a-z]+)\b"
+)
+# Verbs that report a result: after one the subject is the paper's method wherever it stands.
+_RESULT_VERB = re.compile(
+    r"(?:achiev|outperform|obtain|surpass|improv|yield|reach|attain|beat|exceed|establish|deliver|"
+    r"perform|match|win|won|set|rank|generaliz|converg|scal|reduc|significantly)"
+)
+# Any finite verb: right after a contribution sentence, a name that acts is the one just introduced.
+_FINITE_VERB = re.compile(r"[a-z]{3,}(?:s|ed)|is|are|was|can|could|has|does|uses")
+_COMPARED = (
+    r"\b(?:than|over|such\s+as|e\.g\.?|including|compared\s+(?:to|with)|vs\.?|versus|like|unlike|"
+    r"outperform\w*|surpass\w*|beat\w*|exceed\w*|extends?|based\s+on|built\s+on|from|"
+    r"(?:has|have|had|previously|recently|originally)\s+(?:been\s+)?proposed)\s*,?\s+"
+    r"(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,2}?"
+)
+
+
+@dataclass(frozen=True)
+class Name:
+    """A coined name: its written form, other names for it, where it is, and what it heads."""
+
+    name: str
+    aliases: tuple[str, ...]
+    start: int
+    kind: str  # 'method' or 'data'
+
+
+class Found:
+    """The names found so far, each merged with the acronym definition it overlaps."""
+
+    def __init__(self, acronyms: list[Abbreviation]) -> None:
+        self.acronyms = acronyms
+        self.found: list[Name] = []
+
+    def add(self, name: str, start: int, end: int, kind: str, aliases: tuple[str, ...] = ()) -> None:
+        if name.lower() in GENERIC_NAMES:
+            return
+        for acronym in self.acronyms:
+            if acronym.start <= end and start < acronym.end:
+                name, aliases = acronym.short, (acronym.long,)
+                break
+        self.found.append(Name(name, aliases, start, kind))
+
+    def add_chunk(self, chunk: tuple[str, int, int] | None, kind: str) -> None:
+        if chunk:
+            self.add(chunk[0], chunk[1], chunk[2], kind)
+
+
+def _after_cue(text: str, position: int, sentence_end: int) -> int:
+    """Skip articles, adjectives and list markers after a cue verb."""
+    while True:
+        match = re.match(
+            r"(?:\s*(?:\(\w{1,4}\)|[:,]|\d\.(?=\s)))*\s*([\w'\u03bb-]+)", text[position:sentence_end]
+        )
+        if not match:
+            return position
+        if match.group(1).lower() in _SKIP:
+            position += match.end()
+            continue
+        at = position + match.start(1)
+        return at - 1 if text[at - 1 : at] in QUOTES else at
+
+
+def cue_verbs(text: str, span: tuple[int, int], names: Found) -> None:
+    """'we propose X', 'this paper describes X', 'namely X' (and 'X and Y')."""
+    for cue in CUE.finditer(text, *span):
+        verb = cue.group("verb")
+        position = _after_cue(text, cue.end(), span[1])
+        chunk = (
+            name_chunk(text, position)
+            or _acronym_at(position, names.acronyms)
+            or _lowercase_named(text, position)
+        )
+        defined = chunk and any(a.start <= chunk[2] and chunk[1] < a.end for a in names.acronyms)
+        if chunk and (defined or not _MODIFIES_NOUN.match(text, chunk[2])):
+            kind = kind_of(head_after(text, chunk[2]), verb)
+            names.add_chunk(chunk, kind)
+            names.add_chunk(_coordinated(text, chunk[2], span[1]), kind)
+
+
+def _lowercase_named(text: str, position: int) -> tuple[str, int, int] | None:
+    """'we propose medoid voting, a simple, but effective approach': a lower-case name the
+    apposition right after it makes a method."""
+    chunk = name_chunk(text, position, lowercase=True)
+    if (
+        chunk
+        and len(chunk[0].split()) <= 3
+        and re.match(r"\s*,\s+(?:a|an)\s", text[chunk[2] :])
+        and head_after(text, chunk[2])
+    ):
+        return chunk
+    return None
+
+
+def _acronym_at(position: int, acronyms: list[Abbreviation]) -> tuple[str, int, int] | None:
+    """'we propose inference-time dynamic prompting (IDP)': a definition right at the cue."""
+    for acronym in acronyms:
+        if 0 <= acronym.start - position <= 2:
+            return acronym.short, acronym.start, acronym.end
+    return None
+
+
+def _coordinated(text: str, end: int, sentence_end: int) -> tuple[str, int, int] | None:
+    """'MATH-P-Simple and MATH-P-Hard': a second name joined to the first by 'and'."""
+    match = re.match(r"\s+and\s+", text[end:sentence_end])
+    chunk = name_chunk(text, end + match.end()) if match else None
+    return chunk if chunk and name_like(chunk[0].split()[0]) else None
+
+
+def named(text: str, span: tuple[int, int], names: Found) -> None:
+    """'a new method called SKIM', 'a ratio we call the compositionality gap'."""
+    for match in _NAMING.finditer(text, *span):
+        lead = _NAMING_HEAD.search(text, max(span[0], match.start() - 30), match.start())
+        head = lead.group(1).lower() if lead else ""
+        if head in PHENOMENON_HEADS:
+            continue
+        chunk = name_chunk(text, match.end(), lowercase=True)
+        quoted = text[match.end() : match.end() + 1] in QUOTES
+        defined = _acronym_at(match.end(), names.acronyms)
+        if chunk and (match.group("we") or quoted or name_like(chunk[0].split()[0])):
+            names.add_chunk(chunk, kind_of(head))
+        elif defined:  # 'a method called meta-transfer learning (MTL)'
+            names.add_chunk(defined, kind_of(head))
+
+
+def appositions(text: str, span: tuple[int, int], names: Found) -> None:
+    """Names in apposition to a method or dataset noun, in a contribution sentence."""
+    start = span[0]
+    sentence = text[start : span[1]]
+    for match in _HEAD_THEN_NAME.finditer(sentence):
+        if not _ARTICLE_BEFORE.search(sentence, max(0, match.start() - 60), match.start()):
+            continue
+        at = start + match.end()
+        if any(a.start <= at < a.end and a.long not in text[at - 1 : a.end] for a in names.acronyms):
+            continue  # 'the evidence lower bound (ELBO)' is a definition, not an apposition
+        chunk = name_chunk(text, at, lowercase=True)
+        if not chunk or not re.match(r"\s*[,)]", text[chunk[2] : chunk[2] + 2]):
+            continue
+        first = chunk[0].split()[0]
+        if name_like(first) or "-" in first or text[at - 1] in QUOTES or text[at] in QUOTES:
+            names.add_chunk(chunk, kind_of(match.group("head").lower()))
+    if "our" in sentence.lower() or "proposed" in sentence:
+        for match in _OUR_HEAD_NAME.finditer(sentence):
+            at = start + match.end()
+            kind = kind_of(match.group("head").lower())
+            names.add_chunk(name_chunk(text, at), kind)
+            named = _PARENTHESIZED_NAME.match(text, at - 1)  # 'our models (BigGANs)'
+            if named and name_like(named.group(1)):
+                names.add(named.group(1), named.start(1), named.end(1), kind)
+        for match in _OUR_NAME_HEAD.finditer(sentence):
+            # 'our SRL model' names a task when SRL was defined earlier, outside this sentence.
+            background = any(a.short == match.group("name") and a.start < start for a in names.acronyms)
+            if name_like(match.group("name")) and not background:
+                names.add_chunk(
+                    name_chunk(text, start + match.start("name")), kind_of(match.group("head").lower())
+                )
+    for match in _APPOSITION.finditer(sentence):
+        token = _LAST_TOKEN.search(sentence, max(0, match.start() - 60), match.start())
+        head = head_after(text, start + match.start()) if token else None
+        if head and name_like(token.group()):
+            names.add_chunk(chunk_ending(text, start, start + match.start()), kind_of(head))
+    _plural_list(text, span, names)
+
+
+def _plural_list(text: str, span: tuple[int, int], names: Found) -> None:
+    """'deployable planners (B2T/RoH/ISR)': coined names listed after a plural method noun."""
+    for match in _PLURAL_LIST.finditer(text, *span):
+        head = match.group("head")
+        parts = re.split(r"\s*[/,]\s*", match.group("names"))
+        if (
+            (head in METHOD_HEADS or head[:-1] in METHOD_HEADS)
+            and len(parts) >= 2
+            and all(name_like(p) and " " not in p for p in parts)
+        ):
+            offset = match.start("names")
+            for part in parts:
+                at = text.find(part, offset)
+                names.add(part, at, at + len(part), "method")
+
+
+def opening(text: str, span: tuple[int, int], names: Found) -> None:
+    """'The approach, Diverse Prompt Mixer, is tested ...'."""
+    match = _OPENING.match(text, span[0], span[1])
+    if match:
+        chunk = name_chunk(text, match.end())
+        if chunk and re.match(r"\s*,", text[chunk[2] : chunk[2] + 2]):
+            names.add_chunk(chunk, kind_of(match.group("head").lower()))
+
+
+def definitions(
+    doc: Document, span: tuple[int, int], names: Found, previous_cue: bool, cued: bool
+) -> None:
+    """Acronym definitions in a contribution sentence: any, right after a cue verb or in a
+    passive 'X (ACR) is proposed'; a Title Case one in a first-person sentence that marks it
+    new or uses the acronym again (and is not a known metric)."""
+    text = doc.text
+    here = [
+        a for a in names.acronyms if span[0] <= a.start < span[1] and a.short.lower() not in GENERIC_NAMES
+    ]
+    if not here:
+        return
+    sentence = text[span[0] : span[1]]
+    passive = bool(PASSIVE.search(sentence))
+    for acronym in here:
+        lead = text[max(span[0], acronym.start - 40) : acronym.start]
+        if _NOT_A_DEFINITION.search(lead) or (
+            _STUDY.search(text, span[0], acronym.start) and not _NOVELTY.search(sentence)
+        ):
+            continue
+        head = head_after(text, acronym.end)
+        titled = all(
+            w[0].isupper() for w in re.findall(r"[\w'-]+", acronym.long) if w.lower() not in CONNECTORS
+        )
+        # 'We propose ... using a deeply-recursive convolutional network (DRCN). ... a DRCN is ...':
+        # a method noun defined in a contribution sentence and used again by its acronym.
+        reused = (
+            cued and acronym.long.split()[-1].lower() in METHOD_HEADS and acronym.short in text[acronym.end :]
+        )
+        strong = (
+            passive
+            or reused
+            or bool(_STRONG_LEAD.search(lead) or _WE_PRESENT_AFTER.match(text, acronym.end))
+        )
+        if not (strong and (titled or head in HEADS or acronym.long.split()[-1].lower() in HEADS)):
+            new_here = (previous_cue or FIRST_PERSON.search(sentence)) and (
+                _NOVELTY.search(sentence) or text.count(acronym.short) > 1
+            )
+            if not (titled and new_here) or metric_entry(acronym.short) or metric_entry(acronym.long):
+                continue
+        kind = "data" if re.search(r"(?i)\b(?:benchmark|dataset|corpus)\b", acronym.long) else kind_of(head)
+        names.add(acronym.short, acronym.start, acronym.end, kind, (acronym.long,))
+
+
+def subject(text: str, span: tuple[int, int], names: Found) -> None:
+    """Right after a contribution sentence: 'The Text-Only Probe measures ...'."""
+    match = _SUBJECT.match(text, span[0], span[1])
+    if not match:
+        return
+    name = match.group("name").strip()
+    following = match.group("next")
+    if following in METHOD_HEADS or (
+        following not in HEADS and len(name.split()) >= 2 and name.split()[-1].lower() in METHOD_HEADS
+    ):
+        names.add(name, match.start("name"), match.start("name") + len(name), "method")
+
+
+
+
+def acting_subjects(
+    doc: Document, span: tuple[int, int], names: Found, previous_cue: bool, background: int
+) -> None:
+    """A coined name the sentence opens with (or that 'results show that' introduces), followed by
+    a result verb, or by any verb right after a contribution sentence: 'CyCADA adapts ...',
+    'FlowNet 2.0 is only marginally slower', 'Experiments show that M - Walk outperforms ...'.
+    A name the abstract also writes before its first contribution sentence, or as what something
+    is compared with or built on, is a baseline."""
+    text = doc.text
+    starts = [_SUBJECT_LEAD.match(text, span[0], span[1]).end()]
+    if " that " in text[span[0] : span[1]]:
+        starts += [m.end() for m in _SHOW_THAT.finditer(text, span[0], span[1])]
+    for at in starts:
+        first = TOKEN.match(text, at)
+        chunk = name_chunk(text, at) if first and coined(first.group().strip(QUOTES)) else None
+        if not chunk or not coined(chunk[0]) or MODEL_FAMILIES.match(chunk[0]):
+            continue
+        name, start, end = chunk
+        version = _VERSION.match(text, end)
+        if version:
+            end = version.end()
+            name = text[start:end]
+        verb = _VERB_AFTER.match(text, end, span[1])
+        if not verb or not (
+            (previous_cue and _FINITE_VERB.fullmatch(verb.group("verb")))
+            or (_RESULT_VERB.match(verb.group("verb")) and text.count(name) > 1)
+        ):
+            continue
+        compared = re.search(_COMPARED + re.escape(name), text, re.IGNORECASE)
+        if name in text[:background] or compared or metric_entry(name):
+            continue
+        names.add(name, start, end, "method")
