@@ -10,19 +10,24 @@ so everything it returns survives grounding.
 
 from __future__ import annotations
 
+import re
+
 from extractor.grounding import name_key, unique_names
 from extractor.rules.acronyms import abbreviations
 from extractor.rules.benchmarks import find_benchmark_mentions
-from extractor.rules.claims import Mention, build_claims, read_all
+from extractor.rules.attribution import Subjects, build_claims
+from extractor.rules.claims import read_all
 from extractor.rules.cues import Name
 from extractor.rules.models import find_models, named_models
 from extractor.rules.names import find_names, title_name
 from extractor.rules.quantities import parse_quantities
-from extractor.rules.text import Document
+from extractor.rules.text import Document, Mention
 from extractor.schema import Benchmark, ExtractionDraft, Method
 from extractor.text.numbers import find_numbers
 
-RULES_VERSION = "1.2"
+RULES_VERSION = "2.0"
+# A model named by more than its size ('LLaMA2-7B', 'Mistral 7B'; not '27B models', '720M scale').
+_NAMED = re.compile(r"[A-Z][A-Za-z]|[A-Za-z]-?\d|\d[A-Za-z]*-[A-Z]")
 
 __all__ = ["RULES_VERSION", "extract"]
 
@@ -52,8 +57,12 @@ def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
     if titled and not {name_key(titled[0])} & (known | {name_key(m.name) for m in models}):
         own.append(Name(titled[0], (), titled[1], "method"))
     methods = [Method(name=n.name, aliases=list(n.aliases), proposed=True) for n in own]
-    method_mentions = [Mention(n.name, n.start, n.start + len(n.name)) for n in own]
-    claims = build_claims(doc, readings, mentions, benchmark_mentions, method_mentions, model_mentions)
+    subjects = Subjects(
+        methods=written(abstract, [(n.name, (n.name, *n.aliases)) for n in own]),
+        models=[m for m in model_mentions if _NAMED.search(m.name)],
+        proposed=own[0].name if own else None,
+    )
+    claims = build_claims(doc, readings, mentions, benchmark_mentions, subjects)
     benchmarks = unique_names([b.name for b in benchmark_mentions], name=str)
     return ExtractionDraft(
         methods=methods,
@@ -61,3 +70,13 @@ def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
         benchmarks=[Benchmark(name=b) for b in benchmarks],
         claims=claims,
     )
+
+
+def written(text: str, names: list[tuple[str, tuple[str, ...]]]) -> list[Mention]:
+    """Every place a name, or one of its aliases, is written: a subject is found where it acts."""
+    found = []
+    for name, surfaces in names:
+        for surface in surfaces:
+            for match in re.finditer(r"(?<![\w-])" + re.escape(surface) + r"(?![\w-])", text):
+                found.append(Mention(name, match.start(), match.end()))
+    return sorted(found, key=lambda m: m.start)

@@ -14,11 +14,10 @@ import re
 
 from extractor.catalog.registry import find_benchmarks
 from extractor.grounding import name_key
-from extractor.rules.claims import Mention
 from extractor.rules.acronyms import Abbreviation
 from extractor.rules.chunks import QUOTES, head_after, name_chunk, name_like
 from extractor.rules.cues import Name
-from extractor.rules.text import Document
+from extractor.rules.text import Document, Mention
 from extractor.rules.vocabulary import (
     DATA_HEADS,
     GENERIC_NAMES,

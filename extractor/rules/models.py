@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 
 from extractor.grounding import unique_names
-from extractor.rules.claims import SIZE, Mention, Reading
+from extractor.rules.claims import SIZE, Reading
 from extractor.rules.quantities import Quantity
-from extractor.rules.text import Document
+from extractor.rules.text import Document, Mention
 from extractor.rules.vocabulary import FAMILY_PREFIXES, MODEL_NAME, PARAMETER_NOUNS
 from extractor.schema import Model
 

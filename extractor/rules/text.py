@@ -99,6 +99,15 @@ def _depth(text: str, start: int, end: int) -> int:
     return piece.count("(") + piece.count("[") - piece.count(")") - piece.count("]")
 
 
+@dataclass(frozen=True)
+class Mention:
+    """A name found in the abstract (a benchmark, method or model) and where it is written."""
+
+    name: str
+    start: int
+    end: int
+
+
 class Word(NamedTuple):
     start: int
     end: int

@@ -1,0 +1,750 @@
+"""What each reported result is about, read from the grammar of its sentence (ANNOTATION.md,
+"Attribution").
+
+- **metric**: the noun phrase bound to the number: after it (``85.3% top-1 accuracy``, ``55.6%
+  fewer visual tokens``, ``34.7 BLEU``), before it (``accuracy of 85.3%``, ``GenPPL=27.06``,
+  ``perplexity 5.11``), ``in`` after it (``by 9.7% in accuracy``), the object of a change verb
+  (``reduces KV cache memory by 75%``, ``improves accuracy from 82.1% to 91.4%``), the subject
+  of one (``the perplexity gap shrinks by 32%``), or a share (``retains 90% of teacher
+  accuracy``); a multiplier of speed is a ``speedup``. Generic words (``score``,
+  ``performance``) are not a metric, and a number in a list (``70.1% and 44.2%``) shares the
+  list's metric; a metric is never taken from another clause.
+- **benchmark**: the one the number is reported ``on`` (``72.6% on HumanEval``), the one its
+  metric names (``HumanEval accuracy``), a sentence opened by ``On X,``, or the list aligned by
+  ``respectively``.
+- **subject**: ``for M`` after a compared number (``compared to 77.2% for M``), ``M (-16.5%)``,
+  else the nearest subject of a verb before the number: a method or a model named there, or
+  ``we`` / ``our method`` / ``it`` / ``the proposed X``, which stand for the paper's proposed
+  method.
+- **kind**, **direction** and **baseline**: change cues (``by``, ``gain``, ``points over``,
+  ``fewer``, ``gap``, ``faster``), their direction, and what the change is relative to
+  (``over``, ``than``, ``vs``, ``compared to``, ``relative to``). ``From A to B`` is two
+  scores: A belongs to the baseline, B to the subject.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from extractor.catalog.registry import metric_entry
+from extractor.rules.chunks import chunk_ending, coined, name_like
+from extractor.rules.claims import CLAIM, SETTING, Reading
+from extractor.rules.quantities import Quantity
+from extractor.rules.text import Document, Mention
+from extractor.rules.vocabulary import (
+    CHANGE_CUE,
+    DECREASE,
+    INCREASE,
+    METRIC_PATTERN,
+    METRIC_WORDS,
+    MODEL_FAMILIES,
+)
+from extractor.schema import ClaimDraft
+from extractor.text.numbers import NumberMention
+
+# --- noun phrases -------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[^\W\d_][\w@^.+'/-]*[\w@+]|[^\W\d_]|\d[\w@.-]*[^\W\d_][\w@.-]*")
+# Words a metric phrase never holds: they end it.
+_STOP = frozenset(
+    """
+    on in at for with over than and or while whereas but compared vs vs. versus relative across
+    under when using of to by from is are was were be been being has have had that which who where
+    as after before per between within without among against via respectively both each all its
+    their our the a an this these those it we up nearly about around approximately roughly only
+    just more less fewer lower higher better worse faster slower smaller larger earlier
+    while yet not no also
+    """.split()
+)
+_VERB = re.compile(
+    r"(?:achiev|reach|obtain|outperform|surpass|improv|reduc|yield|attain|deliver|match|retain|"
+    r"recover|provid|lower|rais|increas|decreas|narrow|shrink|cut|accelerat|exceed|beat|set|"
+    r"establish|show|lead|boost|preserv|need|requir|use|consum|remain|perform|generat|answer|"
+    r"rank|exit|drop|fall|rise|climb|collaps|leav|stay|keep|mak|tak|giv|cost|sav|halv|doubl|"
+    r"enabl|allow|produc|lift|enhanc|demonstrat|indicat|reveal|lag|trail|clos|bring|captur|"
+    r"score|gain|los|fell|rose|grew|grow|declin|degrad|speed|run|achiev)"
+    r"(?:e|es|ed|d|s|ing|ting|ning|ped|ping|ting)?$"
+)
+# Words that are never a metric on their own (ANNOTATION.md: 'score', 'performance').
+_GENERIC = frozenset(
+    """
+    score scores performance performances result results improvement improvements gain gains
+    average overall relative absolute mean value values margin margins boost boosts increase
+    increases reduction reductions drop drops quality points point percentage percent gap gaps
+    state-of-the-art sota best new
+    """.split()
+)
+# A change noun at the end of a phrase names the change, not what changed.
+_CHANGE_NOUNS = frozenset(
+    "improvement improvements gain gains boost boosts increase increases reduction reductions "
+    "drop drops margin margins lift lifts uplift uplifts savings saving decrease decreases".split()
+)
+_METRIC_WORDS = METRIC_WORDS - _GENERIC
+_COMPARATIVE = re.compile(
+    r"\s*(?:relative\s+|absolute\s+)?(?P<cmp>fewer|less|lower|higher|more|smaller|larger|faster|slower|"
+    r"earlier|better|worse|shorter|longer|cheaper)\b",
+    re.IGNORECASE,
+)
+_SPEED = re.compile(r"speed|faster|throughput|latency|accelerat", re.IGNORECASE)
+
+
+def _words(text: str, start: int, end: int) -> list[re.Match]:
+    return list(_WORD.finditer(text, start, end))
+
+
+def _phrase_after(text: str, position: int, limit: int) -> tuple[str, int] | None:
+    """The noun phrase that starts at ``position``: up to five words, ending at punctuation, a
+    function word or a verb."""
+    picked: list[re.Match] = []
+    for word in _WORD.finditer(text, position, limit):
+        gap = text[picked[-1].end() if picked else position : word.start()]
+        if gap.strip() or len(picked) == 5:
+            break
+        lower = word.group().lower()
+        if lower in _STOP or (picked and _VERB.match(lower)) or lower.endswith("ly"):
+            break
+        picked.append(word)
+    if not picked:
+        return None
+    return text[picked[0].start() : picked[-1].end()], picked[-1].end()
+
+
+def _phrase_before(text: str, floor: int, end: int) -> str | None:
+    """The noun phrase that ends at ``end`` (up to five words back, stopping at a function word,
+    a verb or punctuation)."""
+    picked: list[re.Match] = []
+    for word in reversed(_words(text, max(floor, end - 80), end)):
+        gap = text[word.end() : picked[0].start() if picked else end]
+        if gap.strip() or len(picked) == 5:
+            break
+        lower = word.group().lower()
+        if lower in _STOP or _VERB.match(lower) or lower.endswith("ly"):
+            break
+        picked.insert(0, word)
+    if not picked:
+        return None
+    return text[picked[0].start() : picked[-1].end()]
+
+
+def _clean(phrase: str | None) -> str | None:
+    """The phrase without a trailing change noun ('accuracy improvement' -> 'accuracy'); None when
+    only generic words are left."""
+    if not phrase:
+        return None
+    words = phrase.split()
+    while words and words[-1].lower() in _CHANGE_NOUNS:
+        words.pop()
+    if not words or all(w.lower() in _GENERIC for w in words):
+        return None
+    return " ".join(words)
+
+
+def _names_metric(phrase: str) -> bool:
+    """The phrase holds a metric word ('top-1 accuracy', 'GenPPL', 'pass@1', 'GPU memory')."""
+    lower = phrase.lower()
+    return (
+        any(w in _METRIC_WORDS for w in lower.split())
+        or any(m.group().split()[-1] not in _GENERIC for m in METRIC_PATTERN.finditer(lower))
+        or metric_entry(phrase) is not None
+    )
+
+
+# --- metric -------------------------------------------------------------------------------------
+
+_QUALIFIER = r"(?:(?:up\s+to|about|around|approximately|approx|roughly|nearly|almost|only|just|over|" \
+    r"more\s+than|less\s+than|below|above|at\s+least|at\s+most|~|\\sim|sim)\s*)*"
+# What binds a metric written before the number to it: 'accuracy of', 'GenPPL=', 'perplexity
+# approximately', 'generative perplexity (GenPPL) of'.
+_BOUND_BEFORE = re.compile(
+    r"(?:\s*\([^()]{1,20}\))?\s*(?P<link>of|=|:|is|was|stays\s+in|remains|reaching|at|around|"
+    r"approximately|approx|about|~|sim|\\approx|\\sim|from|between)?\s*[(\[]?\s*" + _QUALIFIER + r"[(\[]?\s*$",
+    re.IGNORECASE,
+)
+_IN_AFTER = re.compile(
+    r"[^,;()\d]{0,24}?\b(?:in|from)\s+(?:terms\s+of\s+)?(?:the\s+|their\s+|its\s+)?(?=[^\W\d])", re.IGNORECASE
+)
+_SHARE_OF = re.compile(r"\s+of\s+(?:the\s+|its\s+|their\s+)?(?=[^\W\d])", re.IGNORECASE)
+_CHANGE_VERB = re.compile(
+    r"\b(?:(?:improv|increas|reduc|lower|rais|boost|cut|decreas|narrow|shrink|halv|doubl|accelerat|"
+    r"lift|enhanc|elevat|trim|slash)(?:e|es|ed|s|ing|ting|d)?|speed(?:s|ing)?\s+up)\s+"
+    r"(?:the\s+|its\s+|their\s+|our\s+)?",
+    re.IGNORECASE,
+)
+_SUBJECT_CHANGE = re.compile(
+    r"\s+(?:\w+ly\s+)?(?:shrink|shrank|drop|dropp|fall|fell|rise|rose|ris|climb|collaps|grow|grew|"
+    r"increas|decreas|improv|degrad|declin|jump)\w*\s+(?:\w+ly\s+)?"
+    r"(?:by\s+|to\s+|from\s+)?" + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+def _metric_after(text: str, q: Quantity, limit: int, weak: bool = False) -> str | None:
+    """'85.3% top-1 accuracy', '55.6% fewer visual tokens', '1.30x wall-clock time speed-up'."""
+    position = q.end
+    comparative = _COMPARATIVE.match(text, position, limit)
+    if comparative:
+        position = comparative.end()
+    elif q.unit == "x":  # '1.44x the best measured throughput'
+        the = re.match(r"\s+the\s+", text[position:limit])
+        position += the.end() if the else 0
+    found = _phrase_after(text, position, limit)
+    if not found:
+        return None
+    phrase = _clean(found[0])
+    if phrase and (comparative or _names_metric(phrase) or (weak and q.unit is not None)):
+        return phrase  # weak: any noun after a unit ('24% abstention', '4.5 MB byte buffer')
+    return None
+
+
+def _metric_before(text: str, floor: int, q: Quantity) -> str | None:
+    """'accuracy of 85.3%', 'GenPPL=27.06', 'perplexity approximately 59', 'a top-1 accuracy of'."""
+    bound = _BOUND_BEFORE.search(text, max(floor, q.start - 60), q.start)
+    if not bound:
+        return None
+    end = bound.start()
+    phrase = _clean(_phrase_before(text, floor, end))
+    if not phrase:
+        return None
+    link = (bound.group("link") or "").lower()
+    return phrase if link in ("of", "=", ":") or _names_metric(phrase) else None
+
+
+def _metric_in_after(text: str, q: Quantity, limit: int) -> str | None:
+    """'by 9.7% in accuracy', '-0.12 in loss'."""
+    found = _IN_AFTER.match(text, q.end, limit)
+    if not found:
+        return None
+    phrase = _phrase_after(text, found.end(), limit)
+    cleaned = _clean(phrase[0]) if phrase else None
+    return cleaned if cleaned and _names_metric(cleaned) else None
+
+
+def _metric_share(text: str, q: Quantity, limit: int) -> str | None:
+    """'retains 86--90% of teacher accuracy', 'recovers 93% of native decoder decisions'."""
+    if q.unit != "%":
+        return None
+    found = _SHARE_OF.match(text, q.end, limit)
+    if not found:
+        return None
+    phrase = _phrase_after(text, found.end(), limit)
+    cleaned = _clean(phrase[0]) if phrase else None
+    if not cleaned or cleaned.split()[-1].lower() in _COUNTED:
+        return None
+    return cleaned
+
+
+_COUNTED = frozenset(
+    "pairs cases questions items tasks samples examples models problems prompts queries instances "
+    "scenarios time times rollouts runs trials users documents images languages".split()
+)
+
+
+def _metric_of_change(text: str, floor: int, q: Quantity) -> str | None:
+    """The object of a change verb ('reduces KV cache memory by 75%', 'improves accuracy from
+    82.1% to 91.4%') or the subject of a change ('the perplexity gap shrinks by 32%')."""
+    window_start = max(floor, q.start - 120)
+    verbs = list(_CHANGE_VERB.finditer(text, window_start, q.start))
+    for verb in reversed(verbs):
+        found = _phrase_after(text, verb.end(), q.start)
+        if not found:
+            continue
+        between = text[found[1] : q.start]
+        if re.search(r"[;:]", between) or len(between) > 70:
+            continue
+        if not re.search(r"\b(?:by|from|to)\b", between, re.IGNORECASE):
+            continue
+        return _clean(found[0])
+    change = _SUBJECT_CHANGE.search(text, window_start, q.start)
+    if change:
+        return _clean(_phrase_before(text, floor, change.start()))
+    return None
+
+
+_IN_TERMS_OF = re.compile(r"\bin\s+terms\s+of\s+(?:the\s+)?", re.IGNORECASE)
+
+
+def _metric_in_terms(text: str, sentence: tuple[int, int], q: Quantity) -> str | None:
+    """'In terms of model perplexity, our method narrows the gap ... by 16.3%'."""
+    found = _IN_TERMS_OF.search(text, sentence[0], q.start)
+    phrase = _phrase_after(text, found.end(), q.start) if found else None
+    return _clean(phrase[0]) if phrase else None
+
+
+def metric_of(
+    doc: Document, q: Quantity, clause: tuple[int, int], sentence: tuple[int, int], limit: int
+) -> tuple[str | None, bool]:
+    """The metric phrase bound to the number, or None (never another clause's metric), and
+    whether the grammar binds it firmly (a bare noun after a unit does not)."""
+    text = doc.text
+    metric = (
+        _metric_after(text, q, limit)
+        or _metric_in_after(text, q, limit)
+        or _metric_before(text, clause[0], q)
+        or _metric_share(text, q, limit)
+        or _metric_of_change(text, clause[0], q)
+        or _metric_in_terms(text, sentence, q)
+    )
+    if q.unit == "x" and (metric is None or not _names_metric(metric)) and _SPEED.search(text, *clause):
+        return "speedup", True  # 'speeds up decoding by 2.4x', '2.4x faster'
+    if metric:
+        return metric, True
+    return _metric_after(text, q, limit, weak=True), False
+
+
+# --- lists: parallel numbers, 'respectively' -----------------------------------------------------
+
+_LIST_GAP = re.compile(
+    r"\s*(?:,\s*(?:and\s+|or\s+)?|(?:and|or|vs\.?|versus|to)\s+|vs\.?\\?\s*)\s*" + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+_COMPARED_GAP = re.compile(
+    r"\s*(?:[\w@-]+\s+){0,3}?(?:vs\.?|versus|compared\s+(?:to|with)|than)\s*\\?\s*" + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+def _listed(text: str, a: Quantity, b: Quantity) -> bool:
+    """``a`` and ``b`` are neighbours in one list ('70.1% and 44.2%', '36.47 vs. 52.11') or
+    compared on one metric ('72.90 perplexity versus 73.54')."""
+    gap = text[a.end : b.start]
+    return len(gap) < 40 and bool(_LIST_GAP.match(gap) or _COMPARED_GAP.match(gap))
+
+
+# --- benchmark ----------------------------------------------------------------------------------
+
+_REPORTED_ON = re.compile(
+    r"(?:\s*[\w@-]+){0,4}?\s*(?:\)\s*)?,?\s*\b(?:on|in|for|over|across)\s+(?:the\s+|both\s+)?"
+    r"(?:[\w-]+\s+){0,2}?$",
+    re.IGNORECASE,
+)
+_FRONTED = re.compile(
+    r"^(?:[A-Z]\w*(?:\s+\w+)?\s*,\s*)?(?:on|in|for|across|over)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?$",
+    re.IGNORECASE,
+)
+
+
+def _benchmark_after(text: str, q: Quantity, benchmarks: list[Mention], limit: int) -> str | None:
+    for m in benchmarks:
+        if q.end <= m.start < limit and _REPORTED_ON.fullmatch(text, q.end, m.start):
+            return m.name
+    return None
+
+
+def _benchmark_before(text: str, q: Quantity, benchmarks: list[Mention], floor: int) -> str | None:
+    """'HumanEval accuracy of 72.6%', 'pass@1 on MBPP of'... a benchmark in the number's own
+    metric phrase, or one a fronted 'On X,' gives the whole sentence."""
+    for m in reversed(benchmarks):
+        if floor <= m.end <= q.start and q.start - m.end < 40:
+            between = text[m.end : q.start]
+            if not re.search(r"[,;:()]|\b(?:and|while|but|than|vs|over)\b|\d", between):
+                return m.name
+    return None
+
+
+def _benchmark_fronted(text: str, benchmarks: list[Mention], sentence: tuple[int, int], q: Quantity) -> str | None:
+    for m in benchmarks:
+        if sentence[0] <= m.start < q.start and _FRONTED.match(text[sentence[0] : m.start]):
+            rest = text[m.end : q.start]
+            if re.match(r"\s*(?:\([^()]*\)\s*)?(?:benchmark|dataset|test\s+set|split)?s?\s*,", rest):
+                return m.name
+    return None
+
+
+def _benchmark_in_sentence(
+    text: str, q: Quantity, benchmarks: list[Mention], sentence: tuple[int, int]
+) -> str | None:
+    """A sentence that ties one benchmark to its results ('a comparison on ... FineWeb-Edu shows
+    X reaching 2.5% lower loss'): the only benchmark of the sentence, evaluated on before the
+    number."""
+    inside = [m for m in benchmarks if sentence[0] <= m.start and m.end <= sentence[1]]
+    if len({m.name for m in inside}) != 1 or inside[0].start > q.start:
+        return None
+    lead = text[max(sentence[0], inside[0].start - 40) : inside[0].start]
+    if re.search(r"\b(?:on|of|over|across|in|using)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}$", lead, re.IGNORECASE):
+        return inside[0].name
+    return None
+
+
+# --- subject ------------------------------------------------------------------------------------
+
+# 'we', 'it', 'our quantized models', 'the proposed method', 'this approach': the paper itself.
+_OWN = re.compile(
+    r"(?:\b(?:we|it|our\s+(?:[\w-]+\s+){0,3}?(?:method|approach|framework|model|system|technique|"
+    r"algorithm|pipeline|agent|architecture|variant|design|scheme|strategy|recipe|solution|"
+    r"network|parser|optimizer|policy|estimator|quantization|compression)s?|(?:the\s+)?proposed\s+"
+    r"(?:[\w-]+\s+){0,2}?[\w-]+|(?:this|the)\s+(?:method|approach|framework|technique|algorithm)))$",
+    re.IGNORECASE,
+)
+# Verbs a result's subject acts with.
+_SUBJECT_VERB = re.compile(
+    r"(?<![\w-])(?:achiev|reach|obtain|outperform|surpass|improv|reduc|yield|attain|deliver|match|"
+    r"retain|recover|provid|rais|increas|decreas|narrow|shrink|accelerat|exceed|beat|establish|"
+    r"boost|preserv|need|requir|consum|perform|generat|answer|exit|outscor|trail|lag|giv|clos|"
+    r"captur|remain|fall|fell|collaps|climb|sit|speed|ranks|ranked|halv|doubl|sav|scor(?=es|ed|ing))"
+    r"(?:e|es|ed|s|ing|d|t|ting|ped|ping|ted)?\b|(?<![\w-])(?:is|are|was|were|has|have)\b",
+    re.IGNORECASE,
+)
+# What may stand between a subject and its verb: adverbs, a relative pronoun, a parenthesis,
+# 'with ...' ('AL8 with uniform 8-bit momentum reaches').
+_BEFORE_VERB = re.compile(
+    r"(?:\s*\([^()]{0,60}\))?(?:\s+with\s+[^,;()]{1,40}?)?(?:\s*,?\s+(?:that|which|who))?"
+    r"(?:\s+(?:\w+ly|also|further|still|only|not\s+only|even|then|thus|both|consistently))*\s*$",
+    re.IGNORECASE,
+)
+_POSSESSIVE = re.compile(r"(?P<name>[^\s(]+)['\u2019]s\s+(?:[\w-]+\s+){0,3}?[\w-]+$")
+# Before a verb, what continues a list of predicates ('improves X by 31.4%, increases ...').
+_CONJOINED = re.compile(
+    r"(?:[,;-]|(?<![\w.-])[\d.]+|%|\)|\b(?:and|or|but|while|whereas|thus|thereby|by|yet|to|not|"
+    r"simultaneously|further|also))\s*$",
+    re.IGNORECASE,
+)
+# An unnamed subject ('a margin rule', 'the fixed-code runs', 'no model'): the number is not
+# the paper's nor a named system's.
+_UNNAMED = re.compile(
+    r"(?:^|\s)(?:a|an|the|this|these|that|those|no|each|every|all|both|its|their|such|some|most|"
+    r"many|few)\s+(?:[\w-]+\s+){0,4}?[\w-]+$",
+    re.IGNORECASE,
+)
+
+
+_FOR_AFTER = re.compile(r"\s*(?:\)\s*)?(?:for|by|with|from)\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)
+# What makes a number the second of a comparison: 'compared to 77.2% for M', 'versus 73.54 for M'.
+_COMPARED_NUMBER = re.compile(
+    r"(?:\b(?:vs\.?|versus|compared\s+(?:to|with)|relative\s+to|than|against|while|whereas)|,)\s*\\?\s*"
+    + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Subjects:
+    """The names that can be a number's subject, and the paper's proposed method."""
+
+    methods: list[Mention]
+    models: list[Mention]
+    proposed: str | None
+
+
+def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str | None, str | None] | None:
+    """(method, model) of the subject that ends at ``end``; None when the words there are no
+    subject (a list of predicates goes on), (None, None) when the subject is unnamed."""
+    if _CONJOINED.search(text, max(floor, end - 4), end) or end <= floor:
+        return None
+    if subjects.proposed and _OWN.search(text, max(floor, end - 60), end):
+        return subjects.proposed, None
+    for role, mentions in (("method", subjects.methods), ("model", subjects.models)):
+        for m in mentions:
+            if m.end == end or (m.start < end <= m.end):
+                return (m.name, None) if role == "method" else (None, m.name)
+    owner = _POSSESSIVE.search(text, max(floor, end - 60), end)
+    if owner:
+        return _resolve(text, floor, owner.start("name") + len(owner.group("name")), subjects)
+    chunk = chunk_ending(text, floor, end)
+    if not chunk or not (coined(chunk[0]) or (chunk[1] > floor and name_like(chunk[0].split()[0]))):
+        # 'Performance improves ...' at a sentence start, 'a margin rule exits ...'
+        return (None, None) if _UNNAMED.search(text, max(floor, end - 60), end) else None
+    name = chunk[0]
+    for m in subjects.methods:  # 'Kronecker' for 'Kronecker Embeddings'
+        if m.name.lower().startswith(name.lower()):
+            return m.name, None
+    return (None, name) if MODEL_FAMILIES.match(name) else (name, None)
+
+
+def _subject_before(
+    text: str, q: Quantity, sentence: tuple[int, int], subjects: Subjects
+) -> tuple[str | None, str | None]:
+    """The subject of the nearest verb before the number: (method, model)."""
+    for verb in reversed(list(_SUBJECT_VERB.finditer(text, sentence[0], q.start))):
+        lead = _BEFORE_VERB.search(text, max(sentence[0], verb.start() - 80), verb.start())
+        end = lead.start() if lead else verb.start()
+        while end > sentence[0] and text[end - 1].isspace():
+            end -= 1
+        found = _resolve(text, sentence[0], end, subjects)
+        if found is not None:
+            return found
+    return None, None
+
+
+_RAN_ON = re.compile(r"\b(?:on|for|with|using|applied\s+to|of)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _model_ran_on(text: str, sentence: tuple[int, int], q: Quantity, models: list[Mention]) -> str | None:
+    """'for LLaMA2-7B at 40% sparsity, LaRoSA surpasses ...': the model a method ran on."""
+    for m in models:
+        if sentence[0] <= m.start < q.start and _RAN_ON.search(text, max(sentence[0], m.start - 14), m.start):
+            return m.name
+    return None
+
+
+def _subject_named_after(text: str, q: Quantity, limit: int, subjects: Subjects) -> str | None:
+    """'compared to 77.2% for LLaVA-1.5-13B', 'versus 73.54 for bitsandbytes 8-bit AdamW'."""
+    found = _FOR_AFTER.match(text, q.end, limit)
+    if not found:
+        return None
+    for m in (*subjects.methods, *subjects.models):
+        if m.start == found.end():
+            return m.name
+    return _clean_name(text, found.end(), limit)
+
+
+def _clean_name(text: str, start: int, limit: int) -> str | None:
+    phrase = _phrase_after(text, start, limit)
+    if not phrase:
+        return None
+    name = phrase[0]
+    return name if len(name) >= 2 and not name[0].isdigit() else None
+
+
+def _subject_in_parens(text: str, q: Quantity, subjects: Subjects) -> tuple[str | None, str | None]:
+    """'o1-mini (-16.49%)': a name right before the parenthesis that holds the number."""
+    if not re.search(r"\(\s*" + _QUALIFIER + r"$", text[max(0, q.start - 12) : q.start]):
+        return None, None
+    opening = text.rfind("(", 0, q.start)
+    for role, mentions in (("method", subjects.methods), ("model", subjects.models)):
+        for m in mentions:
+            if 0 <= opening - m.end <= 1:
+                return (m.name, None) if role == "method" else (None, m.name)
+    return None, None
+
+
+# --- kind, direction, baseline ------------------------------------------------------------------
+
+_PHRASE_BREAK = re.compile(r"[,;]|\.\s|(?<![\w.-])\d")
+_CHANGE_AFTER = re.compile(
+    r"\s*(?:relative\s+|absolute\s+)?(?:fewer|less|lower|higher|more|faster|slower|smaller|larger|earlier|"
+    r"speed-?ups?|gains?|improvements?|reductions?|drops?|increases?|decreases?|overhead|savings?|lifts?|"
+    r"uplifts?|boosts?|(?:[\w-]+\s+){0,2}?gaps?\b|(?:of\s+)?improvement|over\b|(?:\w+\s+)?better)\b",
+    re.IGNORECASE,
+)
+_CHANGE_BEFORE = re.compile(
+    r"\b(?:improv\w*|gains?|degrad\w*|drops?|dropped|declin\w*|lifts?|boost\w*|reduc\w*|increas\w*|"
+    r"decreas\w*|gap)\b(?:\s+\S+){0,5}\s*\(?\s*(?:up\s+to\s+|about\s+|~|just\s+|only\s+)?$",
+    re.IGNORECASE,
+)
+_BASELINE_AFTER = re.compile(
+    r"\b(?:over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|than|against|from)\s+"
+    r"(?:the\s+|a\s+|an\s+|its\s+|their\s+)?(?P<b>[^,;:()\d][^,;:()]{0,60}?)"
+    r"(?=\s+(?:on|in|at|for|with|by|while|across|under|when|and|using|which|where|to|is|are|"
+    r"as|after|of)\b|[,;:()]|\s*$)",
+    re.IGNORECASE,
+)
+_BASELINE_BEFORE = re.compile(
+    r"\b(?:surpass\w*|outperform\w*|beat\w*|exceed\w*|improv\w*\s+(?:over|on|upon))\s+"
+    r"(?:the\s+)?(?P<b>[^,;:()]{1,50}?)\s+by\s+(?:up\s+to\s+|about\s+|~)?$",
+    re.IGNORECASE,
+)
+
+
+_ABOVE = re.compile(r"\s*(?:[\w-]+\s+)?(?:over|above|ahead\s+of)\b", re.IGNORECASE)
+
+
+def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, str | None]:
+    """'score' or 'change', and for a change its direction."""
+    text = doc.text
+    before_text = text[clause[0] : q.start]
+    if q.form in ("before", "after"):
+        return "score", None
+    change = (
+        q.sign == "+"
+        or (q.sign == "-" and q.unit in ("%", "pp", "points"))
+        or q.unit in ("pp", "x")
+        or bool(CHANGE_CUE.search(before_text[-40:]))
+        or bool(_CHANGE_AFTER.match(text, q.end, clause[1]))
+        or bool(_CHANGE_BEFORE.search(_PHRASE_BREAK.split(before_text[-60:])[-1]))
+    )
+    if not change:
+        return "score", None
+    if q.sign == "-":
+        return "change", "decrease"
+    if q.sign == "+":
+        return "change", "increase"
+    local_start = max(clause[0], q.start - 50)
+    local = text[local_start : min(clause[1], q.end + 40)]
+    anchor = q.start - local_start
+    cues = [(abs(m.start() - anchor), "decrease") for m in DECREASE.finditer(local)]
+    cues += [(abs(m.start() - anchor), "increase") for m in INCREASE.finditer(local)]
+    if cues:
+        return "change", min(cues)[1]
+    if _ABOVE.match(text, q.end, clause[1]) or _SPEED.search(local):
+        return "change", "increase"  # '2.1 points over LLaMA-2', 'speeds up decoding by 2.4x'
+    return "change", None
+
+
+def _baseline(text: str, q: Quantity, clause: tuple[int, int]) -> str | None:
+    after = _BASELINE_AFTER.search(text, q.end, clause[1])
+    if after and after.start() - q.end < 60:
+        return _clean_phrase(after.group("b"))
+    before = _BASELINE_BEFORE.search(text[clause[0] : q.start])
+    if before:
+        # 'surpassing TEAL by 1.77% and CATS by 17.14%': the last one named before this 'by'.
+        return _clean_phrase(re.split(r"\s+by\s+[^,;]*?\s+and\s+", before.group("b"))[-1])
+    return None
+
+
+def _clean_phrase(phrase: str) -> str | None:
+    phrase = re.sub(r"^(?:the|a|an|its|their|our)\s+", "", phrase.strip().rstrip(".!?"), flags=re.IGNORECASE)
+    words = phrase.split()
+    if not words or len(words) > 7 or re.match(r"[\d.%]", phrase):
+        return None
+    return phrase
+
+
+# --- claims -------------------------------------------------------------------------------------
+
+
+def _setting(readings: list[Reading], text: str, span: tuple[int, int]) -> str | None:
+    phrases = []
+    for r in readings:
+        if r.role == SETTING and span[0] <= r.phrase[0] and r.phrase[1] <= span[1]:
+            phrase = text[r.phrase[0] : r.phrase[1]].strip(" ,;(")
+            if phrase and phrase not in phrases:
+                phrases.append(phrase)
+    return ", ".join(phrases[:3]) or None
+
+
+def _unit(q: Quantity) -> str | None:
+    if q.form == "fraction" and q.denominator is not None:
+        return f"/{q.denominator:g}"
+    if q.unit is None and q.scale is not None:
+        return q.scale
+    return q.unit
+
+
+def _evidence(doc: Document, q: Quantity, mentions: list[NumberMention]) -> str:
+    """The clause that states the number (the sentence when the clause is a stub), cut so that
+    this number is the first of its value in it: grounding locates a claim by its first match."""
+    text = doc.text
+    start, end = doc.clause_of(q.start)
+    if end < q.end or end - start < 30:
+        start, end = doc.sentence_of(q.start)
+        end = max(end, q.end)
+    for m in mentions:
+        if m.start >= q.start:
+            break
+        if m.start >= start and m.matches(q.value):
+            start = q.start
+            break
+    return text[start:end].strip()
+
+
+@dataclass
+class _Draft:
+    """One claim's attribution while the sentence's lists are aligned."""
+
+    q: Quantity
+    metric: str | None
+    firm: bool  # the metric is bound by grammar, not only a noun after the unit
+    benchmark: str | None
+    own_benchmark: bool
+    method: str | None
+    model: str | None
+    baseline: str | None
+    kind: str
+    direction: str | None
+    compared: bool = False  # the second number of a comparison, its subject named after it
+
+
+def _respectively(text: str, drafts: list[_Draft], benchmarks: list[Mention], sentence: tuple[int, int]) -> None:
+    """'by 26.3 and 11.9 points on A and B, respectively': the benchmarks in the order written."""
+    if "respectively" not in text[sentence[0] : sentence[1]]:
+        return
+    listed = [d for d in drafts if sentence[0] <= d.q.start < sentence[1]]
+    names = list(dict.fromkeys(m.name for m in benchmarks if sentence[0] <= m.start < sentence[1]))
+    if len(listed) >= 2 and len(names) == len(listed):
+        for draft, name in zip(listed, names, strict=True):
+            draft.benchmark, draft.own_benchmark = name, True
+
+
+def _share_lists(text: str, drafts: list[_Draft]) -> None:
+    """Neighbours in a list of one unit share a metric ('accuracies of 70.1% and 44.2%', '73% and
+    60% refusal'; a firm one wins over a bare noun), and a benchmark given once ('72.6% and 70.1%
+    on MMLU'); a change cue ('by 26.3 and 11.9 points') holds for the whole list."""
+    for a, b in zip(drafts, drafts[1:]):
+        if not _listed(text, a.q, b.q):
+            continue
+        if a.q.unit == b.q.unit and not (a.firm and b.firm):
+            firm = a if a.firm else b if b.firm else None
+            shared = firm.metric if firm else a.metric or b.metric
+            a.metric = b.metric = shared
+            a.firm = b.firm = firm is not None
+        if a.benchmark is None and b.own_benchmark:
+            a.benchmark = b.benchmark
+        if a.kind == "change" and b.kind == "score" and b.q.form == "single":
+            b.kind, b.direction, b.baseline = a.kind, a.direction, b.baseline or a.baseline
+
+
+def build_claims(
+    doc: Document,
+    readings: list[Reading],
+    mentions: list[NumberMention],
+    benchmarks: list[Mention],
+    subjects: Subjects,
+) -> list[ClaimDraft]:
+    """A claim for every quantity read as a result, with what its sentence says about it."""
+    text = doc.text
+    results = [r.quantity for r in readings if r.role == CLAIM]
+    drafts: list[_Draft] = []
+    for index, q in enumerate(results):
+        clause = doc.clause_of(q.start)
+        sentence = doc.sentence_of(q.start)
+        following = results[index + 1].start if index + 1 < len(results) else len(text)
+        limit = min(clause[1], following)
+        kind, direction = kind_of(doc, q, clause)
+        metric, firm = metric_of(doc, q, clause, sentence, limit)
+        benchmark = _benchmark_after(text, q, benchmarks, min(sentence[1], following))
+        own_benchmark = benchmark is not None
+        benchmark = (
+            benchmark
+            or _benchmark_before(text, q, benchmarks, clause[0])
+            or _benchmark_fronted(text, benchmarks, sentence, q)
+            or _benchmark_in_sentence(text, q, benchmarks, sentence)
+        )
+        method, model = _subject_in_parens(text, q, subjects)
+        compared_subject = False
+        baseline = _baseline(text, q, clause) if kind == "change" or q.form == "before" else None
+        compared = _COMPARED_NUMBER.search(text, max(sentence[0], q.start - 30), q.start)
+        named_after = _subject_named_after(text, q, limit, subjects) if compared else None
+        if not (method or model) and named_after:
+            method, model = (None, named_after) if MODEL_FAMILIES.match(named_after) else (named_after, None)
+            compared_subject = True
+        elif not (method or model):
+            method, model = _subject_before(text, q, sentence, subjects)
+        if method and not model:
+            model = _model_ran_on(text, sentence, q, subjects.models)
+        if q.form == "before":
+            method, model = baseline, None
+        drafts.append(
+            _Draft(q, metric, firm, benchmark, own_benchmark, method, model, baseline, kind, direction, compared_subject)
+        )
+    for sentence in doc.sentences:
+        _respectively(text, drafts, benchmarks, sentence)
+    _share_lists(text, drafts)
+    for a, b in zip(drafts, drafts[1:]):
+        compared = b.method or b.model
+        if b.compared and a.compared is False and compared and compared != (a.method or a.model) and a.baseline is None:
+            a.baseline = compared  # '79.8%, compared to 77.2% for M': M is 79.8's baseline
+    claims = []
+    for draft in drafts:
+        q = draft.q
+        clause = doc.clause_of(q.start)
+        sentence = doc.sentence_of(q.start)
+        claims.append(
+            ClaimDraft(
+                value=q.value,
+                value_max=q.value_max,
+                unit=_unit(q),
+                metric=draft.metric,
+                benchmark=draft.benchmark,
+                method=draft.method,
+                model=draft.model,
+                baseline=draft.baseline,
+                setting=_setting(readings, text, clause) or _setting(readings, text, sentence),
+                kind=draft.kind,
+                direction=draft.direction,
+                evidence=_evidence(doc, q, mentions),
+            )
+        )
+    return claims
