@@ -1,11 +1,12 @@
 """The offline rules extractor: pure functions from an abstract to an ExtractionDraft.
 
 No network and no model: a number grammar (:mod:`.quantities`) reads every number with its
-unit, range and context; :mod:`.claims` decides which are reported results and what each is
-about; :mod:`.names` (with :mod:`.cues`, :mod:`.acronyms` and :mod:`.chunks`), :mod:`.models`
-and :mod:`.benchmarks` find the paper's own methods, the models with their sizes and the
-datasets. Every claim's evidence is a fragment of the abstract,
-so everything it returns survives grounding.
+unit, range and context; :mod:`.claims` decides which are reported results and
+:mod:`.attribution` what each is about (metric, benchmark, subject, kind, baseline);
+:mod:`.names` (with :mod:`.cues`, :mod:`.acronyms` and :mod:`.chunks`), :mod:`.models` and
+:mod:`.benchmarks` find the paper's own methods, the models with their sizes and the datasets.
+Every claim's evidence is a fragment of the abstract, so everything it returns survives
+grounding.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
         own.append(Name(titled[0], (), titled[1], "method"))
     methods = [Method(name=n.name, aliases=list(n.aliases), proposed=True) for n in own]
     subjects = Subjects(
-        methods=written(abstract, [(n.name, (n.name, *n.aliases)) for n in own]),
+        methods=_written(abstract, [(n.name, (n.name, *n.aliases)) for n in own]),
         models=[m for m in model_mentions if _NAMED.search(m.name)],
         proposed=own[0].name if own else None,
     )
@@ -72,7 +73,7 @@ def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
     )
 
 
-def written(text: str, names: list[tuple[str, tuple[str, ...]]]) -> list[Mention]:
+def _written(text: str, names: list[tuple[str, tuple[str, ...]]]) -> list[Mention]:
     """Every place a name, or one of its aliases, is written: a subject is found where it acts."""
     found = []
     for name, surfaces in names:

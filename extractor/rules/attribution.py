@@ -57,15 +57,20 @@ _STOP = frozenset(
     while yet not no also
     """.split()
 )
-_VERB = re.compile(
-    r"(?:achiev|reach|obtain|outperform|surpass|improv|reduc|yield|attain|deliver|match|retain|"
-    r"recover|provid|lower|rais|increas|decreas|narrow|shrink|cut|accelerat|exceed|beat|set|"
-    r"establish|show|lead|boost|preserv|need|requir|use|consum|remain|perform|generat|answer|"
-    r"rank|exit|drop|fall|rise|climb|collaps|leav|stay|keep|mak|tak|giv|cost|sav|halv|doubl|"
-    r"enabl|allow|produc|lift|enhanc|demonstrat|indicat|reveal|lag|trail|clos|bring|captur|"
-    r"score|gain|los|fell|rose|grew|grow|declin|degrad|speed|run|achiev)"
-    r"(?:e|es|ed|d|s|ing|ting|ning|ped|ping|ting)?$"
+# Stems of the verbs a result's subject acts with ('FooNet reaches', 'which retains').
+_RESULT_VERBS = (
+    r"achiev|reach|obtain|outperform|surpass|improv|reduc|yield|attain|deliver|match|retain|recover|"
+    r"provid|rais|increas|decreas|narrow|shrink|accelerat|exceed|beat|establish|boost|preserv|need|"
+    r"requir|consum|perform|generat|answer|exit|outscor|trail|lag|giv|clos|captur|remain|keep|kept|"
+    r"fall|fell|collaps|climb|sit|speed|ranks|ranked|halv|doubl|sav|scor(?=es|ed|ing)"
 )
+# Verbs that are also nouns ('gain', 'cost', 'drop'): they end a noun phrase, never open a clause.
+_NOUN_VERBS = (
+    r"lower|cut|set|show|lead|use|rank|drop|rise|stay|mak|tak|cost|enabl|allow|produc|lift|enhanc|"
+    r"demonstrat|indicat|reveal|bring|score|gain|los|rose|grew|grow|declin|degrad|run"
+)
+_VERB_ENDING = r"(?:e|es|ed|d|s|t|ing|ting|ning|ped|ping|ted)?"
+_VERB = re.compile(r"(?:" + _RESULT_VERBS + "|" + _NOUN_VERBS + r")" + _VERB_ENDING + r"$")
 # Words that are never a metric on their own (ANNOTATION.md: 'score', 'performance').
 _GENERIC = frozenset(
     """
@@ -82,15 +87,11 @@ _CHANGE_NOUNS = frozenset(
 )
 _METRIC_WORDS = METRIC_WORDS - _GENERIC
 _COMPARATIVE = re.compile(
-    r"\s*(?:relative\s+|absolute\s+)?(?P<cmp>fewer|less|lower|higher|more|smaller|larger|faster|slower|"
+    r"\s*(?:relative\s+|absolute\s+)?(?:fewer|less|lower|higher|more|smaller|larger|faster|slower|"
     r"earlier|better|worse|shorter|longer|cheaper)\b",
     re.IGNORECASE,
 )
 _SPEED = re.compile(r"speed|faster|throughput|latency|accelerat", re.IGNORECASE)
-
-
-def _words(text: str, start: int, end: int) -> list[re.Match]:
-    return list(_WORD.finditer(text, start, end))
 
 
 def _phrase_after(text: str, position: int, limit: int) -> tuple[str, int] | None:
@@ -114,7 +115,7 @@ def _phrase_before(text: str, floor: int, end: int) -> str | None:
     """The noun phrase that ends at ``end`` (up to five words back, stopping at a function word,
     a verb or punctuation)."""
     picked: list[re.Match] = []
-    for word in reversed(_words(text, max(floor, end - 80), end)):
+    for word in reversed(list(_WORD.finditer(text, max(floor, end - 80), end))):
         gap = text[word.end() : picked[0].start() if picked else end]
         if gap.strip() or len(picked) == 5:
             break
@@ -152,8 +153,10 @@ def _names_metric(phrase: str) -> bool:
 
 # --- metric -------------------------------------------------------------------------------------
 
-_QUALIFIER = r"(?:(?:up\s+to|about|around|approximately|approx|roughly|nearly|almost|only|just|over|" \
-    r"more\s+than|less\s+than|below|above|at\s+least|at\s+most|~|\\sim|sim)\s*)*"
+_QUALIFIER = (
+    r"(?:(?:up\s+to|about|around|approximately|approx|roughly|nearly|almost|only|just|over|more\s+than|"
+    r"less\s+than|below|above|at\s+least|at\s+most|~|\\sim|sim)\s*)*"
+)
 # What binds a metric written before the number to it: 'accuracy of', 'GenPPL=', 'perplexity
 # approximately', 'generative perplexity (GenPPL) of'.
 _BOUND_BEFORE = re.compile(
@@ -380,11 +383,7 @@ _OWN = re.compile(
 )
 # Verbs a result's subject acts with.
 _SUBJECT_VERB = re.compile(
-    r"(?<![\w-])(?:achiev|reach|obtain|outperform|surpass|improv|reduc|yield|attain|deliver|match|"
-    r"retain|recover|provid|rais|increas|decreas|narrow|shrink|accelerat|exceed|beat|establish|"
-    r"boost|preserv|need|requir|consum|perform|generat|answer|exit|outscor|trail|lag|giv|clos|"
-    r"captur|remain|fall|fell|collaps|climb|sit|speed|ranks|ranked|halv|doubl|sav|scor(?=es|ed|ing))"
-    r"(?:e|es|ed|s|ing|d|t|ting|ped|ping|ted)?\b|(?<![\w-])(?:is|are|was|were|has|have)\b",
+    r"(?<![\w-])(?:(?:" + _RESULT_VERBS + r")" + _VERB_ENDING + r"|is|are|was|were|has|have)\b",
     re.IGNORECASE,
 )
 # What may stand between a subject and its verb: adverbs, a relative pronoun, a parenthesis,
@@ -676,6 +675,40 @@ def _share_lists(text: str, drafts: list[_Draft]) -> None:
             b.kind, b.direction, b.baseline = a.kind, a.direction, b.baseline or a.baseline
 
 
+def _benchmark_of(
+    text: str, q: Quantity, benchmarks: list[Mention], clause: tuple[int, int], sentence: tuple[int, int], following: int
+) -> tuple[str | None, bool]:
+    """The number's benchmark, and whether the number is reported 'on' it itself."""
+    own = _benchmark_after(text, q, benchmarks, min(sentence[1], following))
+    if own:
+        return own, True
+    return (
+        _benchmark_before(text, q, benchmarks, clause[0])
+        or _benchmark_fronted(text, benchmarks, sentence, q)
+        or _benchmark_in_sentence(text, q, benchmarks, sentence)
+    ), False
+
+
+def _subject_of(
+    text: str, q: Quantity, sentence: tuple[int, int], limit: int, subjects: Subjects, baseline: str | None
+) -> tuple[str | None, str | None, bool]:
+    """(method, model, compared): compared when the number is the second of a comparison and
+    its subject is named after it."""
+    if q.form == "before":
+        return baseline, None, False  # 'from A to B': A is the baseline's
+    method, model = _subject_in_parens(text, q, subjects)
+    if method or model:
+        return method, model, False
+    if _COMPARED_NUMBER.search(text, max(sentence[0], q.start - 30), q.start):
+        named = _subject_named_after(text, q, limit, subjects)
+        if named:
+            return (None, named, True) if MODEL_FAMILIES.match(named) else (named, None, True)
+    method, model = _subject_before(text, q, sentence, subjects)
+    if method and not model:
+        model = _model_ran_on(text, sentence, q, subjects.models)
+    return method, model, False
+
+
 def build_claims(
     doc: Document,
     readings: list[Reading],
@@ -694,57 +727,34 @@ def build_claims(
         limit = min(clause[1], following)
         kind, direction = kind_of(doc, q, clause)
         metric, firm = metric_of(doc, q, clause, sentence, limit)
-        benchmark = _benchmark_after(text, q, benchmarks, min(sentence[1], following))
-        own_benchmark = benchmark is not None
-        benchmark = (
-            benchmark
-            or _benchmark_before(text, q, benchmarks, clause[0])
-            or _benchmark_fronted(text, benchmarks, sentence, q)
-            or _benchmark_in_sentence(text, q, benchmarks, sentence)
-        )
-        method, model = _subject_in_parens(text, q, subjects)
-        compared_subject = False
+        benchmark, own_benchmark = _benchmark_of(text, q, benchmarks, clause, sentence, following)
         baseline = _baseline(text, q, clause) if kind == "change" or q.form == "before" else None
-        compared = _COMPARED_NUMBER.search(text, max(sentence[0], q.start - 30), q.start)
-        named_after = _subject_named_after(text, q, limit, subjects) if compared else None
-        if not (method or model) and named_after:
-            method, model = (None, named_after) if MODEL_FAMILIES.match(named_after) else (named_after, None)
-            compared_subject = True
-        elif not (method or model):
-            method, model = _subject_before(text, q, sentence, subjects)
-        if method and not model:
-            model = _model_ran_on(text, sentence, q, subjects.models)
-        if q.form == "before":
-            method, model = baseline, None
+        method, model, compared = _subject_of(text, q, sentence, limit, subjects, baseline)
         drafts.append(
-            _Draft(q, metric, firm, benchmark, own_benchmark, method, model, baseline, kind, direction, compared_subject)
+            _Draft(q, metric, firm, benchmark, own_benchmark, method, model, baseline, kind, direction, compared)
         )
     for sentence in doc.sentences:
         _respectively(text, drafts, benchmarks, sentence)
     _share_lists(text, drafts)
     for a, b in zip(drafts, drafts[1:]):
-        compared = b.method or b.model
-        if b.compared and a.compared is False and compared and compared != (a.method or a.model) and a.baseline is None:
-            a.baseline = compared  # '79.8%, compared to 77.2% for M': M is 79.8's baseline
-    claims = []
-    for draft in drafts:
-        q = draft.q
-        clause = doc.clause_of(q.start)
-        sentence = doc.sentence_of(q.start)
-        claims.append(
-            ClaimDraft(
-                value=q.value,
-                value_max=q.value_max,
-                unit=_unit(q),
-                metric=draft.metric,
-                benchmark=draft.benchmark,
-                method=draft.method,
-                model=draft.model,
-                baseline=draft.baseline,
-                setting=_setting(readings, text, clause) or _setting(readings, text, sentence),
-                kind=draft.kind,
-                direction=draft.direction,
-                evidence=_evidence(doc, q, mentions),
-            )
+        other = b.method or b.model
+        if b.compared and not a.compared and other and other != (a.method or a.model) and a.baseline is None:
+            a.baseline = other  # '79.8%, compared to 77.2% for M': M is 79.8's baseline
+    return [
+        ClaimDraft(
+            value=d.q.value,
+            value_max=d.q.value_max,
+            unit=_unit(d.q),
+            metric=d.metric,
+            benchmark=d.benchmark,
+            method=d.method,
+            model=d.model,
+            baseline=d.baseline,
+            setting=_setting(readings, text, doc.clause_of(d.q.start))
+            or _setting(readings, text, doc.sentence_of(d.q.start)),
+            kind=d.kind,
+            direction=d.direction,
+            evidence=_evidence(doc, d.q, mentions),
         )
-    return claims
+        for d in drafts
+    ]

@@ -1,4 +1,4 @@
-"""Which quantities are reported results, and what each result is about.
+"""Which quantities are reported results (what each is about is :mod:`.attribution`'s job).
 
 :func:`read_quantity` gives every quantity a role. Only ``claim`` becomes a claim; ``setting``
 phrases go into the claims' ``setting``; ``size`` quantities are model sizes (see
