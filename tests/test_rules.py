@@ -285,6 +285,12 @@ def test_from_a_to_b_is_two_scores_the_second_the_subject_s() -> None:
 def test_a_parallel_list_gives_each_number_its_own_benchmark() -> None:
     text = PROPOSE + "It reaches 72.6% on HumanEval and 58.1% on MBPP."
     assert [(c[0], c[2], c[3]) for c in attributed(text)] == [(72.6, "HumanEval", "FooNet"), (58.1, "MBPP", "FooNet")]
+    text = PROPOSE + "It reaches a pass@1 of 72.6% on HumanEval, 58.1% on MBPP and 40.2% on APPS."
+    assert [(c.metric, c.benchmark) for c in extract(text).claims] == [
+        ("pass@1", "HumanEval"),
+        ("pass@1", "MBPP"),
+        ("pass@1", "APPS"),
+    ]
 
 
 def test_respectively_aligns_numbers_and_benchmarks_in_order() -> None:
