@@ -235,6 +235,7 @@ def attributed(text: str) -> list[tuple]:
         ("FooNet speeds up decoding by 2.4x.", "speedup"),
         ("It achieves a 1.30x speed-up.", "speed-up"),
         ("FooNet needs 40% fewer parameters.", "parameters"),
+        ("It reaches a 2.5% lower validation loss.", "validation loss"),
         ("It beats GRPO by 9.7% in accuracy.", "accuracy"),
         ("It retains 91% of teacher accuracy.", "teacher accuracy"),
         ("The perplexity gap shrinks by up to 32%.", "perplexity gap"),

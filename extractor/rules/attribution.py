@@ -67,7 +67,7 @@ _RESULT_VERBS = (
 # Verbs that are also nouns ('gain', 'cost', 'drop'): they end a noun phrase, never open a clause.
 _NOUN_VERBS = (
     r"lower|cut|set|show|lead|use|rank|drop|rise|stay|mak|tak|cost|enabl|allow|produc|lift|enhanc|"
-    r"demonstrat|indicat|reveal|bring|score|gain|los|rose|grew|grow|declin|degrad|run"
+    r"demonstrat|indicat|reveal|bring|score|gain|los(?=e|ing|t)|rose|grew|grow|declin|degrad|run"
 )
 _VERB_ENDING = r"(?:e|es|ed|d|s|t|ing|ting|ning|ped|ping|ted)?"
 _VERB = re.compile(r"(?:" + _RESULT_VERBS + "|" + _NOUN_VERBS + r")" + _VERB_ENDING + r"$")
