@@ -72,9 +72,9 @@ class FakeServer:
 
 
 @contextmanager
-def fake_server(latency: float) -> Iterator[FakeServer]:
+def fake_server(latency: float, reask_each: bool = False) -> Iterator[FakeServer]:
     process = subprocess.Popen(
-        [sys.executable, str(FAKE_SERVER), "--port", "0", "--latency", str(latency)],
+        [sys.executable, str(FAKE_SERVER), "--port", "0", "--latency", str(latency), *(["--reask-each"] * reask_each)],
         stdout=subprocess.PIPE,
         text=True,
     )

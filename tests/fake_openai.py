@@ -23,7 +23,7 @@ Use from tests::
 
 From the command line (benchmarks)::
 
-    python tests/fake_openai.py --port 8089 --latency 0.2 [--refuse json_schema]
+    python tests/fake_openai.py --port 8089 --latency 0.2 [--refuse json_schema] [--reask-each]
 
 prints ``fake OpenAI server on http://127.0.0.1:8089/v1`` and serves until interrupted.
 ``GET /stats`` returns ``{"requests": N}``; ``GET /v1/models`` lists one model.
@@ -85,22 +85,32 @@ INVENTED_VALUE = 97.3
 @dataclass
 class Fault:
     """One scripted fault: applied to the first ``times`` requests whose abstract contains
-    ``match`` (any request when ``match`` is None)."""
+    ``match`` (any request when ``match`` is None); with ``each_abstract``, to the first
+    ``times`` requests of every abstract (``Fault("invented_number", each_abstract=True)``:
+    every paper needs one grounding re-ask)."""
 
     kind: str
     times: int = 1
     match: str | None = None
     seconds: float = 1.0  # Retry-After for rate_limit, delay for timeout, length of an outage
+    each_abstract: bool = False
     used: int = field(default=0, init=False)
+    used_by: dict[str | None, int] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         if self.kind not in FAULT_KINDS:
             raise ValueError(f"unknown fault {self.kind!r}; choose one of {', '.join(FAULT_KINDS)}")
 
     def applies(self, abstract: str | None) -> bool:
-        if self.used >= self.times:
+        used = self.used_by.get(abstract, 0) if self.each_abstract else self.used
+        if used >= self.times:
             return False
         return self.match is None or (abstract is not None and self.match in abstract)
+
+    def take(self, abstract: str | None) -> None:
+        self.used += 1
+        if self.each_abstract:
+            self.used_by[abstract] = self.used_by.get(abstract, 0) + 1
 
 
 @dataclass
@@ -333,7 +343,7 @@ class FakeOpenAI:
     def _take_fault(self, abstract: str | None) -> Fault | None:
         for fault in self.faults:
             if fault.applies(abstract):
-                fault.used += 1
+                fault.take(abstract)
                 return fault
         return None
 
@@ -414,8 +424,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0: a free one)")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds per chat completion")
     parser.add_argument("--refuse", action="append", default=[], choices=sorted(MODE_REFUSALS), help="a mode to reject")
+    parser.add_argument(
+        "--reask-each", action="store_true",
+        help="the first answer to each abstract has an invented number: every paper needs one grounding re-ask",
+    )
     args = parser.parse_args(argv)
-    server = FakeOpenAI(latency=args.latency, refuse=args.refuse, port=args.port).start()
+    faults = [Fault("invented_number", each_abstract=True)] if args.reask_each else []
+    server = FakeOpenAI(latency=args.latency, faults=faults, refuse=args.refuse, port=args.port).start()
     print(f"fake OpenAI server on {server.base_url}", flush=True)
     try:
         threading.Event().wait()

@@ -12,13 +12,19 @@ import json
 from pathlib import Path
 
 import pytest
+from instructor.processing import handle_response_model
 
 from extractor.backends.openai.backend import OpenAIBackend, choose_mode, identity_for
+from extractor.backends.openai.exchange import (
+    INSTRUCTOR_MODES,
+    GroundedDraft,
+    known_fields,
+    request_body,
+)
 from extractor.backends.openai.pricing import cost_usd, price_for
-from extractor.backends.openai.session import GroundedDraft, known_fields
+from extractor.backends.openai.prompts import load_prompt
 from extractor.config import MODES, RunConfig
 from extractor.errors import ConfigError
-from extractor.pipeline.estimate import render_request
 from extractor.pipeline.rundir import read_papers, read_run_info
 from extractor.pipeline.runner import run
 from extractor.schema import ExtractionDraft
@@ -143,21 +149,18 @@ def test_fallbacks_chain_down_to_markdown_json(
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_the_request_is_the_one_instructor_builds_and_the_dry_run_counts(mode: str) -> None:
+def test_the_request_is_the_one_instructor_builds(mode: str) -> None:
     config = RunConfig(backend="openai", model="m", base_url="http://127.0.0.1:1/v1", mode=mode, max_tokens=99)
-    backend = OpenAIBackend(config)
-    session = backend.session()
-    for abstract in ("GANQ reaches 2.57x.", "Another abstract, 83.6%."):
-        sent = session._request(mode, backend.prompt.messages(abstract, None))
-        expected = render_request(backend.prompt, mode, abstract, None)
-        assert sent == {**expected, "model": "m", "temperature": config.temperature, "max_tokens": 99}
+    prompt = load_prompt(config.prompt_version)
+    for abstract in ("Another abstract, 83.6%.", "GANQ reaches 2.57x."):
+        messages = prompt.messages(abstract, None)
+        _, built = handle_response_model(GroundedDraft, mode=INSTRUCTOR_MODES[mode], messages=list(messages))
+        expected = {**built, "model": "m", "temperature": 0.0, "max_tokens": 99}
+        assert request_body(mode, messages, config) == expected
     # a re-ask extends its own copy of the messages, never the schema part kept for the mode
-    first = session._request(mode, backend.prompt.messages("GANQ reaches 2.57x.", None))
+    first = request_body(mode, messages, config)
     first["messages"].append({"role": "user", "content": "fix it"})
-    assert session._request(mode, backend.prompt.messages("GANQ reaches 2.57x.", None)) == {
-        **render_request(backend.prompt, mode, "GANQ reaches 2.57x.", None),
-        "model": "m", "temperature": config.temperature, "max_tokens": 99,
-    }
+    assert request_body(mode, messages, config) == expected
 
 
 def test_a_second_identical_run_sends_nothing(tmp_path: Path, fake_openai: FakeOpenAI) -> None:

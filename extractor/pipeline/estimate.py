@@ -18,12 +18,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import tiktoken
-from instructor.processing import handle_response_model
 
 from extractor.backends.openai.backend import choose_mode, identity_for
+from extractor.backends.openai.exchange import request_body
 from extractor.backends.openai.pricing import cost_usd, price_for
 from extractor.backends.openai.prompts import Prompt, load_prompt
-from extractor.backends.openai.session import INSTRUCTOR_MODES, GroundedDraft
 from extractor.config import RunConfig
 from extractor.errors import ConfigError
 from extractor.pipeline.cache import ExtractionCache, cache_key
@@ -52,11 +51,8 @@ def encoding_for(model: str | None) -> tiktoken.Encoding:
 
 
 def render_request(prompt: Prompt, mode: str, abstract: str, title: str | None) -> dict:
-    """The request body instructor sends for this abstract in this mode (without the model)."""
-    _, kwargs = handle_response_model(
-        GroundedDraft, mode=INSTRUCTOR_MODES[mode], messages=prompt.messages(abstract, title)
-    )
-    return kwargs
+    """The request body the run sends for this abstract in this mode."""
+    return request_body(mode, prompt.messages(abstract, title), RunConfig())
 
 
 def request_tokens(request: dict, encoding: tiktoken.Encoding) -> int:

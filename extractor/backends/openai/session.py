@@ -3,64 +3,45 @@ mode fallback and the error messages (see :mod:`extractor.backends.openai.backen
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
-from typing import Any, get_args, get_origin
+from typing import Any
 
-import instructor
-from instructor import ResponseSchema
-from instructor.core import IncompleteOutputException, ResponseParsingError
-from instructor.processing import (
-    handle_reask_kwargs,
-    handle_response_model,
-    process_response_async,
-)
 from openai import APIConnectionError, APIStatusError, APITimeoutError, AsyncOpenAI
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    ValidationError,
-    ValidationInfo,
-    model_validator,
-)
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 
+from extractor.backends.openai.exchange import (
+    CUT_OFF,
+    MAX_REASKS,
+    PARSE_ERRORS,
+    GroundedDraft,
+    Grounding,
+    parse_answer,
+    reask_body,
+    refusal,
+    request_body,
+)
 from extractor.backends.openai.pricing import cost_usd
-from extractor.backends.openai.request_schema import draft_schema_text
 from extractor.config import RunConfig
 from extractor.errors import BackendError
-from extractor.grounding import problems
-from extractor.schema import ExtractionDraft, Usage
+from extractor.schema import Usage
 
 log = logging.getLogger("extractor.backends.openai.backend")
 
-INSTRUCTOR_MODES: dict[str, instructor.Mode] = {
-    "tools": instructor.Mode.TOOLS,
-    "json_schema": instructor.Mode.JSON_SCHEMA,
-    "json": instructor.Mode.JSON,
-    "md_json": instructor.Mode.MD_JSON,
-}
 # After a refusal the run uses the first mode of this list the endpoint has not refused. The two
 # modes that send the schema come first: a server turns it into constrained decoding (llama.cpp
 # makes a grammar of the tool's parameters), while json sends only "json_object" and the schema
 # as prompt text, which a small model ignores. So json_schema -> tools -> json -> md_json, and a
 # refused tools tries json_schema next.
 FALLBACK_ORDER = ("json_schema", "tools", "json", "md_json")
-MAX_REASKS = 2
 BACKOFF_BASE = 0.5  # seconds; the n-th retry waits up to BACKOFF_BASE * 2**n
 BACKOFF_MAX = 30.0
 RETRY_AFTER_MAX = 120.0
 NO_KEY = "no-key"  # local servers need no key, but the SDK wants one
-# instructor writes the schema into the messages in these modes; in the others it is a part of
-# the request of its own (tool definition, response_format) that does not depend on the paper.
-SCHEMA_IN_MESSAGES = frozenset({"json", "md_json"})
-PARSE_ERRORS = (ValidationError, json.JSONDecodeError, ResponseParsingError)
-
 # A refusal of the mode names the feature and says it is not accepted.
 _MODE_WORDS = re.compile(r"response_format|json_schema|json_object|tool_choice|\btools?\b|function", re.I)
 _REFUSAL_WORDS = re.compile(
@@ -135,8 +116,7 @@ class Attempts:
 
     def refusal(self) -> str | None:
         """The model's refusal message in the last response, if it refused."""
-        choices = getattr(self.last_response, "choices", None)
-        return getattr(choices[0].message, "refusal", None) if choices else None
+        return refusal(self.last_response)
 
     # tenacity policy
     def should_retry(self, error: BaseException) -> bool:
@@ -182,64 +162,6 @@ class Attempts:
         )
 
 
-def known_fields(model: type[BaseModel], data: Any) -> Any:
-    """``data`` without the keys that ``model`` does not define, at every level of nesting. An
-    object with none of the model's keys is left as it is, to fail validation: it is another
-    object (a lone claim, a wrapper), not this one with extras."""
-    if not isinstance(data, dict) or not data.keys() & model.model_fields.keys():
-        return data
-    kept = {}
-    for name, value in data.items():
-        field = model.model_fields.get(name)
-        if field is None:
-            continue
-        args = get_args(field.annotation)
-        item = args[0] if get_origin(field.annotation) is list and args else None
-        if isinstance(item, type) and issubclass(item, BaseModel) and isinstance(value, list):
-            value = [known_fields(item, element) for element in value]
-        kept[name] = value
-    return kept
-
-
-class GroundedDraft(ExtractionDraft, ResponseSchema):
-    # Sent to the model under the same name, description and schema as ExtractionDraft (minus
-    # pydantic's titles). A ResponseSchema already, so instructor does not build a wrapper class
-    # on every request.
-    __doc__ = ExtractionDraft.__doc__
-    model_config = ConfigDict(title="ExtractionDraft")
-
-    @classmethod
-    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        """The lean schema of :func:`draft_schema_text`, built once: instructor asks for it on
-        every request in the JSON modes, and building it costs more than the rest of a request's
-        client-side work (a fresh copy each call)."""
-        if args or kwargs:
-            return super().model_json_schema(*args, **kwargs)
-        return json.loads(draft_schema_text())
-
-    @model_validator(mode="before")
-    @classmethod
-    def _known_fields_only(cls, data: Any) -> Any:
-        """Drop keys the schema does not define (small models add "title" or "description"):
-        such a key carries nothing the extraction uses, so it is not worth a re-ask."""
-        return known_fields(ExtractionDraft, data)
-
-    @model_validator(mode="after")
-    def _grounded(self, info: ValidationInfo) -> GroundedDraft:
-        """Send ungrounded items back to the model once, with the reasons."""
-        grounding = (info.context or {}).get("grounding")
-        if grounding is None or grounding.reasks_left <= 0:
-            return self
-        found = problems(self, grounding.abstract)
-        if found:
-            grounding.reasks_left -= 1
-            raise ValueError(
-                "these items are not supported by the abstract; copy numbers, names and evidence "
-                "exactly from the abstract or leave the item out:\n- " + "\n- ".join(found)
-            )
-        return self
-
-
 def next_mode(refused: set[str]) -> str | None:
     """The mode to use once the endpoint has refused these: see :data:`FALLBACK_ORDER`."""
     return next((mode for mode in FALLBACK_ORDER if mode not in refused), None)
@@ -250,20 +172,6 @@ class Fallback:
     refused: str
     used: str
     reason: str
-
-
-GROUNDING_REASKS = 1
-
-
-@dataclass
-class Grounding:
-    """The abstract a reply is checked against, and the grounding re-asks left for it. It
-    reaches the validator as the validation context of :func:`process_response_async` (the
-    parsing step only: instructor's ``create`` would also render the messages as Jinja templates
-    when given a context, which would rewrite abstracts containing "{{" or "{#")."""
-
-    abstract: str
-    reasks_left: int = GROUNDING_REASKS
 
 
 class Session:
@@ -279,7 +187,6 @@ class Session:
             timeout=config.timeout,
             max_retries=0,
         )
-        self._schema_parts: dict[str, dict[str, Any]] = {}
 
     @property
     def url(self) -> str:
@@ -288,29 +195,11 @@ class Session:
     def report(self) -> dict:
         return {"base_url": self.url, "mode_used": self.mode, "mode_fallbacks": [vars(f) for f in self.fallbacks]}
 
-    def _request(self, mode: str, messages: list[dict]) -> dict[str, Any]:
-        """The request body instructor would send for these messages in this mode. Its schema
-        part is built once per mode: building it (instructor checks the response model's whole
-        class hierarchy each time) cost more than parsing and validating the answer."""
-        if mode in SCHEMA_IN_MESSAGES:
-            _, request = handle_response_model(GroundedDraft, mode=INSTRUCTOR_MODES[mode], messages=list(messages))
-        else:
-            if mode not in self._schema_parts:
-                _, part = handle_response_model(GroundedDraft, mode=INSTRUCTOR_MODES[mode], messages=[])
-                self._schema_parts[mode] = {k: v for k, v in part.items() if k != "messages"}
-            request = {**self._schema_parts[mode], "messages": list(messages)}
-        return {
-            **request,
-            "model": self.config.model,
-            "temperature": self.config.temperature,
-            "max_tokens": self.config.max_tokens,
-        }
-
     async def _create(self, mode: str, messages: list[dict], attempts: Attempts, grounding: Grounding) -> GroundedDraft:
         """Send, parse and validate, with the retries and re-asks of :class:`Attempts`. This is
         instructor's ``create`` loop built from its public parts (request, parsing, re-ask
         messages): ``create`` repeats per request work that is the same for every paper."""
-        request = self._request(mode, messages)
+        request = request_body(mode, messages, self.config)
 
         async def attempt() -> GroundedDraft:
             nonlocal request
@@ -318,15 +207,9 @@ class Session:
             response = await self._openai.chat.completions.create(**request)
             attempts.on_response(response)
             try:
-                return await process_response_async(
-                    response,
-                    response_model=GroundedDraft,
-                    mode=INSTRUCTOR_MODES[mode],
-                    strict=False,
-                    validation_context={"grounding": grounding},
-                )
+                return await parse_answer(response, mode, grounding)
             except PARSE_ERRORS as exc:
-                request = handle_reask_kwargs(request, INSTRUCTOR_MODES[mode], response, exc)
+                request = reask_body(request, mode, response, exc)
                 raise
 
         return await attempts.retrying()(attempt)
@@ -351,7 +234,7 @@ class Session:
             mode = self.mode
             try:
                 return await self._create(mode, messages, attempts, grounding), attempts.usage(model)
-            except IncompleteOutputException as exc:
+            except CUT_OFF as exc:
                 message = (
                     f"the answer was cut off at the token limit (finish_reason=length, "
                     f"max_tokens={self.config.max_tokens}); rerun with a higher limit"

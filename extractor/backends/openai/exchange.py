@@ -1,0 +1,163 @@
+"""One exchange with the model in the words of the Chat Completions API: the request body per
+mode, the parsing, validation and grounding of an answer, and the body of a re-ask.
+
+The online session (:mod:`~extractor.backends.openai.session`), the Batch API
+(:mod:`~extractor.backends.openai.batch`) and the dry-run estimate all build requests and
+read answers here, so an answer is treated alike whichever way it came. The instructor parts
+used (``handle_response_model``, ``process_response_async``, ``handle_reask_kwargs``,
+``ResponseSchema`` and its exceptions) are pinned by ``tests/test_instructor_contract.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, get_args, get_origin
+
+import instructor
+from instructor import ResponseSchema
+from instructor.core import IncompleteOutputException, ResponseParsingError
+from instructor.processing import (
+    handle_reask_kwargs,
+    handle_response_model,
+    process_response_async,
+)
+from openai.types.chat import ChatCompletion
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+)
+
+from extractor.backends.openai.request_schema import draft_schema_text
+from extractor.config import RunConfig
+from extractor.grounding import problems
+from extractor.schema import ExtractionDraft
+
+INSTRUCTOR_MODES: dict[str, instructor.Mode] = {
+    "tools": instructor.Mode.TOOLS,
+    "json_schema": instructor.Mode.JSON_SCHEMA,
+    "json": instructor.Mode.JSON,
+    "md_json": instructor.Mode.MD_JSON,
+}
+# instructor writes the schema into the messages in these modes; in the others it is a part of
+# the request of its own (tool definition, response_format) that does not depend on the paper.
+SCHEMA_IN_MESSAGES = frozenset({"json", "md_json"})
+PARSE_ERRORS = (ValidationError, json.JSONDecodeError, ResponseParsingError)
+CUT_OFF = IncompleteOutputException  # finish_reason "length": not worth a re-ask
+MAX_REASKS = 2
+GROUNDING_REASKS = 1
+
+
+def known_fields(model: type[BaseModel], data: Any) -> Any:
+    """``data`` without the keys that ``model`` does not define, at every level of nesting. An
+    object with none of the model's keys is left as it is, to fail validation: it is another
+    object (a lone claim, a wrapper), not this one with extras."""
+    if not isinstance(data, dict) or not data.keys() & model.model_fields.keys():
+        return data
+    kept = {}
+    for name, value in data.items():
+        field = model.model_fields.get(name)
+        if field is None:
+            continue
+        args = get_args(field.annotation)
+        item = args[0] if get_origin(field.annotation) is list and args else None
+        if isinstance(item, type) and issubclass(item, BaseModel) and isinstance(value, list):
+            value = [known_fields(item, element) for element in value]
+        kept[name] = value
+    return kept
+
+
+@dataclass
+class Grounding:
+    """The abstract a reply is checked against, and the grounding re-asks left for it. It
+    reaches the validator as the validation context of :func:`process_response_async` (the
+    parsing step only: instructor's ``create`` would also render the messages as Jinja templates
+    when given a context, which would rewrite abstracts containing "{{" or "{#")."""
+
+    abstract: str
+    reasks_left: int = GROUNDING_REASKS
+
+
+class GroundedDraft(ExtractionDraft, ResponseSchema):
+    # Sent to the model under the same name, description and schema as ExtractionDraft (minus
+    # pydantic's titles). A ResponseSchema already, so instructor does not build a wrapper class
+    # on every request.
+    __doc__ = ExtractionDraft.__doc__
+    model_config = ConfigDict(title="ExtractionDraft")
+
+    @classmethod
+    def model_json_schema(cls, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """The lean schema of :func:`draft_schema_text`, built once: instructor asks for it on
+        every request in the JSON modes, and building it costs more than the rest of a request's
+        client-side work (a fresh copy each call)."""
+        if args or kwargs:
+            return super().model_json_schema(*args, **kwargs)
+        return json.loads(draft_schema_text())
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_fields_only(cls, data: Any) -> Any:
+        """Drop keys the schema does not define (small models add "title" or "description"):
+        such a key carries nothing the extraction uses, so it is not worth a re-ask."""
+        return known_fields(ExtractionDraft, data)
+
+    @model_validator(mode="after")
+    def _grounded(self, info: ValidationInfo) -> GroundedDraft:
+        """Send ungrounded items back to the model once, with the reasons."""
+        grounding = (info.context or {}).get("grounding")
+        if grounding is None or grounding.reasks_left <= 0:
+            return self
+        found = problems(self, grounding.abstract)
+        if found:
+            grounding.reasks_left -= 1
+            raise ValueError(
+                "these items are not supported by the abstract; copy numbers, names and evidence "
+                "exactly from the abstract or leave the item out:\n- " + "\n- ".join(found)
+            )
+        return self
+
+
+@cache
+def _schema_part(mode: str) -> dict[str, Any]:
+    """What a mode adds to every request besides the messages (the tool definition and
+    tool_choice, or response_format). Built once: instructor checks the response model's whole
+    class hierarchy each time, which cost more than parsing and validating the answer."""
+    _, part = handle_response_model(GroundedDraft, mode=INSTRUCTOR_MODES[mode], messages=[])
+    return {k: v for k, v in part.items() if k != "messages"}
+
+
+def request_body(mode: str, messages: list[dict], config: RunConfig) -> dict[str, Any]:
+    """The Chat Completions request body for these messages in this mode, exactly as
+    instructor would send it: the same online, in a Batch API file and in the estimate."""
+    if mode in SCHEMA_IN_MESSAGES:
+        _, body = handle_response_model(GroundedDraft, mode=INSTRUCTOR_MODES[mode], messages=list(messages))
+    else:
+        body = {**_schema_part(mode), "messages": list(messages)}
+    return {**body, "model": config.model, "temperature": config.temperature, "max_tokens": config.max_tokens}
+
+
+async def parse_answer(response: ChatCompletion, mode: str, grounding: Grounding) -> GroundedDraft:
+    """The validated, grounded draft in a response; a :data:`PARSE_ERRORS` error is worth a
+    re-ask (:func:`reask_body`), :data:`CUT_OFF` is not."""
+    return await process_response_async(
+        response,
+        response_model=GroundedDraft,
+        mode=INSTRUCTOR_MODES[mode],
+        strict=False,
+        validation_context={"grounding": grounding},
+    )
+
+
+def reask_body(request: dict[str, Any], mode: str, response: ChatCompletion, error: Exception) -> dict[str, Any]:
+    """The request that sends ``response`` back to the model with the reason it failed."""
+    return handle_reask_kwargs(request, INSTRUCTOR_MODES[mode], response, error)
+
+
+def refusal(response: Any) -> str | None:
+    """The model's refusal message in a response, if it refused (not worth a re-ask)."""
+    choices = getattr(response, "choices", None)
+    return getattr(choices[0].message, "refusal", None) if choices else None
