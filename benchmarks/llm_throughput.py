@@ -10,13 +10,17 @@ extraction of the abstract it was sent. Inputs are N distinct abstracts made fro
 What it prints:
 
 1. wall time at each concurrency and its ratio to the ideal N*L/concurrency (cold cache);
-2. client overhead per paper: this process's CPU time during a run divided by N (HTTP client,
+2. the re-ask path: a server whose first answer to every abstract has an invented number, so
+   each paper costs a request and a grounding re-ask (default L=0.5 s, concurrency 32); the
+   requests per second of ``extractor run`` and of the bare openai SDK sending the same request
+   bodies as often to the same server, and their ratio;
+3. client overhead per paper: this process's CPU time during a run divided by N (HTTP client,
    instructor parsing, pydantic validation, grounding, cache write, run directory), at L=0 and
    concurrency 1, next to the wall time per paper of that run (which adds the server's own
    time and the loopback round trip);
-3. a warm-cache rerun of the same papers: requests sent (must be 0) and wall time, through the
+4. a warm-cache rerun of the same papers: requests sent (must be 0) and wall time, through the
    library and through ``extractor run`` in a new process (imports and leaderboard included);
-4. the prompt overhead per abstract in each structured-output mode.
+5. the prompt overhead per abstract in each structured-output mode.
 
 Each part first runs 10 papers to warm up (the SDK is imported on the first request), and
 repeated measurements print their median. Run ``python benchmarks/llm_throughput.py --quick``
@@ -26,8 +30,10 @@ for a short check, without flags for the figures in the README.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -39,14 +45,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from bare_sdk import send_all
+
 from extractor import make_config, run
+from extractor.backends.openai.backend import choose_mode
+from extractor.backends.openai.exchange import request_body
 from extractor.backends.openai.pricing import cost_usd
+from extractor.backends.openai.prompts import load_prompt
 from extractor.config import MODES
 from extractor.pipeline.estimate import encoding_for, prompt_overhead
 from extractor.pipeline.ingest import read_inputs
 
 ROOT = Path(__file__).resolve().parent.parent
 FAKE_SERVER = ROOT / "tests" / "fake_openai.py"
+BARE_SDK = Path(__file__).resolve().parent / "bare_sdk.py"
 FIXTURES = ROOT / "fixtures" / "abstracts"
 MODEL = "fake-model"
 
@@ -88,14 +100,15 @@ def fake_server(latency: float, reask_each: bool = False) -> Iterator[FakeServer
         process.wait(timeout=10)
 
 
-def synthesize(n: int, path: Path) -> Path:
+def synthesize(n: int, path: Path, tag: str = "") -> Path:
     """``n`` distinct abstracts as JSON Lines: the fixture abstracts in turn, each with a
-    numbered sentence appended (so every one is a new cache key and a new request)."""
+    numbered sentence appended (so every one is a new cache key and a new request; a ``tag``
+    makes them new to a server that has seen the untagged ones)."""
     papers = [p for p in read_inputs([str(FIXTURES)]) if not p.error]
     with path.open("w", encoding="utf-8") as handle:
         for i in range(n):
             base = papers[i % len(papers)]
-            record = {"id": f"bench-{i:05d}", "title": base.title, "abstract": f"{base.abstract} Benchmark copy {i}."}
+            record = {"id": f"bench-{i:05d}", "title": base.title, "abstract": f"{base.abstract} Benchmark copy {i}{tag}."}
             handle.write(json.dumps(record) + "\n")
     return path
 
@@ -160,6 +173,69 @@ def throughput(args: argparse.Namespace, work: Path) -> None:
         print(f"(mode {m.info.get('mode')}, {m.info['counts']['claims']} claims from the last run)")
 
 
+def bare_process(server: FakeServer, bodies: Path, concurrency: int) -> tuple[float, float, int]:
+    """``benchmarks/bare_sdk.py`` in a new process: wall (start-up included), CPU, requests."""
+    command = [sys.executable, str(BARE_SDK), str(bodies), "--base-url", server.base_url, "--concurrency", str(concurrency)]
+    before = server.requests
+    wall = time.perf_counter()
+    report = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+    return time.perf_counter() - wall, report["cpu"], server.requests - before
+
+
+def reask(args: argparse.Namespace, work: Path) -> None:
+    """``extractor run`` against a server whose first answer to every abstract has an invented
+    number (so every paper costs a request and a grounding re-ask), next to the bare SDK sending
+    the same request bodies as often to the same server: requests per second and their ratio,
+    once within a warmed-up process and once in new processes (start-up included)."""
+    n, concurrency, latency = args.n_reask, args.reask_concurrency, args.reask_latency
+    config = make_config("openai", MODEL, "http://127.0.0.1:1/v1", "benchmark-key")
+    prompt = load_prompt(config.prompt_version)
+    inputs = synthesize(n, work / f"in-reask-{n}.jsonl", tag=" bare")
+    bodies = [request_body(choose_mode(config), prompt.messages(p.abstract, p.title), config) for p in read_inputs([str(inputs)])]
+    bodies_file = work / "bodies.jsonl"
+    bodies_file.write_text("".join(json.dumps(body) + "\n" for body in bodies), encoding="utf-8")
+    print(f"\n## Re-ask path: N={n} papers, each a request and a grounding re-ask, L={latency * 1000:.0f} ms, concurrency {concurrency}")
+    print("| client | requests | wall s (median) | requests/s | client CPU ms/request | runs |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    rates: dict[str, float] = {}
+
+    def row(name: str, walls: list[float], cpus: list[float]) -> None:
+        wall, cpu = median(walls), median(cpus)
+        rates[name] = 2 * n / wall
+        print(f"| {name} | {2 * n} | {wall:.2f} | {2 * n / wall:.1f} | {cpu / (2 * n) * 1000:.2f} | {len(walls)} |")
+
+    with fake_server(latency, reask_each=True) as server:
+        warm_up(server, work)
+        asyncio.run(send_all(bodies[:10], server.base_url, 4, 2))
+        library, bare, cli, bare_new = [], [], [], []
+        for r in range(args.repeat):
+            tagged = synthesize(n, work / f"in-reask-{r}.jsonl", tag=f" re-ask {r}")
+            m = measure(server, tagged, concurrency, work / f"cache-reask-{r}", work / f"run-reask-{r}")
+            assert m.requests == 2 * n and m.info["usage"]["reasks"] == n, (m.requests, m.info["usage"])
+            library.append((m.wall, m.cpu))
+            wall, cpu = time.perf_counter(), time.process_time()
+            asyncio.run(send_all(bodies, server.base_url, concurrency, 2))
+            bare.append((time.perf_counter() - wall, time.process_time() - cpu))
+            tagged = synthesize(n, work / f"in-reask-cli-{r}.jsonl", tag=f" re-ask cli {r}")
+            wall, cpu, sent = cli_run(server, tagged, work / f"cache-reask-cli-{r}", work / f"run-reask-cli-{r}", concurrency, "--no-leaderboard")
+            assert sent == 2 * n, sent
+            cli.append((wall, cpu))
+            wall, cpu, sent = bare_process(server, bodies_file, concurrency)
+            assert sent == 2 * n, sent
+            bare_new.append((wall, cpu))
+        for name, pairs in (
+            ("library run(), warm process", library),
+            ("bare openai SDK, warm process", bare),
+            ("extractor run --no-leaderboard, new process", cli),
+            ("bare openai SDK, new process", bare_new),
+        ):
+            row(name, [w for w, _ in pairs], [c for _, c in pairs])
+    names = list(rates)
+    print(f"ratio extractor run / bare SDK: {rates[names[2]] / rates[names[3]]:.2f} (new processes); "
+          f"library run() / bare SDK: {rates[names[0]] / rates[names[1]]:.2f} (warm); "
+          f"ideal rate {concurrency / latency:.0f} requests/s")
+
+
 def overhead(args: argparse.Namespace, work: Path) -> None:
     n = args.n_overhead
     inputs = synthesize(n, work / f"in-{n}.jsonl")
@@ -175,16 +251,26 @@ def overhead(args: argparse.Namespace, work: Path) -> None:
     print(f"wall per paper, round trip included: {median(wall):.2f} ms")
 
 
+def cli_run(server: FakeServer, inputs: Path, cache: Path, out: Path, concurrency: int = 8, *options: str) -> tuple[float, float, int]:
+    """``extractor run`` as a user types it, in a new process (imports and progress bar
+    included): its wall time, its CPU time and the requests the server saw."""
+    command = [
+        sys.executable, "-m", "extractor", "run", str(inputs), "--out", str(out), "--base-url", server.base_url,
+        "--model", MODEL, "--cache-dir", str(cache), "--concurrency", str(concurrency), *options,
+    ]
+    before, children = server.requests, resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = time.perf_counter()
+    subprocess.run(command, check=True, env={**os.environ, "OPENAI_API_KEY": "benchmark-key"}, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - wall
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+    return wall, cpu, server.requests - before
+
+
 def cli_rerun(server: FakeServer, inputs: Path, cache: Path, out: Path) -> tuple[float, int]:
     """``extractor run`` as a user types it (a new process: imports, progress bar, leaderboard)."""
-    command = [
-        sys.executable, "-m", "extractor", "run", str(inputs), "--out", str(out), "-q",
-        "--base-url", server.base_url, "--model", MODEL, "--cache-dir", str(cache),
-    ]
-    before = server.requests
-    wall = time.perf_counter()
-    subprocess.run(command, check=True, env={**os.environ, "OPENAI_API_KEY": "benchmark-key"})
-    return time.perf_counter() - wall, server.requests - before
+    wall, _, sent = cli_run(server, inputs, cache, out, 8, "-q")
+    return wall, sent
 
 
 def warm(args: argparse.Namespace, work: Path) -> None:
@@ -217,7 +303,7 @@ def prompt(args: argparse.Namespace, work: Path) -> None:
         print(f"| {mode} | {o.instructions} | {o.examples} | {o.schema} | {o.total} | {o.total / typical:.1f} | {dollars:.3f} |")
 
 
-PARTS = {"throughput": throughput, "overhead": overhead, "warm": warm, "prompt": prompt}
+PARTS = {"throughput": throughput, "reask": reask, "overhead": overhead, "warm": warm, "prompt": prompt}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -228,6 +314,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 8, 32, 64])
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (concurrency 1 runs once)")
     parser.add_argument("--n-overhead", type=int, default=300, help="papers in the L=0 overhead run")
+    parser.add_argument("--n-reask", type=int, default=1000, help="papers in the re-ask part (two requests each)")
+    parser.add_argument("--reask-latency", type=float, default=0.5, help="seconds per request in the re-ask part")
+    parser.add_argument("--reask-concurrency", type=int, default=32, help="concurrency in the re-ask part")
     parser.add_argument("--price-model", default="gpt-4o-mini", help="model whose tokenizer and price the prompt part uses")
     parser.add_argument("--quick", action="store_true", help="concurrency 1 on 100 papers only")
     parser.add_argument("--parts", nargs="+", choices=list(PARTS), default=list(PARTS), help="what to measure")

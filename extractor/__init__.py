@@ -5,13 +5,35 @@ The front door for Python users::
     from extractor import extract, run, RunConfig
     result = extract("We propose GANQ ... up to 2.57x speedup over FP16.")
     result.extraction.claims[0].value  # 2.57
+
+The names are imported on first use (PEP 562), so ``extractor --help`` and the light
+commands do not pay for the pipeline's libraries.
 """
 
-from extractor.config import RunConfig, make_config
-from extractor.errors import ExtractorError
-from extractor.pipeline.runner import extract, run
-from extractor.schema import Claim, Extraction, ExtractionDraft, PaperResult
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from extractor.version import __version__
+
+if TYPE_CHECKING:
+    from extractor.config import RunConfig, make_config
+    from extractor.errors import ExtractorError
+    from extractor.pipeline.runner import extract, run
+    from extractor.schema import Claim, Extraction, ExtractionDraft, PaperResult
+
+_HOMES = {
+    "Claim": "extractor.schema",
+    "Extraction": "extractor.schema",
+    "ExtractionDraft": "extractor.schema",
+    "ExtractorError": "extractor.errors",
+    "PaperResult": "extractor.schema",
+    "RunConfig": "extractor.config",
+    "extract": "extractor.pipeline.runner",
+    "make_config": "extractor.config",
+    "run": "extractor.pipeline.runner",
+}
 
 __all__ = [
     "Claim",
@@ -25,3 +47,10 @@ __all__ = [
     "make_config",
     "run",
 ]
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'extractor' has no attribute {name!r}")
+    return getattr(import_module(home), name)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
-from extractor.eval.score import GOLD_FORMATS, Attribution, Counts, Report, evaluate_run, report_json
+if TYPE_CHECKING:
+    from extractor.eval.score import Attribution, Counts, Report
 
 EVAL_EXAMPLES = """
 Examples:
@@ -109,6 +109,10 @@ def eval_command(
     micro-averaged over papers, and the accuracy of each attribute over value-matched claims.
     Version-1 gold (claims without attribution) is scored on values only.
     """
+    from pydantic import ValidationError
+
+    from extractor.eval.score import GOLD_FORMATS, evaluate_run, report_json
+
     if gold_format not in GOLD_FORMATS:
         raise typer.BadParameter(f"choose one of {', '.join(GOLD_FORMATS)}", param_hint="--gold-format")
     try:

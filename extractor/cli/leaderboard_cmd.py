@@ -9,7 +9,6 @@ import typer
 from rich.console import Console
 
 from extractor.cli.common import QuietOption, StoreOption, progress_bars
-from extractor.leaderboard import build_leaderboard, export, load_runs
 
 LEADERBOARD_EXAMPLES = """
 Examples:
@@ -34,6 +33,8 @@ def leaderboard_command(
     quiet: QuietOption = False,
 ) -> None:
     """Rank the runs' scores per benchmark and metric; changes, claims and papers in their own tables."""
+    from extractor.leaderboard import build_leaderboard, export, load_runs
+
     with progress_bars(quiet) as step:
         board = build_leaderboard(*load_runs(run_dirs, store, step))
         exported = export(board, out, wide=wide, charts=not no_charts, excel=excel, step=step)

@@ -9,7 +9,6 @@ import typer
 from rich.console import Console
 
 from extractor.cli.common import QuietOption, RunDir, StoreOption, progress_bars
-from extractor.review.report import write_report
 
 
 def report_command(
@@ -19,6 +18,8 @@ def report_command(
     quiet: QuietOption = False,
 ) -> None:
     """Write one HTML page: abstracts with highlighted evidence, fields, reviews, rejections."""
+    from extractor.review.report import write_report
+
     with progress_bars(quiet) as step:
         counts = write_report(run_dir, out, store, step)
     Console(stderr=True, soft_wrap=True).print(

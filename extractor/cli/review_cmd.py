@@ -10,7 +10,6 @@ from rich.console import Console
 
 from extractor.cli.common import QuietOption, RunDir, StoreOption, progress_bars, reports_errors
 from extractor.pipeline.rundir import STORE_FILE
-from extractor.review import apply_review, export_gold, export_review, review_status
 
 REVIEW_EXAMPLES = f"""
 Examples:
@@ -45,6 +44,8 @@ def export_command(
     quiet: QuietOption = False,
 ) -> None:
     """Write a review workbook: one row per claim and per method, model, benchmark and paper."""
+    from extractor.review import export_review
+
     with progress_bars(quiet) as step:
         counts = export_review(run_dir, out, store, step)
     items = ", ".join(f"{n} {kind}s" for kind, n in sorted(counts.items()))
@@ -60,6 +61,8 @@ def apply_command(
     store: StoreOption = None,
 ) -> None:
     """Validate the edited rows and record them; bad rows are reported and skipped."""
+    from extractor.review import apply_review
+
     console = Console(stderr=True, soft_wrap=True)
     report = apply_review(sheet, run_dir, reviewer, store)
     for message in report.refused:
@@ -84,6 +87,8 @@ def apply_command(
 @reports_errors
 def status_command(run_dir: RunDir, store: StoreOption = None) -> None:
     """Corrections of the run: how many, by whom, and which are stale or in conflict."""
+    from extractor.review import review_status
+
     report = review_status(run_dir, store)
     console = Console(soft_wrap=True)
     reviewers = sorted({b.reviewer for b in report.batches})
@@ -121,5 +126,7 @@ def export_gold_command(
     store: StoreOption = None,
 ) -> None:
     """Write accepted and corrected items in the gold format of ANNOTATION.md."""
+    from extractor.review import export_gold
+
     n = export_gold(run_dir, out, store)
     Console(stderr=True, soft_wrap=True).print(f"{n} reviewed papers -> {out}")

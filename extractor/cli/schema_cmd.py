@@ -8,14 +8,14 @@ from typing import Annotated
 
 import typer
 
-from extractor.pipeline.rundir import atomic_write_text
-from extractor.schema import json_schemas
-
 
 def schema_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory to write the schemas to.")] = Path("schemas"),
 ) -> None:
     """Write the JSON Schema of the extraction draft and of a papers.jsonl line."""
+    from extractor.pipeline.rundir import atomic_write_text
+    from extractor.schema import json_schemas
+
     for name, schema in json_schemas().items():
         path = out / f"{name}.schema.json"
         atomic_write_text(path, json.dumps(schema, indent=2, sort_keys=True) + "\n")
