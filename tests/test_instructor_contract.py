@@ -76,7 +76,7 @@ def test_one_request_and_one_answer_in_tools_mode() -> None:
     # the answer and the reason go back after the original messages (instructor extends the list it
     # is given in place: request_body gives every request a list of its own)
     assert reask["messages"][0] == messages[0]
-    assert [m["role"] for m in reask["messages"]] == ["user", "assistant", "user"]
+    assert [m["role"] for m in reask["messages"]] == ["user", "assistant", "tool"]
     assert "value" in reask["messages"][-1]["content"]  # the validation error names the field
 
     with pytest.raises(IncompleteOutputException):
