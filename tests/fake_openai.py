@@ -41,6 +41,8 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from email.policy import default as email_policy
+from email.parser import BytesParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -231,20 +233,56 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:  # the client gave up (timeout) or the server went away
             self.close_connection = True
 
+    def _send_bytes(self, data: bytes) -> None:
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except OSError:
+            self.close_connection = True
+
+    def _not_found(self) -> None:
+        self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+
     def do_GET(self) -> None:  # noqa: N802 (stdlib name)
-        path = self.path.rstrip("/")
+        path = self.path.split("?")[0].rstrip("/")
+        batches = self.server.fake.batch_api
         if path == "/stats":
             self._send(200, {"requests": self.server.fake.requests})
         elif path.endswith("/models"):
             self._send(200, {"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
+        elif match := _FILE_CONTENT.search(path):
+            data = batches.content(match.group(1))
+            self._send_bytes(data) if data is not None else self._not_found()
+        elif match := _BATCH.search(path):
+            batch = batches.batch(match.group(1))
+            self._send(200, batch) if batch else self._not_found()
+        elif path.endswith("/batches"):
+            self._send(200, batches.listing())
         else:
-            self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+            self._not_found()
 
     def do_POST(self) -> None:  # noqa: N802 (stdlib name)
-        if not self.path.rstrip("/").endswith("/chat/completions"):
-            self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+        path = self.path.split("?")[0].rstrip("/")
+        data = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        batches = self.server.fake.batch_api
+        if path.endswith("/files"):
+            self._send(200, batches.upload(self.headers.get("Content-Type", ""), data))
             return
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        if path.endswith("/batches"):
+            status, payload = batches.create(json.loads(data or b"{}"))
+            self._send(status, payload)
+            return
+        if match := _BATCH_CANCEL.search(path):
+            batch = batches.cancel(match.group(1))
+            self._send(200, batch) if batch else self._not_found()
+            return
+        if not path.endswith("/chat/completions"):
+            self._not_found()
+            return
+        body = json.loads(data or b"{}")
         reply = self.server.fake.answer_request(body)
         if reply is None:  # drop or outage: no answer at all
             self.close_connection = True
@@ -258,6 +296,151 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 Reply = tuple[int, dict, dict[str, str]]
+_FILE_CONTENT = re.compile(r"/files/([\w-]+)/content$")
+_BATCH = re.compile(r"/batches/([\w-]+)$")
+_BATCH_CANCEL = re.compile(r"/batches/([\w-]+)/cancel$")
+BATCH_ENDPOINT = "/v1/chat/completions"
+# the per-request errors of the Batch API, as its error file words them
+BATCH_ITEM_ERRORS = {
+    "expired": ("batch_expired", "This request could not be executed before the completion window expired."),
+    "cancelled": ("batch_cancelled", "This request was not executed because the batch was cancelled."),
+}
+
+
+class FakeBatchAPI:
+    """The files and batches endpoints of the Batch API, answering each line of an input file
+    as :meth:`FakeOpenAI.answer_request` answers it online (faults included), in a thread.
+
+    A batch is ``validating``, then ``in_progress`` for at least ``seconds`` (lines answered as
+    it goes), then ``completed`` with an output file (200 answers) and an error file (other
+    answers, and lines that never ran). Scripted outcomes: ``expire_after`` (answer that many
+    lines, then the batch expires and the rest are ``batch_expired``), ``fail_next`` (the next
+    batches fail validation, as when the enqueued-token limit is reached); ``cancel`` works at
+    any time. ``created`` lists every batch ever created, for assertions.
+    """
+
+    def __init__(self, fake: FakeOpenAI) -> None:
+        self.fake = fake
+        self.seconds = 0.0
+        self.expire_after: int | None = None
+        self.fail_next = 0
+        self.files: dict[str, tuple[dict, bytes]] = {}
+        self.batches: dict[str, dict] = {}
+        self.created: list[str] = []
+        self._lock = threading.Lock()
+
+    def _file(self, data: bytes, filename: str, purpose: str) -> dict:
+        with self._lock:
+            file_id = f"file-{len(self.files) + 1:04d}"
+            meta = {
+                "id": file_id, "object": "file", "bytes": len(data), "created_at": int(time.time()),
+                "filename": filename, "purpose": purpose, "status": "processed",
+            }
+            self.files[file_id] = (meta, data)
+        return meta
+
+    def upload(self, content_type: str, data: bytes) -> dict:
+        """POST /files: a multipart form with ``file`` and ``purpose``."""
+        message = BytesParser(policy=email_policy).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + data)
+        fields = {part.get_param("name", header="content-disposition"): part for part in message.iter_parts()}
+        file = fields["file"]
+        purpose = fields["purpose"].get_content().strip()
+        return self._file(file.get_payload(decode=True), file.get_filename() or "upload.jsonl", purpose)
+
+    def content(self, file_id: str) -> bytes | None:
+        entry = self.files.get(file_id)
+        return entry[1] if entry else None
+
+    def batch(self, batch_id: str) -> dict | None:
+        with self._lock:
+            batch = self.batches.get(batch_id)
+            return json.loads(json.dumps(batch)) if batch else None
+
+    def listing(self) -> dict:
+        with self._lock:
+            data = [json.loads(json.dumps(self.batches[b])) for b in reversed(self.created)]
+        return {"object": "list", "data": data, "first_id": None, "last_id": None, "has_more": False}
+
+    def create(self, body: dict) -> tuple[int, dict]:
+        """POST /batches."""
+        if body.get("input_file_id") not in self.files or body.get("endpoint") != BATCH_ENDPOINT:
+            return 400, {"error": {"message": f"bad batch request: {body}", "type": "invalid_request_error"}}
+        now = int(time.time())
+        with self._lock:
+            batch_id = f"batch_{len(self.created) + 1:04d}"
+            batch = {
+                "id": batch_id, "object": "batch", "endpoint": body["endpoint"], "input_file_id": body["input_file_id"],
+                "completion_window": body.get("completion_window", "24h"), "status": "validating", "created_at": now,
+                "expires_at": now + 86400, "metadata": body.get("metadata"), "output_file_id": None, "error_file_id": None,
+                "errors": None, "request_counts": {"total": 0, "completed": 0, "failed": 0},
+            }
+            self.batches[batch_id] = batch
+            self.created.append(batch_id)
+        threading.Thread(target=self._work, args=(batch_id,), daemon=True).start()
+        return 200, json.loads(json.dumps(batch))
+
+    def cancel(self, batch_id: str) -> dict | None:
+        with self._lock:
+            batch = self.batches.get(batch_id)
+            if batch and batch["status"] in ("validating", "in_progress"):
+                batch["status"] = "cancelling"
+        return self.batch(batch_id)
+
+    def _set(self, batch_id: str, **fields: object) -> None:
+        with self._lock:
+            self.batches[batch_id].update(fields)
+
+    def _work(self, batch_id: str) -> None:
+        started = time.monotonic()
+        batch = self.batch(batch_id)
+        lines = [json.loads(line) for line in self.files[batch["input_file_id"]][1].splitlines() if line.strip()]
+        ids = [line.get("custom_id") for line in lines]
+        problem = (
+            "Enqueued token limit reached for this model. Try again once some in-progress batches have completed."
+            if self.fail_next else None
+        )
+        if self.fail_next:
+            self.fail_next -= 1
+        elif len(set(ids)) != len(ids) or any(line.get("url") != BATCH_ENDPOINT for line in lines):
+            problem = "The input file has a repeated custom_id or a line for another endpoint."
+        if problem:
+            error = {"code": "token_limit_exceeded" if "token" in problem else "invalid_request", "message": problem, "line": None, "param": None}
+            self._set(batch_id, status="failed", failed_at=int(time.time()), errors={"object": "list", "data": [error]})
+            return
+        self._set(batch_id, status="in_progress", in_progress_at=int(time.time()), request_counts={"total": len(lines), "completed": 0, "failed": 0})
+        output, errors, ended = [], [], None
+        for n, line in enumerate(lines):
+            status = self.batch(batch_id)["status"]
+            if status == "cancelling":
+                ended = "cancelled"
+            elif self.expire_after is not None and n >= self.expire_after:
+                ended = "expired"
+            if ended:
+                code, message = BATCH_ITEM_ERRORS[ended]
+                errors.append({"id": f"batch_req_{batch_id}_{n}", "custom_id": line["custom_id"], "response": None, "error": {"code": code, "message": message}})
+                continue
+            reply = self.fake.answer_request(line["body"])
+            status_code, payload = (500, {"error": {"message": "The server had an error.", "type": "server_error"}}) if reply is None else reply[:2]
+            record = {
+                "id": f"batch_req_{batch_id}_{n}", "custom_id": line["custom_id"],
+                "response": {"status_code": status_code, "request_id": f"req_{n}", "body": payload}, "error": None,
+            }
+            (output if status_code == 200 else errors).append(record)
+            self._set(batch_id, request_counts={"total": len(lines), "completed": len(output), "failed": len(errors)})
+        while ended is None and time.monotonic() - started < self.seconds:
+            time.sleep(0.02)
+            if self.batch(batch_id)["status"] == "cancelling":  # too late to stop lines already answered
+                break
+        final = ended or ("cancelled" if self.batch(batch_id)["status"] == "cancelling" else "completed")
+        files: dict[str, object] = {"output_file_id": None, "error_file_id": None}
+        for key, records in (("output_file_id", output), ("error_file_id", errors)):
+            if records:
+                text = "".join(json.dumps(r) + "\n" for r in records).encode()
+                files[key] = self._file(text, f"{batch_id}_{key[:-8]}.jsonl", "batch_output")["id"]
+        self._set(
+            batch_id, status=final, **files, **{f"{final}_at": int(time.time())},
+            request_counts={"total": len(lines), "completed": len(output), "failed": len(errors)},
+        )
 
 
 class FakeOpenAI:
@@ -287,6 +470,7 @@ class FakeOpenAI:
         self.answer = answer
         self.port = port
         self.log: list[Request] = []
+        self.batch_api = FakeBatchAPI(self)
         self._lock = threading.Lock()
         self._server: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
