@@ -37,6 +37,8 @@ class RunConfig:
     max_chars: int = DEFAULT_MAX_CHARS
     cache_dir: Path = field(default_factory=default_cache_dir)
     use_cache: bool = True
+    batch: bool = False  # the OpenAI Batch API instead of online requests
+    batch_poll: float = 30.0  # seconds between two looks at a pending batch
 
     def __post_init__(self) -> None:
         """Refuse values no run can use, naming the option, before any work starts."""
@@ -45,7 +47,13 @@ class RunConfig:
         for name, low in (("concurrency", 1), ("max_tokens", 1), ("max_chars", 1), ("max_retries", 0)):
             if getattr(self, name) < low:
                 raise ConfigError(f"{name} must be {low} or more, not {getattr(self, name)}")
-        for name in ("timeout", "rpm", "max_cost"):
+        if self.batch and self.backend != "openai":
+            raise ConfigError(f"--batch sends requests through the OpenAI Batch API; backend {self.backend} sends none")
+        if self.batch and not self.use_cache:
+            raise ConfigError("--batch keeps each answer in the cache the moment it arrives (that is how a rerun resumes); drop --no-cache")
+        if self.batch and self.max_cost is not None:
+            raise ConfigError("--max-cost cannot stop a batch once it is submitted; price it first with --dry-run --batch")
+        for name in ("timeout", "rpm", "max_cost", "batch_poll"):
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise ConfigError(f"{name} must be more than 0, not {value}")

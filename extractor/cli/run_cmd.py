@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.console import Console
@@ -18,9 +18,10 @@ from rich.table import Table
 
 from extractor.cli.common import progress_bars
 from extractor.config import MODES, RunConfig, make_config, resolve_backend
-from extractor.leaderboard import write_run_leaderboard
-from extractor.pipeline.runner import run
-from extractor.schema import PaperResult
+
+if TYPE_CHECKING:
+    from extractor.backends.openai.batch import BatchProgress
+    from extractor.schema import PaperResult
 
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1
@@ -33,6 +34,9 @@ Examples:
   OPENAI_API_KEY=... extractor run papers.jsonl --out runs/gpt --model gpt-4o-mini --concurrency 16
 
   extractor run papers.jsonl --out runs/local --base-url http://127.0.0.1:8080/v1 --model any
+
+  extractor run papers.jsonl --out runs/batch --backend openai --batch --dry-run   # price it (batch prices)
+  extractor run papers.jsonl --out runs/batch --backend openai --batch             # rerun to resume polling
 
 Exit status: 0 when every paper is ok, 1 when at least one failed (see papers.jsonl), 2 for bad options.
 """
@@ -54,6 +58,7 @@ class _Progress:
             disable=disable,
         )
         self.task = None
+        self.last_batch_line = ""
 
     def start(self, total: int) -> None:
         self.progress.start()
@@ -66,6 +71,13 @@ class _Progress:
             self.failed += 1
         self.tokens += result.usage.prompt_tokens + result.usage.completion_tokens
         self.progress.update(self.task, advance=1, ok=self.ok, failed=self.failed, tokens=self.tokens)
+
+    def batch(self, status: BatchProgress) -> None:
+        """One line each time a batch's status or counts change."""
+        line = status.line()
+        if line != self.last_batch_line and not self.progress.disable:
+            self.last_batch_line = line
+            self.progress.console.print(line, highlight=False)
 
     def stop(self) -> None:
         self.progress.stop()
@@ -90,6 +102,8 @@ def run_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (the summary and failures are still printed).")] = False,
     no_leaderboard: Annotated[bool, typer.Option("--no-leaderboard", help="Do not write leaderboard.xlsx and its charts into the run directory.")] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Count the requests, tokens and cost of the openai backend; send nothing.")] = False,
+    batch: Annotated[bool, typer.Option("--batch", help="Send the requests through the OpenAI Batch API (half price, answers within 24 h); rerun the same command to resume.")] = False,
+    batch_poll: Annotated[Optional[float], typer.Option(min=0.01, help=f"Seconds between two looks at a pending batch (default {RunConfig.batch_poll:g}).")] = None,
 ) -> None:
     """Extract methods, models, benchmarks and grounded claims from abstracts."""
     console = Console(stderr=True, soft_wrap=True)
@@ -99,6 +113,7 @@ def run_command(
         mode=mode, concurrency=concurrency, rpm=rpm, max_cost=max_cost,
         timeout=timeout, max_retries=max_retries, max_tokens=max_tokens,
         cache_dir=cache_dir, use_cache=not no_cache, max_chars=max_chars,
+        batch=batch, batch_poll=batch_poll,
     )
     console.print(f"[bold]{reason}[/]" + (f", model {config.model}" if config.model else ""))
     if dry_run:
@@ -113,9 +128,11 @@ def run_command(
             table.add_row(*row)
         Console().print(table)
         raise typer.Exit(EXIT_OK)
+    from extractor.pipeline.runner import run
+
     progress = _Progress(console, disable=quiet)
     try:
-        summary = run(inputs, out, config, on_start=progress.start, on_result=progress.update)
+        summary = run(inputs, out, config, on_start=progress.start, on_result=progress.update, on_batch=progress.batch)
     finally:
         progress.stop()
     counts = summary.info["counts"]
@@ -124,6 +141,8 @@ def run_command(
         f"({counts['rejected']} rejected) -> {out}"
     )
     if not no_leaderboard:
+        from extractor.leaderboard import write_run_leaderboard
+
         with progress_bars(quiet) as step:
             board, exported = write_run_leaderboard(out, step)
         console.print(f"leaderboard: {len(board.scores)} ranked scores in {len(board.blocks)} blocks -> {exported.path}")

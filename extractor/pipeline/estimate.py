@@ -107,6 +107,7 @@ class Estimate:
     completion_tokens: int
     cost_usd: float | None  # None when the model's price is unknown
     overhead: Overhead
+    batch: bool = False  # priced at the Batch API's price
 
 
 def estimate_run(inputs: list[str], config: RunConfig) -> Estimate:
@@ -145,16 +146,18 @@ def estimate_run(inputs: list[str], config: RunConfig) -> Estimate:
         requests=len(pending),
         prompt_tokens=prompt_tokens,
         completion_tokens=completion_tokens,
-        cost_usd=cost_usd(config.model, prompt_tokens, completion_tokens) if known else None,
+        cost_usd=cost_usd(config.model, prompt_tokens, completion_tokens, config.batch) if known else None,
+        batch=config.batch,
         overhead=prompt_overhead(config.model, mode, config.prompt_version),
     )
 
 
 def estimate_rows(estimate: Estimate) -> list[tuple[str, str]]:
     """The estimate as (what, how much) lines for a table."""
-    price = price_for(estimate.model)
+    price = price_for(estimate.model, estimate.batch)
+    tier = "Batch API price" if estimate.batch else "standard price"
     cost = (
-        f"${estimate.cost_usd:.4f} ({estimate.model} at ${price.input:g} in / ${price.output:g} out per 1M tokens)"
+        f"${estimate.cost_usd:.4f} ({estimate.model} at ${price.input:g} in / ${price.output:g} out per 1M tokens, {tier})"
         if estimate.cost_usd is not None and price is not None
         else f"unknown: no price for model {estimate.model!r} in the price table (tokens only)"
     )
@@ -163,7 +166,11 @@ def estimate_rows(estimate: Estimate) -> list[tuple[str, str]]:
         ("papers read", f"{estimate.papers:,}" + (f" ({estimate.unreadable:,} unreadable, not sent)" if estimate.unreadable else "")),
         ("distinct abstracts", f"{estimate.distinct:,}"),
         ("already in the cache", f"{estimate.cached:,}"),
-        ("requests to send", f"{estimate.requests:,} (first attempts; re-asks and retries come on top)"),
+        (
+            "requests to send",
+            f"{estimate.requests:,} "
+            + ("(batch lines; re-asks go out in follow-up batches)" if estimate.batch else "(first attempts; re-asks and retries come on top)"),
+        ),
         ("prompt tokens", f"{estimate.prompt_tokens:,} (tiktoken {estimate.encoding}, mode {estimate.mode})"),
         ("completion tokens", f"{estimate.completion_tokens:,} (as many per abstract token as the few-shot answers)"),
         ("cost", cost),

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from extractor.backends.base import Backend, BackendResult
 from extractor.backends.registry import get_backend
@@ -26,6 +27,7 @@ from extractor.text.hashing import normalize_text
 from extractor.version import __version__
 
 ResultCallback = Callable[[PaperResult], None]
+BatchCallback = Callable[[Any], None]  # a BatchProgress of backends/openai/batch.py
 
 
 class RateLimiter:
@@ -123,14 +125,42 @@ def abstract_groups(papers: list[Paper]) -> dict[str, list[int]]:
     return groups
 
 
+async def batch_answers(
+    papers: list[Paper],
+    groups: dict[str, list[int]],
+    backend: Backend,
+    cache: ExtractionCache | None,
+    out_dir: Path,
+    on_batch: BatchCallback | None,
+) -> dict[str, BackendResult | BackendError]:
+    """The answers of the Batch API for every distinct abstract not in the cache, by cache
+    key; each one is cached the moment it is validated."""
+    from extractor.backends.openai.batch import BatchPaper
+
+    identity = backend.identity()
+    wanted: dict[str, BatchPaper] = {}
+    for indices in groups.values():
+        paper = papers[indices[0]]
+        key = cache_key(identity, paper.abstract, paper.title)
+        if cache is None or cache.get(key) is None:
+            wanted[key] = BatchPaper(key, paper.abstract, paper.title)
+    if not wanted:
+        return {}
+    store = cache.put if cache is not None else (lambda key, result: None)
+    return await backend.extract_batch(list(wanted.values()), out_dir, store, on_batch)  # type: ignore[attr-defined]
+
+
 async def extract_papers(
     papers: list[Paper],
     backend: Backend,
     config: RunConfig,
     cache: ExtractionCache | None = None,
     on_result: ResultCallback | None = None,
+    out_dir: Path | None = None,
+    on_batch: BatchCallback | None = None,
 ) -> list[PaperResult]:
-    """Extract every paper; the same abstract is sent once; results come back in input order."""
+    """Extract every paper; the same abstract is sent once; results come back in input order.
+    With ``config.batch`` every request goes through the Batch API (state in ``out_dir``)."""
     results: list[PaperResult | None] = [None] * len(papers)
     for index, paper in enumerate(papers):
         if paper.error:
@@ -143,9 +173,17 @@ async def extract_papers(
     semaphore = asyncio.Semaphore(max(1, config.concurrency))
     limiter = RateLimiter(config.rpm)
     spend = Spend(config.max_cost)
+    answered = await batch_answers(papers, groups, backend, cache, Path(out_dir or "."), on_batch) if config.batch else {}
 
     async def obtain(paper: Paper) -> BackendResult:
         key = cache_key(identity, paper.abstract, paper.title)
+        if config.batch:  # answered by the batch (its own usage), else by the cache, never online
+            outcome = answered.get(key) or (cache.get(key) if cache is not None else None)
+            if outcome is None:
+                raise BackendError("the batch gave no answer for this abstract; rerun to send it again")
+            if isinstance(outcome, BackendError):
+                raise outcome
+            return outcome
         if cache is not None and backend.cacheable:
             hit = cache.get(key)
             if hit is not None:
@@ -236,6 +274,7 @@ def run(
     config: RunConfig,
     on_start: Callable[[int], None] | None = None,
     on_result: ResultCallback | None = None,
+    on_batch: BatchCallback | None = None,
 ) -> RunSummary:
     """Extract every record of ``inputs`` into the run directory ``out_dir``."""
     started = datetime.now(timezone.utc)
@@ -247,7 +286,7 @@ def run(
 
     async def go() -> list[PaperResult]:
         try:
-            return await extract_papers(papers, backend, config, cache, on_result)
+            return await extract_papers(papers, backend, config, cache, on_result, out_dir, on_batch)
         finally:
             await backend.aclose()
 

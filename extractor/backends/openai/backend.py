@@ -33,6 +33,7 @@ entirely from the cache never pays the second it takes to import openai.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
@@ -40,10 +41,11 @@ from extractor.backends.base import BackendResult
 from extractor.backends.openai.prompts import Prompt, load_prompt
 from extractor.backends.openai.request_schema import schema_hash
 from extractor.config import RunConfig
-from extractor.errors import ConfigError
+from extractor.errors import BackendError, ConfigError
 from extractor.schema import ExtractionDraft
 
 if TYPE_CHECKING:
+    from extractor.backends.openai.batch import BatchPaper, OnProgress, Store
     from extractor.backends.openai.session import Session
 
 OPENAI_HOST = "api.openai.com"
@@ -110,6 +112,16 @@ class OpenAIBackend:
     async def extract(self, abstract: str, title: str | None) -> BackendResult:
         draft, usage = await self.session().extract(self.prompt.messages(abstract, title), abstract)
         return BackendResult(draft=ExtractionDraft.model_validate(draft.model_dump()), usage=usage)
+
+    async def extract_batch(
+        self, papers: list[BatchPaper], directory: Path, store: Store, on_progress: OnProgress | None = None,
+    ) -> dict[str, BackendResult | BackendError]:
+        """Many abstracts through the Batch API (:mod:`extractor.backends.openai.batch`), by key."""
+        from extractor.backends.openai.batch import extract_batch
+
+        return await extract_batch(
+            papers, self.config, directory, self.prompt, self._identity["mode"], store, self.config.batch_poll, on_progress
+        )
 
     async def aclose(self) -> None:
         if self._session is not None:

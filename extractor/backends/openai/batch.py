@@ -1,0 +1,418 @@
+"""The OpenAI Batch API: the online requests, sent as a file and answered within 24 hours at
+half the price, outside the online rate limits.
+
+Papers in, per-paper results out (:func:`extract_batch`). Each paper's request body is the
+online one (:func:`~extractor.backends.openai.exchange.request_body`, same mode), one JSONL line
+whose ``custom_id`` is the paper's cache key. The file is uploaded (files API, purpose
+``batch``), a batch is created over it, and polled; its output and error files are downloaded
+into the run directory, and every answer is parsed, validated and grounded by
+:func:`~extractor.backends.openai.exchange.parse_answer`, exactly as online. An answer worth a
+re-ask (not JSON, not the schema, ungrounded) goes out again in a follow-up batch, with
+instructor's re-ask messages, within the online limits (two re-asks, one for grounding).
+
+Everything needed to resume is in ``RUN_DIR/batch/``: ``state.json`` (each submission: its
+input file, file id, batch id, what is carried over for re-asks, and whether its answers were
+taken), the input files, and the downloaded output and error files. Each step is recorded
+before the next one starts, so a client killed at any moment resumes on rerun: a submission
+with a batch id is polled, never created again; one whose file was uploaded but whose batch id
+was not recorded is looked up among the batches (by input file) before a batch is created.
+Papers of an expired, failed or cancelled batch, and papers whose line came back with an HTTP
+error, fail with a reason that says so; they are not in the cache, so a rerun sends them again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from openai import AsyncOpenAI
+from openai.types.chat import ChatCompletion
+
+from extractor.backends.base import BackendResult
+from extractor.backends.openai.exchange import (
+    CUT_OFF,
+    GROUNDING_REASKS,
+    MAX_REASKS,
+    PARSE_ERRORS,
+    Grounding,
+    parse_answer,
+    reask_body,
+    refusal,
+    request_body,
+)
+from extractor.backends.openai.pricing import cost_usd
+from extractor.backends.openai.prompts import Prompt
+from extractor.config import RunConfig
+from extractor.errors import BackendError
+from extractor.schema import ExtractionDraft, Usage
+
+BATCH_DIR = "batch"
+STATE_FILE = "state.json"
+ENDPOINT = "/v1/chat/completions"
+COMPLETION_WINDOW = "24h"
+MAX_LINES = 50_000  # the Batch API's limit per file
+MAX_BYTES = 190_000_000  # under its 200 MB limit per file
+TERMINAL = frozenset({"completed", "expired", "cancelled", "failed"})
+RERUN = "rerun to send it again"
+NO_KEY = "no-key"
+
+
+@dataclass(frozen=True)
+class BatchPaper:
+    """One distinct abstract to extract; ``key`` (its cache key) names its line in every file."""
+
+    key: str
+    abstract: str
+    title: str | None
+
+
+@dataclass(frozen=True)
+class BatchProgress:
+    """One poll of one batch, for a progress line."""
+
+    batch_id: str
+    round: int
+    status: str
+    completed: int
+    failed: int
+    total: int
+
+    def line(self) -> str:
+        kind = "requests" if self.round == 1 else f"re-asks (round {self.round})"
+        return f"batch {self.batch_id}: {self.status}, {self.completed + self.failed}/{self.total} {kind} answered, {self.failed} failed"
+
+
+Store = Callable[[str, BackendResult], None]
+OnProgress = Callable[[BatchProgress], None]
+
+
+@dataclass
+class Carry:
+    """What one paper's earlier rounds leave to the next: re-asks used and tokens spent."""
+
+    reasks: int = 0
+    grounding_left: int = GROUNDING_REASKS
+    requests: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def usage(self, model: str | None) -> Usage:
+        return Usage(
+            prompt_tokens=self.prompt_tokens,
+            completion_tokens=self.completion_tokens,
+            requests=self.requests,
+            reasks=self.reasks,
+            cost_usd=cost_usd(model, self.prompt_tokens, self.completion_tokens, batch=True),
+        )
+
+
+@dataclass
+class Submission:
+    """One input file and the batch made of it, as recorded in ``state.json``."""
+
+    name: str  # the input file, in the batch directory
+    round: int
+    keys: list[str]
+    carry: dict[str, Carry] = field(default_factory=dict)  # follow-ups only
+    file_id: str | None = None
+    batch_id: str | None = None
+    status: str = "written"
+    taken: bool = False  # its answers were read, cached and followed up
+
+    def to_json(self) -> dict:
+        data = {k: v for k, v in vars(self).items() if k != "carry"}
+        data["carry"] = {key: vars(c) for key, c in self.carry.items()}
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> Submission:
+        carry = {key: Carry(**c) for key, c in data.pop("carry", {}).items()}
+        return cls(**data, carry=carry)
+
+
+class BatchState:
+    """``RUN_DIR/batch/state.json``: the submissions, written atomically after every step."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.path = directory / STATE_FILE
+        data = json.loads(self.path.read_text(encoding="utf-8")) if self.path.exists() else {}
+        self.submissions = [Submission.from_json(s) for s in data.get("submissions", [])]
+
+    def save(self) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        text = json.dumps({"submissions": [s.to_json() for s in self.submissions]}, indent=1)
+        write_atomic(self.path, text.encode("utf-8"))
+
+    def open(self) -> list[Submission]:
+        return [s for s in self.submissions if not s.taken]
+
+    def add(self, round_: int, lines: Iterable[tuple[str, dict]], carry: dict[str, Carry] | None = None) -> list[Submission]:
+        """Write ``(key, body)`` lines as input files (split at the API's limits) and list them
+        as submissions; the caller saves the state."""
+        added = []
+        for part, chunk in enumerate(_chunks(lines), start=1):
+            name = f"input-{len(self.submissions) + 1:03d}-round{round_}-part{part}.jsonl"
+            write_atomic(self.directory / name, b"".join(text for _, text in chunk))
+            keys = [key for key, _ in chunk]
+            carried = {key: carry[key] for key in keys if carry and key in carry}
+            submission = Submission(name=name, round=round_, keys=keys, carry=carried)
+            self.submissions.append(submission)
+            added.append(submission)
+        return added
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write to a temporary name beside ``path``, then move it into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def batch_line(key: str, body: dict) -> bytes:
+    return (json.dumps({"custom_id": key, "method": "POST", "url": ENDPOINT, "body": body}) + "\n").encode("utf-8")
+
+
+def _chunks(lines: Iterable[tuple[str, dict]]) -> Iterator[list[tuple[str, bytes]]]:
+    chunk: list[tuple[str, bytes]] = []
+    size = 0
+    for key, body in lines:
+        text = batch_line(key, body)
+        if chunk and (len(chunk) >= MAX_LINES or size + len(text) > MAX_BYTES):
+            yield chunk
+            chunk, size = [], 0
+        chunk.append((key, text))
+        size += len(text)
+    if chunk:
+        yield chunk
+
+
+def read_jsonl(path: Path) -> Iterator[dict]:
+    if not path.exists():
+        return
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                yield json.loads(line)
+
+
+@dataclass
+class Answered:
+    """What a round's output says about one paper, and its bookkeeping after this round."""
+
+    carry: Carry
+    result: BackendResult | None = None
+    error: str | None = None
+    reask: tuple[ChatCompletion, Exception] | None = None
+
+
+class BatchRun:
+    """One run directory's batches against one endpoint; see the module docstring."""
+
+    def __init__(
+        self, config: RunConfig, directory: Path, prompt: Prompt, mode: str,
+        poll_seconds: float, on_progress: OnProgress | None = None,
+    ) -> None:
+        self.config = config
+        self.mode = mode
+        self.prompt = prompt
+        self.poll_seconds = poll_seconds
+        self.on_progress = on_progress
+        self.state = BatchState(directory / BATCH_DIR)
+        self.client = AsyncOpenAI(
+            api_key=config.api_key or NO_KEY, base_url=config.base_url, timeout=config.timeout,
+            max_retries=config.max_retries,
+        )
+
+    async def extract(self, papers: list[BatchPaper], store: Store) -> dict[str, BackendResult | BackendError]:
+        """Every paper's draft (stored with ``store`` the moment it is validated) or its failure."""
+        wanted = {paper.key: paper for paper in papers}
+        results: dict[str, BackendResult | BackendError] = {}
+        waiting = {key for s in self.state.open() for key in s.keys}
+        fresh = [p for p in papers if p.key not in waiting]
+        if fresh:
+            self.state.add(1, ((p.key, request_body(self.mode, self.prompt.messages(p.abstract, p.title), self.config)) for p in fresh))
+            self.state.save()
+        while True:
+            mine = [s for s in self.state.open() if any(key in wanted for key in s.keys)]
+            if not mine:
+                return results
+            for submission in mine:
+                await self._submit(submission)
+            await asyncio.gather(*(self._finish(s, wanted, results, store) for s in mine))
+
+    async def _submit(self, submission: Submission) -> None:
+        """Upload the file and create the batch, unless an earlier run did (never twice)."""
+        if submission.file_id is None:
+            uploaded = await self.client.files.create(file=self.state.directory / submission.name, purpose="batch")
+            submission.file_id = uploaded.id
+            self.state.save()
+        if submission.batch_id is None:
+            existing = await self._batch_of(submission.file_id)
+            batch = existing or await self.client.batches.create(
+                input_file_id=submission.file_id, endpoint=ENDPOINT, completion_window=COMPLETION_WINDOW,
+                metadata={"extractor_input": submission.name},
+            )
+            submission.batch_id, submission.status = batch.id, batch.status
+            self.state.save()
+
+    async def _batch_of(self, file_id: str) -> Any:
+        """The batch already made of this input file, if a killed run created it unrecorded."""
+        async for batch in self.client.batches.list(limit=100):
+            if batch.input_file_id == file_id:
+                return batch
+        return None
+
+    async def _finish(
+        self, submission: Submission, wanted: dict[str, BatchPaper],
+        results: dict[str, BackendResult | BackendError], store: Store,
+    ) -> None:
+        """Poll until the batch ends, then take its answers."""
+        assert submission.batch_id is not None
+        while True:
+            batch = await self.client.batches.retrieve(submission.batch_id)
+            counts = batch.request_counts
+            if self.on_progress:
+                self.on_progress(BatchProgress(
+                    batch.id, submission.round, batch.status,
+                    counts.completed if counts else 0, counts.failed if counts else 0,
+                    counts.total if counts and counts.total else len(submission.keys),
+                ))
+            if batch.status in TERMINAL:
+                break
+            await asyncio.sleep(self.poll_seconds)
+        submission.status = batch.status
+        outputs = {
+            "output": await self._download(batch.output_file_id, f"{batch.id}-output.jsonl"),
+            "errors": await self._download(batch.error_file_id, f"{batch.id}-errors.jsonl"),
+        }
+        answered = await self._read(submission, batch, outputs, wanted)
+        for key, answer in answered.items():
+            if answer.result is not None:
+                store(key, answer.result)
+                results[key] = answer.result
+            elif answer.error is not None:
+                results[key] = BackendError(answer.error, answer.carry.usage(self.config.model))
+        reasks = {key: a for key, a in answered.items() if a.reask is not None}
+        if reasks:
+            follow = []
+            for line in read_jsonl(self.state.directory / submission.name):
+                answer = reasks.get(line["custom_id"])
+                if answer is not None:
+                    response, error = answer.reask
+                    follow.append((line["custom_id"], reask_body(line["body"], self.mode, response, error)))
+            self.state.add(submission.round + 1, follow, {key: a.carry for key, a in reasks.items()})
+        # the follow-up and "taken" are recorded together: a rerun either takes this batch's
+        # answers again (the cache makes that harmless) or finds the follow-up, never both
+        submission.taken = True
+        submission.carry = {}
+        self.state.save()
+
+    @staticmethod
+    def _carry(submission: Submission, key: str) -> Carry:
+        """A copy of what earlier rounds left for ``key``: the recorded one is never changed."""
+        return replace(submission.carry.get(key) or Carry())
+
+    async def _download(self, file_id: str | None, name: str) -> Path | None:
+        """The output or error file, kept in the batch directory."""
+        if file_id is None:
+            return None
+        path = self.state.directory / name
+        if not path.exists():
+            tmp = path.with_name(f".{name}.tmp")
+            async with self.client.files.with_streaming_response.content(file_id) as response:
+                await response.stream_to_file(tmp)
+            os.replace(tmp, path)
+        return path
+
+    async def _read(
+        self, submission: Submission, batch: Any, outputs: dict[str, Path | None], wanted: dict[str, BatchPaper],
+    ) -> dict[str, Answered]:
+        """Each wanted paper of the submission: its answer, a re-ask, or why it failed."""
+        answered: dict[str, Answered] = {}
+        for path in outputs.values():
+            if path is None:
+                continue
+            for line in read_jsonl(path):
+                key = line.get("custom_id")
+                if key in wanted and key in submission.keys:
+                    answered[key] = await self._answer(submission, batch.id, line, wanted[key])
+        why = {
+            "expired": f"the batch {batch.id} expired (24 h window) before this request ran",
+            "cancelled": f"the batch {batch.id} was cancelled before this request ran",
+            "failed": f"the batch {batch.id} failed: {_batch_errors(batch)}",
+        }.get(batch.status, f"the batch {batch.id} ended ({batch.status}) without an answer for this request")
+        for key in submission.keys:
+            if key in wanted and key not in answered:
+                answered[key] = Answered(self._carry(submission, key), error=f"{why}; {RERUN}")
+        return answered
+
+    async def _answer(self, submission: Submission, batch_id: str, line: dict, paper: BatchPaper) -> Answered:
+        """One line of an output or error file, read as online: :func:`parse_answer`."""
+        carry = self._carry(submission, line["custom_id"])
+        response_part = line.get("response") or {}
+        if line.get("error") or response_part.get("status_code") != 200:
+            error = line.get("error") or (response_part.get("body") or {}).get("error") or {}
+            status = response_part.get("status_code")
+            reason = error.get("message") or error.get("code") or "no answer"
+            if error.get("code") in ("batch_expired", "batch_cancelled"):
+                return Answered(carry, error=f"{reason} (batch {batch_id}); {RERUN}")
+            return Answered(carry, error=f"HTTP {status} in batch {batch_id}: {reason}; {RERUN}")
+        response = ChatCompletion.model_validate(response_part["body"])
+        carry.requests += 1
+        if response.usage is not None:
+            carry.prompt_tokens += response.usage.prompt_tokens or 0
+            carry.completion_tokens += response.usage.completion_tokens or 0
+        grounding = Grounding(paper.abstract, reasks_left=carry.grounding_left)
+        try:
+            draft = await parse_answer(response, self.mode, grounding)
+        except CUT_OFF:
+            return Answered(carry, error=(
+                f"the answer was cut off at the token limit (finish_reason=length, "
+                f"max_tokens={self.config.max_tokens}); rerun with a higher limit"
+            ))
+        except PARSE_ERRORS as exc:
+            said = refusal(response)
+            if said:
+                return Answered(carry, error=f"the model refused: {said}")
+            if carry.reasks >= MAX_REASKS:
+                return Answered(carry, error=(
+                    f"the model's answer is not a valid extraction after {carry.requests} requests "
+                    f"({carry.reasks} re-asks): {' '.join(str(exc).split())[:300]}"
+                ))
+            carry.reasks += 1
+            carry.grounding_left = grounding.reasks_left
+            return Answered(carry, reask=(response, exc))
+        usage = carry.usage(self.config.model)
+        return Answered(carry, result=BackendResult(draft=ExtractionDraft.model_validate(draft.model_dump()), usage=usage))
+
+    async def aclose(self) -> None:
+        await self.client.close()
+
+
+def _batch_errors(batch: Any) -> str:
+    errors = getattr(batch, "errors", None)
+    data = getattr(errors, "data", None) or []
+    return "; ".join(f"{e.code}: {e.message}" for e in data) or "no reason given"
+
+
+async def extract_batch(
+    papers: list[BatchPaper], config: RunConfig, directory: Path, prompt: Prompt, mode: str,
+    store: Store, poll_seconds: float, on_progress: OnProgress | None = None,
+) -> dict[str, BackendResult | BackendError]:
+    """Extract ``papers`` through the Batch API, resuming what ``directory`` records."""
+    run = BatchRun(config, directory, prompt, mode, poll_seconds, on_progress)
+    try:
+        return await run.extract(papers, store)
+    finally:
+        await run.aclose()
+
