@@ -366,6 +366,7 @@ class BatchRun:
             reason = error.get("message") or error.get("code") or "no answer"
             if error.get("code") in ("batch_expired", "batch_cancelled"):
                 return Answered(carry, error=f"{reason} (batch {batch_id}); {RERUN}")
+            carry.requests += 1  # it ran, and failed
             return Answered(carry, error=f"HTTP {status} in batch {batch_id}: {reason}; {RERUN}")
         response = ChatCompletion.model_validate(response_part["body"])
         carry.requests += 1

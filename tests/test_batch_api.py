@@ -1,0 +1,233 @@
+"""``extractor run --batch``: the OpenAI Batch API against the loopback server (files and
+batches through the real SDK), end to end: the same requests and results as online, re-asks in
+follow-up batches, expired, failed and cancelled items, per-line errors, resume after a kill.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from openai import AsyncOpenAI
+from typer.testing import CliRunner
+
+from extractor.backends.openai.batch import BATCH_DIR, STATE_FILE, batch_line
+from extractor.cli.app import app
+from extractor.config import RunConfig
+from extractor.errors import ConfigError
+from extractor.pipeline.estimate import estimate_run
+from extractor.pipeline.rundir import CLAIMS_FILE, read_papers
+from extractor.pipeline.runner import run
+from tests.conftest import ROOT
+from tests.conftest_fake import fixture_papers, openai_config, write_papers
+from tests.fake_openai import FakeOpenAI, Fault
+
+POLL = 0.05
+
+
+def batch_config(server: FakeOpenAI, **options: object) -> RunConfig:
+    return openai_config(server, batch=True, batch_poll=POLL, **options)
+
+
+def inputs(tmp_path: Path, count: int = 5) -> Path:
+    return write_papers(tmp_path / "papers.jsonl", fixture_papers(count))
+
+
+def state(out: Path) -> dict:
+    return json.loads((out / BATCH_DIR / STATE_FILE).read_text())
+
+
+def by_id(out: Path) -> dict:
+    return {r.id: r for r in read_papers(out)}
+
+
+def test_a_batch_sends_the_online_requests_and_gives_the_online_results(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    source = inputs(tmp_path)
+    fake_openai.faults.append(Fault("invented_number", match="GANQ"))  # one grounding re-ask
+    online = run([str(source)], tmp_path / "online", openai_config(fake_openai, cache_dir=tmp_path / "c1"))
+    sent_online = sorted(json.dumps([r.mode, r.messages]) for r in fake_openai.log)
+    fake_openai.log.clear()
+    fake_openai.faults.append(Fault("invented_number", match="GANQ"))  # the same, in the batch
+    lines: list[str] = []
+    batched = run([str(source)], tmp_path / "batch", batch_config(fake_openai, cache_dir=tmp_path / "c2"), on_batch=lambda p: lines.append(p.line()))
+
+    assert sorted(json.dumps([r.mode, r.messages]) for r in fake_openai.log) == sent_online  # re-ask included
+    assert fake_openai.batch_api.created == ["batch_0001", "batch_0002"]  # the re-ask went in a follow-up batch
+    assert (tmp_path / "online" / CLAIMS_FILE).read_text() == (tmp_path / "batch" / CLAIMS_FILE).read_text()
+    assert online.info["counts"] == batched.info["counts"] and batched.failed == 0
+    ganq = next(r for r in batched.results if "GANQ" in r.abstract)
+    assert (ganq.usage.requests, ganq.usage.reasks) == (2, 1)
+    # half price: the same tokens cost half of the online figure
+    usage_online, usage_batch = online.info["usage"], batched.info["usage"]
+    assert usage_batch["prompt_tokens"] == usage_online["prompt_tokens"]
+    assert usage_batch["cost_usd"] == pytest.approx(usage_online["cost_usd"] / 2)
+    assert any("batch_0001: completed, 5/5 requests answered" in line for line in lines)
+    recorded = state(tmp_path / "batch")["submissions"]
+    assert [(s["batch_id"], s["round"], s["taken"]) for s in recorded] == [("batch_0001", 1, True), ("batch_0002", 2, True)]
+    assert (tmp_path / "batch" / BATCH_DIR / "batch_0001-output.jsonl").exists()
+
+    again = run([str(source)], tmp_path / "batch", batch_config(fake_openai, cache_dir=tmp_path / "c2"))
+    assert fake_openai.batch_api.created == ["batch_0001", "batch_0002"] and again.info["counts"]["cached"] == 5
+
+
+def test_expired_items_are_reported_per_paper_and_sent_again_on_rerun(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    source = inputs(tmp_path)
+    fake_openai.batch_api.expire_after = 2
+    first = run([str(source)], tmp_path / "run", batch_config(fake_openai))
+    failed = [r for r in first.results if r.status == "failed"]
+    assert len(failed) == 3 and first.info["counts"]["ok"] == 2
+    assert all("before the completion window expired. (batch batch_0001); rerun to send it again" in r.error for r in failed)
+
+    fake_openai.batch_api.expire_after = None
+    fake_openai.log.clear()
+    second = run([str(source)], tmp_path / "run", batch_config(fake_openai))
+    assert second.failed == 0 and len(fake_openai.log) == 3  # only the expired ones went again
+    assert sorted(r.abstract for r in fake_openai.log) == sorted(r.abstract for r in failed)
+
+
+def test_a_failed_batch_fails_its_papers_with_the_reason_and_a_rerun_sends_them(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    source = inputs(tmp_path, 3)
+    fake_openai.batch_api.fail_next = 1
+    first = run([str(source)], tmp_path / "run", batch_config(fake_openai))
+    assert first.failed == 3 and fake_openai.requests == 0
+    assert all("the batch batch_0001 failed: token_limit_exceeded: Enqueued token limit" in r.error for r in first.results)
+    second = run([str(source)], tmp_path / "run", batch_config(fake_openai))
+    assert second.failed == 0 and fake_openai.batch_api.created == ["batch_0001", "batch_0002"]
+
+
+def test_a_cancelled_batch_keeps_what_was_answered(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    source = inputs(tmp_path, 4)
+    fake_openai.latency = 0.3
+
+    def cancel_after_the_first_answer() -> None:
+        while not fake_openai.log:
+            time.sleep(0.01)
+        fake_openai.batch_api.cancel("batch_0001")
+
+    threading.Thread(target=cancel_after_the_first_answer, daemon=True).start()
+    summary = run([str(source)], tmp_path / "run", batch_config(fake_openai))
+    statuses = [r.status for r in summary.results]
+    assert statuses.count("ok") >= 1 and statuses.count("failed") >= 1
+    assert all("cancelled" in r.error for r in summary.results if r.status == "failed")
+    assert state(tmp_path / "run")["submissions"][0]["status"] == "cancelled"
+
+
+def test_a_line_with_an_http_error_fails_that_paper_only(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    source = inputs(tmp_path, 3)
+    [target] = [p for p in fixture_papers(3) if "GANQ" in p.abstract]
+    fake_openai.faults.append(Fault("server_error", match="GANQ"))
+    summary = run([str(source)], tmp_path / "run", batch_config(fake_openai))
+    results = by_id(tmp_path / "run")
+    assert summary.failed == 1 and "HTTP 500 in batch batch_0001: The server had an error." in results[target.id].error
+    assert (tmp_path / "run" / BATCH_DIR / "batch_0001-errors.jsonl").exists()
+    fake_openai.log.clear()
+    assert run([str(source)], tmp_path / "run", batch_config(fake_openai)).failed == 0
+    assert [r.abstract for r in fake_openai.log] == [target.abstract]
+
+
+def test_a_batch_created_but_not_recorded_is_found_not_created_again(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    """A client killed between creating the batch and recording its id: the rerun finds it."""
+    source = inputs(tmp_path, 2)
+    config = batch_config(fake_openai)
+    estimate_run([str(source)], config)  # nothing sent: the state is written by the first real run
+    fake_openai.batch_api.fail_next = 1  # the first run records a submission, then fails
+    run([str(source)], tmp_path / "run", config)
+    recorded = state(tmp_path / "run")
+    # the next submission, as a killed client would have left it: uploaded and created, id unrecorded
+    papers = fixture_papers(2)
+    from extractor.backends.openai.backend import OpenAIBackend
+    from extractor.backends.openai.exchange import request_body
+    from extractor.pipeline.cache import cache_key
+
+    backend = OpenAIBackend(config)
+    lines = b"".join(
+        batch_line(cache_key(backend.identity(), p.abstract, None), request_body("json_schema", backend.prompt.messages(p.abstract, None), config))
+        for p in papers
+    )
+    name = "input-002-round1-part1.jsonl"
+    (tmp_path / "run" / BATCH_DIR / name).write_bytes(lines)
+
+    async def upload_and_create() -> str:
+        client = AsyncOpenAI(base_url=fake_openai.base_url, api_key="k")
+        uploaded = await client.files.create(file=tmp_path / "run" / BATCH_DIR / name, purpose="batch")
+        await client.batches.create(input_file_id=uploaded.id, endpoint="/v1/chat/completions", completion_window="24h")
+        await client.close()
+        return uploaded.id
+
+    file_id = asyncio.run(upload_and_create())
+    keys = [json.loads(line)["custom_id"] for line in lines.splitlines()]
+    recorded["submissions"].append({"name": name, "round": 1, "keys": keys, "carry": {}, "file_id": file_id, "batch_id": None, "status": "written", "taken": False})
+    (tmp_path / "run" / BATCH_DIR / STATE_FILE).write_text(json.dumps(recorded))
+
+    summary = run([str(source)], tmp_path / "run", config)
+    assert summary.failed == 0 and fake_openai.batch_api.created == ["batch_0001", "batch_0002"]
+    assert state(tmp_path / "run")["submissions"][1]["batch_id"] == "batch_0002"
+
+
+def test_killed_while_polling_the_rerun_polls_the_same_batch(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    source = inputs(tmp_path, 4)
+    fake_openai.batch_api.seconds = 60  # pending until the test lets it finish
+    command = [
+        sys.executable, "-m", "extractor", "run", str(source), "--out", str(tmp_path / "run"), "--backend", "openai",
+        "--base-url", fake_openai.base_url, "--model", "gpt-4o-mini", "--batch", "--batch-poll", str(POLL), "-q",
+        "--no-leaderboard",
+    ]
+    env = {**os.environ, "OPENAI_API_KEY": "test-key"}
+    client = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (
+        fake_openai.batch_api.created and (tmp_path / "run" / BATCH_DIR / STATE_FILE).exists()
+        and state(tmp_path / "run")["submissions"][0]["batch_id"]
+    ):
+        time.sleep(0.05)
+    time.sleep(3 * POLL)  # polling
+    client.send_signal(signal.SIGKILL)
+    client.wait(timeout=30)
+    assert fake_openai.batch_api.created == ["batch_0001"] and not (tmp_path / "run" / "papers.jsonl").exists()
+
+    fake_openai.batch_api.seconds = 0  # the batch completes
+    rerun = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert fake_openai.batch_api.created == ["batch_0001"]  # polled again, never submitted twice
+    assert len(fake_openai.log) == 4
+    uninterrupted = run([str(source)], tmp_path / "online", openai_config(fake_openai, cache_dir=tmp_path / "other"))
+    assert uninterrupted.failed == 0
+    assert (tmp_path / "run" / CLAIMS_FILE).read_text() == (tmp_path / "online" / CLAIMS_FILE).read_text()
+
+
+def test_the_dry_run_prices_a_batch_at_half(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    source = inputs(tmp_path)
+    online = estimate_run([str(source)], openai_config(fake_openai))
+    batched = estimate_run([str(source)], batch_config(fake_openai))
+    assert batched.prompt_tokens == online.prompt_tokens and batched.cost_usd == pytest.approx(online.cost_usd / 2)
+    result = CliRunner().invoke(app, [
+        "run", str(source), "--out", str(tmp_path / "run"), "--backend", "openai", "--model", "gpt-4o", "--batch", "--dry-run",
+    ])
+    assert result.exit_code == 0, result.output
+    assert "Batch API price" in result.output and "$1.25 in / $5 out" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"backend": "rules"}, "backend rules sends none"),
+        ({"use_cache": False}, "drop --no-cache"),
+        ({"max_cost": 1.0}, "price it first with --dry-run --batch"),
+    ],
+)
+def test_options_a_batch_cannot_honour_are_refused(options: dict, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        RunConfig(**{"backend": "openai", "batch": True, **options})
+
+
+def test_the_cli_names_the_batch_option(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "extractor", "run", "--help"], capture_output=True, text=True, cwd=ROOT)
+    assert "--batch" in result.stdout and "--batch-poll" in result.stdout
