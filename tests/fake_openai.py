@@ -14,6 +14,10 @@ Faults are scripted with :class:`Fault` (which requests, how many times) and end
 refuse a mode with ``refuse=``, e.g. ``refuse={"json_schema"}`` answers like llama-cpp-python's
 server: HTTP 500 "Input should be 'text' or 'json_object'".
 
+The Batch API is there too (:class:`FakeBatchAPI`, ``server.batch_api``): files (upload,
+content) and batches (create, retrieve, list, cancel), each input line answered as it would be
+online, faults included, with scripted expiry and validation failure.
+
 Use from tests::
 
     with FakeOpenAI(latency=0.01, faults=[Fault("rate_limit", match="GANQ")]) as server:
@@ -23,7 +27,7 @@ Use from tests::
 
 From the command line (benchmarks)::
 
-    python tests/fake_openai.py --port 8089 --latency 0.2 [--refuse json_schema] [--reask-each]
+    python tests/fake_openai.py --port 8089 --latency 0.2 [--refuse json_schema] [--reask-each] [--batch-seconds 5]
 
 prints ``fake OpenAI server on http://127.0.0.1:8089/v1`` and serves until interrupted.
 ``GET /stats`` returns ``{"requests": N}``; ``GET /v1/models`` lists one model.
@@ -612,9 +616,11 @@ def main(argv: list[str] | None = None) -> None:
         "--reask-each", action="store_true",
         help="the first answer to each abstract has an invented number: every paper needs one grounding re-ask",
     )
+    parser.add_argument("--batch-seconds", type=float, default=0.0, help="each batch stays in progress at least this long")
     args = parser.parse_args(argv)
     faults = [Fault("invented_number", each_abstract=True)] if args.reask_each else []
     server = FakeOpenAI(latency=args.latency, faults=faults, refuse=args.refuse, port=args.port).start()
+    server.batch_api.seconds = args.batch_seconds
     print(f"fake OpenAI server on {server.base_url}", flush=True)
     try:
         threading.Event().wait()
