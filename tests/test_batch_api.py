@@ -231,3 +231,17 @@ def test_options_a_batch_cannot_honour_are_refused(options: dict, message: str) 
 def test_the_cli_names_the_batch_option(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "extractor", "run", "--help"], capture_output=True, text=True, cwd=ROOT)
     assert "--batch" in result.stdout and "--batch-poll" in result.stdout
+
+
+def test_an_unreachable_batch_api_is_one_line_and_the_rerun_resumes(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    source = inputs(tmp_path, 2)
+    config = batch_config(fake_openai, max_retries=0)
+    fake_openai.stop()
+    result = CliRunner().invoke(app, [
+        "run", str(source), "--out", str(tmp_path / "run"), "--backend", "openai", "--base-url", fake_openai.base_url,
+        "--model", "gpt-4o-mini", "--batch", "--batch-poll", str(POLL), "--max-retries", "0",
+    ], env={"OPENAI_API_KEY": "k", "EXTRACTOR_CACHE_DIR": str(config.cache_dir)})
+    assert result.exit_code == 1 and "the Batch API at" in result.output and "run the same command again to resume" in result.output
+    assert "Traceback" not in result.output
+    fake_openai.start()
+    assert run([str(source)], tmp_path / "run", config).failed == 0 and fake_openai.batch_api.created == ["batch_0001"]

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from openai import AsyncOpenAI
+from openai import APIError, AsyncOpenAI
 from openai.types.chat import ChatCompletion
 
 from extractor.backends.base import BackendResult
@@ -414,6 +414,8 @@ async def extract_batch(
     run = BatchRun(config, directory, prompt, mode, poll_seconds, on_progress)
     try:
         return await run.extract(papers, store)
+    except APIError as exc:  # after the SDK's own retries: the state is saved, a rerun resumes
+        raise BackendError(f"the Batch API at {run.client.base_url} failed: {exc}; run the same command again to resume") from exc
     finally:
         await run.aclose()
 
