@@ -28,9 +28,9 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from openai import APIError, AsyncOpenAI
+from openai.types import Batch
 from openai.types.chat import ChatCompletion
 
 from extractor.backends.base import BackendResult
@@ -265,7 +265,7 @@ class BatchRun:
             submission.batch_id, submission.status = batch.id, batch.status
             self.state.save()
 
-    async def _batch_of(self, file_id: str) -> Any:
+    async def _batch_of(self, file_id: str) -> Batch | None:
         """The batch already made of this input file, if a killed run created it unrecorded."""
         async for batch in self.client.batches.list(limit=100):
             if batch.input_file_id == file_id:
@@ -335,7 +335,7 @@ class BatchRun:
         return path
 
     async def _read(
-        self, submission: Submission, batch: Any, outputs: dict[str, Path | None], wanted: dict[str, BatchPaper],
+        self, submission: Submission, batch: Batch, outputs: dict[str, Path | None], wanted: dict[str, BatchPaper],
     ) -> dict[str, Answered]:
         """Each wanted paper of the submission: its answer, a re-ask, or why it failed."""
         answered: dict[str, Answered] = {}
@@ -400,9 +400,8 @@ class BatchRun:
         await self.client.close()
 
 
-def _batch_errors(batch: Any) -> str:
-    errors = getattr(batch, "errors", None)
-    data = getattr(errors, "data", None) or []
+def _batch_errors(batch: Batch) -> str:
+    data = (batch.errors.data if batch.errors else None) or []
     return "; ".join(f"{e.code}: {e.message}" for e in data) or "no reason given"
 
 
