@@ -475,6 +475,8 @@ class FakeOpenAI:
         self.port = port
         self.log: list[Request] = []
         self.batch_api = FakeBatchAPI(self)
+        self.in_flight = 0
+        self.most_in_flight = 0  # the most chat completions being answered at one moment
         self._lock = threading.Lock()
         self._server: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -554,7 +556,14 @@ class FakeOpenAI:
             return None
         if kind == "drop":
             return None
-        time.sleep(fault.seconds if kind == "timeout" else self.latency)
+        with self._lock:
+            self.in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            time.sleep(fault.seconds if kind == "timeout" else self.latency)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
         if kind == "rate_limit":
             error = {"message": "Rate limit reached; please retry later.", "type": "rate_limit_exceeded"}
             return 429, {"error": error}, {"Retry-After": f"{fault.seconds:g}"}

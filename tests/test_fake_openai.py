@@ -86,11 +86,9 @@ def test_faults_apply_to_matching_requests_then_run_out(fake_openai: FakeOpenAI)
 
 def test_requests_are_served_concurrently() -> None:
     with FakeOpenAI(latency=0.3) as server, ThreadPoolExecutor(32) as pool:
-        started = time.monotonic()
         statuses = list(pool.map(lambda _: post(server, chat("json"))[0], range(32)))
-        elapsed = time.monotonic() - started
     assert statuses == [200] * 32
-    assert elapsed < 0.3 * 3, f"32 requests of 0.3 s took {elapsed:.2f} s: they were serialized"
+    assert server.most_in_flight > 1, "the server answered one request at a time"
 
 
 def test_an_outage_stops_listening_and_comes_back_on_the_same_port(fake_openai: FakeOpenAI) -> None:
