@@ -13,6 +13,7 @@ from extractor.errors import ConfigError
 DEFAULT_MODEL = "gpt-4o-mini"
 MODES = ("tools", "json_schema", "json", "md_json")
 DEFAULT_MAX_CHARS = 20_000  # an abstract longer than this is refused: it is not an abstract
+DEFAULT_PROMPT_VERSION = "v2"  # prompts/<version>/; older versions stay readable
 
 
 def default_cache_dir() -> Path:
@@ -26,7 +27,7 @@ class RunConfig:
     base_url: str | None = None
     api_key: str | None = None
     mode: str | None = None
-    prompt_version: str = "v1"
+    prompt_version: str = DEFAULT_PROMPT_VERSION
     temperature: float = 0.0
     max_tokens: int = 2048
     timeout: float = 120.0

@@ -3,7 +3,9 @@
 A claim survives when its evidence is found in the abstract (whitespace- and case-insensitive)
 and its number (and the upper end of a range) is written inside that evidence. Spans are
 computed here, never taken from a backend. Names of methods, models and benchmarks must occur
-in the text too; a model size must be a number the text writes.
+in the text too; a model size must be a number the text writes. So must each name a claim is
+attributed to (benchmark, method, model, baseline): an ungrounded one is cleared from the claim
+and recorded as an ``attribution`` rejection, and the number, when grounded, is kept.
 """
 
 from __future__ import annotations
@@ -102,6 +104,18 @@ def _value_span(
     return low.start, high.end
 
 
+ATTRIBUTE_NAMES = ("benchmark", "method", "model", "baseline")
+
+
+def ungrounded_names(draft: ClaimDraft, abstract: str) -> dict[str, str]:
+    """The claim's attribute names that the abstract does not write: field -> reason."""
+    return {
+        field: f"{field} {name!r} does not occur in the abstract"
+        for field in ATTRIBUTE_NAMES
+        if (name := getattr(draft, field)) and not name_in_text(name, abstract)
+    }
+
+
 def claim_id(paper_id: str, value: float, value_max: float | None, value_start: int) -> str:
     """A claim's identity: its paper, its value and where the number sits in the text."""
     return f"{paper_id}#" + short_hash([paper_id, value, value_max, value_start], 8)
@@ -110,17 +124,17 @@ def claim_id(paper_id: str, value: float, value_max: float | None, value_start: 
 def ground_claim(
     draft: ClaimDraft, abstract: str, paper_id: str, mentions: Sequence[NumberMention]
 ) -> Claim | str:
-    """The grounded claim, or the reason it cannot be grounded."""
+    """The grounded claim, or the reason it cannot be grounded (an ungrounded attribute name is
+    one: :func:`ground` clears those names first, a reviewer's edit is refused)."""
     span = find_evidence(draft.evidence, abstract)
     if span is None:
         return "evidence is not found in the abstract"
     located = _value_span(draft, mentions_in(mentions, *span))
     if isinstance(located, str):
         return located
-    for field in ("benchmark", "method", "model"):
-        name = getattr(draft, field)
-        if name and not name_in_text(name, abstract):
-            return f"{field} {name!r} does not occur in the abstract"
+    unnamed = ungrounded_names(draft, abstract)
+    if unnamed:
+        return next(iter(unnamed.values()))
     if draft.value_max is not None and draft.value_max < draft.value:
         return f"value_max {draft.value_max:g} is below value {draft.value:g}"
     fields = draft.model_dump() | {"evidence": abstract[span[0] : span[1]]}
@@ -180,10 +194,14 @@ def ground(
     claims: list[Claim] = []
     seen: set[str] = set()
     for item in draft.claims:
-        grounded = ground_claim(item, abstract, paper_id, mentions)
+        unnamed = ungrounded_names(item, abstract)
+        grounded = ground_claim(item.model_copy(update=dict.fromkeys(unnamed)), abstract, paper_id, mentions)
         if isinstance(grounded, str):
             reject("claims", item, grounded)
-        elif grounded.id not in seen:
+            continue
+        for reason in unnamed.values():
+            reject("attribution", item, reason)
+        if grounded.id not in seen:
             seen.add(grounded.id)
             claims.append(grounded)
 
@@ -210,6 +228,7 @@ def unique_names(items: Iterable[T], name: Callable[[T], str] = attrgetter("name
 
 
 def problems(draft: ExtractionDraft, abstract: str) -> list[str]:
-    """Human-readable grounding problems, for a validation error the model can act on."""
+    """Human-readable grounding problems, for a validation error the model can act on (an
+    attribution problem names the claim by its evidence, and the name to fix)."""
     _, rejected = ground(draft, abstract, "check")
     return [f"{r.field}: {r.item.get('name') or r.item.get('evidence')!r}: {r.reason}" for r in rejected]

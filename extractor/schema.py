@@ -19,9 +19,10 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-# The draft models are sent to the LLM with every request, so their field descriptions say only
-# what the system prompt (prompts/<version>/system.md) does not already: the prompt defines each
-# field, the descriptions below add examples of values. The contract itself is ANNOTATION.md.
+# The draft models are sent to the LLM with every request, so their field descriptions are
+# short: the system prompt (prompts/<version>/system.md) defines each field with examples, and
+# the descriptions restate the attribution rules of docs/ANNOTATION.md (version 2) where the
+# model reads each field.
 
 
 class Method(_Strict):
@@ -46,14 +47,14 @@ class ClaimDraft(_Strict):
     value: float
     value_max: float | None = None
     unit: str | None = Field(None, description="'%', 'x', 'points', 'GiB', 'ms', ... or null.")
-    metric: str | None = Field(None, description="accuracy, perplexity, speedup, F1, pass@1, ...")
-    benchmark: str | None = None
-    method: str | None = None
-    model: str | None = None
-    baseline: str | None = Field(None, description="What a change is relative to ('FP16').")
+    metric: str | None = Field(None, description="In the paper's words (top-1 accuracy, pass@1, speedup).")
+    benchmark: str | None = Field(None, description="The dataset this number is measured on.")
+    method: str | None = Field(None, description="What achieved it; we/our method = the proposed method.")
+    model: str | None = Field(None, description="The pretrained model that achieved it.")
+    baseline: str | None = Field(None, description="What it is compared with ('FP16').")
     setting: str | None = None
-    kind: Kind = "score"
-    direction: Direction | None = None
+    kind: Kind = Field("score", description="change: a gain, reduction, speedup or gap.")
+    direction: Direction | None = Field(None, description="Of the measured quantity, for a change.")
     evidence: str
 
 
@@ -82,9 +83,11 @@ class Extraction(_Strict):
 
 
 class Rejection(_Strict):
-    """An item a backend proposed that the grounding check refused."""
+    """An item a backend proposed that the grounding check refused. ``attribution``: a claim kept
+    without one of its names (benchmark, method, model or baseline), which the abstract does
+    not write; ``item`` is the claim as the backend gave it."""
 
-    field: Literal["methods", "models", "benchmarks", "claims"]
+    field: Literal["methods", "models", "benchmarks", "claims", "attribution"]
     item: dict = Field(description="The item as the backend gave it.")
     reason: str
 

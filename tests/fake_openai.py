@@ -70,6 +70,7 @@ FAULT_KINDS = (
     "schema_invalid",  # valid JSON that does not fit ExtractionDraft
     "extra_keys",  # the grounded answer with keys the schema does not define, as small models add
     "invented_number",  # the grounded answer plus a claim whose number is not in the abstract
+    "invented_name",  # the grounded answer with its claims credited to a benchmark not in the abstract
     "length",  # cut JSON with finish_reason "length"
     "refusal",  # the model refuses (message.refusal, no content)
 )
@@ -86,6 +87,7 @@ MODE_REFUSALS: dict[str, tuple[int, str]] = {
     "json": (400, "response_format of type 'json_object' is not supported by this model"),
 }
 INVENTED_VALUE = 97.3
+INVENTED_BENCHMARK = "Zeta-Bench-9000"
 
 
 @dataclass
@@ -180,6 +182,12 @@ def _invented(abstract: str, draft: ExtractionDraft) -> ExtractionDraft:
     evidence = abstract.split(". ")[0][:120]
     claim = ClaimDraft(value=round(value, 2), unit="%", metric="accuracy", evidence=evidence)
     return draft.model_copy(update={"claims": [*draft.claims, claim]})
+
+
+def _invented_name(draft: ExtractionDraft) -> ExtractionDraft:
+    """The draft with every claim's benchmark set to a name no abstract writes."""
+    claims = [c.model_copy(update={"benchmark": INVENTED_BENCHMARK}) for c in draft.claims]
+    return draft.model_copy(update={"claims": claims})
 
 
 def _tokens(text: str) -> int:
@@ -580,6 +588,8 @@ class FakeOpenAI:
         draft = self.answer(abstract)
         if kind == "invented_number":
             draft = _invented(abstract, draft)
+        elif kind == "invented_name":
+            draft = _invented_name(draft)
         text = draft.model_dump_json(exclude_defaults=True)
         if kind in ("malformed", "length"):
             text = text[: len(text) // 2]

@@ -25,7 +25,7 @@ from extractor.pipeline.runner import run
 from extractor.schema import PaperResult
 from tests.conftest import ROOT
 from tests.conftest_fake import fixture_papers, openai_config, write_papers
-from tests.fake_openai import INVENTED_VALUE, FakeOpenAI, Fault, grounded_answer
+from tests.fake_openai import INVENTED_BENCHMARK, INVENTED_VALUE, FakeOpenAI, Fault, grounded_answer
 
 PAPERS = fixture_papers(4)
 TARGET = PAPERS[1]  # the paper each test aims its fault at
@@ -167,6 +167,27 @@ def test_a_number_invented_twice_is_rejected_and_never_reaches_claims_csv(tmp_pa
         values = [float(row["value"]) for row in csv.DictReader(handle)]
     assert INVENTED_VALUE not in values and len(values) == sum(len(r.extraction.claims) for r in results.values())
     assert read_papers(tmp_path / "run")[1].rejected == [rejection]
+
+
+def test_an_invented_benchmark_is_asked_about_then_cleared_and_its_numbers_kept(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.faults.append(Fault("invented_name", times=5, match=MATCH))
+    results = run_batch(tmp_path, fake_openai)
+    target = results[TARGET.id]
+    expected = grounded_answer(TARGET.abstract).claims
+    assert expected, "the target paper needs claims for this test"
+    assert target.status == "ok" and (target.usage.reasks, target.usage.requests) == (1, 2)
+    assert f"benchmark {INVENTED_BENCHMARK!r} does not occur in the abstract" in second_request_text(fake_openai)
+    # every number is kept, without the invented name; each clearing is recorded with its reason
+    assert [(c.value, c.benchmark) for c in target.extraction.claims] == [(c.value, None) for c in expected]
+    assert {(r.field, r.reason) for r in target.rejected} == {
+        ("attribution", f"benchmark {INVENTED_BENCHMARK!r} does not occur in the abstract")
+    }
+    assert [r.item["value"] for r in target.rejected] == [c.value for c in expected]
+    with (tmp_path / "run" / "claims.csv").open() as handle:
+        assert INVENTED_BENCHMARK not in handle.read()
+    assert_others_ok(results)
 
 
 def test_an_answer_cut_off_by_the_token_limit_fails_clearly_and_a_rerun_retries_it(

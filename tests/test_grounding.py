@@ -1,4 +1,4 @@
-from extractor.grounding import find_evidence, ground, name_in_text
+from extractor.grounding import find_evidence, ground, name_in_text, problems
 from extractor.schema import Benchmark, ClaimDraft, ExtractionDraft, Method, Model
 
 ABSTRACT = (
@@ -42,7 +42,6 @@ def test_invented_numbers_and_evidence_are_rejected_with_reasons() -> None:
         claims=[
             claim(value=91.2, evidence="GANQ reaches 83.6% accuracy"),
             claim(value=83.6, evidence="GANQ reaches 83.6% accuracy on MMLU"),
-            claim(value=83.6, evidence="reaches 83.6% accuracy", benchmark="MATH-500"),
             claim(value=9, value_max=40, evidence="9--34 accuracy points"),
         ]
     )
@@ -52,9 +51,37 @@ def test_invented_numbers_and_evidence_are_rejected_with_reasons() -> None:
     assert reasons == [
         "value 91.2 is not written in the evidence",
         "evidence is not found in the abstract",
-        "benchmark 'MATH-500' does not occur in the abstract",
         "value_max 40 is not written in the evidence",
     ]
+
+
+def test_an_ungrounded_attribute_name_is_cleared_and_the_number_kept() -> None:
+    invented = claim(
+        value=83.6, unit="%", evidence="reaches 83.6% accuracy", metric="accuracy", benchmark="MATH-500",
+        method="SqueezeLLM", model="Qwen3.8-27B", baseline="GPTQ",
+    )
+    extraction, rejected = ground(ExtractionDraft(claims=[invented]), ABSTRACT, "p")
+    [kept] = extraction.claims
+    assert (kept.value, kept.metric, kept.model) == (83.6, "accuracy", "Qwen3.8-27B")
+    assert kept.benchmark is kept.method is kept.baseline is None
+    assert [(r.field, r.reason) for r in rejected] == [
+        ("attribution", "benchmark 'MATH-500' does not occur in the abstract"),
+        ("attribution", "method 'SqueezeLLM' does not occur in the abstract"),
+        ("attribution", "baseline 'GPTQ' does not occur in the abstract"),
+    ]
+    assert rejected[0].item["benchmark"] == "MATH-500"  # the claim as the backend gave it
+    assert problems(ExtractionDraft(claims=[invented]), ABSTRACT)[0] == (
+        "attribution: 'reaches 83.6% accuracy': benchmark 'MATH-500' does not occur in the abstract"
+    )
+    # The claim id does not depend on the names: clearing one keeps the claim's identity.
+    again, _ = ground(ExtractionDraft(claims=[claim(value=83.6, evidence="reaches 83.6% accuracy")]), ABSTRACT, "p")
+    assert again.claims[0].id == kept.id
+
+
+def test_an_ungrounded_number_is_rejected_once_whatever_its_names() -> None:
+    draft = ExtractionDraft(claims=[claim(value=91.2, evidence="GANQ reaches 83.6% accuracy", benchmark="MATH-500")])
+    _, rejected = ground(draft, ABSTRACT, "p")
+    assert [(r.field, r.reason) for r in rejected] == [("claims", "value 91.2 is not written in the evidence")]
 
 
 def test_names_and_sizes_must_occur_in_the_text() -> None:

@@ -9,15 +9,18 @@ from pathlib import Path
 import pytest
 
 from extractor.backends.openai import prompts
-from extractor.backends.openai.prompts import PROMPT_FILES, load_prompt
+from extractor.backends.openai.prompts import PROMPT_FILES, available_versions, load_prompt
+from extractor.config import DEFAULT_PROMPT_VERSION, RunConfig
 from extractor.errors import ConfigError
-from extractor.grounding import problems
+from extractor.eval.score import Counts, read_gold, score_attribution
+from extractor.grounding import ground, problems
 
 GOLD = Path(__file__).resolve().parent.parent / "fixtures" / "gold" / "dev.jsonl"
 
 
-def test_the_examples_are_grounded_dev_gold_papers_and_at_most_two() -> None:
-    prompt = load_prompt("v1")
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_the_examples_are_grounded_dev_gold_papers_and_at_most_two(version: str) -> None:
+    prompt = load_prompt(version)
     gold_ids = {json.loads(line)["id"] for line in GOLD.read_text().splitlines() if line.strip()}
     assert 1 <= len(prompt.examples) <= 2
     for example in prompt.examples:
@@ -25,6 +28,22 @@ def test_the_examples_are_grounded_dev_gold_papers_and_at_most_two() -> None:
         assert problems(example.output, example.abstract) == []
         assert example.output.claims, "an example without claims teaches little"
         assert example.output.model_dump_json(exclude_defaults=True) in prompt.system
+
+
+def test_v2_is_the_default_and_v1_still_reads() -> None:
+    assert DEFAULT_PROMPT_VERSION == RunConfig().prompt_version == load_prompt().version == "v2"
+    assert {"v1", "v2"} <= set(available_versions())
+
+
+def test_the_v2_examples_are_attributed_as_the_dev_gold_is() -> None:
+    """Annotated by hand per docs/ANNOTATION.md; scored with eval's rules, every claim is a
+    correct tuple with the right kind against the (independently annotated) dev gold."""
+    gold = {paper.id: paper for paper in read_gold(GOLD)}
+    for example in load_prompt("v2").examples:
+        extraction, _ = ground(example.output, example.abstract, example.id)
+        score = score_attribution(extraction.claims, gold[example.id].claims)
+        assert score.tuples == Counts(tp=len(gold[example.id].claims)), score.wrong
+        assert score.wrong == []
 
 
 def test_messages_carry_the_abstract_verbatim_between_tags() -> None:

@@ -23,7 +23,7 @@ from extractor.backends.openai.backend import choose_mode, identity_for
 from extractor.backends.openai.exchange import request_body
 from extractor.backends.openai.pricing import cost_usd, price_for
 from extractor.backends.openai.prompts import Prompt, load_prompt
-from extractor.config import RunConfig
+from extractor.config import DEFAULT_PROMPT_VERSION, RunConfig
 from extractor.errors import ConfigError
 from extractor.pipeline.cache import ExtractionCache, cache_key
 from extractor.pipeline.runner import abstract_groups, load_papers
@@ -76,7 +76,7 @@ class Overhead:
     total: int
 
 
-def prompt_overhead(model: str | None, mode: str, prompt_version: str = "v1") -> Overhead:
+def prompt_overhead(model: str | None, mode: str, prompt_version: str = DEFAULT_PROMPT_VERSION) -> Overhead:
     """The tokens a request costs before its abstract: what to keep lean."""
     prompt = load_prompt(prompt_version)
     encoding = encoding_for(model)

@@ -20,6 +20,7 @@ from importlib.resources import files
 from pathlib import Path
 from string import Template
 
+from extractor.config import DEFAULT_PROMPT_VERSION
 from extractor.errors import ConfigError
 from extractor.schema import ExtractionDraft
 from extractor.text.hashing import content_hash
@@ -64,7 +65,7 @@ def available_versions() -> list[str]:
 
 
 @lru_cache(maxsize=8)
-def load_prompt(version: str = "v1") -> Prompt:
+def load_prompt(version: str = DEFAULT_PROMPT_VERSION) -> Prompt:
     """Read and check one prompt version (each example must validate as an ExtractionDraft)."""
     directory = PROMPTS_DIR / version
     missing = [name for name in PROMPT_FILES if not (directory / name).is_file()]
