@@ -136,12 +136,12 @@ def test_workbook_sheets_links_and_highlight(results: list[PaperResult], tmp_pat
     out = tmp_path / "board.xlsx"
     exported = export(build_leaderboard(results), out)
     book = load_workbook(out)
-    assert book.sheetnames == ["Leaderboard", "Improvements", "Claims", "Papers", "Charts"]
+    assert book.sheetnames == ["Leaderboard", "Unranked", "Improvements", "Claims", "Papers", "Charts"]
     board = book["Leaderboard"]
     assert board.freeze_panes == "A3"
     assert board.auto_filter.ref.startswith("A2:")
     header = [c.value for c in board[2]]
-    assert header[:8] == ["Benchmark", "Metric", "Setting", "Size (B)", "Rank", "Method", "Model", "Value"]
+    assert header[:9] == ["Benchmark", "Metric", "Setting", "Size (B)", "Block from", "Rank", "Method", "Model", "Value"]
     first = {h: c for h, c in zip(header, board[3])}
     assert first["Benchmark"].value == "GSM8K" and first["Value"].value == 84.1
     assert first["Value"].fill.fgColor.rgb.endswith("C8E6C9")  # best of its block
@@ -162,7 +162,7 @@ def test_no_charts_and_empty_board(tmp_path: Path) -> None:
     exported = export(build_leaderboard([PaperResult(id="p-x", status="failed", error="boom")]), out, charts=False)
     assert exported.charts == [] and not charts_dir(out).exists()
     sheet = load_workbook(out)["Leaderboard"]
-    assert "No absolute scores" in sheet["A3"].value
+    assert "No score names its metric, benchmark and subject yet" in sheet["A3"].value
 
 
 def _evil_results() -> list[PaperResult]:
@@ -235,7 +235,7 @@ def test_run_writes_the_leaderboard_into_its_directory(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["run", str(fixtures), "--out", str(tmp_path / "run"), "-q", "--no-cache"])
     assert result.exit_code == 0, result.output
     book = load_workbook(tmp_path / "run" / "leaderboard.xlsx", read_only=True)
-    assert book.sheetnames[:4] == ["Leaderboard", "Improvements", "Claims", "Papers"]
+    assert book.sheetnames[:5] == ["Leaderboard", "Unranked", "Improvements", "Claims", "Papers"]
     skipped = CliRunner().invoke(app, ["run", str(fixtures), "--out", str(tmp_path / "bare"), "-q", "--no-leaderboard"])
     assert skipped.exit_code == 0 and not (tmp_path / "bare" / "leaderboard.xlsx").exists()
 
@@ -247,15 +247,19 @@ def test_chart_labels_never_say_nan_and_tell_bars_apart() -> None:
         dict(value=0.65, metric="loss", benchmark="GSM8K", model="Llama-3-8B", evidence="by 0.65 at 100M parameters"),
         dict(value=61.2, benchmark="GSM8K", evidence="accuracy is 61.2 on GSM8K"),
     ])
-    scores = build_leaderboard([result]).scores
+    board = build_leaderboard([result])
+    scores = board.scores
     loss = scores[scores["metric"] == "loss"]
     labels = entry_labels(loss)
     assert len(set(labels)) == 2 and all(label.startswith("Llama-3-8B [2401.00009#") for label in labels)
     assert {label.split("[")[1].rstrip("]") for label in labels} == set(loss["claim_id"])
     assert axis_label(loss.iloc[0]) == "loss: lower is better"
-    unstated = scores[scores["metric"].isna()].iloc[0]
-    assert axis_label(unstated) == "metric not stated: direction unknown, not ranked"
-    assert entry_labels(scores[scores["metric"].isna()]) == ["\u201caccuracy is 61.2 on GSM8K\u201d [2401.00009]"]
+    # A score without a metric (or a subject) is never ranked: it is listed, and labelled, as unranked.
+    assert scores["metric"].notna().all()
+    unstated = board.unranked[board.unranked["metric"].isna()]
+    assert unstated["unranked"].tolist() == ["missing metric, subject"]
+    assert axis_label(unstated.iloc[0]) == "metric not stated: direction unknown, not ranked"
+    assert entry_labels(unstated) == ["\u201caccuracy is 61.2 on GSM8K\u201d [2401.00009]"]
 
 
 def test_workbook_columns_are_readable_and_print_legibly(results: list[PaperResult], tmp_path: Path) -> None:
@@ -293,7 +297,7 @@ def test_long_work_reports_progress_by_stage(results: list[PaperResult], tmp_pat
     board = build_leaderboard(*load_runs([tmp_path / "run"], step=lambda *s: steps.append(s)))
     export(board, tmp_path / "board.xlsx", step=lambda *s: steps.append(s))
     stages = {stage: (done, total) for stage, done, total in steps}
-    assert stages == {"reading runs": (1, 1), "drawing charts": (2, 2), "writing board.xlsx": (6, 6)}
+    assert stages == {"reading runs": (1, 1), "drawing charts": (2, 2), "writing board.xlsx": (7, 7)}
     assert steps[0] == ("reading runs", 0, 1)
     quiet = CliRunner().invoke(app, ["leaderboard", str(tmp_path / "run"), "--out", str(tmp_path / "q.csv"), "-q", "--excel"])
     assert quiet.exit_code == 0 and quiet.output.startswith("5 ranked scores in 2 blocks")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from extractor.catalog.registry import canonical_benchmark, metric_entry
 from extractor.grounding import name_key
@@ -110,7 +110,7 @@ class Setting:
     split: str | None = None
     other: str = ""
 
-    @property
+    @cached_property  # parse_setting is cached, so each distinct setting computes it once
     def key(self) -> str:
         """What must match for two numbers to be compared (unparsed words included)."""
         return "|".join([self.shots or "", self.bits or "", self.context or "", self.split or "", self.other])
@@ -166,14 +166,27 @@ class MetricInfo:
     scale: str
 
 
+def _head_direction(name: str) -> str | None:
+    """The direction of the registry metric an unknown name ends with ('KV cache memory' is a
+    memory: lower is better; 'cache hit rate' a hit rate: higher), else None. The longest
+    ending that names one wins; the name itself stays as written."""
+    words = name.split()
+    for start in range(1, len(words)):
+        found = metric_entry(" ".join(words[start:]))
+        if found is not None:
+            return found[0].direction
+    return None
+
+
 @lru_cache(maxsize=4096)
 def normalize_metric(name: str | None) -> MetricInfo:
-    """Canonical metric with its direction; an unknown name passes through with no direction."""
+    """Canonical metric with its direction; an unknown name passes through, with the direction
+    of the registry metric it ends with, if any."""
     if not name or not name.strip():
         return MetricInfo(None, None, False, "none")
     found = metric_entry(name)
     if found is None:
-        return MetricInfo(name.strip(), None, False, "none")
+        return MetricInfo(name.strip(), _head_direction(name), False, "none")
     entry, canonical = found
     return MetricInfo(canonical, entry.direction, True, entry.scale)
 
@@ -231,13 +244,15 @@ class NormalizedClaim:
 
     @property
     def comparability_key(self) -> tuple:
-        """Numbers with different keys are never ranked against each other."""
+        """Numbers with different keys are never ranked against each other (the leaderboard's
+        blocks)."""
         return (self.benchmark, self.metric, self.comparable_unit, self.setting.key, self.size_b)
 
     @property
     def identity_key(self) -> tuple:
-        """Two rows with the same identity and different values are a conflict."""
-        return (self.method_key, self.model_key, self.benchmark, self.metric, self.setting.key)
+        """Two rows with the same identity and different values are a conflict (the model
+        names the size)."""
+        return (self.method_key, self.model_key, self.benchmark, self.metric, self.comparable_unit, self.setting.key)
 
 
 def model_size(name: str | None, models: list[Model]) -> float | None:

@@ -40,7 +40,8 @@ def leaderboard_command(
         exported = export(board, out, wide=wide, charts=not no_charts, excel=excel, step=step)
     console = Console(stderr=True)
     console.print(
-        f"{len(board.scores)} ranked scores in {len(board.blocks)} blocks, {len(board.changes)} changes, "
+        f"{len(board.scores)} ranked scores in {len(board.blocks)} blocks, {len(board.unranked)} unranked, "
+        f"{len(board.changes)} changes, "
         f"{len(board.claims)} claims from {len(board.papers)} papers -> {exported.path}"
         + (f" (+{len(exported.charts)} charts)" if exported.charts else "")
     )

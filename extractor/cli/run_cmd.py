@@ -145,7 +145,10 @@ def run_command(
 
         with progress_bars(quiet) as step:
             board, exported = write_run_leaderboard(out, step)
-        console.print(f"leaderboard: {len(board.scores)} ranked scores in {len(board.blocks)} blocks -> {exported.path}")
+        console.print(
+            f"leaderboard: {len(board.scores)} ranked scores in {len(board.blocks)} blocks, "
+            f"{len(board.unranked)} unranked -> {exported.path}"
+        )
     for result in summary.results:
         if result.status == "failed":
             console.print(f"[red]failed[/] {result.id}: {result.error}", highlight=False)

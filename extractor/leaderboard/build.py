@@ -2,11 +2,16 @@
 
 :func:`build_leaderboard` is the one entry point (the ``leaderboard`` command, ``extractor run``
 and the review tools all call it): it merges papers, counts each claim once, normalizes names,
-units and settings, ranks absolute scores within blocks of comparable numbers (same benchmark,
-metric, unit, setting and model size) by the metric's direction, sends changes over a baseline
-to their own table and flags conflicts (the same entry reported with different values by
-different papers; never averaged). The writers are :mod:`.tables` (CSV),
-:mod:`.xlsx` and :mod:`.charts`; :mod:`.export` picks one by the output's name.
+units and settings, ranks absolute scores within blocks of comparable numbers (the
+``comparability_key`` of :mod:`extractor.catalog.normalize`: same benchmark, metric, unit,
+setting and model size) by the metric's direction, sends changes over a baseline to their own
+table with a verdict, and flags conflicts (the same entry, ``identity_key``, reported with
+different values by different papers; never averaged).
+
+A score is ranked only when its metric, benchmark and subject (method or model) are all known
+and it is one comparable number; every other score is listed as unranked with what it lacks.
+The writers are :mod:`.tables` (CSV), :mod:`.xlsx` and :mod:`.charts`; :mod:`.export` picks
+one by the output's name.
 """
 
 from __future__ import annotations
@@ -17,12 +22,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from extractor.catalog.normalize import arxiv_id, normalize_claim
+from extractor.catalog.normalize import NormalizedClaim, arxiv_id, entity_key, normalize_claim
 from extractor.progress import Step, silent, tracked
 from extractor.review import Stamp, load_reviewed
 from extractor.schema import PaperResult
 
 NO_METRIC = "metric not stated"
+PROPOSED = " (proposed)"  # after a method the paper itself proposes
+ONE_PAPER = "one paper"
 
 #: Review marks: {claim id or paper id: {field: who, when, the value before and after}}.
 Marks = Mapping[str, Mapping[str, Stamp]]
@@ -35,20 +42,22 @@ class Leaderboard:
     """Everything the exports show; DataFrames so a library user can query them too."""
 
     claims: pd.DataFrame  # every claim, long form, with the original text
-    scores: pd.DataFrame  # absolute scores in blocks, ranked; ordered by block then rank
+    scores: pd.DataFrame  # complete absolute scores in blocks, ranked; ordered by block then rank
+    unranked: pd.DataFrame  # the other scores, each with what it lacks ('missing metric, subject')
     changes: pd.DataFrame  # changes over a baseline (improvements, reductions, speedups)
     papers: pd.DataFrame
-    blocks: pd.DataFrame = field(init=False)  # one row per block: id, title, entries
+    blocks: pd.DataFrame = field(init=False)  # one row per block: id, title, entries, papers
 
     def __post_init__(self) -> None:
         if self.scores.empty:
-            self.blocks = pd.DataFrame(columns=["block", "title", "entries", "ranked"])
+            self.blocks = pd.DataFrame(columns=["block", "title", "entries", "papers", "ranked"])
             return
         grouped = self.scores.groupby("block", sort=True)
         self.blocks = pd.DataFrame(
             {
                 "title": grouped["block_title"].first(),
                 "entries": grouped.size(),
+                "papers": grouped["paper_id"].nunique(),
                 "ranked": grouped["rank"].count() > 0,
             }
         ).reset_index()
@@ -86,7 +95,7 @@ _ROW_FIELDS = [
     "metric", "metric_as_written", "better", "method", "model", "size_b", "value_as_written",
     "value", "value_max", "unit", "comparable", "comparable_unit", "setting", "baseline",
     "change_direction", "evidence", "arxiv_id", "setting_label", "setting_key", "method_key",
-    "model_key", "metric_label",
+    "model_key", "metric_label", "proposed", "comparability", "identity", "unranked",
 ]  # fmt: skip
 
 
@@ -95,6 +104,9 @@ def _claim_frame(results: Sequence[PaperResult], marks: Marks) -> tuple[pd.DataF
     rows: list[tuple] = []
     papers: dict[str, dict] = {}
     seen: set[tuple[str, str]] = set()
+    # normalize's keys, numbered: pandas groups small integers far faster than tuples
+    comparability: dict[tuple, int] = {}
+    identity: dict[tuple, int] = {}
     for result in results:
         paper = papers.get(result.id)
         if paper is None or (paper["status"] != "ok" and result.status == "ok"):
@@ -114,6 +126,7 @@ def _claim_frame(results: Sequence[PaperResult], marks: Marks) -> tuple[pd.DataF
             continue
         abstract = result.abstract or ""
         models = result.extraction.models
+        proposed = {entity_key(name) for m in result.extraction.methods if m.proposed for name in (m.name, *m.aliases)}
         for claim in result.extraction.claims:
             if (result.id, claim.id) in seen:
                 continue
@@ -130,13 +143,37 @@ def _claim_frame(results: Sequence[PaperResult], marks: Marks) -> tuple[pd.DataF
                 claim.value, claim.value_max, n.unit, n.comparable, n.comparable_unit,
                 claim.setting, claim.baseline, claim.direction, claim.evidence,
                 paper["arxiv_id"], n.setting.label or None, n.setting.key, n.method_key, n.model_key,
-                metric_label,
+                metric_label, bool(n.method_key) and n.method_key in proposed,
+                comparability.setdefault(n.comparability_key, len(comparability)),
+                identity.setdefault(n.identity_key, len(identity)), unranked_reason(n),
             ))  # fmt: skip
     claims = pd.DataFrame.from_records(rows, columns=_ROW_FIELDS)
     claims["reviewed"] = [_review_text(marks.get(c)) for c in claims["claim_id"]] if marks else None
     claims["method_name"] = _display_names(claims, "method", "method_key")
     claims["model_name"] = _display_names(claims, "model", "model_key")
     return claims, pd.DataFrame(list(papers.values()))
+
+
+def unranked_reason(n: NormalizedClaim) -> str | None:
+    """Why a score stays off the board ('missing metric, subject', 'a range', 'value not
+    comparable'); '' for a score that is ranked, None for a change (never ranked)."""
+    claim = n.claim
+    if claim.kind != "score":
+        return None
+    if n.metric and n.benchmark and (n.method_key or n.model_key) and claim.value_max is None and n.comparable is not None:
+        return ""
+    missing = [
+        name
+        for name, absent in (("metric", n.metric is None), ("benchmark", n.benchmark is None),
+                             ("subject", not (n.method_key or n.model_key)))
+        if absent
+    ]  # fmt: skip
+    reasons = ["missing " + ", ".join(missing)] if missing else []
+    if claim.value_max is not None:
+        reasons.append("a range")
+    elif n.comparable is None:
+        reasons.append("value not comparable")
+    return "; ".join(reasons)
 
 
 def _display_names(frame: pd.DataFrame, name: str, key: str) -> pd.Series:
@@ -157,42 +194,50 @@ def _block_title(row: pd.Series) -> str:
     if pd.notna(row["size_b"]):
         size = row["size_b"]
         parts.append(f"{size:g}B models" if size >= 1 else f"{size * 1000:g}M models")
+    if row["block_papers"] == ONE_PAPER and row["block_entries"] > 1:
+        parts.append(f"all from {ONE_PAPER}")
     return " \u00b7 ".join(parts)
 
 
-def _rank_scores(claims: pd.DataFrame) -> pd.DataFrame:
-    """Absolute single-number scores on a named benchmark, in blocks of comparable numbers,
-    ranked by the metric's direction (blocks whose direction is unknown are listed unranked)."""
-    mask = (
-        (claims["kind"] == "score")
-        & claims["benchmark"].notna()
-        & claims["comparable"].notna()
-        & claims["value_max"].isna()
-    )
-    scores = claims.loc[mask].copy()
+def _rank_scores(scores: pd.DataFrame) -> pd.DataFrame:
+    """Complete single-number scores in blocks of comparable numbers, ranked by the metric's
+    direction (blocks whose direction is unknown are listed without ranks)."""
+    scores = scores.copy()
     if scores.empty:
-        return scores.assign(block=pd.Series(dtype=int), rank=pd.Series(dtype=float), best=False, block_title="")
+        return scores.assign(
+            block=pd.Series(dtype=int), rank=pd.Series(dtype=float), best=False, block_title="",
+            block_papers="", method_label=None,
+        )
     scores["setting_label"] = scores["setting_label"].fillna("")
-    keys = ["benchmark", "metric_label", "comparable_unit", "setting_key", "size_b"]
     scores["_order"] = scores["benchmark"].str.casefold()
     scores["_signed"] = scores["comparable"].where(scores["better"] == "lower", -scores["comparable"])
     scores = scores.sort_values(["_order", "metric_label", "setting_label", "size_b", "_signed"], na_position="first")
-    scores["block"] = scores.groupby(keys, dropna=False, sort=False).ngroup() + 1
+    scores["block"] = scores.groupby("comparability", sort=False).ngroup() + 1
     ranked = scores["better"].notna()
     scores["rank"] = scores.loc[ranked].groupby("block")["_signed"].rank(method="min")
     scores["best"] = scores["rank"] == 1
+    by_block = scores.groupby("block")["paper_id"]
+    papers = by_block.nunique()
+    scores["block_papers"] = scores["block"].map(papers.map(lambda n: ONE_PAPER if n == 1 else f"{n} papers"))
+    scores["block_entries"] = scores["block"].map(by_block.size())
     firsts = scores.drop_duplicates("block").set_index("block")
     scores["block_title"] = scores["block"].map(firsts.apply(_block_title, axis=1))
-    scores = scores.sort_values(["block", "_signed"], kind="stable").drop(columns=["_order", "_signed"])
+    scores["method_label"] = _method_labels(scores)
+    scores = scores.sort_values(["block", "_signed"], kind="stable").drop(columns=["_order", "_signed", "block_entries"])
     return scores.reset_index(drop=True)
+
+
+def _method_labels(frame: pd.DataFrame) -> pd.Series:
+    """The method as shown on a board: 'GANQ (proposed)' when the paper proposes it."""
+    return frame["method_name"].where(~frame["proposed"].astype(bool), frame["method_name"] + PROPOSED)
 
 
 def _conflicts(scores: pd.DataFrame) -> pd.Series:
     """For each score of a named entry that other papers report with a different value, the
     values and their sources ('conflict: 84.1 % in 2401.00002 vs 83.6 % in 2401.00001')."""
     out = pd.Series(None, index=scores.index, dtype=object)
-    identity = ["method_key", "model_key", "benchmark", "metric_label", "comparable_unit", "setting_key"]
-    named = scores.loc[(scores["method_key"] != "") | (scores["model_key"] != ""), identity + ["comparable", "paper_id"]]
+    identity = ["identity"]  # normalize's identity_key, numbered
+    named = scores.loc[(scores["method_key"] != "") | (scores["model_key"] != ""), [*identity, "comparable", "comparable_unit", "paper_id"]]
     if named.empty:
         return out
     named = named.assign(_v=named["comparable"].round(6))
@@ -212,10 +257,12 @@ def _conflicts(scores: pd.DataFrame) -> pd.Series:
 
 
 def _verdict(changes: pd.DataFrame) -> pd.Series:
-    """'improvement' when the change goes the metric's better way, 'regression' otherwise."""
+    """The change's direction with the metric's: 'improvement' when it goes the metric's better
+    way (a memory decrease, a speedup increase), 'regression' when not (a latency increase),
+    'unknown' when either direction is."""
     known = changes["better"].notna() & changes["change_direction"].notna()
     good = (changes["change_direction"] == "increase") == (changes["better"] == "higher")
-    return pd.Series(None, index=changes.index, dtype=object).mask(known & good, "improvement").mask(
+    return pd.Series("unknown", index=changes.index, dtype=object).mask(known & good, "improvement").mask(
         known & ~good, "regression"
     )
 
@@ -224,7 +271,9 @@ def build_leaderboard(results: Sequence[PaperResult], marks: Marks | None = None
     """The board for these papers. ``marks`` are review marks {claim or paper id: {field:
     :class:`~extractor.review.Stamp`}}, shown in a 'reviewed' column."""
     claims, papers = _claim_frame(results, marks or {})
-    scores = _rank_scores(claims)
+    scores = _rank_scores(claims.loc[claims["unranked"] == ""])
+    unranked = claims.loc[claims["unranked"].fillna("") != ""].copy()
+    unranked["method_label"] = _method_labels(unranked)
     scores["conflict"] = _conflicts(scores)
     if not scores.empty:
         conflict_of = dict(zip(scores["claim_id"], scores["conflict"]))
@@ -233,6 +282,7 @@ def build_leaderboard(results: Sequence[PaperResult], marks: Marks | None = None
         claims["conflict"] = None
     changes = claims.loc[claims["kind"] == "change"].copy()
     changes["verdict"] = _verdict(changes)
+    changes["method_label"] = _method_labels(changes)
     changes["_order"] = changes["benchmark"].fillna("\uffff").str.casefold()
     changes = changes.sort_values(["_order", "metric_label", "value"], ascending=[True, True, False])
     changes = changes.drop(columns="_order").reset_index(drop=True)
@@ -242,4 +292,4 @@ def build_leaderboard(results: Sequence[PaperResult], marks: Marks | None = None
         papers["scores"] = papers["paper_id"].map(counts["score"]).fillna(0).astype(int)
         papers["changes"] = papers["paper_id"].map(counts["change"]).fillna(0).astype(int)
         papers["claims"] = papers["scores"] + papers["changes"]
-    return Leaderboard(claims=claims, scores=scores, changes=changes, papers=papers)
+    return Leaderboard(claims=claims, scores=scores, unranked=unranked.reset_index(drop=True), changes=changes, papers=papers)

@@ -26,7 +26,7 @@ def _text(value: object) -> str:
 
 def _entry_label(row: pd.Series) -> str:
     """'GANQ · Llama-3-8B [2401.00001]'; an entry with no name shows the start of its evidence."""
-    names = " \u00b7 ".join(n for n in (_text(row["method_name"]), _text(row["model_name"])) if n)
+    names = " \u00b7 ".join(n for n in (_text(row["method_label"]), _text(row["model_name"])) if n)
     if not names:
         evidence = _text(row["evidence"])
         names = "\u201c" + (evidence[:28] + "\u2026" if len(evidence) > 28 else evidence) + "\u201d"

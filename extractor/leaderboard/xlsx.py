@@ -1,4 +1,4 @@
-"""The XLSX workbook: Leaderboard, Improvements, Claims and Papers sheets (and the charts),
+"""The XLSX workbook: Leaderboard, Unranked, Improvements, Claims and Papers sheets (and the charts),
 streamed through openpyxl's write-only mode with one named style per look. Abstracts are
 untrusted: every text cell goes through :func:`~extractor.pipeline.rundir.neutralize`."""
 
@@ -22,6 +22,7 @@ from extractor.leaderboard.columns import (
     CHANGE_COLUMNS,
     PAPER_COLUMNS,
     SHEET_CLAIM_COLUMNS,
+    UNRANKED_COLUMNS,
     WIDTHS,
 )
 from extractor.pipeline.rundir import atomic_write_bytes, neutralize
@@ -196,17 +197,20 @@ def _records(frame: pd.DataFrame, columns: list[tuple[str, str]]) -> Iterable[tu
 
 def _board_sheet(book: _StyleBook, board: Leaderboard) -> None:
     scores = board.scores
-    papers = int((board.papers["scores"] > 0).sum()) if not board.papers.empty else 0
+    papers = scores["paper_id"].nunique() if not scores.empty else 0
     note = (
         f"Leaderboard: {len(scores)} scores in {len(board.blocks)} blocks from {papers} papers. "
-        "A block holds comparable numbers (same benchmark, metric, unit, setting and model size), "
-        "ranked by the metric's direction (\u2191 higher is better, \u2193 lower). Changes over a "
-        "baseline are on the Improvements sheet; every claim is on the Claims sheet."
+        "A score is ranked only when its metric, benchmark and subject (method or model) are known; "
+        f"the {len(board.unranked)} others are on the Unranked sheet with what they lack. A block "
+        "holds comparable numbers (same benchmark, metric, unit, setting and model size), ranked by "
+        "the metric's direction (\u2191 higher is better, \u2193 lower). Changes over a baseline are "
+        "on the Improvements sheet; every claim is on the Claims sheet."
     )
     sheet = _SheetWriter(book, "Leaderboard", BOARD_COLUMNS, len(scores), note=note, id_width=_id_width(scores))
     if scores.empty:
         sheet.ws.append([sheet.cell(
-            f"No absolute scores on a named benchmark yet: see the Claims sheet ({len(board.claims)} claims).",
+            "No score names its metric, benchmark and subject yet: see the Unranked sheet "
+            f"({len(board.unranked)} scores) and the Claims sheet ({len(board.claims)} claims).",
             frozenset({"muted"}),
         )])
         return
@@ -257,7 +261,7 @@ def _charts_sheet(workbook: Workbook, charts: Sequence[Path]) -> None:
 
 
 def write_xlsx(board: Leaderboard, path: Path, charts: Sequence[Path] = (), step: Step = silent) -> None:
-    """Leaderboard, Improvements, Claims and Papers sheets (and the charts, when given). A
+    """Leaderboard, Unranked, Improvements, Claims and Papers sheets (and the charts, when given). A
     Claims sheet longer than :data:`WRAP_ROWS` is plain (one line per claim, no links) to stay fast."""
     workbook = Workbook(write_only=True)
     book = _StyleBook(workbook)
@@ -265,6 +269,7 @@ def write_xlsx(board: Leaderboard, path: Path, charts: Sequence[Path] = (), step
     claims = board.claims.assign(benchmark_unknown=unknown)
     sheets = [
         lambda: _board_sheet(book, board),
+        lambda: _table_sheet(book, "Unranked", board.unranked, UNRANKED_COLUMNS),
         lambda: _table_sheet(book, "Improvements", board.changes, CHANGE_COLUMNS),
         lambda: _table_sheet(book, "Claims", claims, SHEET_CLAIM_COLUMNS, plain=len(claims) > WRAP_ROWS),
         lambda: _table_sheet(book, "Papers", board.papers, PAPER_COLUMNS),

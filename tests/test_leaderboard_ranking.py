@@ -1,0 +1,158 @@
+"""What the leaderboard ranks (docs/ANNOTATION.md version 2): only complete scores (metric,
+benchmark and subject), the rest listed as unranked with what they lack; the proposed method
+shown as such; changes apart, with a verdict from both directions; one-paper blocks said so."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from openpyxl import load_workbook
+
+from extractor.catalog.normalize import normalize_claim, normalize_metric
+from extractor.leaderboard import build_leaderboard, export
+from extractor.schema import Method, PaperResult
+
+from .test_leaderboard import paper
+
+TEXT = (
+    "We propose GANQ. GANQ reaches 83.6% accuracy on GSM8K and 61.0% on MATH, while QuIP reaches "
+    "80.1% accuracy on GSM8K. It scores 55.2 overall; accuracy is 12-15% on ARC. With Llama-3-8B "
+    "it gets 0.5 accuracy on MMLU."
+)
+
+
+def board_of(*results: PaperResult):
+    return build_leaderboard(list(results))
+
+
+@pytest.fixture
+def mixed() -> PaperResult:
+    result = paper("2401.00001", TEXT, [
+        dict(value=83.6, unit="%", metric="accuracy", benchmark="GSM8K", method="GANQ",
+             evidence="GANQ reaches 83.6% accuracy on GSM8K"),
+        dict(value=80.1, unit="%", metric="accuracy", benchmark="GSM8K", method="QuIP",
+             evidence="QuIP reaches 80.1% accuracy on GSM8K"),
+        dict(value=61.0, unit="%", benchmark="MATH", method="GANQ", evidence="61.0% on MATH"),  # no metric
+        dict(value=55.2, evidence="It scores 55.2 overall"),  # no metric, benchmark or subject
+        dict(value=12, value_max=15, unit="%", metric="accuracy", benchmark="ARC", method="GANQ",
+             evidence="accuracy is 12-15% on ARC"),  # a range
+        dict(value=0.5, metric="accuracy", benchmark="MMLU", model="Llama-3-8B",
+             evidence="it gets 0.5 accuracy on MMLU"),  # 0.5 of a percent metric: 50 %, comparable
+    ])
+    methods = [Method(name="GANQ"), Method(name="QuIP", proposed=False)]
+    return result.model_copy(update={"extraction": result.extraction.model_copy(update={"methods": methods})})
+
+
+def test_only_complete_scores_are_ranked_and_the_rest_say_what_they_lack(mixed: PaperResult) -> None:
+    board = board_of(mixed)
+    assert sorted(board.scores["value"]) == [0.5, 80.1, 83.6]
+    for column in ("metric", "benchmark"):
+        assert board.scores[column].notna().all()
+    assert ((board.scores["method_key"] != "") | (board.scores["model_key"] != "")).all()
+    reasons = dict(zip(board.unranked["value"], board.unranked["unranked"]))
+    assert reasons == {
+        61.0: "missing metric",
+        55.2: "missing metric, benchmark, subject",
+        12.0: "a range",
+    }
+    assert set(board.unranked["claim_id"]).isdisjoint(board.scores["claim_id"])
+
+
+def test_the_proposed_method_is_shown_as_such(mixed: PaperResult) -> None:
+    board = board_of(mixed)
+    gsm8k = board.scores[board.scores["benchmark"] == "GSM8K"]
+    assert gsm8k["method_label"].tolist() == ["GANQ (proposed)", "QuIP"]
+    assert gsm8k["method_name"].tolist() == ["GANQ", "QuIP"]  # the name itself is unchanged
+    assert board.unranked.set_index("value").loc[61.0, "method_label"] == "GANQ (proposed)"
+    proposed = board.claims.set_index("value")["proposed"]
+    assert proposed[83.6] and not proposed[80.1]  # QuIP is named, but as a baseline
+
+
+def test_changes_are_never_ranked_among_scores() -> None:
+    text = "GANQ improves accuracy by 2.1 points over QuIP on GSM8K, reaching 83.6% accuracy on GSM8K."
+    result = paper("p-1", text, [
+        dict(value=2.1, unit="points", metric="accuracy", benchmark="GSM8K", method="GANQ", baseline="QuIP",
+             kind="change", direction="increase", evidence="GANQ improves accuracy by 2.1 points over QuIP on GSM8K"),
+        dict(value=83.6, unit="%", metric="accuracy", benchmark="GSM8K", method="GANQ",
+             evidence="reaching 83.6% accuracy on GSM8K"),
+    ])
+    board = board_of(result)
+    assert board.scores["value"].tolist() == [83.6]
+    assert board.changes["value"].tolist() == [2.1] and board.unranked.empty
+    assert pd.isna(board.claims.set_index("value").loc[2.1, "unranked"])  # a change is not a score
+
+
+@pytest.mark.parametrize(
+    "metric, direction, verdict",
+    [
+        ("KV cache memory", "decrease", "improvement"),  # "reduces KV cache memory by 75%"
+        ("activation memory", "decrease", "improvement"),  # not in the registry, but a memory
+        ("peak memory", "decrease", "improvement"),
+        ("latency", "increase", "regression"),
+        ("speedup", "increase", "improvement"),
+        ("throughput", "decrease", "regression"),
+        ("attack success rate", "decrease", "unknown"),  # the registry gives no direction
+        ("novelty", "increase", "unknown"),  # an unknown metric
+        ("latency", None, "unknown"),  # a change without a direction
+    ],
+)
+def test_the_verdict_combines_both_directions(metric: str, direction: str | None, verdict: str) -> None:
+    text = f"GANQ changes {metric} by 75% against FP16."
+    result = paper("p-1", text, [dict(value=75, unit="%", metric=metric, method="GANQ", baseline="FP16",
+                                       kind="change", direction=direction, evidence=text)])
+    assert board_of(result).changes["verdict"].tolist() == [verdict]
+
+
+def test_a_block_from_one_paper_says_so(mixed: PaperResult) -> None:
+    other = paper("2401.00002", "SqueezeLLM reaches 81.0% accuracy on GSM8K.", [
+        dict(value=81.0, unit="%", metric="accuracy", benchmark="GSM8K", method="SqueezeLLM",
+             evidence="SqueezeLLM reaches 81.0% accuracy on GSM8K"),
+    ])
+    alone = board_of(mixed)
+    gsm8k = alone.scores[alone.scores["benchmark"] == "GSM8K"]
+    assert set(gsm8k["block_papers"]) == {"one paper"}
+    assert gsm8k["block_title"].iloc[0].endswith("all from one paper")
+    mmlu = alone.scores[alone.scores["benchmark"] == "MMLU"]
+    assert mmlu["block_papers"].tolist() == ["one paper"] and "all from" not in mmlu["block_title"].iloc[0]
+    together = board_of(mixed, other)
+    gsm8k = together.scores[together.scores["benchmark"] == "GSM8K"]
+    assert set(gsm8k["block_papers"]) == {"2 papers"} and "one paper" not in gsm8k["block_title"].iloc[0]
+    assert together.blocks.set_index("title").loc[gsm8k["block_title"].iloc[0], "papers"] == 2
+
+
+def test_blocks_are_normalize_s_comparability_key(mixed: PaperResult) -> None:
+    board = board_of(mixed)
+    claims = {c.id: c for c in mixed.extraction.claims}
+    keys = {normalize_claim(claims[i]).comparability_key for i in board.scores["claim_id"]}
+    assert board.scores["block"].nunique() == len(keys) == 2
+
+
+def test_unranked_sheet_and_csv_column(mixed: PaperResult, tmp_path: Path) -> None:
+    out = tmp_path / "board.xlsx"
+    export(board_of(mixed), out, charts=False)
+    book = load_workbook(out)
+    sheet = book["Unranked"]
+    header = [c.value for c in sheet[1]]
+    assert header[:4] == ["Unranked because", "Benchmark", "Metric", "Method"]
+    assert sorted(row[0].value for row in sheet.iter_rows(min_row=2)) == [
+        "a range", "missing metric", "missing metric, benchmark, subject",
+    ]
+    board = {c.value: i for i, c in enumerate(book["Leaderboard"][2])}
+    methods = [row[board["Method"]].value for row in book["Leaderboard"].iter_rows(min_row=3)]
+    assert "GANQ (proposed)" in methods
+    csv_out = tmp_path / "claims.csv"
+    export(board_of(mixed), csv_out, charts=False)
+    rows = list(csv.DictReader(io.StringIO(csv_out.read_text())))
+    assert {r["value"]: r["unranked"] for r in rows}["61.0"] == "missing metric"
+    assert {r["value"]: r["unranked"] for r in rows}["83.6"] == ""
+
+
+def test_an_unregistered_metric_takes_the_direction_of_the_metric_it_ends_with() -> None:
+    assert normalize_metric("activation memory").direction == "lower"
+    assert normalize_metric("activation memory").name == "activation memory"  # not renamed
+    assert normalize_metric("cache hit rate").direction == "higher"
+    assert normalize_metric("5-task average").direction is None
