@@ -145,7 +145,7 @@ def _claim_frame(results: Sequence[PaperResult], marks: Marks) -> tuple[pd.DataF
                 paper["arxiv_id"], n.setting.label or None, n.setting.key, n.method_key, n.model_key,
                 metric_label, bool(n.method_key) and n.method_key in proposed,
                 comparability.setdefault(n.comparability_key, len(comparability)),
-                identity.setdefault(n.identity_key, len(identity)), unranked_reason(n),
+                identity.setdefault(n.identity_key, len(identity)), _unranked_reason(n),
             ))  # fmt: skip
     claims = pd.DataFrame.from_records(rows, columns=_ROW_FIELDS)
     claims["reviewed"] = [_review_text(marks.get(c)) for c in claims["claim_id"]] if marks else None
@@ -154,7 +154,7 @@ def _claim_frame(results: Sequence[PaperResult], marks: Marks) -> tuple[pd.DataF
     return claims, pd.DataFrame(list(papers.values()))
 
 
-def unranked_reason(n: NormalizedClaim) -> str | None:
+def _unranked_reason(n: NormalizedClaim) -> str | None:
     """Why a score stays off the board ('missing metric, subject', 'a range', 'value not
     comparable'); '' for a score that is ranked, None for a change (never ranked)."""
     claim = n.claim
