@@ -199,7 +199,7 @@ def _board_sheet(book: _StyleBook, board: Leaderboard) -> None:
     scores = board.scores
     papers = scores["paper_id"].nunique() if not scores.empty else 0
     note = (
-        f"Leaderboard: {len(scores)} scores in {len(board.blocks)} blocks from {papers} papers. "
+        f"Leaderboard: {len(scores)} scores in {len(board.blocks)} blocks from {papers} paper{'' if papers == 1 else 's'}. "
         "A score is ranked only when its metric, benchmark and subject (method or model) are known; "
         f"the {len(board.unranked)} others are on the Unranked sheet with what they lack. A block "
         "holds comparable numbers (same benchmark, metric, unit, setting and model size), ranked by "
