@@ -335,6 +335,18 @@ def test_kind_and_direction_of_a_change(text: str, expected: tuple) -> None:
         ("A margin rule exits 17% earlier.", None, None),
         # a compared system is a baseline, not the subject
         ("GPT-4o is outperformed: FooNet beats GPT-4o by 9.7% in accuracy.", "FooNet", None),
+        # the contribution's own sentence: 'we introduce X, ..., removing 91%'
+        ("We introduce BazNet, a lookup-free design, removing 91% of embedding parameters.", "FooNet", None),
+        # a relative clause's subject is its antecedent, across conjoined predicates
+        ("We add BarNet, which uses a prefix cache and provides 99% of teacher quality.", "BarNet", None),
+        # a passive's agent, and the items of a colon list after it
+        ("The best trade-off is achieved by GPT-4o: perplexity 5.1 at 8 bits.", None, "GPT-4o"),
+        # an aside between dashes does not hold the main clause's subject
+        ("FooNet works with any model -- such as DeepSeek-R1, which is open -- to reach 88.3% on SimpleQA.", "FooNet", None),
+        # a sentence with no subject of its own goes on from the one before
+        ("GPT-4o reaches a new high. This gives 11.0 points of improvement.", None, "GPT-4o"),
+        # a plural noun phrase opening the sentence is an unnamed subject
+        ("Encoder-only models perform worst (perplexity approximately 59).", None, None),
     ],
 )
 def test_the_subject_is_who_achieved_the_number(text: str, method: str | None, model: str | None) -> None:
