@@ -569,6 +569,16 @@ def test_benchmarks(text: str, expected: list[str]) -> None:
         ("PolyVox: Many Voices", "PolyVox dataset holds 3,000 hours of speech.", []),
         # No separator: the title is not of the form 'Name: subtitle'.
         ("QuillNet for Long Documents", "Long documents strain attention. QuillNet routes tokens.", []),
+        # A title opening with a noun phrase headed by an architecture noun names the paper's
+        # model, in the abstract's spelling; a one-word head or a title-only phrase does not.
+        (
+            "Folded Ladder Networks for Speech Tagging",
+            "Speech tagging is slow. We train folded ladder networks that tag in one pass.",
+            ["folded ladder networks"],
+        ),
+        ("Deeply - Gated Nets", "Our deeply - gated nets train faster.", ["deeply - gated nets"]),
+        ("Networks for Speech", "Networks for speech are slow.", []),
+        ("Folded Ladder Networks", "We study speech tagging.", []),
     ],
 )
 def test_a_name_the_title_opens_with(title: str, abstract: str, expected: list[str]) -> None:
