@@ -264,6 +264,18 @@ def test_numbers_in_a_list_share_its_metric() -> None:
     ]
 
 
+def test_a_comparing_participle_states_a_change_of_its_clause_s_measure() -> None:
+    text = PROPOSE + "FooNet reaches 85.3% accuracy at 50% sparsity, surpassing TEAL by 1.77% and CATS by 17.14%."
+    assert [(c.value, c.metric, c.kind, c.baseline) for c in extract(text).claims] == [
+        (85.3, "accuracy", "score", None),
+        (1.77, "accuracy", "change", "TEAL"),
+        (17.14, "accuracy", "change", "CATS"),
+    ]
+    # another clause's metric is never borrowed: 'and X beats Y' is a clause of its own
+    text = PROPOSE + "GPT-4o reaches 60.1% accuracy, and FooNet beats BarNet by 2.0%."
+    assert [c.metric for c in extract(text).claims] == ["accuracy", None]
+
+
 def test_a_compared_number_belongs_to_the_model_named_after_it() -> None:
     text = PROPOSE + "FooNet reaches 79.8%, compared to 77.2% for LLaVA-1.5-13B."
     (ours, theirs) = attributed(text)
