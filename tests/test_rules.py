@@ -264,6 +264,18 @@ def test_numbers_in_a_list_share_its_metric() -> None:
     ]
 
 
+def test_a_comparing_participle_states_a_change_of_its_clause_s_measure() -> None:
+    text = PROPOSE + "FooNet reaches 85.3% accuracy at 50% sparsity, surpassing TEAL by 1.77% and CATS by 17.14%."
+    assert [(c.value, c.metric, c.kind, c.baseline) for c in extract(text).claims] == [
+        (85.3, "accuracy", "score", None),
+        (1.77, "accuracy", "change", "TEAL"),
+        (17.14, "accuracy", "change", "CATS"),
+    ]
+    # another clause's metric is never borrowed: 'and X beats Y' is a clause of its own
+    text = PROPOSE + "GPT-4o reaches 60.1% accuracy, and FooNet beats BarNet by 2.0%."
+    assert [c.metric for c in extract(text).claims] == ["accuracy", None]
+
+
 def test_a_compared_number_belongs_to_the_model_named_after_it() -> None:
     text = PROPOSE + "FooNet reaches 79.8%, compared to 77.2% for LLaVA-1.5-13B."
     (ours, theirs) = attributed(text)
@@ -335,6 +347,18 @@ def test_kind_and_direction_of_a_change(text: str, expected: tuple) -> None:
         ("A margin rule exits 17% earlier.", None, None),
         # a compared system is a baseline, not the subject
         ("GPT-4o is outperformed: FooNet beats GPT-4o by 9.7% in accuracy.", "FooNet", None),
+        # the contribution's own sentence: 'we introduce X, ..., removing 91%'
+        ("We introduce BazNet, a lookup-free design, removing 91% of embedding parameters.", "FooNet", None),
+        # a relative clause's subject is its antecedent, across conjoined predicates
+        ("We add BarNet, which uses a prefix cache and provides 99% of teacher quality.", "BarNet", None),
+        # a passive's agent, and the items of a colon list after it
+        ("The best trade-off is achieved by GPT-4o: perplexity 5.1 at 8 bits.", None, "GPT-4o"),
+        # an aside between dashes does not hold the main clause's subject
+        ("FooNet works with any model -- such as DeepSeek-R1, which is open -- to reach 88.3% on SimpleQA.", "FooNet", None),
+        # a sentence with no subject of its own goes on from the one before
+        ("GPT-4o reaches a new high. This gives 11.0 points of improvement.", None, "GPT-4o"),
+        # a plural noun phrase opening the sentence is an unnamed subject
+        ("Encoder-only models perform worst (perplexity approximately 59).", None, None),
     ],
 )
 def test_the_subject_is_who_achieved_the_number(text: str, method: str | None, model: str | None) -> None:
@@ -557,6 +581,16 @@ def test_benchmarks(text: str, expected: list[str]) -> None:
         ("PolyVox: Many Voices", "PolyVox dataset holds 3,000 hours of speech.", []),
         # No separator: the title is not of the form 'Name: subtitle'.
         ("QuillNet for Long Documents", "Long documents strain attention. QuillNet routes tokens.", []),
+        # A title opening with a noun phrase headed by an architecture noun names the paper's
+        # model, in the abstract's spelling; a one-word head or a title-only phrase does not.
+        (
+            "Folded Ladder Networks for Speech Tagging",
+            "Speech tagging is slow. We train folded ladder networks that tag in one pass.",
+            ["folded ladder networks"],
+        ),
+        ("Deeply - Gated Nets", "Our deeply - gated nets train faster.", ["deeply - gated nets"]),
+        ("Networks for Speech", "Networks for speech are slow.", []),
+        ("Folded Ladder Networks", "We study speech tagging.", []),
     ],
 )
 def test_a_name_the_title_opens_with(title: str, abstract: str, expected: list[str]) -> None:

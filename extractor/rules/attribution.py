@@ -390,11 +390,19 @@ _OWN = re.compile(
     r"(?:[\w-]+\s+){0,2}?[\w-]+|(?:this|the)\s+(?:method|approach|framework|technique|algorithm)))$",
     re.IGNORECASE,
 )
-# Verbs a result's subject acts with.
+# Verbs a result's subject acts with, and those a contribution is brought with ('We introduce X,
+# ... eliminating 91%', 'X, which uses ... and provides 99%').
 _SUBJECT_VERB = re.compile(
-    r"(?<![\w-])(?:(?:" + _RESULT_VERBS + r")" + _VERB_ENDING + r"|is|are|was|were|has|have)\b",
+    r"(?<![\w-])(?:(?:" + _RESULT_VERBS + r"|introduc|propos|present|develop|us(?=e|es|ed)|eliminat|remov)"
+    + _VERB_ENDING + r"|is|are|was|were|has|have)\b",
     re.IGNORECASE,
 )
+# A passive with its agent: 'the best trade-off is achieved by M'.
+_BY_AGENT = re.compile(r"\s+by\s+(?:the\s+)?", re.IGNORECASE)
+_PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been)\s+(?:\w+ly\s+)?$", re.IGNORECASE)
+# An aside between dashes ('any LLM -- for example, M that achieves 82.4% -- with ...'): its
+# verbs are not the main clause's.
+_ASIDE = re.compile(r"\s(?:--|\u2014|\u2013)\s[^;]*?\s(?:--|\u2014|\u2013)\s")
 # What may stand between a subject and its verb: adverbs, a relative pronoun, a parenthesis,
 # 'with ...' ('AL8 with uniform 8-bit momentum reaches').
 _BEFORE_VERB = re.compile(
@@ -412,11 +420,13 @@ _CONJOINED = re.compile(
 # An unnamed subject ('a margin rule', 'the fixed-code runs', 'no model'): the number is not
 # the paper's nor a named system's.
 _UNNAMED = re.compile(
-    r"(?:^|\s)(?:a|an|the|this|these|that|those|no|each|every|all|both|its|their|such|some|most|"
+    r"(?<![\w-])(?:a|an|the|this|these|that|those|no|each|every|all|both|its|their|such|some|most|"
     r"many|few)\s+(?:[\w-]+\s+){0,4}?[\w-]+$",
     re.IGNORECASE,
 )
 
+# A sentence opened by a plural noun phrase as its subject ('Encoder-only models perform worst').
+_BARE_SUBJECT = re.compile(r"\s*(?:[A-Za-z][\w-]*\s+){0,3}[a-z][\w-]*s")
 
 _FOR_AFTER = re.compile(r"\s*(?:\)\s*)?(?:for|by|with|from)\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)
 # What makes a number the second of a comparison: 'compared to 77.2% for M', 'versus 73.54 for M'.
@@ -453,7 +463,8 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
     chunk = chunk_ending(text, floor, end)
     if not chunk or not (coined(chunk[0]) or (chunk[1] > floor and name_like(chunk[0].split()[0]))):
         # 'Performance improves ...' at a sentence start, 'a margin rule exits ...'
-        return (None, None) if _UNNAMED.search(text, max(floor, end - 60), end) else None
+        unnamed = _UNNAMED.search(text, max(floor, end - 60), end) or _BARE_SUBJECT.fullmatch(text, floor, end)
+        return (None, None) if unnamed else None
     name = chunk[0]
     for m in subjects.methods:  # 'Kronecker' for 'Kronecker Embeddings'
         if m.name.lower().startswith(name.lower()):
@@ -462,10 +473,19 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
 
 
 def _subject_before(
-    text: str, q: Quantity, sentence: tuple[int, int], subjects: Subjects
-) -> tuple[str | None, str | None]:
-    """The subject of the nearest verb before the number: (method, model)."""
-    for verb in reversed(list(_SUBJECT_VERB.finditer(text, sentence[0], q.start))):
+    text: str, position: int, sentence: tuple[int, int], subjects: Subjects
+) -> tuple[str | None, str | None] | None:
+    """The subject of the nearest verb before the number, (method, model); None when no verb
+    before it has a subject (the sentence goes on from an earlier one: 'This gives 11.0 points')."""
+    asides = [a.span() for a in _ASIDE.finditer(text, sentence[0], position)]
+    for verb in reversed(list(_SUBJECT_VERB.finditer(text, sentence[0], position))):
+        if any(start < verb.start() < end for start, end in asides):
+            continue
+        if _PASSIVE.search(text, max(sentence[0], verb.start() - 16), verb.start()):
+            agent = _BY_AGENT.match(text, verb.end())
+            named = [m for m in (*subjects.methods, *subjects.models) if agent and m.start == agent.end()]
+            if named:
+                return (named[0].name, None) if named[0] in subjects.methods else (None, named[0].name)
         lead = _BEFORE_VERB.search(text, max(sentence[0], verb.start() - 80), verb.start())
         end = lead.start() if lead else verb.start()
         while end > sentence[0] and text[end - 1].isspace():
@@ -473,7 +493,7 @@ def _subject_before(
         found = _resolve(text, sentence[0], end, subjects)
         if found is not None:
             return found
-    return None, None
+    return None
 
 
 _RAN_ON = re.compile(r"\b(?:on|for|with|using|applied\s+to|of)\s+(?:the\s+)?$", re.IGNORECASE)
@@ -653,6 +673,7 @@ class _Draft:
     kind: str
     direction: str | None
     compared: bool = False  # the second number of a comparison, its subject named after it
+    compared_on: bool = False  # its metric is the one of the clause a comparing participle joins
 
 
 def _respectively(text: str, drafts: list[_Draft], benchmarks: list[Mention], sentence: tuple[int, int]) -> None:
@@ -686,6 +707,28 @@ def _share_lists(text: str, drafts: list[_Draft]) -> None:
             b.kind, b.direction, b.baseline = a.kind, a.direction, b.baseline or a.baseline
 
 
+# A participle clause that compares ('..., surpassing TEAL by 1.77%'), attached to the clause
+# before it, and nothing between but that clause's words.
+_COMPARING_PARTICIPLE = re.compile(
+    r"[^.;:]{0,80}?,\s*(?:\w+ly\s+)?(?:while\s+)?(?:surpass|outperform|exceed|beat|improv|trail|lagg|outscor)"
+    r"\w*ing\b[^.;:\d]{0,60}$",
+    re.IGNORECASE,
+)
+_LIST_ITEM = re.compile(r"\s*(?:,\s*)?(?:and\s+)?[^.;:,\d]{0,30}?\bby\s+" + _QUALIFIER + r"$", re.IGNORECASE)
+
+
+def _compare_on_the_same_measure(text: str, drafts: list[_Draft]) -> None:
+    """'X reaches 85% accuracy, surpassing Y by 2%': a comparing participle attached to a clause
+    whose number has a metric states a change of that same measure (and so do the items of its
+    list: 'surpassing TEAL by 1.77% and CATS by 17.14%')."""
+    for a, b in zip(drafts, drafts[1:]):
+        if b.metric or not a.metric or not a.firm or a.q.unit != b.q.unit or b.kind != "change":
+            continue
+        gap = text[a.q.end : b.q.start]
+        if _COMPARING_PARTICIPLE.match(gap) or (a.kind == "change" and _LIST_ITEM.fullmatch(gap) and a.compared_on):
+            b.metric, b.firm, b.compared_on = a.metric, True, True
+
+
 def _benchmark_of(
     text: str, q: Quantity, benchmarks: list[Mention], clause: tuple[int, int], sentence: tuple[int, int], following: int
 ) -> tuple[str | None, bool]:
@@ -701,10 +744,17 @@ def _benchmark_of(
 
 
 def _subject_of(
-    text: str, q: Quantity, sentence: tuple[int, int], limit: int, subjects: Subjects, baseline: str | None
+    text: str,
+    q: Quantity,
+    sentences: tuple[tuple[int, int], tuple[int, int] | None],
+    limit: int,
+    subjects: Subjects,
+    baseline: str | None,
 ) -> tuple[str | None, str | None, bool]:
     """(method, model, compared): compared when the number is the second of a comparison and
-    its subject is named after it."""
+    its subject is named after it. A sentence with no subject of its own before the number goes
+    on from the one before it ('We propose X. This gives 11.0 points')."""
+    sentence, previous = sentences
     if q.form == "before":
         return baseline, None, False  # 'from A to B': A is the baseline's
     method, model = _subject_in_parens(text, q, subjects)
@@ -714,7 +764,10 @@ def _subject_of(
         named = _subject_named_after(text, q, limit, subjects)
         if named:
             return (None, named, True) if MODEL_FAMILIES.match(named) else (named, None, True)
-    method, model = _subject_before(text, q, sentence, subjects)
+    found = _subject_before(text, q.start, sentence, subjects)
+    if found is None and previous is not None:
+        found = _subject_before(text, previous[1], previous, subjects)
+    method, model = found or (None, None)
     if method and not model:
         model = _model_ran_on(text, sentence, q, subjects.models)
     return method, model, False
@@ -740,13 +793,15 @@ def build_claims(
         metric, firm = metric_of(doc, q, clause, sentence, limit)
         benchmark, own_benchmark = _benchmark_of(text, q, benchmarks, clause, sentence, following)
         baseline = _baseline(text, q, clause) if kind == "change" or q.form == "before" else None
-        method, model, compared = _subject_of(text, q, sentence, limit, subjects, baseline)
+        previous = doc.sentence_of(sentence[0] - 1) if sentence[0] > 0 else None
+        method, model, compared = _subject_of(text, q, (sentence, previous), limit, subjects, baseline)
         drafts.append(
             _Draft(q, metric, firm, benchmark, own_benchmark, method, model, baseline, kind, direction, compared)
         )
     for sentence in doc.sentences:
         _respectively(text, drafts, benchmarks, sentence)
     _share_lists(text, drafts)
+    _compare_on_the_same_measure(text, drafts)
     for a, b in zip(drafts, drafts[1:]):
         other = b.method or b.model
         if b.compared and not a.compared and other and other != (a.method or a.model) and a.baseline is None:

@@ -40,12 +40,35 @@ _DATA_WORD = re.compile(
 )
 
 
+# A title that opens with a capitalized noun phrase headed by an architecture noun names the
+# paper's model: 'Stacked Hourglass Networks for Human Pose Estimation', 'Deeply-Supervised Nets'.
+_TITLE_MODEL = re.compile(
+    r"(?:(?:[A-Z][\w]*|-|\d+[A-Z]?)\s*){1,5}?\s*(?:Networks?|Nets|Autoencoders?|Readers?|Machines|"
+    r"Transformers?|Embeddings|Convolutions)(?=\s*(?:$|:|\(|\b(?:for|with|via|by|in|on|using)\b))"
+)
+
+
+def _title_model(title: str, text: str) -> tuple[str, int] | None:
+    """The model a title's opening noun phrase names, as the abstract writes it (any case)."""
+    found = _TITLE_MODEL.match(title)
+    if not found or len(found.group().split()) < 2:
+        return None
+    words = [w for w in re.split(r"\s*-\s*|\s+", found.group()) if w]
+    written = re.search(r"(?<![\w-])" + r"(?:\s*-\s*|\s+)".join(map(re.escape, words)) + r"(?![\w-])", text, re.IGNORECASE)
+    return (written.group(), written.start()) if written else None
+
+
 def title_name(title: str, text: str) -> tuple[str, int] | None:
     """The coined name a title opens with ('CyCADA: Cycle-Consistent ...', 'FlowNet 2.0 - ...'),
-    where the abstract writes it first. An ordinary phrase ('Attention Is All You Need: ...'), a
-    name the abstract never writes, and a name the title calls a dataset are not one."""
+    where the abstract writes it first, or the model its opening noun phrase names ('Wide
+    Residual Networks'). An ordinary phrase ('Attention Is All You Need: ...'), a name the
+    abstract never writes, and a name the title calls a dataset are not one."""
     if title.isupper():
         return None
+    return _coined_title_name(title, text) or _title_model(title, text)
+
+
+def _coined_title_name(title: str, text: str) -> tuple[str, int] | None:
     starts: list[int] = []
     end = 0
     for token in TOKEN.finditer(title):
