@@ -180,9 +180,11 @@ def test_formula_injection_is_neutralized_in_xlsx(tmp_path: Path) -> None:
     out = tmp_path / "evil.xlsx"
     export(build_leaderboard(_evil_results()), out, charts=False)
     book = load_workbook(out)
-    texts = [c.value for ws in book for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
-    assert any("HYPERLINK" in t for t in texts)
-    assert not [t for t in texts if t[0] in "=+-@"]
+    cells = [c for ws in book for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
+    assert any("HYPERLINK" in c.value for c in cells)
+    # Typed as text with the quote-prefix style, shown as written (no visible apostrophe).
+    formula_like = [c for c in cells if c.value[0] in "=+-@"]
+    assert formula_like and all(c.quotePrefix for c in formula_like)
     assert all(c.data_type != "f" for ws in book for row in ws.iter_rows() for c in row)
 
 

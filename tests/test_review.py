@@ -197,13 +197,14 @@ def test_export_neutralizes_formula_text_and_reads_it_back(tmp_path: Path) -> No
     export_review(run, book)
     papers = load_workbook(book)["Papers"]
     header = [c.value for c in papers[1]]
-    assert [papers.cell(r, 1).value for r in (2, 3)] == ["'=1+1", "p2"]
-    title = papers.cell(3, header.index("title") + 1).value
-    abstract = papers.cell(3, header.index("abstract") + 1).value
-    assert title.startswith("'=HYPERLINK") and abstract.startswith("'=cmd")
+    assert [papers.cell(r, 1).value for r in (2, 3)] == ["=1+1", "p2"]
+    title = papers.cell(3, header.index("title") + 1)
+    abstract = papers.cell(3, header.index("abstract") + 1)
+    assert title.value.startswith("=HYPERLINK") and abstract.value.startswith("=cmd")
+    assert title.quotePrefix and abstract.quotePrefix and papers.cell(2, 1).quotePrefix
     assert not any(c.data_type == "f" for row in papers.iter_rows() for c in row)
-    # The guard is taken off again when the sheet comes back: the id still names its paper.
-    edit(book, book, "Papers", "'=1+1", decision="accept")
+    # The id comes back as it was written: it still names its paper.
+    edit(book, book, "Papers", "=1+1", decision="accept")
     assert apply_review(book, run, "alice").counts["applied"] == 1
     assert load_reviewed(run)[1]["=1+1"].decision == "accept"
 

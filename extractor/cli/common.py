@@ -2,7 +2,9 @@
 
 Every command is registered through :func:`reports_errors`, so a user mistake or a failure
 prints one line (``error: ...``) and exits 1 (the work failed) or 2 (the request was wrong),
-never a traceback.
+never a traceback. Every command prints through :func:`console` and :func:`line`: ids, cells,
+paths and reviewer names are data, printed as plain text (no rich markup, control characters
+made visible).
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ from typing import Annotated, Optional, TypeVar
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
 from extractor.errors import EXIT_FAILED, ExtractorError
 from extractor.pipeline.rundir import STORE_FILE
 from extractor.progress import Step
+from extractor.text.safe import printable
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -56,9 +60,21 @@ def progress_bars(quiet: bool = False) -> Iterator[Step]:
         yield step
 
 
+def console(stderr: bool = True, quiet: bool = False) -> Console:
+    """A console that prints text as it is: no markup, no highlighting (data may hold ``[/]``),
+    and long lines left for the terminal to wrap."""
+    return Console(stderr=stderr, quiet=quiet, markup=False, highlight=False, soft_wrap=True)
+
+
+def line(*parts: str | tuple[str, str]) -> Text:
+    """One line of output, every part shown with its control characters made visible: a plain
+    string as it is, a ``(text, style)`` pair in a colour."""
+    return Text.assemble(*((printable(p[0]), p[1]) if isinstance(p, tuple) else printable(p) for p in parts))
+
+
 def fail(message: str, exit_code: int = EXIT_FAILED) -> typer.Exit:
     """Print ``error: message`` on stderr; the caller raises what this returns."""
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {printable(message)}", err=True)
     return typer.Exit(exit_code)
 
 

@@ -9,6 +9,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from extractor.cli.common import console as make_console
+from extractor.cli.common import line
+from extractor.text.safe import printable
+
 if TYPE_CHECKING:
     from extractor.eval.score import Attribution, Counts, Report
 
@@ -89,10 +93,10 @@ def _print_errors(console: Console, report: Report) -> None:
             for w in (paper.attribution.wrong if paper.attribution else [])
         ]
         if lines:
-            status = "" if paper.status == "ok" else f" [red]({paper.status} in the run)[/]"
-            console.print(f"[bold]{paper.id}[/]{status}")
-            for line in lines:
-                console.print(line, markup=False, highlight=False, soft_wrap=True)
+            status = ("", "") if paper.status == "ok" else (f" ({paper.status} in the run)", "red")
+            console.print(line((printable(paper.id), "bold"), status))
+            for text in lines:
+                console.print(line(text))
 
 
 def eval_command(
@@ -124,7 +128,7 @@ def eval_command(
     if as_json:
         typer.echo(report_json(report, errors))
         return
-    console = Console()
+    console = make_console(stderr=False)
     if errors:
         _print_errors(console, report)
     attribution = report.attribution
@@ -138,6 +142,5 @@ def eval_command(
     console.print(
         f"{len(report.papers)} gold papers: {len(missing)} missing from the run and "
         f"{len(failed)} failed in it (scored as misses); "
-        f"{len(report.not_in_gold)} run papers without gold ignored.",
-        soft_wrap=True,
+        f"{len(report.not_in_gold)} run papers without gold ignored."
     )

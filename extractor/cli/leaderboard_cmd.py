@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from extractor.cli.common import QuietOption, StoreOption, progress_bars
+from extractor.cli.common import QuietOption, StoreOption, console, line, progress_bars
 
 LEADERBOARD_EXAMPLES = """
 Examples:
@@ -38,10 +37,9 @@ def leaderboard_command(
     with progress_bars(quiet) as step:
         board = build_leaderboard(*load_runs(run_dirs, store, step))
         exported = export(board, out, wide=wide, charts=not no_charts, excel=excel, step=step)
-    console = Console(stderr=True)
-    console.print(
+    console().print(line(
         f"{len(board.scores)} ranked scores in {len(board.blocks)} blocks, {len(board.unranked)} unranked, "
         f"{len(board.changes)} changes, "
         f"{len(board.claims)} claims from {len(board.papers)} papers -> {exported.path}"
         + (f" (+{len(exported.charts)} charts)" if exported.charts else "")
-    )
+    ))

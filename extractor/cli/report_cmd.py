@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from extractor.cli.common import QuietOption, RunDir, StoreOption, progress_bars
+from extractor.cli.common import QuietOption, RunDir, StoreOption, console, line, progress_bars
 
 
 def report_command(
@@ -22,8 +21,7 @@ def report_command(
 
     with progress_bars(quiet) as step:
         counts = write_report(run_dir, out, store, step)
-    Console(stderr=True, soft_wrap=True).print(
+    console().print(line(
         f"{counts.papers} papers ({counts.failed} failed), {counts.claims} claims, "
-        f"{counts.rejected} rejected, {counts.reviewed} reviewed -> {out}",
-        highlight=False,
-    )
+        f"{counts.rejected} rejected, {counts.reviewed} reviewed -> {out}"
+    ))

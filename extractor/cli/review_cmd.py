@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from extractor.cli.common import QuietOption, RunDir, StoreOption, progress_bars, reports_errors
+from extractor.cli.common import QuietOption, RunDir, StoreOption, console, line, progress_bars, reports_errors
 from extractor.pipeline.rundir import STORE_FILE
 
 REVIEW_EXAMPLES = f"""
@@ -49,7 +48,7 @@ def export_command(
     with progress_bars(quiet) as step:
         counts = export_review(run_dir, out, store, step)
     items = ", ".join(f"{n} {kind}s" for kind, n in sorted(counts.items()))
-    Console(stderr=True, soft_wrap=True).print(f"{items} -> {out}")
+    console().print(line(f"{items} -> {out}"))
 
 
 @review_app.command("apply", epilog="Exit status: 0 when every edited row was applied, 1 when some were refused.")
@@ -63,23 +62,22 @@ def apply_command(
     """Validate the edited rows and record them; bad rows are reported and skipped."""
     from extractor.review import apply_review
 
-    console = Console(stderr=True, soft_wrap=True)
+    out = console()
     report = apply_review(sheet, run_dir, reviewer, store)
     for message in report.refused:
-        console.print(f"[red]refused[/] {message}", highlight=False)
+        out.print(line(("refused", "red"), " ", message))
     for message in report.notes:
-        console.print(message, highlight=False)
+        out.print(line(message))
     for message in report.conflicts:
-        console.print(f"[yellow]{message}[/]", highlight=False)
+        out.print(line((message, "yellow")))
     counts = report.counts
     decisions = ", ".join(f"{n} {d}" for d, n in sorted(report.decisions.items()))
-    console.print(
+    out.print(line(
         f"applied {counts['applied']}" + (f" (decisions: {decisions})" if decisions else "")
         + f", unchanged {counts['unchanged']}, refused {counts['refused']}, stale {counts['stale']}; "
         f"{len(report.conflicts)} conflicts"
-        + (f" (batch {report.batch_id} in {report.store})" if report.batch_id else " (nothing recorded)"),
-        highlight=False,
-    )
+        + (f" (batch {report.batch_id} in {report.store})" if report.batch_id else " (nothing recorded)")
+    ))
     raise typer.Exit(EXIT_ROWS_REFUSED if counts["refused"] else 0)
 
 
@@ -90,32 +88,32 @@ def status_command(run_dir: RunDir, store: StoreOption = None) -> None:
     from extractor.review import review_status
 
     report = review_status(run_dir, store)
-    console = Console(soft_wrap=True)
+    out = console(stderr=False)
     reviewers = sorted({b.reviewer for b in report.batches})
-    console.print(
+    out.print(line(
         f"{report.corrections} corrections in {len(report.batches)} batch(es)"
         + (f" by {', '.join(reviewers)}" if reviewers else "")
-        + f" ({report.store})",
-        highlight=False,
-    )
+        + f" ({report.store})"
+    ))
     if report.reviewed:
-        console.print("reviewed: " + ", ".join(f"{n} {k}s" for k, n in sorted(report.reviewed.items())))
+        out.print(line("reviewed: " + ", ".join(f"{n} {k}s" for k, n in sorted(report.reviewed.items()))))
     if report.decisions:
-        console.print("decisions: " + ", ".join(f"{n} {d}" for d, n in sorted(report.decisions.items())))
-    console.print(f"stale: {len(report.stale)}", highlight=False)
+        out.print(line("decisions: " + ", ".join(f"{n} {d}" for d, n in sorted(report.decisions.items()))))
+    out.print(line(f"stale: {len(report.stale)}"))
     for stale in report.stale:
         changes = "; ".join(
             f"{c.field} {c.new_value!r} by {c.reviewer} {c.at}" for c in stale.corrections
         )
-        console.print(f"  [yellow]stale[/] {stale.target_id} ({stale.kind}): {stale.reason}\n    kept: {changes}", highlight=False)
-    console.print(f"conflicts: {len(report.conflicts)}", highlight=False)
+        out.print(line("  ", ("stale", "yellow"), f" {stale.target_id} ({stale.kind}): {stale.reason}"))
+        out.print(line(f"    kept: {changes}"))
+    out.print(line(f"conflicts: {len(report.conflicts)}"))
     for conflict in report.conflicts:
         w, lo = conflict.winner, conflict.loser
-        console.print(
-            f"  [yellow]conflict[/] {w.target_id} {w.field}: {lo.reviewer} set {lo.new_value!r} at {lo.at}, "
+        out.print(line(
+            "  ", ("conflict", "yellow"),
+            f" {w.target_id} {w.field}: {lo.reviewer} set {lo.new_value!r} at {lo.at}, "
             f"{w.reviewer} set {w.new_value!r} at {w.at} (in force)",
-            highlight=False,
-        )
+        ))
 
 
 @review_app.command("export-gold")
@@ -129,4 +127,4 @@ def export_gold_command(
     from extractor.review import export_gold
 
     n = export_gold(run_dir, out, store)
-    Console(stderr=True, soft_wrap=True).print(f"{n} reviewed papers -> {out}")
+    console().print(line(f"{n} reviewed papers -> {out}"))

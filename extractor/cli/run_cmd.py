@@ -16,7 +16,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from extractor.cli.common import progress_bars
+from extractor.cli.common import console as make_console
+from extractor.cli.common import line, progress_bars
 from extractor.config import MODES, RunConfig, make_config, resolve_backend
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ def run_command(
     batch_poll: Annotated[Optional[float], typer.Option(min=0.01, help=f"Seconds between two looks at a pending batch (default {RunConfig.batch_poll:g}).")] = None,
 ) -> None:
     """Extract methods, models, benchmarks and grounded claims from abstracts."""
-    console = Console(stderr=True, soft_wrap=True)
+    console = make_console()
     _, reason = resolve_backend(backend, base_url, None)
     config = make_config(
         backend, model, base_url, None,
@@ -115,7 +116,7 @@ def run_command(
         cache_dir=cache_dir, use_cache=not no_cache, max_chars=max_chars,
         batch=batch, batch_poll=batch_poll,
     )
-    console.print(f"[bold]{reason}[/]" + (f", model {config.model}" if config.model else ""))
+    console.print(line((reason, "bold"), f", model {config.model}" if config.model else ""))
     if dry_run:
         from extractor.pipeline.estimate import (  # loads openai, instructor and tiktoken
             estimate_rows,
@@ -126,7 +127,7 @@ def run_command(
         table = Table("dry run: nothing sent", "estimate", show_header=True)
         for row in estimate_rows(estimate):
             table.add_row(*row)
-        Console().print(table)
+        make_console(stderr=False).print(table)
         raise typer.Exit(EXIT_OK)
     from extractor.pipeline.runner import run
 
@@ -136,20 +137,20 @@ def run_command(
     finally:
         progress.stop()
     counts = summary.info["counts"]
-    console.print(
+    console.print(line(
         f"{counts['ok']} ok, {counts['failed']} failed, {counts['claims']} claims "
         f"({counts['rejected']} rejected) -> {out}"
-    )
+    ))
     if not no_leaderboard:
         from extractor.leaderboard import write_run_leaderboard
 
         with progress_bars(quiet) as step:
             board, exported = write_run_leaderboard(out, step)
-        console.print(
+        console.print(line(
             f"leaderboard: {len(board.scores)} ranked scores in {len(board.blocks)} blocks, "
             f"{len(board.unranked)} unranked -> {exported.path}"
-        )
+        ))
     for result in summary.results:
         if result.status == "failed":
-            console.print(f"[red]failed[/] {result.id}: {result.error}", highlight=False)
+            console.print(line(("failed", "red"), f" {result.id}: {result.error}"))
     raise typer.Exit(EXIT_SOME_FAILED if summary.failed else EXIT_OK)

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 
 from extractor.backends.openai.local_server import (
     DEFAULT_N_CTX,
@@ -17,6 +16,8 @@ from extractor.backends.openai.local_server import (
     MODEL_ALIAS,
     LocalServer,
 )
+from extractor.cli.common import console as make_console
+from extractor.cli.common import line
 from extractor.errors import LocalServerError
 
 SERVE_EXAMPLES = """
@@ -49,15 +50,15 @@ def serve_local(
     log: Annotated[Optional[Path], typer.Option(help="Write the server's output here (default: a temporary file).")] = None,
 ) -> None:
     """Serve SmolLM2-135M-Instruct with llama.cpp on 127.0.0.1 until Ctrl-C."""
-    console = Console(stderr=True)
+    console = make_console()
     server = LocalServer(port, n_ctx, threads, log)
     console.print(f"starting llama.cpp on 127.0.0.1:{server.port} ...")
     with _sigterm_interrupts():
         server.start()
-        console.print(
-            f"[bold]serving {MODEL_ALIAS}[/] at {server.base_url} (log: {server.log}); Ctrl-C stops it\n"
+        console.print(line((f"serving {MODEL_ALIAS}", "bold"), f" at {server.base_url} (log: {server.log}); Ctrl-C stops it"))
+        console.print(line(
             f"  extractor run fixtures/abstracts --out runs/local --base-url {server.base_url} --model {MODEL_ALIAS} --mode tools --concurrency 1"
-        )
+        ))
         try:
             status = server.wait()
         except KeyboardInterrupt:

@@ -9,18 +9,20 @@ import pandas as pd
 
 from extractor.leaderboard.build import Leaderboard
 from extractor.leaderboard.columns import CLAIM_COLUMNS
-from extractor.pipeline.rundir import atomic_write_text, neutralize
+from extractor.pipeline.rundir import atomic_write_text
+from extractor.text.safe import CSV_LINE_END, csv_cell
 
 
 def _csv_text(frame: pd.DataFrame, columns: Sequence[str]) -> str:
-    """CSV of ``columns`` with every text cell neutralized."""
+    """CSV of ``columns`` with every text cell made safe (:func:`~extractor.text.safe.csv_cell`)."""
     data = frame.reindex(columns=list(columns))
     for name in data.columns:
         column = data[name]
         if column.dtype.kind not in "biufc":  # text, whatever its dtype (object or str)
             present = column.notna()
-            data[name] = column.astype(object).where(~present, column[present].map(neutralize))
-    return data.to_csv(index=False, lineterminator="\n")
+            data[name] = column.astype(object).where(~present, column[present].map(csv_cell))
+    data.columns = [csv_cell(name) for name in data.columns]  # wide headers are benchmark names
+    return data.to_csv(index=False, lineterminator=CSV_LINE_END)
 
 
 def wide_table(board: Leaderboard) -> pd.DataFrame:

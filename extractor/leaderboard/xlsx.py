@@ -1,11 +1,10 @@
 """The XLSX workbook: Leaderboard, Unranked, Improvements, Claims and Papers sheets (and the charts),
 streamed through openpyxl's write-only mode with one named style per look. Abstracts are
-untrusted: every text cell goes through :func:`~extractor.pipeline.rundir.neutralize`."""
+untrusted: every text cell goes through :func:`~extractor.text.safe.set_text_cell`."""
 
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -25,8 +24,9 @@ from extractor.leaderboard.columns import (
     UNRANKED_COLUMNS,
     WIDTHS,
 )
-from extractor.pipeline.rundir import atomic_write_bytes, neutralize
+from extractor.pipeline.rundir import atomic_write_bytes
 from extractor.progress import Step, silent
+from extractor.text.safe import formula_like, set_text_cell, xlsx_text
 
 ARXIV_ABS = "https://arxiv.org/abs/"
 
@@ -61,19 +61,11 @@ _WRAPPED = (
     "Evidence", "Conflict", "Title", "Why rejected", "Error", "Setting", "Baseline", "Method", "Model",
     "Benchmark", "Benchmark as written", "Metric", "Metric as written", "Reviewed", "Source",
 )
-_EXCEL_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _LINE = 13  # points per line of wrapped text
 WRAP_ROWS = 5000  # sheets up to this many rows wrap long text
 #: Column widths (characters) one printed landscape page holds at a legible scale (about half
 #: size: 5 pt or more for 11 pt text); a wider sheet (Claims) prints on as many pages across as it needs.
 PAGE_CHARS = 280
-
-
-def _text(value: object) -> object:
-    """A cell value Excel will show as text and never run: neutralized, no control characters."""
-    if isinstance(value, str):
-        return _EXCEL_ILLEGAL.sub("", neutralize(value))
-    return value
 
 
 class _StyleBook:
@@ -156,18 +148,22 @@ class _SheetWriter:
             self.column_traits[i] = self.column_traits.get(i, frozenset()) | {"wrap"}
 
     def cell(self, value: object, traits: frozenset[str]) -> Cell:
-        cell = WriteOnlyCell(self.ws, value=_text(value))
-        cell.style = self.book.name(traits)
+        cell = WriteOnlyCell(self.ws)
+        cell.style = self.book.name(traits)  # first: a named style resets the quote prefix
+        set_text_cell(cell, value)
         return cell
 
     def append(self, values: list, arxiv: str | None = None, row_traits: dict[int, frozenset[str]] | None = None) -> None:
         """One row; ``arxiv`` links the Paper cell; ``row_traits`` adds looks per column."""
-        row: list[object] = [_text(v) for v in values]
+        row: list[object] = [xlsx_text(v) for v in values]
         traits = dict(self.column_traits)
         for i, extra in (row_traits or {}).items():
             traits[i] = traits.get(i, frozenset()) | extra
         if arxiv and self.paper_col is not None:
             traits[self.paper_col] = traits.get(self.paper_col, frozenset()) | {"link"}
+        for i, value in enumerate(row):  # a plain value like a formula needs a cell typed as text
+            if formula_like(value) and i not in traits:
+                traits[i] = frozenset()
         for i, looks in traits.items():
             if row[i] is None and looks <= _LOOK_ONLY:
                 continue
@@ -251,7 +247,7 @@ def _charts_sheet(workbook: Workbook, charts: Sequence[Path]) -> None:
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
     ws.sheet_properties.pageSetUpPr.fitToPage = True
-    ws.append([_text(f"{len(charts)} charts, one per block with two or more entries (PNG files beside this workbook).")])
+    ws.append([xlsx_text(f"{len(charts)} charts, one per block with two or more entries (PNG files beside this workbook).")])
     row = 3
     for path in charts:
         image = Image(str(path))

@@ -21,6 +21,7 @@ from extractor.errors import InputError
 from extractor.schema import Source
 from extractor.text.arxiv import find_arxiv_id
 from extractor.text.hashing import normalize_text, short_hash
+from extractor.text.safe import printable
 
 SUPPORTED_SUFFIXES = (".jsonl", ".ndjson", ".csv", ".txt")
 
@@ -38,9 +39,10 @@ class Paper:
 
 
 def paper_id(abstract: str, given: object = None, metadata: dict | None = None) -> str:
-    """The given id, else an arXiv id found in the record, else a hash of the abstract."""
+    """The given id, else an arXiv id found in the record, else a hash of the abstract. An id
+    is one line with its control characters made visible: it is printed and written everywhere."""
     if given not in (None, ""):
-        return str(given).strip()
+        return printable(str(given).strip())
     found = find_arxiv_id([*(metadata or {}).values(), abstract])
     if found:
         return found

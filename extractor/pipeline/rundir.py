@@ -16,6 +16,7 @@ from pathlib import Path
 
 from extractor.errors import NotARunError
 from extractor.schema import Claim, PaperResult
+from extractor.text.safe import CSV_LINE_END, csv_cell
 
 PAPERS_FILE = "papers.jsonl"
 CLAIMS_FILE = "claims.csv"
@@ -23,16 +24,6 @@ RUN_FILE = "run.json"
 STORE_FILE = "corrections.sqlite"  # reviewers' corrections (extractor.review.store)
 
 CLAIM_COLUMNS = ["paper_id", "claim_id", *[f for f in Claim.model_fields if f not in ("id",)]]
-
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def neutralize(value: object) -> object:
-    """Text that a spreadsheet would run as a formula gets a leading quote; abstracts are
-    untrusted. Numbers are left alone."""
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
-        return "'" + value
-    return value
 
 
 def _umask() -> int:
@@ -89,10 +80,10 @@ def claim_rows(results: Iterable[PaperResult]) -> list[dict]:
 
 def claims_csv(results: Iterable[PaperResult]) -> str:
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=CLAIM_COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=CLAIM_COLUMNS, lineterminator=CSV_LINE_END)
     writer.writeheader()
     for row in claim_rows(results):
-        writer.writerow({k: neutralize(v) for k, v in row.items()})
+        writer.writerow({k: csv_cell(v) for k, v in row.items()})
     return buffer.getvalue()
 
 

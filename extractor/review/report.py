@@ -8,14 +8,14 @@ row). A search box and checkboxes (failures, rejected items, reviewed, unreviewe
 each one checked narrows the list) pick papers. The layout holds from a phone (390 px: one
 column, claim rows as cards) to a desktop without sideways scrolling. The page needs no
 network: CSS and script are inline and a Content-Security-Policy forbids loading anything.
-Abstracts are untrusted, so every text taken from a run goes through :func:`html.escape`.
+Abstracts are untrusted, so every text taken from a run goes through
+:func:`~extractor.text.safe.html_text` (escaped, control characters made visible).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from html import escape
 from itertools import groupby
 from pathlib import Path
 
@@ -24,6 +24,7 @@ from extractor.progress import Step, silent, tracked
 from extractor.review import ReviewState, load_state
 from extractor.review.state import ReviewMark, item_id
 from extractor.schema import Claim, PaperResult, Rejection
+from extractor.text.safe import html_text
 
 CLAIM_FIELDS = ("value", "unit", "metric", "benchmark", "method", "model", "baseline", "setting", "kind")
 ALWAYS = ("value", "unit", "metric", "kind")
@@ -134,8 +135,7 @@ SCRIPT = """
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
 
 
-def _e(value: object) -> str:
-    return escape("" if value is None else str(value), quote=True)
+_e = html_text
 
 
 def highlight(abstract: str, claims: list[Claim], refs: dict[str, int]) -> str:

@@ -29,7 +29,6 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from extractor.grounding import find_evidence
-from extractor.pipeline.rundir import neutralize
 from extractor.progress import Step, silent, tracked
 from extractor.review.state import (
     DECISION,
@@ -44,6 +43,7 @@ from extractor.review.state import (
 )
 from extractor.schema import PaperResult
 from extractor.text.hashing import canonical_json
+from extractor.text.safe import formula_like, set_text_cell, xlsx_text
 
 NEW = "new"
 NEW_ROWS = 20
@@ -156,7 +156,8 @@ def _window(abstract: str, span: tuple[int, int] | None) -> CellRichText | str:
     right = min(len(abstract), end + CONTEXT_CHARS)
     before = ("…" if left else "") + abstract[left:start]
     after = abstract[end:right] + ("…" if right < len(abstract) else "")
-    blocks = [neutralize(before), TextBlock(EVIDENCE_FONT, abstract[start:end]), after]
+    # Rich text is stored as text, never as a formula: no guard is needed, only XLSX's alphabet.
+    blocks = [xlsx_text(before), TextBlock(EVIDENCE_FONT, xlsx_text(abstract[start:end])), xlsx_text(after)]
     return CellRichText(*[b for b in blocks if b])
 
 
@@ -217,7 +218,9 @@ def _write_sheet(ws: Worksheet, columns: list[Column], rows: Iterable[tuple[str,
         for index, column in enumerate(columns, start=1):
             editable = column.edit and (not column.kinds or kind in column.kinds)
             # Every text (ids and names too) comes from untrusted input: no cell runs as a formula.
-            ws.cell(count, index, neutralize(cells.get(column.name))).style = _style(column, editable)
+            cell = ws.cell(count, index)
+            cell.style = _style(column, editable)  # first: a named style resets the quote prefix
+            set_text_cell(cell, cells.get(column.name))
         ws.row_dimensions[count].height = _height(columns, cells)
     for _ in range(new_rows):
         count += 1
@@ -331,13 +334,14 @@ class SheetRow:
 
 
 def _text(value: object) -> str | None:
-    """Cell text as typed, without the quote ``neutralize`` put before formula characters."""
+    """Cell text as typed. Sheets exported before formula-like text was typed as text (quote
+    prefix style) carried a visible ``'`` before it: that quote is taken off."""
     if value is None:
         return None
     if isinstance(value, float):
         value = f"{value:g}"
     text = str(value).strip()
-    if text.startswith("'") and neutralize(text[1:]) == text:
+    if text.startswith("'") and formula_like(text[1:]):
         text = text[1:]
     return text or None
 
