@@ -1,7 +1,14 @@
-"""The extraction cache: validated drafts keyed by everything that could change them."""
+"""The extraction cache: validated drafts keyed by everything that could change them.
+
+The cache is an optimisation, never a point of failure. When it cannot be opened, read or
+written (a full disk, a truncated or overwritten file, a path that is not a directory) the run
+warns once, naming the cache and ``--no-cache``, and goes on without it: every answer is kept
+in the run and its cost counted; only the resume of a later run is lost.
+"""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import diskcache
@@ -10,28 +17,66 @@ from extractor.backends.base import BackendResult
 from extractor.schema import ExtractionDraft, Usage
 from extractor.text.hashing import content_hash, normalize_text
 
+log = logging.getLogger(__name__)
+
 
 def cache_key(identity: dict, abstract: str, title: str | None) -> str:
     return content_hash({"identity": identity, "abstract": normalize_text(abstract), "title": title})
 
 
+def _reason(error: Exception) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return f"{type(error).__name__}: {error}".splitlines()[0]
+
+
 class ExtractionCache:
-    """A thin typed layer over diskcache; each ``put`` is durable once it returns."""
+    """A thin typed layer over diskcache; each ``put`` is durable once it returns. It never
+    raises: a failure turns the cache off for the rest of the run and is kept in ``problem``."""
 
     def __init__(self, directory: Path) -> None:
-        self._cache = diskcache.Cache(str(directory))
+        self.directory = Path(directory)
+        self.problem: str | None = None
+        self._cache: diskcache.Cache | None = None
+        try:
+            self._cache = diskcache.Cache(str(directory))
+        except Exception as exc:  # sqlite3, OS and pickle errors alike: run on without it
+            self._give_up("cannot be opened", exc)
+
+    def _give_up(self, what: str, error: Exception) -> None:
+        self.problem = (
+            f"the cache {self.directory} {what} ({_reason(error)}); this run goes on without it and "
+            "keeps every answer, but a rerun will send them again. Free space or remove that "
+            "directory, or run with --no-cache (or --cache-dir elsewhere)."
+        )
+        log.warning("warning: %s", self.problem)
+        self.close()
 
     def get(self, key: str) -> BackendResult | None:
-        stored = self._cache.get(key)
-        if stored is None:
+        if self._cache is None:
             return None
-        return BackendResult(
-            draft=ExtractionDraft.model_validate_json(stored["draft"]),
-            usage=Usage(cached=True),
-        )
+        try:
+            stored = self._cache.get(key)
+            if stored is None:
+                return None
+            draft = ExtractionDraft.model_validate_json(stored["draft"])
+        except Exception as exc:  # a damaged entry or file is a miss
+            self._give_up("cannot be read", exc)
+            return None
+        return BackendResult(draft=draft, usage=Usage(cached=True))
 
     def put(self, key: str, result: BackendResult) -> None:
-        self._cache.set(key, {"draft": result.draft.model_dump_json(), "usage": result.usage.model_dump()})
+        if self._cache is None:
+            return
+        try:
+            self._cache.set(key, {"draft": result.draft.model_dump_json(), "usage": result.usage.model_dump()})
+        except Exception as exc:  # the answer is kept in the run whatever happens here
+            self._give_up("cannot be written", exc)
 
     def close(self) -> None:
-        self._cache.close()
+        cache, self._cache = self._cache, None
+        if cache is not None:
+            try:
+                cache.close()
+            except Exception:  # closing a broken cache has nothing left to save
+                pass

@@ -296,5 +296,7 @@ def run(
         if cache is not None:
             cache.close()
     info = run_info(config, backend, results, started, inputs)
+    if cache is not None and cache.problem:
+        info["cache_problem"] = cache.problem
     write_run(out_dir, results, info)
     return RunSummary(results=results, info=info)
