@@ -46,6 +46,18 @@ class NotARunError(UsageError):
     """A path given as a run directory that holds no run."""
 
 
+class OutputError(UsageError):
+    """An ``--out`` that cannot take this run: a file, or a directory holding a different run."""
+
+
+class NoInputError(UsageError):
+    """The inputs hold no record at all: nothing to extract, and no run directory is written."""
+
+
+class RunDirBusy(ExtractorError):
+    """Another run is writing into the same run directory right now."""
+
+
 class BackendError(ExtractorError):
     """A paper the backend could not extract after its retries; the batch goes on. ``usage``
     (a :class:`~extractor.schema.Usage`) is what the failed attempts cost, so it is counted."""

@@ -95,6 +95,11 @@ def status_command(run_dir: RunDir, store: StoreOption = None) -> None:
         + (f" by {', '.join(reviewers)}" if reviewers else "")
         + f" ({report.store})"
     ))
+    if report.other_papers:
+        out.print(line(
+            f"kept for papers not in this run: {report.other_papers} corrections "
+            "(another run's, or this directory's before --overwrite); they apply again to those paper ids"
+        ))
     if report.reviewed:
         out.print(line("reviewed: " + ", ".join(f"{n} {k}s" for k, n in sorted(report.reviewed.items()))))
     if report.decisions:

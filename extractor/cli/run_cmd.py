@@ -39,7 +39,9 @@ Examples:
   extractor run papers.jsonl --out runs/batch --backend openai --batch --dry-run   # price it (batch prices)
   extractor run papers.jsonl --out runs/batch --backend openai --batch             # rerun to resume polling
 
-Exit status: 0 when every paper is ok, 1 when at least one failed (see papers.jsonl), 2 for bad options.
+Exit status: 0 when every paper is ok, 1 when at least one failed (see papers.jsonl) or the work
+could not be done (disk full, read-only, another run writing into --out), 2 for bad options,
+missing or empty inputs, or an --out holding a different run (see --overwrite).
 """
 
 
@@ -105,9 +107,13 @@ def run_command(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Count the requests, tokens and cost of the openai backend; send nothing.")] = False,
     batch: Annotated[bool, typer.Option("--batch", help="Send the requests through the OpenAI Batch API (half price, answers within 24 h); rerun the same command to resume.")] = False,
     batch_poll: Annotated[Optional[float], typer.Option(min=0.01, help=f"Seconds between two looks at a pending batch (default {RunConfig.batch_poll:g}).")] = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run in --out even when it was made from other inputs (its corrections are kept).")] = False,
 ) -> None:
     """Extract methods, models, benchmarks and grounded claims from abstracts."""
+    from extractor.pipeline.rundir_guard import check_request
+
     console = make_console()
+    check_request(inputs, out)
     _, reason = resolve_backend(backend, base_url, None)
     config = make_config(
         backend, model, base_url, None,
@@ -133,7 +139,9 @@ def run_command(
 
     progress = _Progress(console, disable=quiet)
     try:
-        summary = run(inputs, out, config, on_start=progress.start, on_result=progress.update, on_batch=progress.batch)
+        summary = run(
+            inputs, out, config, on_start=progress.start, on_result=progress.update, on_batch=progress.batch, overwrite=overwrite
+        )
     finally:
         progress.stop()
     counts = summary.info["counts"]

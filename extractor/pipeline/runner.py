@@ -17,11 +17,12 @@ from typing import Any
 from extractor.backends.base import Backend, BackendResult
 from extractor.backends.registry import get_backend
 from extractor.config import RunConfig
-from extractor.errors import BackendError, BudgetExceeded
+from extractor.errors import BackendError, BudgetExceeded, NoInputError
 from extractor.grounding import ground
 from extractor.pipeline.cache import ExtractionCache, cache_key
 from extractor.pipeline.ingest import Paper, paper_id, read_inputs
 from extractor.pipeline.rundir import write_run
+from extractor.pipeline.rundir_guard import check_request, hold_run_dir, input_paths
 from extractor.schema import PaperResult, Source, Usage
 from extractor.text.hashing import normalize_text
 from extractor.version import __version__
@@ -251,6 +252,7 @@ def run_info(
     return {
         "extractor_version": __version__,
         "inputs": inputs,
+        "input_paths": input_paths(inputs),
         **backend.identity(),
         **(backend.report() if hasattr(backend, "report") else {}),  # e.g. a mode fallback
         "started": started.isoformat(timespec="seconds"),
@@ -275,10 +277,34 @@ def run(
     on_start: Callable[[int], None] | None = None,
     on_result: ResultCallback | None = None,
     on_batch: BatchCallback | None = None,
+    overwrite: bool = False,
 ) -> RunSummary:
-    """Extract every record of ``inputs`` into the run directory ``out_dir``."""
+    """Extract every record of ``inputs`` into the run directory ``out_dir``.
+
+    Refused before any work: a missing input, an ``out_dir`` that is a file, inputs holding no
+    record, a directory another run is writing, or one holding a different run (unless
+    ``overwrite``); see :mod:`extractor.pipeline.rundir_guard`.
+    """
+    out_dir = Path(out_dir)
+    check_request(inputs, out_dir)
     started = datetime.now(timezone.utc)
     papers = load_papers(inputs, config.max_chars)
+    if not papers:
+        raise NoInputError(f"no abstracts in {', '.join(inputs)}: nothing to extract, no run written")
+    with hold_run_dir(out_dir, inputs, overwrite):
+        return _run_papers(papers, inputs, out_dir, config, started, on_start, on_result, on_batch)
+
+
+def _run_papers(
+    papers: list[Paper],
+    inputs: list[str],
+    out_dir: Path,
+    config: RunConfig,
+    started: datetime,
+    on_start: Callable[[int], None] | None,
+    on_result: ResultCallback | None,
+    on_batch: BatchCallback | None,
+) -> RunSummary:
     if on_start:
         on_start(len(papers))
     backend = get_backend(config)

@@ -168,22 +168,25 @@ class StatusReport:
     decisions: dict[str, int]  # current decisions: accept / reject / edit
     stale: list[StaleTarget]
     conflicts: list[Conflict]
+    other_papers: int = 0  # corrections in the store for papers this run does not hold
 
 
 def review_status(run_dir: Path, store: Path | None = None) -> StatusReport:
     path = store_path(run_dir, store)
     state = load_state(run_dir, store)
     batches: list[Batch] = []
+    other_papers = 0
     if path.exists():
         with CorrectionStore(path) as db:
             batches = [b for b in db.batches() if b.id in {c.batch_id for c in state.history}]
+            other_papers = len(db.history()) - len(state.history)
     reviewed: dict[str, int] = {}
     decisions: dict[str, int] = {}
     for mark in state.marks.values():
         reviewed[mark.kind] = reviewed.get(mark.kind, 0) + 1
         if mark.decision:
             decisions[mark.decision] = decisions.get(mark.decision, 0) + 1
-    return StatusReport(path, len(state.history), batches, reviewed, decisions, state.stale, state.conflicts)
+    return StatusReport(path, len(state.history), batches, reviewed, decisions, state.stale, state.conflicts, other_papers)
 
 
 def _gold_paper(paper: PaperResult, marks: dict[str, ReviewMark]) -> GoldPaper | None:

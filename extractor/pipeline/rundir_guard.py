@@ -1,0 +1,84 @@
+"""Guard a run directory before any work: the request is checked, one run writes at a time, and
+a run never lands silently on a different one.
+
+- :func:`check_request` (no side effects): every input exists, ``--out`` is not a file.
+- :func:`hold_run_dir`: takes the directory's lock (a second run into it is refused while the
+  first runs; the lock goes with the process, even on SIGKILL) and refuses a directory that
+  holds a different run (other inputs), unless ``overwrite``. The same command again resumes.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from extractor.errors import InputError, OutputError, RunDirBusy
+from extractor.pipeline.rundir import PAPERS_FILE, STORE_FILE, read_run_info
+
+log = logging.getLogger(__name__)
+
+LOCK_FILE = ".extractor.lock"
+STDIN = "-"
+
+
+def input_paths(inputs: list[str]) -> list[str]:
+    """The inputs as absolute paths (stdin stays ``-``): what makes a run the same run."""
+    return [name if name == STDIN else str(Path(name).resolve()) for name in inputs]
+
+
+def check_request(inputs: list[str], out_dir: Path) -> None:
+    """Refuse, before anything is read or written, a missing input or an ``--out`` that is a file."""
+    for name in inputs:
+        if name != STDIN and not Path(name).exists():
+            raise InputError(name, None, "no such file or directory")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"--out {out_dir} is a file; give a directory for the run")
+
+
+def _other_run(out_dir: Path, inputs: list[str]) -> str | None:
+    """What the directory holds when it holds a different run, else None."""
+    if not (out_dir / PAPERS_FILE).exists():
+        return None
+    info = read_run_info(out_dir)
+    if "input_paths" in info:
+        recorded, current = info["input_paths"], input_paths(inputs)
+    elif "inputs" in info:  # a run written before input_paths was recorded: inputs as given
+        recorded, current = info["inputs"], inputs
+    else:
+        return None  # a first run stopped before run.json: the same command resumes it
+    if recorded == current:
+        return None
+    reviewed = (out_dir / STORE_FILE).exists()
+    return (
+        f"--out {out_dir} holds a different run (of {', '.join(recorded) or 'no inputs'})"
+        + (f" with reviewers' corrections in {STORE_FILE}" if reviewed else "")
+    )
+
+
+@contextmanager
+def hold_run_dir(out_dir: Path, inputs: list[str], overwrite: bool = False) -> Iterator[None]:
+    """The run directory, created and locked for this run, checked to hold this run or none."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(out_dir / LOCK_FILE, timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise RunDirBusy(
+            f"--out {out_dir} is in use by another run right now; wait for it to end or choose another --out"
+        ) from None
+    try:
+        other = _other_run(out_dir, inputs)
+        if other and not overwrite:
+            raise OutputError(f"{other}; choose another --out, or give --overwrite to replace it")
+        if other:
+            log.warning(
+                "warning: %s: replaced (--overwrite); corrections stay in %s and apply again to papers "
+                "with the same ids; `extractor review status` counts them", other, STORE_FILE
+            )
+        yield
+    finally:
+        lock.release()
