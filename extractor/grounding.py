@@ -24,6 +24,7 @@ from extractor.schema import (
     Model,
     Rejection,
 )
+from extractor.text.format_chars import drop_format
 from extractor.text.hashing import short_hash
 from extractor.text.numbers import NumberMention, find_numbers, mentions_in
 
@@ -46,18 +47,21 @@ def _folded(text: str) -> tuple[str, tuple[int, ...]]:
     offsets: list[int] = []
     previous_end = 0
     for word in _WORD.finditer(text):
+        kept, kept_at = drop_format(word.group())  # invisible format characters say nothing
+        if not kept:
+            continue
         if out:  # the whitespace run before this word, at its first character
             out.append(" ")
             offsets.append(previous_end)
         start, previous_end = word.start(), word.end()
-        lowered = word.group().lower()
-        if len(lowered) == previous_end - start:
+        lowered = kept.lower()
+        if kept_at is None and len(lowered) == previous_end - start:
             out.append(lowered)
             offsets.extend(range(start, previous_end))
-        else:  # a character whose lower case is longer ('\u0130' -> 'i\u0307')
-            for i, ch in enumerate(word.group(), start):
+        else:  # format characters dropped, or a lower case that is longer ('\u0130' -> 'i\u0307')
+            for i, ch in enumerate(kept):
                 out.append(ch.lower())
-                offsets.extend([i] * len(ch.lower()))
+                offsets.extend([start + (kept_at[i] if kept_at else i)] * len(ch.lower()))
     return "".join(out), tuple(offsets)
 
 
@@ -69,7 +73,7 @@ def _mentions(abstract: str) -> tuple[NumberMention, ...]:
 
 def find_evidence(evidence: str, abstract: str) -> tuple[int, int] | None:
     """The [start, end) of ``evidence`` in ``abstract``, ignoring case and whitespace."""
-    needle = _WS.sub(" ", evidence).strip().lower()
+    needle = _WS.sub(" ", drop_format(evidence)[0]).strip().lower()
     if not needle:
         return None
     haystack, offsets = _folded(abstract)

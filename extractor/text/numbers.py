@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from extractor.text.format_chars import drop_format, original_span
+
 _SCALE = {"k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
 
 NUMBER_RE = re.compile(
@@ -57,8 +59,10 @@ def _to_float(text: str) -> float:
     return float(text.replace(",", "").replace("\u2212", "-"))
 
 
-def find_numbers(text: str) -> list[NumberMention]:
-    """Every number in ``text`` with its span and the values it may stand for."""
+def find_numbers(original: str) -> list[NumberMention]:
+    """Every number in ``original`` with its span and the values it may stand for; format
+    characters (a zero-width space in ``8\u200b3.6``) are read through."""
+    text, offsets = drop_format(original)
     mentions = []
     for match in NUMBER_RE.finditer(text):
         base = _to_float(match.group("num"))
@@ -78,9 +82,8 @@ def find_numbers(text: str) -> list[NumberMention]:
             alternates = [value, base]
         if match.group("scale"):
             alternates.append(base * _SCALE[match.group("scale").lower()])
-        mentions.append(
-            NumberMention(start, match.end(), text[start : match.end()], value, tuple(alternates))
-        )
+        start, end = original_span(offsets, start, match.end())
+        mentions.append(NumberMention(start, end, original[start:end], value, tuple(alternates)))
     return mentions
 
 
