@@ -73,3 +73,36 @@ def test_csv_headers_match_ignoring_case_and_spaces(tmp_path: Path) -> None:
     twice.write_text('abstract,Abstract\n"' + ABSTRACT + '","' + ABSTRACT + '"\n')
     (failed,) = read_inputs([str(twice)])
     assert failed.error == f"{twice}:1: CSV header has more than one 'abstract' column (names are matched ignoring case)"
+
+
+def test_an_oversized_csv_field_fails_its_record_and_the_batch_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "big.csv"
+    path.write_text(f'id,abstract\nbig,"{"x" * 200_000}"\nsmall,GANQ reaches 83.6% on GSM8K.\n')
+    papers = list(read_inputs([str(path), str(path)]))
+    assert [p.id for p in papers] == ["big", "small", "big", "small"]
+    assert papers[0].error == f"{path}:2: abstract is 200,000 characters, over the 20,000 budget"
+    assert not papers[1].error and papers[1].source.line == 3
+
+
+def test_an_unterminated_quote_fails_its_record_and_the_next_ones_are_read(tmp_path: Path) -> None:
+    path = tmp_path / "quote.csv"
+    path.write_text(
+        'id,abstract\n'
+        'p1,"GANQ reaches 83.6% on GSM8K.\n'
+        'p2,QuIP reaches 80.1% on GSM8K.\n'
+        'p3,"AWQ is ""fast"": 1.5x."\n'
+        'p4,"multi\nline 2.5x abstract"\n'
+    )
+    papers = list(read_inputs([str(path)]))
+    assert [p.id for p in papers] == ["input:quote.csv:2", "p2", "p3", "p4"]
+    assert papers[0].error.startswith(f"{path}:2: malformed CSV record")
+    assert papers[2].abstract == 'AWQ is "fast": 1.5x.'
+    assert papers[3].abstract == "multi\nline 2.5x abstract" and papers[3].source.line == 5
+
+
+def test_an_unterminated_quote_at_the_end_of_a_csv_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "end.csv"
+    path.write_text('id,abstract\np1,GANQ reaches 83.6% on GSM8K.\np2,"QuIP reaches 80.1%\n')
+    papers = list(read_inputs([str(path)]))
+    assert [p.id for p in papers] == ["p1", "input:end.csv:3"]
+    assert "malformed CSV record" in papers[1].error

@@ -111,7 +111,7 @@ def _failed(file: str, line: int | None, problem: str, given_id: object = None) 
     source = Source(file=file, line=line)
     where = Path(file).name + (f":{line}" if line is not None else "")
     return Paper(
-        id=str(given_id) if given_id not in (None, "") else f"input:{where}",
+        id=paper_id("", given_id) if given_id not in (None, "") else f"input:{where}",
         abstract="",
         title=None,
         source=source,
@@ -159,22 +159,64 @@ def _jsonl_records(lines: list[str | None], name: str) -> Iterator[Paper]:
 _KNOWN_FIELD = {f: f for f in ("id", "title", "abstract")}
 
 
+class _Lines:
+    """The lines of a text, read one by one from a position that can be moved back: after a
+    malformed record the CSV reader starts again on the line after the record's first line."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = list(io.StringIO(text, newline=""))  # ends at LF, CRLF or CR only
+        self.at = 0  # lines read so far
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        if self.at >= len(self.lines):
+            raise StopIteration
+        self.at += 1
+        return self.lines[self.at - 1]
+
+    def skip_blank(self) -> None:
+        while self.at < len(self.lines) and not self.lines[self.at].strip():
+            self.at += 1
+
+
 def _csv_records(data: bytes, name: str) -> Iterator[Paper]:
     text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    if reader.fieldnames is not None:
+    # No field is larger than the file itself; an over-long abstract fails on the --max-chars
+    # budget, naming its record, instead of the csv module's limit failing the whole file.
+    csv.field_size_limit(max(csv.field_size_limit(), len(text)))
+    source = _Lines(text)
+    # strict: a quote left open is an error at the record that opened it, not a field that
+    # silently swallows the records after it.
+    reader = csv.DictReader(source, strict=True)
+    try:
+        fieldnames = reader.fieldnames
+    except csv.Error as exc:
+        yield _failed(name, 1, f"malformed CSV header ({exc})")
+        return
+    if fieldnames is not None:
         # Spreadsheets title their columns: `Abstract`, ` ID ` are the fields abstract and id.
-        header = [_KNOWN_FIELD.get(f.strip().casefold(), f) for f in reader.fieldnames]
+        header = [_KNOWN_FIELD.get(f.strip().casefold(), f) for f in fieldnames]
         doubled = sorted({f for f in header if f in _KNOWN_FIELD and header.count(f) > 1})
         if doubled:
             yield _failed(name, 1, f"CSV header has more than one {doubled[0]!r} column (names are matched ignoring case)")
             return
-        reader.fieldnames = header
-    if reader.fieldnames is None or "abstract" not in reader.fieldnames:
+        reader.fieldnames = fieldnames = header
+    if fieldnames is None or "abstract" not in fieldnames:
         yield _failed(name, 1, "CSV header has no 'abstract' column")
         return
-    for row in reader:
-        line = reader.line_num
+    while True:
+        source.skip_blank()
+        line = source.at + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            yield _failed(name, line, f"malformed CSV record ({exc}); reading on from the next line")
+            source.at = line
+            continue
         if "\ufffd" in "".join(str(v) for v in row.values() if v):
             yield _failed(name, line, "row is not valid UTF-8", row.get("id"))
             continue
