@@ -277,6 +277,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._not_found()
 
     def do_POST(self) -> None:  # noqa: N802 (stdlib name)
+        self.server.fake.paths.append(self.path)
         path = self.path.split("?")[0].rstrip("/")
         data = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         batches = self.server.fake.batch_api
@@ -485,6 +486,7 @@ class FakeOpenAI:
         self.batch_api = FakeBatchAPI(self)
         self.in_flight = 0
         self.most_in_flight = 0  # the most chat completions being answered at one moment
+        self.paths: list[str] = []  # every POST's path and query, as sent
         self._lock = threading.Lock()
         self._server: _HTTPServer | None = None
         self._thread: threading.Thread | None = None

@@ -5,6 +5,7 @@ one function here, so a control character or a formula is handled the same way e
 
 - control characters are made visible as Unicode control pictures (ESC shows as ``␛``, NUL as
   ``␀``), one character for one, so offsets into the text stay right;
+- credentials in a URL are never written or printed (:func:`redact_url`);
 - a text a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``, tab, CR at the start
   of a line) is kept as text: in CSV with a leading ``'`` on every such line, in XLSX by typing
   the cell as text (the caller sets the cell's quote-prefix style; no ``'`` is shown).
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import re
 from html import escape
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # RFC 4180 line end: the csv module then quotes every field holding CR or LF (with "\n" alone a
@@ -88,3 +90,16 @@ def printable(value: object) -> str:
 def html_text(value: object) -> str:
     """HTML-escaped text with control characters made visible (HTML cannot hold them)."""
     return escape(visible("" if value is None else str(value)), quote=True)
+
+
+def redact_url(url: str) -> str:
+    """``url`` as it may be written or printed: the password (or lone token) of ``user:key@`` and
+    every query value (``?key=...``) replaced by ``***``. Host, port and path stay readable."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, host = netloc.rsplit("@", 1)
+        user, colon, _ = userinfo.partition(":")
+        netloc = f"{user}:***@{host}" if colon else f"***@{host}"
+    query = urlencode([(key, "***") for key, _ in parse_qsl(parts.query, keep_blank_values=True)], safe="*")
+    return urlunsplit(parts._replace(netloc=netloc, query=query))

@@ -43,6 +43,7 @@ from extractor.backends.openai.request_schema import schema_hash
 from extractor.config import RunConfig
 from extractor.errors import BackendError, ConfigError
 from extractor.schema import ExtractionDraft
+from extractor.text.safe import redact_url
 
 if TYPE_CHECKING:
     from extractor.backends.openai.batch import BatchPaper, OnProgress, Store
@@ -97,7 +98,8 @@ class OpenAIBackend:
     def report(self) -> dict:
         """How the run went, for run.json: the endpoint, the mode used and any fallback."""
         if self._session is None:
-            return {"base_url": self.config.base_url, "mode_used": self._identity["mode"], "mode_fallbacks": []}
+            base_url = redact_url(self.config.base_url) if self.config.base_url else None
+            return {"base_url": base_url, "mode_used": self._identity["mode"], "mode_fallbacks": []}
         return self._session.report()
 
     def session(self) -> Session:

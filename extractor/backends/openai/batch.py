@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from openai import APIError, AsyncOpenAI
+from openai import APIError
 from openai.types import Batch
 from openai.types.chat import ChatCompletion
 
@@ -47,6 +47,7 @@ from extractor.backends.openai.exchange import (
 )
 from extractor.backends.openai.pricing import cost_usd
 from extractor.backends.openai.prompts import Prompt
+from extractor.backends.openai.session import open_client
 from extractor.config import RunConfig
 from extractor.errors import BackendError
 from extractor.schema import ExtractionDraft, Usage
@@ -59,7 +60,6 @@ MAX_LINES = 50_000  # the Batch API's limit per file
 MAX_BYTES = 190_000_000  # under its 200 MB limit per file
 TERMINAL = frozenset({"completed", "expired", "cancelled", "failed"})
 RERUN = "rerun to send it again"
-NO_KEY = "no-key"
 
 
 @dataclass(frozen=True)
@@ -228,10 +228,7 @@ class BatchRun:
         self.poll_seconds = poll_seconds
         self.on_progress = on_progress
         self.state = BatchState(directory / BATCH_DIR)
-        self.client = AsyncOpenAI(
-            api_key=config.api_key or NO_KEY, base_url=config.base_url, timeout=config.timeout,
-            max_retries=config.max_retries,
-        )
+        self.client, self.url = open_client(config, config.max_retries)
 
     async def extract(self, papers: list[BatchPaper], store: Store) -> dict[str, BackendResult | BackendError]:
         """Every paper's draft (stored with ``store`` the moment it is validated) or its failure."""
@@ -414,7 +411,7 @@ async def extract_batch(
     try:
         return await run.extract(papers, store)
     except APIError as exc:  # after the SDK's own retries: the state is saved, a rerun resumes
-        raise BackendError(f"the Batch API at {run.client.base_url} failed: {exc}; run the same command again to resume") from exc
+        raise BackendError(f"the Batch API at {run.url} failed: {exc}; run the same command again to resume") from exc
     finally:
         await run.aclose()
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from openai import APIConnectionError, APIStatusError, APITimeoutError, AsyncOpenAI
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
@@ -29,6 +30,7 @@ from extractor.backends.openai.pricing import cost_usd
 from extractor.config import RunConfig
 from extractor.errors import BackendError
 from extractor.schema import Usage
+from extractor.text.safe import redact_url
 
 log = logging.getLogger("extractor.backends.openai.backend")
 
@@ -174,6 +176,30 @@ class Fallback:
     reason: str
 
 
+def _split_query(url: str | None) -> tuple[str | None, dict[str, str]]:
+    """The base URL without its query string, and the query's parameters."""
+    if not url:
+        return url, {}
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(query="")), dict(parse_qsl(parts.query, keep_blank_values=True))
+
+
+def open_client(config: RunConfig, max_retries: int = 0) -> tuple[AsyncOpenAI, str]:
+    """The SDK client for the configured endpoint, and the endpoint's URL as it may be written
+    (credentials redacted). A query in the base URL (``?key=...``) is sent as the query of every
+    request: left inside the base URL, the SDK would append each request's path after it."""
+    base_url, query = _split_query(config.base_url)
+    client = AsyncOpenAI(
+        api_key=config.api_key or NO_KEY,
+        base_url=base_url,
+        default_query=query or None,
+        timeout=config.timeout,
+        max_retries=max_retries,
+    )
+    shown = redact_url(f"{client.base_url}" + (f"?{urlencode(query)}" if query else ""))
+    return client, shown
+
+
 class Session:
     """One endpoint for one run: the client, the current mode and the fallbacks taken."""
 
@@ -181,16 +207,7 @@ class Session:
         self.config = config
         self.mode = mode
         self.fallbacks: list[Fallback] = []
-        self._openai = AsyncOpenAI(
-            api_key=config.api_key or NO_KEY,
-            base_url=config.base_url,
-            timeout=config.timeout,
-            max_retries=0,
-        )
-
-    @property
-    def url(self) -> str:
-        return str(self._openai.base_url)
+        self._openai, self.url = open_client(config)
 
     def report(self) -> dict:
         return {"base_url": self.url, "mode_used": self.mode, "mode_fallbacks": [vars(f) for f in self.fallbacks]}
