@@ -207,3 +207,25 @@ def test_the_html_report_shows_control_characters_instead_of_sending_them(tmp_pa
     html = out.read_text(encoding="utf-8")
     assert "&lt;T\u2400&gt;" in html and "\u240c It runs" in html
     assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", html)
+
+
+def test_a_review_row_whose_id_was_changed_to_another_rows_id_is_refused(tmp_path: Path) -> None:
+    abstract = "GANQ reaches 83.6% on GSM8K and 71.2% on MMLU."
+    run = tmp_path / "run"
+    write_run(run, [grounded("p1", abstract, [(83.6, "83.6% on GSM8K"), (71.2, "71.2% on MMLU")])], {})
+    book = tmp_path / "review.xlsx"
+    export_review(run, book)
+    wb = load_workbook(book)
+    claims = wb["Claims"]
+    header = {c.value: c.column for c in claims[1]}
+    own, other = claims.cell(2, 1).value, claims.cell(3, 1).value
+    claims.cell(2, 1).value = other  # row 2 now claims to be row 3's item
+    claims.cell(2, header["metric"]).value = "edited"
+    wb.save(book)
+    report = apply_review(book, run, "alice")
+    assert report.counts["applied"] == 0 and report.counts["rejected"] == 1
+    assert report.refused == [
+        f"sheet Claims, row 2, column id (A): the id was changed to {other!r}; the row was exported as "
+        f"{own!r} (ids are read-only: put it back, or fill a new row)"
+    ]
+    assert not load_reviewed(run)[1]

@@ -197,6 +197,7 @@ def _row(state: TargetState, paper: PaperResult, review: ReviewState) -> dict[st
     for name in ITEM_FIELDS[target.kind]:
         cells[name] = _display(state.values.get(name))
     base = {
+        "id": target.id,
         "values": {f: state.values.get(f) for f in ITEM_FIELDS[target.kind]},
         DECISION: decision,
         NOTE: state.note,
@@ -418,6 +419,13 @@ def _read_sheet(ws: Worksheet, name: str) -> list[SheetRow]:
                 base = json.loads(base_text) if base_text else None
             except json.JSONDecodeError:
                 problems.append(Problem("base", "the hidden base column was altered; export the run again"))
+            exported_as = base.get("id") if isinstance(base, dict) else None
+            if exported_as is not None and exported_as != str(row_id):
+                problems.append(Problem(
+                    "id",
+                    f"the id was changed to {str(row_id)!r}; the row was exported as {exported_as!r} "
+                    "(ids are read-only: put it back, or fill a new row)",
+                ))
         kind = SHEET_KINDS[name][0] if len(SHEET_KINDS[name]) == 1 else values.pop("kind", None)
         paper_id = row_id if name == "Papers" else values.pop("paper_id", None)
         rows.append(
