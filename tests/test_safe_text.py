@@ -112,7 +112,7 @@ def test_review_export_holds_nul_form_feed_and_escape(tmp_path: Path) -> None:
     assert row["title"] == "T\u2400itle"
     # Nothing changed by the reviewer: applying the sheet records nothing and refuses nothing.
     report = apply_review(book, run, "alice")
-    assert report.counts["rejected"] == 0 and report.counts["applied"] == 0, report.refused
+    assert report.counts["refused"] == 0 and report.counts["applied"] == 0, report.refused
 
 
 def test_leaderboard_xlsx_holds_control_characters(tmp_path: Path) -> None:
@@ -223,7 +223,7 @@ def test_a_review_row_whose_id_was_changed_to_another_rows_id_is_refused(tmp_pat
     claims.cell(2, header["metric"]).value = "edited"
     wb.save(book)
     report = apply_review(book, run, "alice")
-    assert report.counts["applied"] == 0 and report.counts["rejected"] == 1
+    assert report.counts["applied"] == 0 and report.counts["refused"] == 1
     assert report.refused == [
         f"sheet Claims, row 2, column id (A): the id was changed to {other!r}; the row was exported as "
         f"{own!r} (ids are read-only: put it back, or fill a new row)"
