@@ -83,7 +83,8 @@ class _Progress:
             self.progress.console.print(line, highlight=False)
 
     def stop(self) -> None:
-        self.progress.stop()
+        if self.task is not None:  # a run refused before any work drew no bar to close
+            self.progress.stop()
 
 
 def run_command(
