@@ -20,7 +20,8 @@ from extractor.version import __version__
 if TYPE_CHECKING:
     from extractor.config import RunConfig, make_config
     from extractor.errors import ExtractorError
-    from extractor.pipeline.runner import extract, run
+    from extractor.api import run
+    from extractor.pipeline.runner import extract
     from extractor.schema import Claim, Extraction, ExtractionDraft, PaperResult
 
 _HOMES = {
@@ -32,7 +33,7 @@ _HOMES = {
     "RunConfig": "extractor.config",
     "extract": "extractor.pipeline.runner",
     "make_config": "extractor.config",
-    "run": "extractor.pipeline.runner",
+    "run": "extractor.api",
 }
 
 __all__ = [

@@ -20,6 +20,21 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get("EXTRACTOR_CACHE_DIR") or user_cache_dir("extractor"))
 
 
+def default_workers() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``"K/N"`` (1 <= K <= N): this machine's share of the papers."""
+    k, _, n = text.partition("/")
+    try:
+        shard = int(k), int(n)
+    except ValueError:
+        raise ConfigError(f"shard must be K/N, like 1/4, not {text!r}") from None
+    return shard
+
+
 @dataclass
 class RunConfig:
     backend: str = "rules"
@@ -40,12 +55,16 @@ class RunConfig:
     use_cache: bool = True
     batch: bool = False  # the OpenAI Batch API instead of online requests
     batch_poll: float = 30.0  # seconds between two looks at a pending batch
+    workers: int = field(default_factory=default_workers)  # processes for the rules backend
+    shard: tuple[int, int] | None = None  # (k, n): only the k-th of n shares of the papers
 
     def __post_init__(self) -> None:
         """Refuse values no run can use, naming the option, before any work starts."""
         if self.mode is not None and self.mode not in MODES:
             raise ConfigError(f"unknown mode {self.mode!r}; choose one of {', '.join(MODES)}")
-        for name, low in (("concurrency", 1), ("max_tokens", 1), ("max_chars", 1), ("max_retries", 0)):
+        for name, low in (
+            ("concurrency", 1), ("max_tokens", 1), ("max_chars", 1), ("max_retries", 0), ("workers", 1),
+        ):
             if getattr(self, name) < low:
                 raise ConfigError(f"{name} must be {low} or more, not {getattr(self, name)}")
         if self.batch and self.backend != "openai":
@@ -60,6 +79,8 @@ class RunConfig:
                 raise ConfigError(f"{name} must be more than 0, not {value}")
         if not 0 <= self.temperature <= 2:
             raise ConfigError(f"temperature must be between 0 and 2, not {self.temperature}")
+        if self.shard is not None and not 1 <= self.shard[0] <= self.shard[1]:
+            raise ConfigError(f"shard must be K/N with 1 <= K <= N, not {self.shard[0]}/{self.shard[1]}")
         self.cache_dir = Path(self.cache_dir)
 
 

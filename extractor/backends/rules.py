@@ -14,8 +14,12 @@ class RulesBackend:
     def identity(self) -> dict:
         return {"backend": self.name, "rules_version": RULES_VERSION}
 
-    async def extract(self, abstract: str, title: str | None) -> BackendResult:
+    def draft(self, abstract: str, title: str | None) -> BackendResult:
+        """The rules need no event loop: worker processes call this directly."""
         return BackendResult(draft=extract(abstract, title), usage=Usage())
+
+    async def extract(self, abstract: str, title: str | None) -> BackendResult:
+        return self.draft(abstract, title)
 
     async def aclose(self) -> None:
         return None

@@ -18,11 +18,10 @@ from rich.table import Table
 
 from extractor.cli.common import console as make_console
 from extractor.cli.common import line, progress_bars
-from extractor.config import MODES, RunConfig, make_config, resolve_backend
+from extractor.config import MODES, RunConfig, default_workers, make_config, parse_shard, resolve_backend
 
 if TYPE_CHECKING:
     from extractor.backends.openai.batch import BatchProgress
-    from extractor.schema import PaperResult
 
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1
@@ -63,16 +62,17 @@ class _Progress:
         self.task = None
         self.last_batch_line = ""
 
-    def start(self, total: int) -> None:
+    def start(self, total: int | None) -> None:
         self.progress.start()
         self.task = self.progress.add_task("run", total=total, ok=0, failed=0, tokens=0)
 
-    def update(self, result: PaperResult) -> None:
-        if result.status == "ok":
+    def update(self, done: dict) -> None:
+        """One finished paper: its journal header (``ok``, ``usage``)."""
+        if done["ok"]:
             self.ok += 1
         else:
             self.failed += 1
-        self.tokens += result.usage.prompt_tokens + result.usage.completion_tokens
+        self.tokens += done["usage"]["prompt_tokens"] + done["usage"]["completion_tokens"]
         self.progress.update(self.task, advance=1, ok=self.ok, failed=self.failed, tokens=self.tokens)
 
     def batch(self, status: BatchProgress) -> None:
@@ -104,6 +104,8 @@ def run_command(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the cache.")] = False,
     max_chars: Annotated[Optional[int], typer.Option(help="Longest abstract accepted, in characters.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (the summary and failures are still printed).")] = False,
+    workers: Annotated[Optional[int], typer.Option(min=1, help=f"Processes for the rules backend (default: this machine's cores, {default_workers()}).")] = None,
+    shard: Annotated[Optional[str], typer.Option(help="K/N: extract only the K-th of N shares of the papers (by abstract), for N machines; merge with `extractor leaderboard`.")] = None,
     no_leaderboard: Annotated[bool, typer.Option("--no-leaderboard", help="Do not write leaderboard.xlsx and its charts into the run directory.")] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Count the requests, tokens and cost of the openai backend; send nothing.")] = False,
     batch: Annotated[bool, typer.Option("--batch", help="Send the requests through the OpenAI Batch API (half price, answers within 24 h); rerun the same command to resume.")] = False,
@@ -122,6 +124,7 @@ def run_command(
         timeout=timeout, max_retries=max_retries, max_tokens=max_tokens,
         cache_dir=cache_dir, use_cache=not no_cache, max_chars=max_chars,
         batch=batch, batch_poll=batch_poll,
+        workers=workers, shard=parse_shard(shard) if shard else None,
     )
     console.print(line((reason, "bold"), f", model {config.model}" if config.model else ""))
     if dry_run:
@@ -146,20 +149,20 @@ def run_command(
     finally:
         progress.stop()
     counts = summary.info["counts"]
+    resumed = f", {counts['resumed']} from the journal of an earlier run" if counts["resumed"] else ""
     console.print(line(
         f"{counts['ok']} ok, {counts['failed']} failed, {counts['claims']} claims "
-        f"({counts['rejected']} rejected) -> {out}"
+        f"({counts['rejected']} rejected{resumed}) -> {out}"
     ))
     if not no_leaderboard:
-        from extractor.leaderboard import write_run_leaderboard
+        from extractor.api import write_leaderboard  # loads pandas and openpyxl
 
         with progress_bars(quiet) as step:
-            board, exported = write_run_leaderboard(out, step)
-        console.print(line(
-            f"leaderboard: {len(board.scores)} ranked scores in {len(board.blocks)} blocks, "
-            f"{len(board.unranked)} unranked -> {exported.path}"
-        ))
-    for result in summary.results:
-        if result.status == "failed":
-            console.print(line(("failed", "red"), f" {result.id}: {result.error}"))
+            summary.notes.extend(write_leaderboard(out, step))
+    for note in summary.notes:
+        console.print(line(note))
+    for paper, error in summary.failures:
+        console.print(line(("failed", "red"), f" {paper}: {error}"))
+    if summary.failed > len(summary.failures):
+        console.print(line(f"... and {summary.failed - len(summary.failures)} more failed papers: see {out}/papers.jsonl"))
     raise typer.Exit(EXIT_SOME_FAILED if summary.failed else EXIT_OK)

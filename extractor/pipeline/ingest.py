@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO, TextIO
 
 from extractor.config import DEFAULT_MAX_CHARS
 from extractor.errors import InputError
@@ -52,10 +54,11 @@ def paper_id(abstract: str, given: object = None, metadata: dict | None = None) 
 def read_inputs(
     paths: Iterable[str], max_chars: int = DEFAULT_MAX_CHARS
 ) -> Iterator[Paper]:
-    """Every record of every path (``-`` is stdin), in order."""
+    """Every record of every path (``-`` is stdin), in order, read as it is consumed: a file
+    is never held in memory whole, so a million-line input costs what one line does."""
     for name in paths:
         if name == "-":
-            yield from _read_bytes(sys.stdin.buffer.read(), "<stdin>", "", max_chars)
+            yield from _read_stream(sys.stdin.buffer, "<stdin>", "", max_chars)
             continue
         path = Path(name)
         if path.is_dir():
@@ -72,39 +75,45 @@ def read_inputs(
 
 def _read_file(path: Path, max_chars: int) -> Iterator[Paper]:
     try:
-        data = path.read_bytes()
+        handle = path.open("rb")
     except OSError as exc:
         yield _failed(str(path), None, f"cannot read: {exc.strerror or exc}")
         return
-    yield from _read_bytes(data, str(path), path.suffix.lower(), max_chars)
+    with handle:
+        yield from _read_stream(handle, str(path), path.suffix.lower(), max_chars)
 
 
-def _read_bytes(data: bytes, name: str, suffix: str, max_chars: int) -> Iterator[Paper]:
-    lines = _decode_lines(data)
-    first = next((text for text in lines if text is not None and text.strip()), "")
-    if suffix in (".jsonl", ".ndjson") or (not suffix and first.lstrip().startswith("{")):
-        records = _jsonl_records(lines, name)
-    elif suffix == ".csv":
-        records = _csv_records(data, name)
-    elif _LISTING_HEADER.match(first.strip()):
-        records = _listing_records(lines, name)
+def _read_stream(handle: BinaryIO, name: str, suffix: str, max_chars: int) -> Iterator[Paper]:
+    if suffix == ".csv":
+        records = _csv_records(handle, name)
     else:
-        records = _paragraph_records(lines, name)
+        lines = _decode_lines(handle)
+        head: list[str | None] = []
+        for text in lines:  # the format is told by the first line with text
+            head.append(text)
+            if text is not None and text.strip():
+                break
+        first = head[-1] if head and head[-1] is not None else ""
+        lines = itertools.chain(head, lines)
+        if suffix in (".jsonl", ".ndjson") or (not suffix and first.lstrip().startswith("{")):
+            records = _jsonl_records(lines, name)
+        elif _LISTING_HEADER.match(first.strip()):
+            records = _listing_records(lines, name)
+        else:
+            records = _paragraph_records(lines, name)
     for record in records:
         yield _checked(record, max_chars)
 
 
-def _decode_lines(data: bytes) -> list[str | None]:
-    """Lines of the file; ``None`` for a line that is not valid UTF-8."""
-    out: list[str | None] = []
-    for raw in data.split(b"\n"):
+def _decode_lines(handle: BinaryIO) -> Iterator[str | None]:
+    """Lines of the file, one at a time; ``None`` for a line that is not valid UTF-8."""
+    for number, raw in enumerate(handle):
         try:
-            out.append(raw.decode("utf-8").removesuffix("\r"))
+            text = raw.removesuffix(b"\n").decode("utf-8").removesuffix("\r")
         except UnicodeDecodeError:
-            out.append(None)
-    if data.startswith(b"\xef\xbb\xbf") and out and out[0] is not None:
-        out[0] = out[0].removeprefix("\ufeff")
-    return out
+            yield None
+            continue
+        yield text.removeprefix("\ufeff") if number == 0 else text
 
 
 def _failed(file: str, line: int | None, problem: str, given_id: object = None) -> Paper:
@@ -138,7 +147,7 @@ def _from_fields(fields: dict, file: str, line: int) -> Paper:
     )
 
 
-def _jsonl_records(lines: list[str | None], name: str) -> Iterator[Paper]:
+def _jsonl_records(lines: Iterable[str | None], name: str) -> Iterator[Paper]:
     for number, text in enumerate(lines, start=1):
         if text is None:
             yield _failed(name, number, "line is not valid UTF-8")
@@ -157,35 +166,57 @@ def _jsonl_records(lines: list[str | None], name: str) -> Iterator[Paper]:
 
 
 _KNOWN_FIELD = {f: f for f in ("id", "title", "abstract")}
+_LARGEST_FIELD = 2**31 - 1  # the csv module's limit, raised to what a C long holds everywhere
 
 
 class _Lines:
-    """The lines of a text, read one by one from a position that can be moved back: after a
-    malformed record the CSV reader starts again on the line after the record's first line."""
+    """The lines of a text stream, read one by one. The lines of the record being read are kept,
+    so that after a malformed record reading starts again on the line after its first line."""
 
-    def __init__(self, text: str) -> None:
-        self.lines = list(io.StringIO(text, newline=""))  # ends at LF, CRLF or CR only
-        self.at = 0  # lines read so far
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._kept: list[str] = []  # lines given since the current record began
+        self._again: list[str] = []  # lines to give again, the next one last
+        self.at = 0  # lines given so far
 
     def __iter__(self) -> _Lines:
         return self
 
+    def _read(self) -> str:
+        return self._again.pop() if self._again else self._stream.readline()  # ends at LF, CRLF or CR
+
     def __next__(self) -> str:
-        if self.at >= len(self.lines):
+        line = self._read()
+        if not line:
             raise StopIteration
         self.at += 1
-        return self.lines[self.at - 1]
+        self._kept.append(line)
+        return line
 
     def skip_blank(self) -> None:
-        while self.at < len(self.lines) and not self.lines[self.at].strip():
+        """Pass blank lines; the next record starts at the line after them."""
+        while True:
+            line = self._read()
+            if line.strip() or not line:
+                if line:
+                    self._again.append(line)
+                break
             self.at += 1
+        self._kept = []
+
+    def restart_after_first(self) -> None:
+        """Give again every line of the current record but its first."""
+        again = self._kept[1:]
+        self._again.extend(reversed(again))
+        self.at -= len(again)
+        self._kept = []
 
 
-def _csv_records(data: bytes, name: str) -> Iterator[Paper]:
-    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    # No field is larger than the file itself; an over-long abstract fails on the --max-chars
-    # budget, naming its record, instead of the csv module's limit failing the whole file.
-    csv.field_size_limit(max(csv.field_size_limit(), len(text)))
+def _csv_records(handle: BinaryIO, name: str) -> Iterator[Paper]:
+    text = io.TextIOWrapper(handle, encoding="utf-8-sig", errors="replace", newline="")
+    # An over-long abstract fails on the --max-chars budget, naming its record, instead of the
+    # csv module's limit failing the whole file.
+    csv.field_size_limit(max(csv.field_size_limit(), _LARGEST_FIELD))
     source = _Lines(text)
     # strict: a quote left open is an error at the record that opened it, not a field that
     # silently swallows the records after it.
@@ -215,7 +246,7 @@ def _csv_records(data: bytes, name: str) -> Iterator[Paper]:
             return
         except csv.Error as exc:
             yield _failed(name, line, f"malformed CSV record ({exc}); reading on from the next line")
-            source.at = line
+            source.restart_after_first()
             continue
         if "\ufffd" in "".join(str(v) for v in row.values() if v):
             yield _failed(name, line, "row is not valid UTF-8", row.get("id"))
@@ -223,41 +254,47 @@ def _csv_records(data: bytes, name: str) -> Iterator[Paper]:
         yield _from_fields({k: v for k, v in row.items() if k is not None}, name, line)
 
 
-def _listing_records(lines: list[str | None], name: str) -> Iterator[Paper]:
+def _listing_records(lines: Iterable[str | None], name: str) -> Iterator[Paper]:
     """arXiv listing text: ``#NN<date>`` / category / title / authors / abstract lines."""
-    starts = [
-        i for i, text in enumerate(lines) if text is not None and _LISTING_HEADER.match(text.strip())
-    ]
-    for k, start in enumerate(starts):
-        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
-        block = lines[start:end]
-        line_no = start + 1
-        if any(text is None for text in block):
-            bad = start + 1 + next(i for i, t in enumerate(block) if t is None)
-            yield _failed(name, bad, "line is not valid UTF-8")
-            continue
-        body = [t.strip() for t in block[1:] if t and t.strip()]
-        header = _LISTING_HEADER.match(block[0].strip())
-        if len(body) < 4:
-            yield _failed(name, line_no, "listing entry needs category, title, authors, abstract")
-            continue
-        category, title, authors = body[0], body[1], body[2]
-        abstract = " ".join(body[3:])
-        metadata = {"category": category, "authors": authors, "listing_date": header.group(2)}
-        yield Paper(
-            id=paper_id(abstract, None, metadata),
-            abstract=abstract,
-            title=title,
-            source=Source(file=name, line=line_no),
-            metadata=metadata,
-        )
+    block: list[str | None] = []
+    start = 0
+    for number, text in enumerate(lines, start=1):
+        if text is not None and _LISTING_HEADER.match(text.strip()):
+            if block:
+                yield _listing_entry(block, start, name)
+            block, start = [text], number
+        elif block:
+            block.append(text)
+    if block:
+        yield _listing_entry(block, start, name)
 
 
-def _paragraph_records(lines: list[str | None], name: str) -> Iterator[Paper]:
+def _listing_entry(block: list[str | None], line_no: int, name: str) -> Paper:
+    """One entry of a listing: its header line (number ``line_no``) and the lines up to the next."""
+    if any(text is None for text in block):
+        bad = line_no + next(i for i, t in enumerate(block) if t is None)
+        return _failed(name, bad, "line is not valid UTF-8")
+    body = [t.strip() for t in block[1:] if t and t.strip()]
+    header = _LISTING_HEADER.match(block[0].strip())
+    if len(body) < 4:
+        return _failed(name, line_no, "listing entry needs category, title, authors, abstract")
+    category, title, authors = body[0], body[1], body[2]
+    abstract = " ".join(body[3:])
+    metadata = {"category": category, "authors": authors, "listing_date": header.group(2)}
+    return Paper(
+        id=paper_id(abstract, None, metadata),
+        abstract=abstract,
+        title=title,
+        source=Source(file=name, line=line_no),
+        metadata=metadata,
+    )
+
+
+def _paragraph_records(lines: Iterable[str | None], name: str) -> Iterator[Paper]:
     """One abstract per paragraph; a short heading line ("Daily Papers") is skipped."""
     paragraph: list[str] = []
     start = 0
-    for number, text in enumerate([*lines, ""], start=1):
+    for number, text in enumerate(itertools.chain(lines, [""]), start=1):
         if text is None:
             yield _failed(name, number, "line is not valid UTF-8")
             continue

@@ -78,22 +78,64 @@ def claim_rows(results: Iterable[PaperResult]) -> list[dict]:
     return rows
 
 
-def claims_csv(results: Iterable[PaperResult]) -> str:
+def claims_text(result: PaperResult) -> str:
+    """The paper's ``claims.csv`` rows (no header), every text cell made safe (:func:`~extractor.text.safe.csv_cell`)."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CLAIM_COLUMNS, lineterminator=CSV_LINE_END)
-    writer.writeheader()
-    for row in claim_rows(results):
+    for row in claim_rows([result]):
         writer.writerow({k: csv_cell(v) for k, v in row.items()})
     return buffer.getvalue()
 
 
-def write_run(out_dir: Path, results: list[PaperResult], info: dict) -> None:
-    """Write the three files of a finished (or interrupted and resumable) run."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    papers = "".join(r.model_dump_json(exclude_none=False) + "\n" for r in results)
-    atomic_write_text(out_dir / PAPERS_FILE, papers)
-    atomic_write_text(out_dir / CLAIMS_FILE, claims_csv(results))
-    atomic_write_text(out_dir / RUN_FILE, json.dumps(info, indent=2, sort_keys=True) + "\n")
+def _csv_header() -> str:
+    buffer = io.StringIO()
+    csv.DictWriter(buffer, fieldnames=CLAIM_COLUMNS, lineterminator=CSV_LINE_END).writeheader()
+    return buffer.getvalue()
+
+
+class RunWriter:
+    """Writes ``papers.jsonl`` and ``claims.csv`` one paper at a time (bounded memory) to
+    temporary files, and moves them into place with ``run.json`` only when all is written."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = Path(out_dir)
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self._files = {name: self._temporary(name) for name in (PAPERS_FILE, CLAIMS_FILE)}
+        self._files[CLAIMS_FILE][1].write(_csv_header())
+
+    def _temporary(self, name: str) -> tuple[str, io.TextIOWrapper]:
+        fd, tmp = tempfile.mkstemp(dir=self.out_dir, prefix=f".{name}.", suffix=".tmp")
+        return tmp, os.fdopen(fd, "w", encoding="utf-8", newline="")
+
+    def add(self, paper_line: str, claims: str) -> None:
+        """One paper: its ``papers.jsonl`` line (without the newline) and its claims rows."""
+        self._files[PAPERS_FILE][1].write(paper_line + "\n")
+        self._files[CLAIMS_FILE][1].write(claims)
+
+    def finish(self, info: dict) -> None:
+        for name, (tmp, handle) in self._files.items():
+            handle.flush()
+            os.fsync(handle.fileno())
+            handle.close()
+            os.replace(tmp, self.out_dir / name)
+        atomic_write_text(self.out_dir / RUN_FILE, json.dumps(info, indent=2, sort_keys=True) + "\n")
+
+    def abandon(self) -> None:
+        for tmp, handle in self._files.values():
+            handle.close()
+            Path(tmp).unlink(missing_ok=True)
+
+
+def write_run(out_dir: Path, results: Iterable[PaperResult], info: dict) -> None:
+    """Write the three files of a run from its papers."""
+    writer = RunWriter(out_dir)
+    try:
+        for result in results:
+            writer.add(result.model_dump_json(exclude_none=False), claims_text(result))
+    except BaseException:
+        writer.abandon()
+        raise
+    writer.finish(info)
 
 
 def read_papers(run_dir: Path) -> list[PaperResult]:

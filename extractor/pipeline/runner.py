@@ -1,34 +1,54 @@
-"""Batch extraction: read, deduplicate, extract with bounded concurrency, ground, write.
+"""Batch extraction as a stream: read, deduplicate, extract in a bounded window, journal, write.
 
-The cache is the resume mechanism: every successful extraction is stored the moment it
-returns, so a run killed at any point is continued by running the same command again.
+Records are read one at a time and flow to the backend through a window of bounded size;
+each finished paper is appended to the run's journal (:mod:`.journal`) at once, so memory
+does not grow with the input and a run killed at any moment loses only the papers in flight.
+Running the same command again takes every paper the journal already has and does the rest.
+At the end ``papers.jsonl`` (input order), ``claims.csv`` and ``run.json`` are written from
+the journal.
+
+The rules backend runs in ``config.workers`` processes once a run is big enough to pay for
+starting them; an LLM backend runs ``config.concurrency`` requests at once on one event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import multiprocessing
+import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from extractor.backends.base import Backend, BackendResult
 from extractor.backends.registry import get_backend
+from extractor.backends.rules import RulesBackend
 from extractor.config import RunConfig
 from extractor.errors import BackendError, BudgetExceeded, NoInputError
-from extractor.grounding import ground
 from extractor.pipeline.cache import ExtractionCache, cache_key
+from extractor.pipeline.dedupe import Deduper, abstract_hash, in_shard
 from extractor.pipeline.ingest import Paper, paper_id, read_inputs
-from extractor.pipeline.rundir import write_run
+from extractor.pipeline.journal import Entry, Failure, Journal, record
+from extractor.pipeline.rundir import RunWriter, read_papers
 from extractor.pipeline.rundir_guard import check_request, hold_run_dir, input_paths
 from extractor.schema import PaperResult, Source, Usage
-from extractor.text.hashing import normalize_text
 from extractor.version import __version__
 
-ResultCallback = Callable[[PaperResult], None]
+#: Called with the journal header of each paper as it finishes (``ok``, ``usage``, ``id``, ``error``).
+ResultCallback = Callable[[dict], None]
 BatchCallback = Callable[[Any], None]  # a BatchProgress of backends/openai/batch.py
+
+#: Papers below which the rules run in this process: starting workers costs more than it saves.
+POOL_AFTER = 1_000
+#: Papers per task sent to a rules worker: large enough that sending costs little.
+RULES_BATCH = 64
+#: Failures kept for the end-of-run report (all of them are in papers.jsonl).
+FAILURES_SHOWN = 50
 
 
 class RateLimiter:
@@ -67,83 +87,170 @@ class Spend:
 
 @dataclass
 class RunSummary:
-    results: list[PaperResult]
+    """What a run did: its directory, the ``run.json`` content and the first failures. The
+    papers stay on disk (``results`` reads them back) so a summary is small at any scale."""
+
+    out_dir: Path
     info: dict = field(default_factory=dict)
+    failures: list[tuple[str, str]] = field(default_factory=list, repr=False)  # (paper id, error)
+    notes: list[str] = field(default_factory=list)  # what else was written, for the user
 
     @property
     def failed(self) -> int:
-        return sum(r.status == "failed" for r in self.results)
+        return self.info["counts"]["failed"]
+
+    @property
+    def results(self) -> list[PaperResult]:
+        return read_papers(self.out_dir)
 
 
-def _unique_by_id(papers: Iterable[Paper]) -> list[Paper]:
-    """One record per id; a second, different abstract under a seen id is an input error."""
-    first: dict[str, Paper] = {}
+@dataclass(frozen=True)
+class Work:
+    """A paper to extract, at its input position."""
+
+    position: int
+    paper: Paper
+
+
+class Engine(Protocol):
+    """Turns papers into journal lines; ``batch`` papers per call, at most ``window`` in flight."""
+
+    batch: int
+    window: int
+
+    async def finish(self, works: list[Work]) -> list[tuple[int, str]]: ...
+
+    async def aclose(self) -> None: ...
+
+
+class BackendEngine:
+    """Any backend on this event loop: ``concurrency`` requests at once, cache, rate and cost caps.
+    With ``answered`` (the Batch API's answers by cache key) nothing is sent online: a paper's
+    answer is the batch's, else the cache's."""
+
+    batch = 1
+
+    def __init__(
+        self,
+        backend: Backend,
+        config: RunConfig,
+        cache: ExtractionCache | None,
+        answered: dict[str, BackendResult | BackendError] | None = None,
+    ) -> None:
+        self.window = 2 * config.concurrency  # the next papers are ready when a slot frees
+        self._answered = answered
+        self._backend = backend
+        self._identity = backend.identity()
+        self._cache = cache if backend.cacheable else None
+        self._semaphore = asyncio.Semaphore(config.concurrency)
+        self._limiter = RateLimiter(config.rpm)
+        self._spend = Spend(config.max_cost)
+
+    async def _obtain(self, paper: Paper) -> BackendResult:
+        key = cache_key(self._identity, paper.abstract, paper.title)
+        if self._answered is not None:  # answered by the batch (its own usage), else by the cache
+            outcome = self._answered.get(key) or (self._cache.get(key) if self._cache is not None else None)
+            if outcome is None:
+                raise BackendError("the batch gave no answer for this abstract; rerun to send it again")
+            if isinstance(outcome, BackendError):
+                raise outcome
+            return outcome
+        if self._cache is not None:
+            hit = self._cache.get(key)
+            if hit is not None:
+                return hit
+        async with self._semaphore:
+            self._spend.check()
+            await self._limiter.wait()
+            try:
+                outcome = await self._backend.extract(paper.abstract, paper.title)
+            except BackendError as exc:  # failed attempts cost money too
+                self._spend.spent += exc.usage.cost_usd if exc.usage else 0.0
+                raise
+        self._spend.spent += outcome.usage.cost_usd
+        if self._cache is not None:
+            self._cache.put(key, outcome)
+        return outcome
+
+    async def finish(self, works: list[Work]) -> list[tuple[int, str]]:
+        [work] = works
+        try:
+            outcome: BackendResult | Failure = await self._obtain(work.paper)
+        except Exception as exc:  # one paper's failure never stops the batch
+            message = str(exc) if isinstance(exc, BudgetExceeded) else f"{type(exc).__name__}: {exc}"
+            usage = exc.usage if isinstance(exc, BackendError) and exc.usage else Usage()
+            outcome = Failure(message, usage)
+        return [(work.position, record(work.position, work.paper, outcome))]
+
+    async def aclose(self) -> None:
+        await self._backend.aclose()
+
+
+def rules_lines(works: list[Work]) -> list[tuple[int, str]]:
+    """Extract, ground and serialize papers with the rules: the whole job of a worker process."""
+    backend = RulesBackend()
     out = []
-    for paper in papers:
-        seen = first.get(paper.id)
-        if seen is None:
-            first[paper.id] = paper
-            out.append(paper)
-        elif not paper.error and normalize_text(seen.abstract) != normalize_text(paper.abstract):
-            where = f"{seen.source.file}:{seen.source.line}"
-            out.append(
-                Paper(
-                    id=f"{paper.id}@{paper.source.file}:{paper.source.line}",
-                    abstract=paper.abstract,
-                    title=paper.title,
-                    source=paper.source,
-                    metadata=paper.metadata,
-                    error=f"{paper.source.file}:{paper.source.line}: id {paper.id!r} "
-                    f"already used by a different abstract at {where}",
-                )
-            )
+    for work in works:
+        try:
+            outcome: BackendResult | Failure = backend.draft(work.paper.abstract, work.paper.title)
+        except Exception as exc:  # a bug on one odd abstract must not stop the batch
+            outcome = Failure(f"{type(exc).__name__}: {exc}", Usage())
+        out.append((work.position, record(work.position, work.paper, outcome)))
     return out
 
 
-def _result(paper: Paper, **fields: object) -> PaperResult:
-    return PaperResult(
-        id=paper.id,
-        title=paper.title,
-        source=paper.source,
-        abstract=paper.abstract or None,
-        metadata=paper.metadata,
-        **fields,
-    )
+class RulesEngine:
+    """The rules in ``workers`` processes (started once the run passes :data:`POOL_AFTER`
+    papers), or in this one."""
+
+    batch = RULES_BATCH
+
+    def __init__(self, workers: int) -> None:
+        self._workers = workers
+        self.window = RULES_BATCH * 4 * workers
+        self._pool: ProcessPoolExecutor | None = None
+        self._sent = 0
+
+    async def finish(self, works: list[Work]) -> list[tuple[int, str]]:
+        self._sent += len(works)
+        if self._workers == 1 or (self._pool is None and self._sent <= POOL_AFTER):
+            return rules_lines(works)
+        if self._pool is None:
+            # forkserver: workers do not inherit this process's threads (a progress bar's)
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload([__name__])
+            self._pool = ProcessPoolExecutor(self._workers, mp_context=context)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, rules_lines, works)
+
+    async def aclose(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
 
 
-def load_papers(inputs: list[str], max_chars: int) -> list[Paper]:
-    """Every record of ``inputs``, one per id (a clash of ids is an input error)."""
-    return _unique_by_id(read_inputs(inputs, max_chars))
-
-
-def abstract_groups(papers: list[Paper]) -> dict[str, list[int]]:
-    """The indices of the readable papers by whitespace-folded abstract: one request each,
-    made for the first paper of the group."""
-    groups: dict[str, list[int]] = {}
-    for index, paper in enumerate(papers):
-        if not paper.error:
-            groups.setdefault(normalize_text(paper.abstract), []).append(index)
-    return groups
+def _engine(
+    backend: Backend, config: RunConfig, cache: ExtractionCache | None, answered: dict | None
+) -> Engine:
+    if isinstance(backend, RulesBackend):
+        return RulesEngine(config.workers)
+    return BackendEngine(backend, config, cache, answered)
 
 
 async def batch_answers(
-    papers: list[Paper],
-    groups: dict[str, list[int]],
-    backend: Backend,
-    cache: ExtractionCache | None,
-    out_dir: Path,
-    on_batch: BatchCallback | None,
+    inputs: list[str], config: RunConfig, backend: Backend, cache: ExtractionCache | None, journal: Journal,
+    out_dir: Path, on_batch: BatchCallback | None,
 ) -> dict[str, BackendResult | BackendError]:
-    """The answers of the Batch API for every distinct abstract not in the cache, by cache
-    key; each one is cached the moment it is validated."""
+    """The Batch API's answers, by cache key, for every distinct abstract of this shard that
+    neither the journal nor the cache has; each is cached the moment it is validated. (A batch
+    is one file of requests: these papers are held in memory while it is made and read.)"""
     from extractor.backends.openai.batch import BatchPaper
 
     identity = backend.identity()
     wanted: dict[str, BatchPaper] = {}
-    for indices in groups.values():
-        paper = papers[indices[0]]
+    for position, paper, digest, first in admitted(inputs, config.max_chars, out_dir):
+        if paper.error or first != position or not in_shard(paper, digest, config.shard):
+            continue
         key = cache_key(identity, paper.abstract, paper.title)
-        if cache is None or cache.get(key) is None:
+        if key not in wanted and not journal.done(position, paper) and (cache is None or cache.get(key) is None):
             wanted[key] = BatchPaper(key, paper.abstract, paper.title)
     if not wanted:
         return {}
@@ -151,135 +258,196 @@ async def batch_answers(
     return await backend.extract_batch(list(wanted.values()), out_dir, store, on_batch)  # type: ignore[attr-defined]
 
 
-async def extract_papers(
-    papers: list[Paper],
-    backend: Backend,
-    config: RunConfig,
-    cache: ExtractionCache | None = None,
-    on_result: ResultCallback | None = None,
-    out_dir: Path | None = None,
-    on_batch: BatchCallback | None = None,
-) -> list[PaperResult]:
-    """Extract every paper; the same abstract is sent once; results come back in input order.
-    With ``config.batch`` every request goes through the Batch API (state in ``out_dir``)."""
-    results: list[PaperResult | None] = [None] * len(papers)
-    for index, paper in enumerate(papers):
-        if paper.error:
-            results[index] = _result(paper, status="failed", error=paper.error)
-            if on_result:
-                on_result(results[index])
-    groups = abstract_groups(papers)
+class _Stream:
+    """Drives the papers through an engine in a bounded window and journals every result.
 
-    identity = backend.identity()
-    semaphore = asyncio.Semaphore(max(1, config.concurrency))
-    limiter = RateLimiter(config.rpm)
-    spend = Spend(config.max_cost)
-    answered = await batch_answers(papers, groups, backend, cache, Path(out_dir or "."), on_batch) if config.batch else {}
+    A paper whose abstract an earlier paper has (its "first") is not sent: it is grounded on
+    the first's answer, at once when that is in the journal, or when it arrives.
+    """
 
-    async def obtain(paper: Paper) -> BackendResult:
-        key = cache_key(identity, paper.abstract, paper.title)
-        if config.batch:  # answered by the batch (its own usage), else by the cache, never online
-            outcome = answered.get(key) or (cache.get(key) if cache is not None else None)
-            if outcome is None:
-                raise BackendError("the batch gave no answer for this abstract; rerun to send it again")
-            if isinstance(outcome, BackendError):
-                raise outcome
-            return outcome
-        if cache is not None and backend.cacheable:
-            hit = cache.get(key)
-            if hit is not None:
-                return hit
-        async with semaphore:
-            spend.check()
-            await limiter.wait()
-            try:
-                outcome = await backend.extract(paper.abstract, paper.title)
-            except BackendError as exc:  # failed attempts cost money too
-                spend.spent += exc.usage.cost_usd if exc.usage else 0.0
-                raise
-        spend.spent += outcome.usage.cost_usd
-        if cache is not None and backend.cacheable:
-            cache.put(key, outcome)
-        return outcome
+    def __init__(self, engine: Engine, journal: Journal, on_result: ResultCallback | None) -> None:
+        self.engine = engine
+        self.journal = journal
+        self.on_result = on_result
+        self.tasks: set[asyncio.Task] = set()
+        self.in_flight = 0
+        self.running: set[int] = set()  # positions of firsts not yet journaled
+        self.waiting: dict[int, list[Work]] = {}  # first position -> its repeats
+        self.batch: list[Work] = []
 
-    async def process(indices: list[int]) -> None:
-        first = papers[indices[0]]
-        try:
-            outcome = await obtain(first)
-        except Exception as exc:  # one paper's failure never stops the batch
-            message = str(exc) if isinstance(exc, BudgetExceeded) else f"{type(exc).__name__}: {exc}"
-            spent = exc.usage if isinstance(exc, BackendError) and exc.usage else Usage()
-            for n, index in enumerate(indices):
-                usage = spent if n == 0 else Usage()
-                results[index] = _result(papers[index], status="failed", error=message, usage=usage)
-                if on_result:
-                    on_result(results[index])
+    def settle(self, lines: list[tuple[int, str]]) -> None:
+        self.journal.append(lines)
+        for position, line in lines:
+            self.running.discard(position)
+            if self.on_result:
+                self.on_result(json.loads(line.split("\t", 1)[0]))
+            repeats = self.waiting.pop(position, None)
+            if repeats:
+                self.in_flight -= len(repeats)
+                outcome = Entry.parse(line).outcome()
+                self.settle([(w.position, record(w.position, w.paper, outcome)) for w in repeats])
+
+    def _launch(self) -> None:
+        if self.batch:
+            works, self.batch = self.batch, []
+            task = asyncio.ensure_future(self.engine.finish(works))
+            task.size = len(works)  # type: ignore[attr-defined]
+            self.tasks.add(task)
+
+    async def _drain(self) -> None:
+        done, _ = await asyncio.wait(self.tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            self.tasks.discard(task)
+            self.in_flight -= task.size  # type: ignore[attr-defined]
+            self.settle(task.result())
+
+    async def add(self, work: Work, first: int) -> None:
+        if first != work.position:
+            if first in self.running:
+                self.waiting.setdefault(first, []).append(work)
+                self.in_flight += 1
+            else:
+                entry = self.journal.entry(first)
+                assert entry is not None, f"position {first} is neither done nor running"
+                self.settle([(work.position, record(work.position, work.paper, entry.outcome()))])
             return
-        for n, index in enumerate(indices):
-            paper = papers[index]
-            extraction, rejected = ground(outcome.draft, paper.abstract, paper.id)
-            usage = outcome.usage if n == 0 else Usage(cached=True)
-            results[index] = _result(
-                paper, status="ok", extraction=extraction, rejected=rejected, usage=usage
-            )
-            if on_result:
-                on_result(results[index])
+        self.running.add(work.position)
+        self.batch.append(work)
+        self.in_flight += 1
+        if len(self.batch) >= self.engine.batch:
+            self._launch()
+        while self.in_flight >= self.engine.window and self.tasks:
+            await self._drain()
 
-    await asyncio.gather(*(process(indices) for indices in groups.values()))
-    return [r for r in results if r is not None]
+    async def close(self) -> None:
+        self._launch()
+        while self.tasks:
+            await self._drain()
+
+
+def admitted(
+    inputs: list[str], max_chars: int, scratch: Path
+) -> Iterator[tuple[int, Paper, str | None, int]]:
+    """Every record to extract: (position, paper, abstract hash, position of the first paper
+    with that abstract). A repeated id with the same abstract is left out; with another
+    abstract it becomes an input error."""
+    deduper = Deduper(scratch)
+    try:
+        for position, raw in enumerate(read_inputs(inputs, max_chars)):
+            verdict = deduper.admit(position, raw)
+            if verdict is not None:
+                yield position, verdict.paper, verdict.digest, verdict.first
+    finally:
+        deduper.close()
+
+
+def load_papers(inputs: list[str], max_chars: int) -> list[Paper]:
+    """Every record of ``inputs``, one per id (a clash of ids is an input error), in memory:
+    for counting (a dry run), not for a batch."""
+    with tempfile.TemporaryDirectory() as scratch:
+        return [paper for _, paper, _, _ in admitted(inputs, max_chars, Path(scratch))]
+
+
+def abstract_groups(papers: list[Paper]) -> dict[str, list[int]]:
+    """The indices of the readable papers by abstract hash: one request each, made for the
+    first paper of the group."""
+    groups: dict[str, list[int]] = {}
+    for index, paper in enumerate(papers):
+        if not paper.error:
+            groups.setdefault(abstract_hash(paper.abstract), []).append(index)
+    return groups
+
+
+async def _stream(
+    inputs: list[str], config: RunConfig, engine: Engine, journal: Journal, scratch: Path,
+    on_result: ResultCallback | None,
+) -> tuple[int, int]:
+    """Run every record through ``engine``; (records read, records already in the journal)."""
+    stream = _Stream(engine, journal, on_result)
+    count = resumed = 0
+    try:
+        for position, paper, digest, first in admitted(inputs, config.max_chars, scratch):
+            count = position + 1
+            if not in_shard(paper, digest, config.shard):
+                journal.forget(position)
+            elif journal.done(position, paper):
+                resumed += 1
+            elif paper.error:
+                stream.settle([(position, record(position, paper, None))])
+            else:
+                await stream.add(Work(position, paper), first)
+        await stream.close()
+    finally:
+        for task in stream.tasks:
+            task.cancel()
+        await engine.aclose()
+    return count, resumed
+
+
+async def _extract(
+    inputs: list[str], config: RunConfig, backend: Backend, cache: ExtractionCache | None, journal: Journal,
+    out_dir: Path, on_result: ResultCallback | None, on_batch: BatchCallback | None,
+) -> tuple[int, int]:
+    """The Batch API's round first when asked for, then the stream; (records read, resumed)."""
+    try:
+        answered = (
+            await batch_answers(inputs, config, backend, cache, journal, out_dir, on_batch) if config.batch else None
+        )
+    except BaseException:
+        await backend.aclose()
+        raise
+    return await _stream(inputs, config, _engine(backend, config, cache, answered), journal, out_dir, on_result)
+
+
+@dataclass
+class _Tally:
+    """run.json's counts and usage, summed over the journal's lines in input order."""
+
+    counts: dict = field(default_factory=lambda: dict.fromkeys(
+        ("papers", "ok", "failed", "claims", "rejected", "cached"), 0))
+    usage: Usage = field(default_factory=Usage)
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+    def add(self, header: dict) -> None:
+        usage = Usage(**header["usage"])
+        self.counts["papers"] += 1
+        self.counts["ok" if header["ok"] else "failed"] += 1
+        self.counts["claims"] += header["claims"]
+        self.counts["rejected"] += header["rejected"]
+        self.counts["cached"] += bool(usage.cached and header["ok"])
+        self.usage += usage
+        if not header["ok"] and len(self.failures) < FAILURES_SHOWN:
+            self.failures.append((header["id"], header["error"]))
 
 
 def extract(abstract: str, title: str | None = None, config: RunConfig | None = None) -> PaperResult:
     """Extract one abstract (offline rules unless ``config`` says otherwise), grounded."""
     config = config or RunConfig()
     paper = Paper(id=paper_id(abstract), abstract=abstract.strip(), title=title, source=Source(file="<python>"))
-    backend = get_backend(config)
+    engine = BackendEngine(get_backend(config), config, None)
 
-    async def go() -> list[PaperResult]:
+    async def go() -> list[tuple[int, str]]:
         try:
-            return await extract_papers([paper], backend, config)
+            return await engine.finish([Work(0, paper)])
         finally:
-            await backend.aclose()
+            await engine.aclose()
 
-    return asyncio.run(go())[0]
-
-
-def run_info(
-    config: RunConfig, backend: Backend, results: list[PaperResult], started: datetime, inputs: list[str]
-) -> dict:
-    usage = sum((r.usage for r in results), Usage())
-    finished = datetime.now(timezone.utc)
-    return {
-        "extractor_version": __version__,
-        "inputs": inputs,
-        "input_paths": input_paths(inputs),
-        **backend.identity(),
-        **(backend.report() if hasattr(backend, "report") else {}),  # e.g. a mode fallback
-        "started": started.isoformat(timespec="seconds"),
-        "finished": finished.isoformat(timespec="seconds"),
-        "seconds": round((finished - started).total_seconds(), 3),
-        "counts": {
-            "papers": len(results),
-            "ok": sum(r.status == "ok" for r in results),
-            "failed": sum(r.status == "failed" for r in results),
-            "claims": sum(len(r.extraction.claims) for r in results if r.extraction),
-            "rejected": sum(len(r.rejected) for r in results),
-            "cached": sum(r.usage.cached for r in results if r.status == "ok"),
-        },
-        "usage": usage.model_dump(exclude={"cached"}),
-    }
+    [(_, line)] = asyncio.run(go())
+    return PaperResult.model_validate_json(Entry.parse(line).paper_line)
 
 
 def run(
     inputs: list[str],
     out_dir: Path,
     config: RunConfig,
-    on_start: Callable[[int], None] | None = None,
+    on_start: Callable[[int | None], None] | None = None,
     on_result: ResultCallback | None = None,
     on_batch: BatchCallback | None = None,
     overwrite: bool = False,
 ) -> RunSummary:
-    """Extract every record of ``inputs`` into the run directory ``out_dir``.
+    """Extract every record of ``inputs`` (this shard's share of them) into the run directory
+    ``out_dir``, continuing from its journal when an earlier run was cut short. With
+    ``config.batch`` the requests go through the Batch API first (state in ``out_dir``).
 
     Refused before any work: a missing input, an ``out_dir`` that is a file, inputs holding no
     record, a directory another run is writing, or one holding a different run (unless
@@ -288,41 +456,62 @@ def run(
     out_dir = Path(out_dir)
     check_request(inputs, out_dir)
     started = datetime.now(timezone.utc)
-    papers = load_papers(inputs, config.max_chars)
-    if not papers:
+    if next(read_inputs(inputs, config.max_chars), None) is None:  # reads the first record only
         raise NoInputError(f"no abstracts in {', '.join(inputs)}: nothing to extract, no run written")
     with hold_run_dir(out_dir, inputs, overwrite):
-        return _run_papers(papers, inputs, out_dir, config, started, on_start, on_result, on_batch)
+        return _run(inputs, out_dir, config, started, on_start, on_result, on_batch)
 
 
-def _run_papers(
-    papers: list[Paper],
+def _run(
     inputs: list[str],
     out_dir: Path,
     config: RunConfig,
     started: datetime,
-    on_start: Callable[[int], None] | None,
+    on_start: Callable[[int | None], None] | None,
     on_result: ResultCallback | None,
     on_batch: BatchCallback | None,
 ) -> RunSummary:
-    if on_start:
-        on_start(len(papers))
     backend = get_backend(config)
     cache = ExtractionCache(config.cache_dir) if config.use_cache and backend.cacheable else None
-
-    async def go() -> list[PaperResult]:
-        try:
-            return await extract_papers(papers, backend, config, cache, on_result, out_dir, on_batch)
-        finally:
-            await backend.aclose()
-
+    journal = Journal(out_dir, backend.identity())
+    if on_start:
+        on_start(None)  # inputs are read as they go: the total is not known up front
     try:
-        results = asyncio.run(go())
+        count, resumed = asyncio.run(_extract(inputs, config, backend, cache, journal, out_dir, on_result, on_batch))
+        tally = _Tally()
+        writer = RunWriter(out_dir)
+        try:
+            for entry in journal.entries(count):
+                tally.add(entry.header)
+                writer.add(entry.paper_line, json.loads(entry.claims))
+        except BaseException:
+            writer.abandon()
+            raise
+        info = run_info(config, backend, tally, started, inputs, resumed)
+        if cache is not None and cache.problem:
+            info["cache_problem"] = cache.problem
+        writer.finish(info)
     finally:
+        journal.close()
         if cache is not None:
             cache.close()
-    info = run_info(config, backend, results, started, inputs)
-    if cache is not None and cache.problem:
-        info["cache_problem"] = cache.problem
-    write_run(out_dir, results, info)
-    return RunSummary(results=results, info=info)
+    return RunSummary(out_dir=out_dir, info=info, failures=tally.failures)
+
+
+def run_info(
+    config: RunConfig, backend: Backend, tally: _Tally, started: datetime, inputs: list[str], resumed: int
+) -> dict:
+    finished = datetime.now(timezone.utc)
+    return {
+        "extractor_version": __version__,
+        "inputs": inputs,
+        "input_paths": input_paths(inputs),
+        **backend.identity(),
+        **(backend.report() if hasattr(backend, "report") else {}),  # e.g. a mode fallback
+        **({"shard": f"{config.shard[0]}/{config.shard[1]}"} if config.shard else {}),
+        "started": started.isoformat(timespec="seconds"),
+        "finished": finished.isoformat(timespec="seconds"),
+        "seconds": round((finished - started).total_seconds(), 3),
+        "counts": {**tally.counts, "resumed": resumed},
+        "usage": tally.usage.model_dump(exclude={"cached"}),
+    }

@@ -1,0 +1,42 @@
+"""The library's front door to a batch: the run, then its leaderboard when asked, so Python
+users get what ``extractor run`` writes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from extractor.config import RunConfig
+from extractor.leaderboard import write_run_leaderboard
+from extractor.pipeline.runner import ResultCallback, RunSummary
+from extractor.pipeline.runner import run as run_batch
+from extractor.progress import Step, silent
+
+
+def write_leaderboard(run_dir: Path, step: Step = silent) -> list[str]:
+    """Write ``leaderboard.xlsx`` and its charts into the run directory (corrections applied);
+    the lines that tell the user what was written, and where tables too long for it went."""
+    board, exported = write_run_leaderboard(Path(run_dir), step)
+    summary = (
+        f"leaderboard: {len(board.scores)} ranked scores in {len(board.blocks)} blocks, "
+        f"{len(board.unranked)} unranked -> {exported.path}"
+    )
+    return [summary, *exported.notes()]
+
+
+def run(
+    inputs: list[str],
+    out_dir: Path,
+    config: RunConfig | None = None,
+    *,
+    leaderboard: bool = False,
+    on_start: Callable[[int | None], None] | None = None,
+    on_result: ResultCallback | None = None,
+    step: Step = silent,
+) -> RunSummary:
+    """Extract every record of ``inputs`` into ``out_dir``; with ``leaderboard``, also write
+    the run's leaderboard there, as ``extractor run`` does (its lines in ``summary.notes``)."""
+    summary = run_batch(inputs, Path(out_dir), config or RunConfig(), on_start=on_start, on_result=on_result)
+    if leaderboard:
+        summary.notes.extend(write_leaderboard(Path(out_dir), step))
+    return summary

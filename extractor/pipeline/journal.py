@@ -1,0 +1,191 @@
+"""The run's journal: every finished paper appended the moment it is done, so a run killed at
+any moment loses only the papers in flight, and running the same command again continues.
+
+One line per paper, four tab-separated fields (JSON never holds a raw tab):
+
+1. a small JSON header: input position, the input record's fingerprint, status, counts, usage,
+   and whether a rerun should try it again (a backend failure) or not (an input error);
+2. the paper's ``papers.jsonl`` line, as it will be written;
+3. the backend's draft (JSON, or ``null``): a later paper with the same abstract is grounded on it;
+4. the paper's ``claims.csv`` rows, as a JSON string.
+
+The final outputs are assembled from it in input order by seeking to each position's line, so
+only an offset per paper (8 bytes) is held in memory. A line cut short by a kill is the last
+one; it is cut off before anything is appended.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from extractor.backends.base import BackendResult
+from extractor.grounding import ground
+from extractor.pipeline.ingest import Paper
+from extractor.pipeline.rundir import claims_text
+from extractor.schema import ExtractionDraft, PaperResult, Usage
+from extractor.text.hashing import canonical_json, short_hash
+
+JOURNAL_FILE = "journal.tsv"
+_FORMAT = 1
+_MISSING = -1
+
+
+def fingerprint(paper: Paper) -> int:
+    """Everything of an input record that shapes its output (64 bits): a changed record is redone."""
+    fields = [paper.id, paper.abstract, paper.title, paper.source.model_dump(), paper.metadata, paper.error]
+    return int(short_hash(fields, 16), 16) or 1  # 0 marks "nothing done here"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why the backend gave no answer for an abstract, and what the attempts cost."""
+
+    message: str
+    usage: Usage
+
+
+def _result(paper: Paper, **fields: object) -> PaperResult:
+    return PaperResult(
+        id=paper.id,
+        title=paper.title,
+        source=paper.source,
+        abstract=paper.abstract or None,
+        metadata=paper.metadata,
+        **fields,
+    )
+
+
+def record(position: int, paper: Paper, outcome: BackendResult | Failure | None) -> str:
+    """The journal line of a finished paper. ``outcome`` is the backend's answer for its
+    abstract, why there is none, or ``None`` for a paper that failed on input."""
+    draft: str | None = None
+    if outcome is None:
+        result = _result(paper, status="failed", error=paper.error)
+    elif isinstance(outcome, Failure):
+        result = _result(paper, status="failed", error=outcome.message, usage=outcome.usage)
+    else:
+        extraction, rejected = ground(outcome.draft, paper.abstract, paper.id)
+        result = _result(paper, status="ok", extraction=extraction, rejected=rejected, usage=outcome.usage)
+        draft = outcome.draft.model_dump_json()
+    header = {
+        "p": position,
+        "f": fingerprint(paper),
+        "ok": result.status == "ok",
+        "retry": outcome is not None and result.status == "failed",
+        "claims": len(result.extraction.claims) if result.extraction else 0,
+        "rejected": len(result.rejected),
+        "usage": result.usage.model_dump(),
+        "id": result.id,
+        "error": result.error,
+    }
+    paper_line = result.model_dump_json(exclude_none=False)
+    return "\t".join(
+        (canonical_json(header), paper_line, draft or "null", json.dumps(claims_text(result)))
+    ) + "\n"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A journal line, split: the header parsed, the rest as written."""
+
+    header: dict
+    paper_line: str
+    draft: str
+    claims: str
+
+    @classmethod
+    def parse(cls, line: str) -> Entry:
+        header, paper_line, draft, claims = line.rstrip("\n").split("\t", 3)
+        return cls(json.loads(header), paper_line, draft, claims)
+
+    def outcome(self) -> BackendResult | Failure:
+        """The backend's answer to reuse for another paper with this abstract (its usage is
+        not counted again), or why there was none."""
+        if self.draft == "null":
+            return Failure(self.header["error"], Usage())
+        return BackendResult(ExtractionDraft.model_validate_json(self.draft), Usage(cached=True))
+
+
+class Journal:
+    """The append-only file and, per input position, where its latest line starts."""
+
+    def __init__(self, run_dir: Path, identity: dict) -> None:
+        self.path = Path(run_dir) / JOURNAL_FILE
+        self._offsets = array("q")
+        self._fingerprints = array("Q")  # of the finished record, 0 when it must be (re)done
+        head = canonical_json({"journal": _FORMAT, "identity": identity}) + "\n"
+        if not self._resume(head):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(head, encoding="utf-8")
+        self._writer = self.path.open("ab")
+        self._reader = self.path.open("rb")
+
+    def _resume(self, head: str) -> bool:
+        """Index the lines of an existing journal written with the same identity; cut a torn
+        last line. False when there is nothing to resume."""
+        if not self.path.exists():
+            return False
+        with self.path.open("rb") as handle:
+            if handle.readline().decode("utf-8", "replace") != head:
+                return False  # another backend, model or prompt: its results are not ours
+            good = handle.tell()
+            for line in handle:
+                if not line.endswith(b"\n"):
+                    break
+                try:
+                    header = json.loads(line.split(b"\t", 1)[0])
+                except ValueError:
+                    break
+                if not header["retry"]:
+                    self._set(header["p"], good, header["f"])
+                good += len(line)
+        with self.path.open("r+b") as handle:
+            handle.truncate(good)
+        return True
+
+    def _set(self, position: int, offset: int, mark: int) -> None:
+        grow = position + 1 - len(self._offsets)
+        if grow > 0:
+            self._offsets.extend([_MISSING] * grow)
+            self._fingerprints.extend([0] * grow)
+        self._offsets[position] = offset
+        self._fingerprints[position] = mark
+
+    def done(self, position: int, paper: Paper) -> bool:
+        """Whether this input record was finished, as it is now, by an earlier run."""
+        return position < len(self._fingerprints) and self._fingerprints[position] == fingerprint(paper)
+
+    def forget(self, position: int) -> None:
+        """The record at ``position`` gets no line this run (a repeat, or another shard's)."""
+        if position < len(self._offsets):
+            self._offsets[position] = _MISSING
+            self._fingerprints[position] = 0
+
+    def append(self, lines: list[tuple[int, str]]) -> None:
+        """Add finished papers' lines and make them durable against a kill of this process."""
+        for position, line in lines:
+            self._set(position, self._writer.tell(), 0)
+            self._writer.write(line.encode("utf-8"))
+        self._writer.flush()
+
+    def entry(self, position: int) -> Entry | None:
+        if position >= len(self._offsets) or self._offsets[position] == _MISSING:
+            return None
+        self._reader.seek(self._offsets[position])
+        return Entry.parse(self._reader.readline().decode("utf-8"))
+
+    def entries(self, count: int) -> Iterator[Entry]:
+        """The latest line of each of the first ``count`` positions that has one, in order."""
+        self._writer.flush()
+        for position in range(count):
+            found = self.entry(position)
+            if found is not None:
+                yield found
+
+    def close(self) -> None:
+        self._writer.close()
+        self._reader.close()
