@@ -43,3 +43,5 @@ def leaderboard_command(
         f"{len(board.claims)} claims from {len(board.papers)} papers -> {exported.path}"
         + (f" (+{len(exported.charts)} charts)" if exported.charts else "")
     ))
+    for note in exported.notes():
+        console.print(line(note))

@@ -16,7 +16,7 @@ one by the output's name.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,7 +24,7 @@ import pandas as pd
 
 from extractor.catalog.normalize import NormalizedClaim, arxiv_id, entity_key, normalize_claim
 from extractor.progress import Step, silent, tracked
-from extractor.review import Stamp, load_reviewed
+from extractor.review import Stamp, reviewed_papers
 from extractor.schema import PaperResult
 
 NO_METRIC = "metric not stated"
@@ -65,16 +65,22 @@ class Leaderboard:
 
 def load_runs(
     run_dirs: Iterable[Path | str], store: Path | None = None, step: Step = silent
-) -> tuple[list[PaperResult], Marks]:
+) -> tuple[Iterable[PaperResult], Marks]:
     """The papers of several run directories, in order (duplicates are merged later), with
-    their reviewers' corrections applied, and the review marks of what was corrected."""
-    papers: list[PaperResult] = []
+    their reviewers' corrections applied, and the review marks of what was corrected.
+
+    The papers are read as they are iterated, one at a time, so a board of a million papers
+    never holds them all; the marks fill in as they go (complete once the papers are read)."""
     marks: dict[str, Mapping[str, Stamp]] = {}
-    for run_dir in tracked(list(run_dirs), "reading runs", step):
-        corrected, found = load_reviewed(Path(run_dir), store)
-        papers.extend(corrected)
-        marks.update((target, mark.fields) for target, mark in found.items())
-    return papers, marks
+    directories = [Path(run_dir) for run_dir in run_dirs]
+
+    def papers() -> Iterator[PaperResult]:
+        for run_dir in tracked(directories, "reading runs", step):
+            for paper, found in reviewed_papers(run_dir, store):
+                marks.update((target, mark.fields) for target, mark in found.items())
+                yield paper
+
+    return papers(), marks
 
 
 def _review_text(fields: Mapping[str, Stamp] | None) -> str | None:
@@ -99,7 +105,7 @@ _ROW_FIELDS = [
 ]  # fmt: skip
 
 
-def _claim_frame(results: Sequence[PaperResult], marks: Marks) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _claim_frame(results: Iterable[PaperResult], marks: Marks) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The long claims table (each (paper, claim id) once) and the per-paper table."""
     rows: list[tuple] = []
     papers: dict[str, dict] = {}
@@ -267,10 +273,10 @@ def _verdict(changes: pd.DataFrame) -> pd.Series:
     )
 
 
-def build_leaderboard(results: Sequence[PaperResult], marks: Marks | None = None) -> Leaderboard:
+def build_leaderboard(results: Iterable[PaperResult], marks: Marks | None = None) -> Leaderboard:
     """The board for these papers. ``marks`` are review marks {claim or paper id: {field:
     :class:`~extractor.review.Stamp`}}, shown in a 'reviewed' column."""
-    claims, papers = _claim_frame(results, marks or {})
+    claims, papers = _claim_frame(results, {} if marks is None else marks)  # filled as results are read
     scores = _rank_scores(claims.loc[claims["unranked"] == ""])
     unranked = claims.loc[claims["unranked"].fillna("") != ""].copy()
     unranked["method_label"] = _method_labels(unranked)

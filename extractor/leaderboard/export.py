@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from extractor.errors import UsageError
 from extractor.leaderboard.build import Leaderboard, build_leaderboard, load_runs
 from extractor.leaderboard.charts import write_charts
 from extractor.leaderboard.tables import write_csv
-from extractor.leaderboard.xlsx import write_xlsx
+from extractor.leaderboard.xlsx import EXCEL_ROWS, Moved, write_xlsx
 from extractor.progress import Step, silent
 
 
@@ -17,6 +17,14 @@ from extractor.progress import Step, silent
 class Exported:
     path: Path
     charts: list[Path]
+    moved: list[Moved] = field(default_factory=list)  # tables too long for the workbook: CSV
+
+    def notes(self) -> list[str]:
+        """What the user must be told beyond the file's name: where long tables went."""
+        return [
+            f"{m.sheet}: {m.rows:,} rows, past Excel's row limit -> {m.path} (the {m.sheet} sheet says so)"
+            for m in self.moved
+        ]
 
 
 def charts_dir(out: Path) -> Path:
@@ -25,7 +33,8 @@ def charts_dir(out: Path) -> Path:
 
 
 def export(
-    board: Leaderboard, out: Path, wide: bool = False, charts: bool = True, excel: bool = False, step: Step = silent
+    board: Leaderboard, out: Path, wide: bool = False, charts: bool = True, excel: bool = False, step: Step = silent,
+    max_rows: int = EXCEL_ROWS - 2,
 ) -> Exported:
     """Write ``out`` (.xlsx or .csv; ``excel``: a CSV Excel reads as UTF-8) and, unless
     ``charts`` is false, the PNG charts beside it."""
@@ -38,9 +47,8 @@ def export(
     pictures = write_charts(board, charts_dir(out), step) if charts else []
     if suffix == ".csv":
         write_csv(board, out, wide=wide, excel=excel)
-    else:
-        write_xlsx(board, out, pictures, step)
-    return Exported(out, pictures)
+        return Exported(out, pictures)
+    return Exported(out, pictures, write_xlsx(board, out, pictures, step, max_rows))
 
 
 RUN_LEADERBOARD = "leaderboard.xlsx"

@@ -13,7 +13,7 @@ from extractor.pipeline.rundir import atomic_write_text
 from extractor.text.safe import CSV_LINE_END, csv_cell
 
 
-def _csv_text(frame: pd.DataFrame, columns: Sequence[str]) -> str:
+def csv_text(frame: pd.DataFrame, columns: Sequence[str]) -> str:
     """CSV of ``columns`` with every text cell made safe (:func:`~extractor.text.safe.csv_cell`)."""
     data = frame.reindex(columns=list(columns))
     for name in data.columns:
@@ -61,7 +61,7 @@ def write_csv(board: Leaderboard, path: Path, wide: bool = False, excel: bool = 
     starts the file with a byte-order mark so Excel reads τ and ↓ as UTF-8, not as 'Ï„'."""
     if wide:
         table = wide_table(board)
-        text = _csv_text(table, list(table.columns))
+        text = csv_text(table, list(table.columns))
     else:
-        text = _csv_text(board.claims, [name for name, _ in CLAIM_COLUMNS])
+        text = csv_text(board.claims, [name for name, _ in CLAIM_COLUMNS])
     atomic_write_text(path, (EXCEL_BOM if excel else "") + text)

@@ -5,7 +5,8 @@ untrusted: every text cell goes through :func:`~extractor.text.safe.set_text_cel
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -19,16 +20,19 @@ from extractor.leaderboard.build import Leaderboard
 from extractor.leaderboard.columns import (
     BOARD_COLUMNS,
     CHANGE_COLUMNS,
+    CLAIM_COLUMNS,
     PAPER_COLUMNS,
     SHEET_CLAIM_COLUMNS,
     UNRANKED_COLUMNS,
     WIDTHS,
 )
-from extractor.pipeline.rundir import atomic_write_bytes
+from extractor.leaderboard.tables import csv_text
+from extractor.pipeline.rundir import atomic_write_bytes, atomic_write_text
 from extractor.progress import Step, silent
 from extractor.text.safe import formula_like, set_text_cell, xlsx_text
 
 ARXIV_ABS = "https://arxiv.org/abs/"
+EXCEL_ROWS = 1_048_576  # rows in a worksheet, header included
 
 
 _FONT = {"name": "Calibri", "size": 11}  # named fonts: a nameless one prints as a serif fallback
@@ -256,19 +260,65 @@ def _charts_sheet(workbook: Workbook, charts: Sequence[Path]) -> None:
         row += int(image.height / 20) + 2
 
 
-def write_xlsx(board: Leaderboard, path: Path, charts: Sequence[Path] = (), step: Step = silent) -> None:
-    """Leaderboard, Unranked, Improvements, Claims and Papers sheets (and the charts, when given). A
-    Claims sheet longer than :data:`WRAP_ROWS` is plain (one line per claim, no links) to stay fast."""
+@dataclass(frozen=True)
+class Moved:
+    """A table too long for a worksheet, written as CSV beside the workbook instead."""
+
+    sheet: str
+    rows: int
+    path: Path
+
+
+def _moved_sheet(book: _StyleBook, moved: Moved, max_rows: int) -> None:
+    ws = book.workbook.create_sheet(moved.sheet)
+    ws.column_dimensions["A"].width = 120
+    cell = WriteOnlyCell(ws)
+    set_text_cell(cell, (
+        f"The {moved.sheet} table has {moved.rows:,} rows, more than the {max_rows:,} a worksheet can "
+        f"hold: every row is in {moved.path.name}, beside this workbook."
+    ))
+    ws.append([cell])
+
+
+def write_xlsx(
+    board: Leaderboard, path: Path, charts: Sequence[Path] = (), step: Step = silent, max_rows: int = EXCEL_ROWS - 2
+) -> list[Moved]:
+    """Leaderboard, Unranked, Improvements, Claims and Papers sheets (and the charts, when given).
+    A Claims sheet longer than :data:`WRAP_ROWS` is plain (one line per claim, no links) to stay
+    fast. A table longer than ``max_rows`` (Excel's limit, less the note and header rows) is
+    written as CSV beside the workbook and its sheet says so: the workbook is never one Excel
+    cannot open."""
     workbook = Workbook(write_only=True)
     book = _StyleBook(workbook)
     unknown = board.claims["benchmark_known"].eq(False).map({True: "unknown", False: None})
     claims = board.claims.assign(benchmark_unknown=unknown)
+    moved: list[Moved] = []
+
+    def fitting(
+        name: str, frame: pd.DataFrame, csv_columns: list[tuple[str, str]], write: Callable[[], None]
+    ) -> Callable[[], None]:
+        """The sheet's writer, or one that moves the table to CSV when it cannot fit."""
+        if len(frame) <= max_rows:
+            return write
+
+        def move() -> None:
+            elsewhere = Moved(name, len(frame), path.with_name(f"{path.stem}_{name.lower()}.csv"))
+            atomic_write_text(elsewhere.path, csv_text(frame, [key for key, _ in csv_columns]))
+            _moved_sheet(book, elsewhere, max_rows)
+            moved.append(elsewhere)
+
+        return move
+
     sheets = [
-        lambda: _board_sheet(book, board),
-        lambda: _table_sheet(book, "Unranked", board.unranked, UNRANKED_COLUMNS),
-        lambda: _table_sheet(book, "Improvements", board.changes, CHANGE_COLUMNS),
-        lambda: _table_sheet(book, "Claims", claims, SHEET_CLAIM_COLUMNS, plain=len(claims) > WRAP_ROWS),
-        lambda: _table_sheet(book, "Papers", board.papers, PAPER_COLUMNS),
+        fitting("Leaderboard", board.scores, BOARD_COLUMNS, lambda: _board_sheet(book, board)),
+        fitting("Unranked", board.unranked, UNRANKED_COLUMNS,
+                lambda: _table_sheet(book, "Unranked", board.unranked, UNRANKED_COLUMNS)),
+        fitting("Improvements", board.changes, CHANGE_COLUMNS,
+                lambda: _table_sheet(book, "Improvements", board.changes, CHANGE_COLUMNS)),
+        fitting("Claims", claims, CLAIM_COLUMNS,
+                lambda: _table_sheet(book, "Claims", claims, SHEET_CLAIM_COLUMNS, plain=len(claims) > WRAP_ROWS)),
+        fitting("Papers", board.papers, PAPER_COLUMNS,
+                lambda: _table_sheet(book, "Papers", board.papers, PAPER_COLUMNS)),
         lambda: _charts_sheet(workbook, charts) if charts else None,
     ]
     stage = f"writing {path.name}"
@@ -279,3 +329,4 @@ def write_xlsx(board: Leaderboard, path: Path, charts: Sequence[Path] = (), step
     workbook.save(buffer)  # the rows are streamed into the file here: the last, long step
     atomic_write_bytes(path, buffer.getvalue())
     step(stage, len(sheets) + 1, len(sheets) + 1)
+    return moved

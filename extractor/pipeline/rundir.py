@@ -11,7 +11,7 @@ import io
 import json
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from extractor.errors import NotARunError
@@ -138,15 +138,27 @@ def write_run(out_dir: Path, results: Iterable[PaperResult], info: dict) -> None
     writer.finish(info)
 
 
-def read_papers(run_dir: Path) -> list[PaperResult]:
-    """The papers of a run directory (or of a papers.jsonl file given directly)."""
+def iter_papers(run_dir: Path) -> Iterator[PaperResult]:
+    """The papers of a run directory (or of a papers.jsonl file given directly), read one at a
+    time as they are iterated; a path that is not a run is refused at once."""
     path = Path(run_dir)
     if path.is_dir():
         path = path / PAPERS_FILE
     if not path.is_file():
         raise NotARunError(f"{run_dir}: not a run directory (no {PAPERS_FILE}); give the --out of an `extractor run`")
+    return _papers_in(path)
+
+
+def _papers_in(path: Path) -> Iterator[PaperResult]:
     with path.open(encoding="utf-8") as handle:
-        return [PaperResult.model_validate_json(line) for line in handle if line.strip()]
+        for line in handle:
+            if line.strip():
+                yield PaperResult.model_validate_json(line)
+
+
+def read_papers(run_dir: Path) -> list[PaperResult]:
+    """The papers of a run directory (or of a papers.jsonl file given directly)."""
+    return list(iter_papers(run_dir))
 
 
 def read_run_info(run_dir: Path) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from zipfile import BadZipFile
@@ -20,6 +21,7 @@ from extractor.eval.score import GoldClaim, GoldOptional, GoldPaper
 from extractor.pipeline.rundir import (
     atomic_write_bytes,
     atomic_write_text,
+    iter_papers,
     read_papers,
 )
 from extractor.progress import Step, silent
@@ -60,6 +62,7 @@ __all__ = [
     "export_review",
     "load_reviewed",
     "load_state",
+    "reviewed_papers",
     "review_status",
 ]
 
@@ -72,6 +75,26 @@ def load_state(run_dir: Path, store: Path | None = None) -> ReviewState:
         return review_state(papers, [])
     with CorrectionStore(path) as db:
         return review_state(papers, db.history({p.id for p in papers}))
+
+
+def reviewed_papers(run_dir: Path, store: Path | None = None) -> Iterator[tuple[PaperResult, dict[str, ReviewMark]]]:
+    """The run's papers one at a time, corrections applied, each with its review marks: what an
+    export reads when it must not hold a whole run in memory. Only the corrections (a reviewer's
+    work, small) are loaded at once."""
+    papers = iter_papers(run_dir)
+    path = store_path(run_dir, store)
+    history: dict[str, list[Correction]] = {}
+    if path.exists():
+        with CorrectionStore(path) as db:
+            for correction in db.history():
+                history.setdefault(correction.paper_id, []).append(correction)
+    for paper in papers:
+        corrections = history.get(paper.id)
+        if not corrections:
+            yield paper, {}
+            continue
+        state = review_state([paper], corrections)
+        yield state.papers[0], state.marks
 
 
 def load_reviewed(run_dir: Path, store: Path | None = None) -> tuple[list[PaperResult], dict[str, ReviewMark]]:
