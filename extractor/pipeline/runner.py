@@ -16,7 +16,9 @@ from __future__ import annotations
 import asyncio
 import json
 import multiprocessing
+import os
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -186,6 +188,21 @@ class BackendEngine:
         await self._backend.aclose()
 
 
+def _watch(parent: int) -> None:
+    """A worker's first act: leave when the run that started it is gone. A run killed with
+    SIGKILL cannot stop its workers, and they would wait for work for ever."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def rules_lines(works: list[Work]) -> list[tuple[int, str]]:
     """Extract, ground and serialize papers with the rules: the whole job of a worker process."""
     backend = RulesBackend()
@@ -219,7 +236,9 @@ class RulesEngine:
             # forkserver: workers do not inherit this process's threads (a progress bar's)
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload([__name__])
-            self._pool = ProcessPoolExecutor(self._workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self._workers, mp_context=context, initializer=_watch, initargs=(os.getpid(),)
+            )
         return await asyncio.get_running_loop().run_in_executor(self._pool, rules_lines, works)
 
     async def aclose(self) -> None:
