@@ -100,11 +100,15 @@ class RunWriter:
     def __init__(self, out_dir: Path) -> None:
         self.out_dir = Path(out_dir)
         self.out_dir.mkdir(parents=True, exist_ok=True)
+        for name in (PAPERS_FILE, CLAIMS_FILE):  # left by a run killed while writing them
+            for stale in self.out_dir.glob(f".{name}.*.tmp"):
+                stale.unlink()
         self._files = {name: self._temporary(name) for name in (PAPERS_FILE, CLAIMS_FILE)}
         self._files[CLAIMS_FILE][1].write(_csv_header())
 
     def _temporary(self, name: str) -> tuple[str, io.TextIOWrapper]:
         fd, tmp = tempfile.mkstemp(dir=self.out_dir, prefix=f".{name}.", suffix=".tmp")
+        os.fchmod(fd, 0o666 & ~_umask())  # as atomic_write_bytes: readable like any new file
         return tmp, os.fdopen(fd, "w", encoding="utf-8", newline="")
 
     def add(self, paper_line: str, claims: str) -> None:
