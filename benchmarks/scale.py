@@ -228,7 +228,7 @@ def leaderboard(args: argparse.Namespace, work: Path) -> None:
     out = work / "claims.csv"
     m = measure([sys.executable, "-m", "extractor", "leaderboard", str(args.run), "--out", str(out), "--no-charts"])
     papers = json.loads((Path(args.run) / "run.json").read_text())["counts"]["papers"]
-    print(f"leaderboard of {papers:,} papers to CSV: {m.wall:.1f} s, peak {m.main_mb:,.0f} MB (target < 60 s for 100,000)")
+    print(f"leaderboard of {papers:,} papers to CSV: {m.wall:.1f} s ({m.cpu:.1f} s CPU), peak {m.main_mb:,.0f} MB (target < 60 s for 100,000)")
 
 
 PARTS = {"rules": rules, "workers": workers, "openai": openai, "leaderboard": leaderboard}

@@ -75,7 +75,8 @@ def test_a_batch_sends_the_online_requests_and_gives_the_online_results(tmp_path
     assert (tmp_path / "batch" / BATCH_DIR / "batch_0001-output.jsonl").exists()
 
     again = run([str(source)], tmp_path / "batch", batch_config(fake_openai, cache_dir=tmp_path / "c2"))
-    assert fake_openai.batch_api.created == ["batch_0001", "batch_0002"] and again.info["counts"]["cached"] == 5
+    # the rerun takes every paper from the run's journal: nothing is submitted again
+    assert fake_openai.batch_api.created == ["batch_0001", "batch_0002"] and again.info["counts"]["resumed"] == 5
 
 
 def test_expired_items_are_reported_per_paper_and_sent_again_on_rerun(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
