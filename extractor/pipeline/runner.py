@@ -51,6 +51,7 @@ POOL_AFTER = 1_000
 RULES_BATCH = 64
 #: Failures kept for the end-of-run report (all of them are in papers.jsonl).
 FAILURES_SHOWN = 50
+_NO_INPUT = "no abstracts in {}: nothing to extract, no run written"
 
 
 class RateLimiter:
@@ -475,8 +476,9 @@ def run(
     out_dir = Path(out_dir)
     check_request(inputs, out_dir)
     started = datetime.now(timezone.utc)
-    if next(read_inputs(inputs, config.max_chars), None) is None:  # reads the first record only
-        raise NoInputError(f"no abstracts in {', '.join(inputs)}: nothing to extract, no run written")
+    files = [name for name in inputs if name != "-"]  # stdin can be read once: it is checked as it is read
+    if files == inputs and next(read_inputs(files, config.max_chars), None) is None:  # the first record only
+        raise NoInputError(_NO_INPUT.format(", ".join(inputs)))
     with hold_run_dir(out_dir, inputs, overwrite):
         return _run(inputs, out_dir, config, started, on_start, on_result, on_batch)
 
@@ -497,6 +499,8 @@ def _run(
         on_start(None)  # inputs are read as they go: the total is not known up front
     try:
         count, resumed = asyncio.run(_extract(inputs, config, backend, cache, journal, out_dir, on_result, on_batch))
+        if count == 0:
+            raise NoInputError(_NO_INPUT.format(", ".join(inputs)))
         tally = _Tally()
         writer = RunWriter(out_dir)
         try:
