@@ -127,3 +127,11 @@ def test_serve_local_that_cannot_start_is_one_line() -> None:
 def test_run_with_an_unknown_mode(tmp_path: Path) -> None:
     result = runner.invoke(app, ["run", "fixtures/abstracts", "--out", str(tmp_path / "r"), "--mode", "xml"])
     one_line_error(result, 2, "unknown mode 'xml'")
+
+
+def test_run_with_a_prompt_version_that_does_not_exist(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["run", "fixtures/abstracts", "--out", str(tmp_path / "r"), "--prompt-version", "nope",
+              "--backend", "openai", "--base-url", "http://127.0.0.1:1/v1", "--model", "m"],
+    )  # fmt: skip
+    one_line_error(result, 2, "prompt version 'nope' is incomplete or missing")

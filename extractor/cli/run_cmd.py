@@ -103,6 +103,7 @@ def run_command(
     cache_dir: Annotated[Optional[Path], typer.Option(help="Cache directory (default: the user cache dir).")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the cache.")] = False,
     max_chars: Annotated[Optional[int], typer.Option(help="Longest abstract accepted, in characters.")] = None,
+    prompt_version: Annotated[Optional[str], typer.Option(help=f"Prompt templates to use, prompts/<version>/ (default {RunConfig.prompt_version}).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (the summary and failures are still printed).")] = False,
     workers: Annotated[Optional[int], typer.Option(min=1, help=f"Processes for the rules backend (default: this machine's cores, {default_workers()}).")] = None,
     shard: Annotated[Optional[str], typer.Option(help="K/N: extract only the K-th of N shares of the papers (by abstract), for N machines; merge with `extractor leaderboard`.")] = None,
@@ -122,7 +123,7 @@ def run_command(
         backend, model, base_url, None,
         mode=mode, concurrency=concurrency, rpm=rpm, max_cost=max_cost,
         timeout=timeout, max_retries=max_retries, max_tokens=max_tokens,
-        cache_dir=cache_dir, use_cache=not no_cache, max_chars=max_chars,
+        cache_dir=cache_dir, use_cache=not no_cache, max_chars=max_chars, prompt_version=prompt_version,
         batch=batch, batch_poll=batch_poll,
         workers=workers, shard=parse_shard(shard) if shard else None,
     )
