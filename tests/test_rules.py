@@ -283,6 +283,21 @@ def test_a_compared_number_belongs_to_the_model_named_after_it() -> None:
     assert (theirs[0], theirs[3], theirs[4]) == (77.2, None, "LLaVA-1.5-13B")
 
 
+def test_an_exponent_is_the_metric_of_its_list_and_the_compared_number_is_not_ours() -> None:
+    text = PROPOSE + "FooNet scales better, with power-law exponents of -0.15 vs. -0.12 in loss and -0.65 vs. -0.49 in perplexity."
+    assert [(c.value, c.metric, c.method) for c in extract(text).claims] == [
+        (-0.15, "power-law exponent", "FooNet"),
+        (-0.12, "power-law exponent", None),
+        (-0.65, "power-law exponent", "FooNet"),
+        (-0.49, "power-law exponent", None),
+    ]
+
+
+def test_a_number_about_an_ablation_is_not_the_proposed_method_s() -> None:
+    text = PROPOSE + "We reach 81.0% accuracy. Our ablation without the gate reaches 74.2% accuracy."
+    assert [(c.value, c.method) for c in extract(text).claims] == [(81.0, "FooNet"), (74.2, None)]
+
+
 def test_points_over_a_model_are_a_change_over_that_baseline() -> None:
     (claim,) = attributed(PROPOSE + "FooNet achieves 2.1 points over LLaMA-2.")
     assert claim == (2.1, None, None, "FooNet", None, "change", "increase", "LLaMA-2")
@@ -322,6 +337,13 @@ def test_respectively_aligns_numbers_and_benchmarks_in_order() -> None:
         ("FooNet is 3.2x faster than vLLM.", ("speedup", "change", "increase")),
         ("It cuts latency by 40%.", ("latency", "change", "decrease")),
         ("It reaches 85.3% accuracy.", ("accuracy", "score", None)),
+        # the verb whose 'by' takes the number gives the direction, not the nearest cue word
+        ("It keeps accuracy while reducing KV cache memory by up to 75% and improving speed.",
+         ("KV cache memory", "change", "decrease")),
+        ("It raises throughput by 30%, cutting cost.", ("throughput", "change", "increase")),
+        # a value written right after a metric's name is that metric's score
+        ("A larger rank yields a small improvement for FooNet (perplexity 5.03, p > 0.05).",
+         ("perplexity", "score", None)),
     ],
 )
 def test_kind_and_direction_of_a_change(text: str, expected: tuple) -> None:

@@ -274,6 +274,25 @@ def _metric_in_terms(text: str, sentence: tuple[int, int], q: Quantity) -> str |
     return _clean(phrase[0]) if phrase else None
 
 
+# A fitted exponent or slope names what every number of its list measures: 'power-law exponents
+# of -0.15 vs. -0.12 in loss and -0.65 vs. -0.49 in perplexity' are exponents, not losses.
+_EXPONENT = re.compile(
+    r"\b(?:(?P<mod>[\w]+-[\w-]+|scaling|decay|power)\s+)?(?P<head>exponent|slope)s?\b"
+    r"(?:\s*\([^()]{1,20}\))?\s*(?:of|=|:|is|are|was|were|around|about|near)\b(?:[^;.]|(?<=vs)\.|\.(?=\d)){0,90}$",
+    re.IGNORECASE,
+)
+
+
+def _metric_exponent(text: str, q: Quantity) -> str | None:
+    if q.unit is not None:
+        return None
+    # no sentence floor: a splitter may end a sentence at 'vs.'; the pattern crosses no '. '
+    found = _EXPONENT.search(text, max(0, q.start - 120), q.start)
+    if not found:
+        return None
+    return f"{found.group('mod')} {found.group('head')}" if found.group("mod") else found.group("head")
+
+
 def metric_of(
     doc: Document, q: Quantity, clause: tuple[int, int], sentence: tuple[int, int], limit: int
 ) -> tuple[str | None, bool]:
@@ -281,7 +300,8 @@ def metric_of(
     whether the grammar binds it firmly (a bare noun after a unit does not)."""
     text = doc.text
     metric = (
-        _metric_after(text, q, limit)
+        _metric_exponent(text, q)
+        or         _metric_after(text, q, limit)
         or _metric_in_after(text, q, limit)
         or _metric_before(text, clause[0], q)
         or _metric_share(text, q, limit)
@@ -437,6 +457,10 @@ _COMPARED_NUMBER = re.compile(
 )
 
 
+_VERSUS = re.compile(r"\b(?:vs\.?|versus)", re.IGNORECASE)
+_ABLATION = re.compile(r"\b(?:ablat\w*|variants?|w/o)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Subjects:
     """The names that can be a number's subject, and the paper's proposed method."""
@@ -567,13 +591,37 @@ _BASELINE_BEFORE = re.compile(
 
 
 _ABOVE = re.compile(r"\s*(?:[\w-]+\s+)?(?:over|above|ahead\s+of)\b", re.IGNORECASE)
+# The verb whose 'by' takes the number states the direction, whatever its object names:
+# 'reducing KV cache memory by up to 75% and improving ...' is a decrease. 'improve' is left
+# out: an improved latency is a lower one.
+_GOVERNING_VERB = re.compile(
+    r"\b(?:(?P<decrease>reduc|decreas|lower|cut|shrink|shrank|narrow|trim|slash|compress|sav|drop|declin|fall|fell)|"
+    r"(?P<increase>increas|rais|boost|accelerat|lift|doubl|grow|grew|expand))\w*"
+    r"(?:\s+[^\s,;:\d]+){0,6}?\s+by\s*" + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+_LABEL_GAP = re.compile(r"\s*[=:]?\s*$")
+
+
+def _labelled(text: str, floor: int, q: Quantity) -> bool:
+    """An unsigned value written right after a metric's name ('(perplexity 5.03, ...)', 'BLEU:
+    34.7') is that metric's value, whatever change words the clause holds."""
+    if q.sign or q.unit in ("pp", "x"):
+        return False
+    gap = _LABEL_GAP.search(text, max(floor, q.start - 4), q.start)
+    phrase = _phrase_before(text, floor, gap.start()) if gap else None
+    if not phrase or phrase.split()[-1].lower() in _CHANGE_NOUNS | {"gap", "gaps"}:
+        return False
+    return _names_metric(phrase)
 
 
 def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, str | None]:
     """'score' or 'change', and for a change its direction."""
     text = doc.text
     before_text = text[clause[0] : q.start]
-    if q.form in ("before", "after"):
+    if q.form in ("before", "after") or _labelled(text, clause[0], q):
         return "score", None
     change = (
         q.sign == "+"
@@ -589,6 +637,9 @@ def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, s
         return "change", "decrease"
     if q.sign == "+":
         return "change", "increase"
+    governing = _GOVERNING_VERB.search(text, max(clause[0], q.start - 90), q.start)
+    if governing:
+        return "change", "decrease" if governing.group("decrease") else "increase"
     local_start = max(clause[0], q.start - 50)
     local = text[local_start : min(clause[1], q.end + 40)]
     anchor = q.start - local_start
@@ -760,14 +811,19 @@ def _subject_of(
     method, model = _subject_in_parens(text, q, subjects)
     if method or model:
         return method, model, False
-    if _COMPARED_NUMBER.search(text, max(sentence[0], q.start - 30), q.start):
+    compared = _COMPARED_NUMBER.search(text, max(sentence[0], q.start - 30), q.start)
+    if compared:
         named = _subject_named_after(text, q, limit, subjects)
         if named:
             return (None, named, True) if MODEL_FAMILIES.match(named) else (named, None, True)
+        if _VERSUS.search(compared.group()):
+            return None, None, False  # '-0.15 vs. -0.12': the second is the unnamed other's
     found = _subject_before(text, q.start, sentence, subjects)
     if found is None and previous is not None:
         found = _subject_before(text, previous[1], previous, subjects)
     method, model = found or (None, None)
+    if method == subjects.proposed and _ABLATION.search(text, sentence[0], q.start):
+        method = None  # 'an ablation without the gate reaches 70.1%' is not the proposed method's
     if method and not model:
         model = _model_ran_on(text, sentence, q, subjects.models)
     return method, model, False
