@@ -457,6 +457,18 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
         ("This paper designs a deep encoder ( FaceCoder2 + ) for retrieval .", [("FaceCoder2 +", [])]),
         # a spaced hyphen before a function word is a dash, not part of the name
         ("we propose Zephyrus - a planner that reasons .", [("Zephyrus", [])]),
+        # the name the paper gives its model in apposition, even a word used generically elsewhere
+        ("We propose a new simple network architecture , the Transformer , based on attention .",
+         [("Transformer", [])]),
+        ("We compare against a strong model , the Transformer , in all runs .", []),
+        ("Our model , the Gated - Attention ( GA ) Reader , integrates hops .", [("GA", ["Gated - Attention"])]),
+        # a lower-case name after a method noun, and a second name joined by 'or'
+        ("We propose a regularizer dubbed dropblock for convolutions .", [("dropblock", [])]),
+        ("we propose a new approach ( namely , Orthogonal Embedding CNNs , or OE - CNNs ) .",
+         [("Orthogonal Embedding CNNs", ["OE - CNNs"])]),
+        ("We propose FooNet or BarNet , two models .", [("FooNet", [])]),
+        # a sentence that defines a name as a method noun
+        ("The ByteNet is a one - dimensional convolutional neural network for translation .", [("ByteNet", [])]),
     ],
 )
 def test_methods_in_tokenized_text(text: str, expected: list[tuple]) -> None:

@@ -99,6 +99,8 @@ _OUR_HEAD_NAME = re.compile(
 _MODIFIES_NOUN = re.compile(
     r"\s+(?!(?:" + HEADS_PATTERN + r")\b)[a-z]+(?:tion|sion|ing|ment|ance|ence|ity|ness|ism)s?\b"
 )
+# 'namely, Orthogonal Embedding CNNs, or OE-CNNs)': a second name for the same thing.
+_OR_ALIAS = re.compile(r"\s*,?\s+or\s+(?=[^,()]{1,24}[),])")
 _PARENTHESIZED_NAME = re.compile(r"\s*\(\s*([^\s()]+)\s*\)")
 # 'our DUEL framework'.
 _OUR_NAME_HEAD = re.compile(r"\b(?i:our)\s+(?P<name>\S+)\s+(?P<head>" + HEADS_PATTERN + r")\b")
@@ -111,6 +113,11 @@ _LAST_TOKEN = re.compile(r"[^\s,;:()]+$")
 _OPENING = re.compile(
     r"(?:The|This|Our)\s+(?:[\w-]+\s+){0,2}?(?P<head>" + HEADS_PATTERN + r")\s*,\s+(?:the\s+)?(?=\S)"
 )
+# 'Our model, the Gated-Attention (GA) Reader, integrates ...': the name may hold its acronym.
+_NAME_CLOSES = re.compile(r"\s*(?:\(\s*[^()]{1,12}\)\s*(?:[A-Z][\w-]*\s*)?)?,")
+# 'The ByteNet is a one-dimensional convolutional neural network ...': a sentence defining a name.
+_DEFINING = re.compile(r"The\s+(?=\S)")
+_DEFINED_AS = re.compile(r"\s+is\s+an?\s+(?:[\w-]+\s+){0,5}?(?P<head>" + HEADS_PATTERN + r")\b")
 # 'The Text-Only Probe measures ...', 'The Abstraction Gap (AG) metric quantifies ...'.
 _SUBJECT = re.compile(r"The\s+(?P<name>(?:[A-Z][\w-]*\s+){1,4})(?:\([^)]{1,12}\)\s+)?(?P<next>[a-z][\w-]*)")
 # 'deployable planners (B2T/RoH/ISR)'.
@@ -163,8 +170,12 @@ class Found:
         self.acronyms = acronyms
         self.found: list[Name] = []
 
-    def add(self, name: str, start: int, end: int, kind: str, aliases: tuple[str, ...] = ()) -> None:
-        if name.lower() in GENERIC_NAMES:
+    def add(
+        self, name: str, start: int, end: int, kind: str, aliases: tuple[str, ...] = (), definite: bool = False
+    ) -> None:
+        """``definite``: the text names it as its own ('architecture, the Transformer,'), so a
+        word other papers use generically is this paper's name."""
+        if name.lower() in GENERIC_NAMES and not definite:
             return
         for acronym in self.acronyms:
             if acronym.start <= end and start < acronym.end:
@@ -172,9 +183,9 @@ class Found:
                 break
         self.found.append(Name(name, aliases, start, kind))
 
-    def add_chunk(self, chunk: tuple[str, int, int] | None, kind: str) -> None:
+    def add_chunk(self, chunk: tuple[str, int, int] | None, kind: str, definite: bool = False) -> None:
         if chunk:
-            self.add(chunk[0], chunk[1], chunk[2], kind)
+            self.add(chunk[0], chunk[1], chunk[2], kind, definite=definite)
 
 
 def _after_cue(text: str, position: int, sentence_end: int) -> int:
@@ -205,8 +216,26 @@ def cue_verbs(text: str, span: tuple[int, int], names: Found) -> None:
         defined = chunk and any(a.start <= chunk[2] and chunk[1] < a.end for a in names.acronyms)
         if chunk and (defined or not _MODIFIES_NOUN.match(text, chunk[2])):
             kind = kind_of(head_after(text, chunk[2]), verb)
-            names.add_chunk(chunk, kind)
+            other = _OR_ALIAS.match(text, chunk[2], span[1])
+            alias = name_chunk(text, other.end()) if other else None
+            alias = alias if alias and _abbreviates(alias[0], chunk[0]) else None
+            names.add(chunk[0], chunk[1], chunk[2], kind, aliases=(alias[0],) if alias else ())
             names.add_chunk(_coordinated(text, chunk[2], span[1]), kind)
+
+
+def _before_connector(text: str, chunk: tuple[str, int, int]) -> tuple[str, int, int]:
+    """'dropblock for convolutions': a lower-case name ends before a function word."""
+    words = chunk[0].split()
+    cut = next((i for i, w in enumerate(words) if i and w.lower() in CONNECTORS), len(words))
+    end = chunk[1] + len(" ".join(words[:cut]))
+    return text[chunk[1] : end], chunk[1], end
+
+
+def _abbreviates(short: str, name: str) -> bool:
+    """'OE - CNNs' for 'Orthogonal Embedding CNNs': its capitals open with the name's initials."""
+    initials = "".join(w[0] for w in name.split() if w[0].isupper())
+    capitals = "".join(c for c in short if c.isupper())
+    return len(short) < len(name) and len(initials) >= 2 and capitals.startswith(initials[:2])
 
 
 def _lowercase_named(text: str, position: int) -> tuple[str, int, int] | None:
@@ -248,10 +277,22 @@ def named(text: str, span: tuple[int, int], names: Found) -> None:
         chunk = name_chunk(text, match.end(), lowercase=True)
         quoted = text[match.end() : match.end() + 1] in QUOTES
         defined = _acronym_at(match.end(), names.acronyms)
-        if chunk and (match.group("we") or quoted or name_like(chunk[0].split()[0])):
+        # 'a regularizer dubbed dropblock': after a method or dataset noun a lower-case name is one
+        headed = head in HEADS and not match.group("we")
+        if chunk and headed and not name_like(chunk[0].split()[0]):
+            chunk = _before_connector(text, chunk)
+        if chunk and (match.group("we") or quoted or headed or name_like(chunk[0].split()[0])):
             names.add_chunk(chunk, kind_of(head))
         elif defined:  # 'a method called meta-transfer learning (MTL)'
             names.add_chunk(defined, kind_of(head))
+
+
+_DEFINITE_NAME = re.compile(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2}(?=\s*,)")
+
+
+def _definite_name(text: str, at: int) -> tuple[str, int, int] | None:
+    found = _DEFINITE_NAME.match(text, at)
+    return (found.group(), found.start(), found.end()) if found else None
 
 
 def appositions(text: str, span: tuple[int, int], names: Found) -> None:
@@ -264,12 +305,21 @@ def appositions(text: str, span: tuple[int, int], names: Found) -> None:
         at = start + match.end()
         if any(a.start <= at < a.end and a.long not in text[at - 1 : a.end] for a in names.acronyms):
             continue  # 'the evidence lower bound (ELBO)' is a definition, not an apposition
-        chunk = name_chunk(text, at, lowercase=True)
+        # 'a new network architecture, the Transformer,': capitalized words the article makes a
+        # name, even a word other papers use for something generic
+        definite = (
+            text[at - 4 : at].lower() == "the "
+            and "," in match.group()
+            and bool(_NOVELTY.search(sentence))
+            and not _STUDY.search(sentence)
+        )
+        chunk = name_chunk(text, at, lowercase=True) or (_definite_name(text, at) if definite else None)
         if not chunk or not re.match(r"\s*[,)]", text[chunk[2] : chunk[2] + 2]):
             continue
         first = chunk[0].split()[0]
-        if name_like(first) or "-" in first or text[at - 1] in QUOTES or text[at] in QUOTES:
-            names.add_chunk(chunk, kind_of(match.group("head").lower()))
+        definite = definite and first[0].isupper()
+        if name_like(first) or "-" in first or definite or text[at - 1] in QUOTES or text[at] in QUOTES:
+            names.add_chunk(chunk, kind_of(match.group("head").lower()), definite=definite)
     if "our" in sentence.lower() or "proposed" in sentence:
         for match in _OUR_HEAD_NAME.finditer(sentence):
             at = start + match.end()
@@ -314,8 +364,14 @@ def opening(text: str, span: tuple[int, int], names: Found) -> None:
     match = _OPENING.match(text, span[0], span[1])
     if match:
         chunk = name_chunk(text, match.end())
-        if chunk and re.match(r"\s*,", text[chunk[2] : chunk[2] + 2]):
+        if chunk and _NAME_CLOSES.match(text, chunk[2], span[1]):
             names.add_chunk(chunk, kind_of(match.group("head").lower()))
+    defining = _DEFINING.match(text, span[0], span[1])
+    if defining:
+        chunk = name_chunk(text, defining.end())
+        head = _DEFINED_AS.match(text, chunk[2], span[1]) if chunk else None
+        if head:
+            names.add_chunk(chunk, kind_of(head.group("head").lower()))
 
 
 def definitions(
