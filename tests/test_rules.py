@@ -239,6 +239,14 @@ def attributed(text: str) -> list[tuple]:
         ("It beats GRPO by 9.7% in accuracy.", "accuracy"),
         ("It retains 91% of teacher accuracy.", "teacher accuracy"),
         ("The perplexity gap shrinks by up to 32%.", "perplexity gap"),
+        # a share of counted things measures what the verb does to them
+        ("FooNet wins 60% of comparisons against GPT-4.", "win rate"),
+        ("FooNet solves 40% of the problems.", "solve rate"),
+        (
+            "FooNet correctly ranks the better answer above the worse one in 92.3% of pairs.",
+            "correctly ranks the better answer above the worse one",
+        ),
+        ("FooNet is preferred in 70% of human judgments.", "preferred"),
         # generic words are not a metric
         ("It reaches state-of-the-art performance of 88.3%.", None),
         ("It gives an average performance improvement of 1.24%.", None),

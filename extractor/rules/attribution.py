@@ -239,8 +239,39 @@ def _metric_share(text: str, q: Quantity, limit: int) -> str | None:
 
 _COUNTED = frozenset(
     "pairs cases questions items tasks samples examples models problems prompts queries instances "
-    "scenarios time times rollouts runs trials users documents images languages".split()
+    "scenarios time times rollouts runs trials users documents images languages comparisons judgments "
+    "judgements games matches episodes battles responses conversations dialogues trajectories".split()
 )
+_OF_COUNTED = re.compile(r"\s+of\s+(?:the\s+|all\s+|their\s+|its\s+)?(?P<nouns>[\w-]+(?:\s+[\w-]+){0,2})")
+_NOT_PREDICATE = r"(?!(?:is|was|has|does|as|us|this|its|plus|thus|across|less|whereas|its)\b)"
+# 'wins 60% of comparisons', 'solves 40% of the problems': the verb's rate.
+_COUNTING_VERB = re.compile(r"\b" + _NOT_PREDICATE + r"(?P<verb>[a-z]{3,}s)\s+" + _QUALIFIER + r"$")
+# 'correctly ranks the positive member above the negative one in 92.3% of pairs': the predicate.
+_PREDICATE = re.compile(
+    r"(?:\b[a-z]+ly\s+)?\b" + _NOT_PREDICATE + r"[a-z]{3,}(?:s|ed)\b[^,;:()\d]{0,80}?(?=\s+(?:in|on|for)\s+"
+    + _QUALIFIER + r"$)"
+)
+
+
+def _lemma(verb: str) -> str:
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    return verb[:-2] if verb.endswith(("sses", "shes", "ches", "xes")) else verb[:-1]
+
+
+def _metric_counted(text: str, floor: int, q: Quantity, limit: int) -> str | None:
+    """A share of counted things is the rate of what the clause's verb does to them: 'wins 60% of
+    comparisons' is a win rate; 'ranks A above B in 92.3% of pairs' measures that ranking."""
+    of = _OF_COUNTED.match(text, q.end, limit) if q.unit == "%" else None
+    if not of or not _COUNTED.intersection(of.group("nouns").lower().split()):
+        return None
+    verb = _COUNTING_VERB.search(text, max(floor, q.start - 40), q.start)
+    if verb:
+        return f"{_lemma(verb.group('verb').lower())} rate"
+    predicate = _PREDICATE.search(text, max(floor, q.start - 120), q.start)
+    if predicate and len(predicate.group().split()) <= 10:
+        return predicate.group()
+    return None
 
 
 def _metric_of_change(text: str, floor: int, q: Quantity) -> str | None:
@@ -304,6 +335,7 @@ def metric_of(
         or         _metric_after(text, q, limit)
         or _metric_in_after(text, q, limit)
         or _metric_before(text, clause[0], q)
+        or _metric_counted(text, clause[0], q, limit)
         or _metric_share(text, q, limit)
         or _metric_of_change(text, clause[0], q)
         or _metric_in_terms(text, sentence, q)
