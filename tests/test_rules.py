@@ -404,6 +404,28 @@ def test_a_benchmark_named_elsewhere_is_not_the_number_s() -> None:
     assert fronted.benchmark == "GSM8K"
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("FooNet reaches 85.3% MMLU accuracy.", ("MMLU accuracy", "MMLU")),
+        ("FooNet performs best on GSM8K (85.3%).", (None, "GSM8K")),
+        ("Per benchmark: GSM8K: 85.3.", (None, "GSM8K")),
+        ("FooNet reaches 85.3% accuracy on the GSM8K test set.", ("accuracy", "GSM8K")),
+        # tokenized text: 'f - measure', and 'top - 1' is part of a name, not a number
+        ("It achieves an f - measure of 75.0 % on the standard ICDAR benchmark .", ("f - measure", "ICDAR")),
+        ("It reaches 79.4 % top - 1 accuracy on ImageNet .", ("top - 1 accuracy", "ImageNet")),
+    ],
+)
+def test_benchmark_bindings_beyond_on(text: str, expected: tuple) -> None:
+    (claim,) = extract(PROPOSE + text).claims
+    assert (claim.metric, claim.benchmark) == expected
+
+
+def test_a_benchmark_list_after_i_e() -> None:
+    text = "We validate our techniques on standard SR benchmarks ( i.e. Set5 , Set14 , B100 ) ."
+    assert [b.name for b in extract(text).benchmarks] == ["Set5", "Set14", "B100"]
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 

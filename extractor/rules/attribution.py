@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 
 from extractor.catalog.registry import metric_entry
+from extractor.grounding import name_key
 from extractor.rules.chunks import chunk_ending, coined, name_like
 from extractor.rules.claims import CLAIM, SETTING, Reading
 from extractor.rules.quantities import Quantity
@@ -45,7 +46,10 @@ from extractor.text.numbers import NumberMention
 
 # --- noun phrases -------------------------------------------------------------------------------
 
-_WORD = re.compile(r"[^\W\d_][\w@^.+'/-]*[\w@+]|[^\W\d_]|\d[\w@.-]*[^\W\d_][\w@.-]*")
+# A word; tokenized text spells 'F-measure' and 'top-1' apart ('f - measure', 'top - 1').
+_WORD = re.compile(
+    r"(?:[^\W\d_][\w@^.+'/-]*[\w@+]|[^\W\d_]|\d[\w@.-]*[^\W\d_][\w@.-]*)(?:\s-\s(?!(?:a|an|the)\b)[\w@+]+)*"
+)
 # Words a metric phrase never holds: they end it.
 _STOP = frozenset(
     """
@@ -390,11 +394,22 @@ _FRONTED = re.compile(
 )
 
 
+# '85.3% MMLU accuracy': a benchmark that opens the metric phrase after the number.
+_METRIC_OPENER = re.compile(r"\s*(?:[\w@-]+\s+)?")
+
+
 def _benchmark_after(text: str, q: Quantity, benchmarks: list[Mention], limit: int) -> str | None:
     for m in benchmarks:
         if q.end <= m.start < limit and _REPORTED_ON.fullmatch(text, q.end, m.start):
             return m.name
+        if q.end <= m.start < limit and _METRIC_OPENER.fullmatch(text, q.end, m.start):
+            following = _phrase_after(text, m.end + 1, limit) if text[m.end : m.end + 1] == " " else None
+            if following and _names_metric(following[0]):
+                return m.name
     return None
+
+
+_LABELLING = re.compile(r"\s*[(:=]\s*" + _QUALIFIER)
 
 
 def _benchmark_before(text: str, q: Quantity, benchmarks: list[Mention], floor: int) -> str | None:
@@ -404,6 +419,8 @@ def _benchmark_before(text: str, q: Quantity, benchmarks: list[Mention], floor: 
         if floor <= m.end <= q.start and q.start - m.end < 40:
             between = text[m.end : q.start]
             if not re.search(r"[,;:()]|\b(?:and|while|but|than|vs|over)\b|\d", between):
+                return m.name
+            if _LABELLING.fullmatch(between):  # 'GSM8K (85.3%)', 'GSM8K: 85.3'
                 return m.name
     return None
 
@@ -880,6 +897,8 @@ def build_claims(
         kind, direction = kind_of(doc, q, clause)
         metric, firm = metric_of(doc, q, clause, sentence, limit)
         benchmark, own_benchmark = _benchmark_of(text, q, benchmarks, clause, sentence, following)
+        if metric and benchmark and name_key(metric) == name_key(benchmark):
+            metric, firm = None, False  # 'GSM8K: 85.3' labels the number with where, not what
         baseline = _baseline(text, q, clause) if kind == "change" or q.form == "before" else None
         previous = doc.sentence_of(sentence[0] - 1) if sentence[0] > 0 else None
         method, model, compared = _subject_of(text, q, (sentence, previous), limit, subjects, baseline)

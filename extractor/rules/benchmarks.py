@@ -42,6 +42,7 @@ _TITLED_HEAD = re.compile(r"\b(?:Dataset|Benchmark|Corpus|Challenge|Treebank|Sui
 _TITLED_WORDS = re.compile(r"(?:[A-Z0-9][\w'.+-]*\s+){1,6}$")
 _LIST_AFTER_HEAD = re.compile(
     r"\b(?:benchmarks?|datasets?|corpora|test\s+sets|suites|tasks)\s*(?P<open>such\s+as|including|like|:|\(|,|(?=[A-Z]))\s*"
+    r"(?:(?:i\.e\.|e\.g\.)\s*,?\s*)?"
 )
 # 'achieves 24.40 BLEU on LDC2015E86', 'state-of-the-art results on CIFAR, SVHN and COCO'.
 # 'achieves 24.40 BLEU on LDC2015E86', 'state-of-the-art results on CIFAR, SVHN and COCO'.

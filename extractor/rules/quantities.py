@@ -204,6 +204,15 @@ def _range(a: Quantity, b: Quantity, end: int) -> Quantity | None:
     )
 
 
+# Tokenized text spells 'top-1' and 'ResNet-50' apart ('top - 1'): a number joined to a word by a
+# spaced hyphen is part of a name, unless the word is a function word ('of - 0.15' is negative).
+_NAME_PART = re.compile(
+    r"(?<![\w-])(?!(?:of|to|is|was|are|be|and|or|by|at|from|than|vs|about|around|approximately|between|"
+    r"with|in|on|for|as|reaches|achieves)\b)[A-Za-z]\w*\s-\s$",
+    re.IGNORECASE,
+)
+
+
 def parse_quantities(doc: Document, mentions: list[NumberMention] | None = None) -> list[Quantity]:
     """Every quantity written in the abstract, outside links, in order."""
     text = doc.text
@@ -211,7 +220,7 @@ def parse_quantities(doc: Document, mentions: list[NumberMention] | None = None)
     atoms: list[Quantity] = []
     covered = -1
     for mention in mentions:
-        if mention.start < covered or doc.in_url(mention.start):
+        if mention.start < covered or doc.in_url(mention.start) or _NAME_PART.search(text, max(0, mention.start - 30), mention.start):
             continue
         atom = _atom(text, mention)
         covered = atom.number_end if atom.form == "scientific" else mention.end
