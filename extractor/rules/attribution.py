@@ -75,6 +75,7 @@ _NOUN_VERBS = (
 )
 _VERB_ENDING = r"(?:e|es|ed|d|s|t|ing|ting|ning|ped|ping|ted)?"
 _VERB = re.compile(r"(?:" + _RESULT_VERBS + "|" + _NOUN_VERBS + r")" + _VERB_ENDING + r"$")
+_NOUN_VERB = re.compile(r"(?:" + _NOUN_VERBS + r")(?:e|es|s)?$")
 # Words that are never a metric on their own (ANNOTATION.md: 'score', 'performance').
 _GENERIC = frozenset(
     """
@@ -124,8 +125,8 @@ def _phrase_before(text: str, floor: int, end: int) -> str | None:
         if gap.strip() or len(picked) == 5:
             break
         lower = word.group().lower()
-        if lower in _STOP or _VERB.match(lower) or lower.endswith("ly"):
-            break
+        if lower in _STOP or lower.endswith("ly") or (_VERB.match(lower) and (picked or not _NOUN_VERB.match(lower))):
+            break  # a noun that is also a verb may head the phrase ('an F1 score of')
         picked.insert(0, word)
     if not picked:
         return None
@@ -148,8 +149,11 @@ def _clean(phrase: str | None) -> str | None:
 def _names_metric(phrase: str) -> bool:
     """The phrase holds a metric word ('top-1 accuracy', 'GenPPL', 'pass@1', 'GPU memory')."""
     lower = phrase.lower()
+    words = lower.split()
     return (
-        any(w in _METRIC_WORDS for w in lower.split())
+        any(w in _METRIC_WORDS for w in words)
+        # 'chain scores', 'majority-vote score': a score named by what it scores
+        or (len(words) >= 2 and words[-1] in ("score", "scores") and words[-2] not in _GENERIC)
         or any(m.group().split()[-1] not in _GENERIC for m in METRIC_PATTERN.finditer(lower))
         or metric_entry(phrase) is not None
     )
