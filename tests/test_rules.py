@@ -241,7 +241,7 @@ def attributed(text: str) -> list[tuple]:
         ("The perplexity gap shrinks by up to 32%.", "perplexity gap"),
         # a noun that is also a verb heads a metric phrase; a score named by what it scores
         ("FooNet reaches an F1 score of 88.1.", "F1 score"),
-        ("FooNet gets chain scores below 2.5.", "chain scores"),
+        ("It has chain scores below 2.5.", "chain scores"),
         # a share of counted things measures what the verb does to them
         ("FooNet wins 60% of comparisons against GPT-4.", "win rate"),
         ("FooNet solves 40% of the problems.", "solve rate"),
