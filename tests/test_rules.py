@@ -239,6 +239,10 @@ def attributed(text: str) -> list[tuple]:
         ("It beats GRPO by 9.7% in accuracy.", "accuracy"),
         ("It retains 91% of teacher accuracy.", "teacher accuracy"),
         ("The perplexity gap shrinks by up to 32%.", "perplexity gap"),
+        ("FooNet beats the best baseline by 7.4% in exact match on HotpotQA.", "exact match"),
+        ("The accuracy of FooNet on GSM8K is 84.2%.", "accuracy"),
+        ("On HumanEval, FooNet scores 85.4.", None),
+        ("Human raters prefer FooNet answers 68% of the time.", None),
         # a noun that is also a verb heads a metric phrase; a score named by what it scores
         ("FooNet reaches an F1 score of 88.1.", "F1 score"),
         ("It has chain scores below 2.5.", "chain scores"),
@@ -307,6 +311,19 @@ def test_an_exponent_is_the_metric_of_its_list_and_the_compared_number_is_not_ou
 def test_a_number_about_an_ablation_is_not_the_proposed_method_s() -> None:
     text = PROPOSE + "We reach 81.0% accuracy. Our ablation without the gate reaches 74.2% accuracy."
     assert [(c.value, c.method) for c in extract(text).claims] == [(81.0, "FooNet"), (74.2, None)]
+
+
+def test_a_difference_written_with_its_metric_is_a_change_over_the_baseline() -> None:
+    text = PROPOSE + "FooNet obtains a BLEU of 29.3 on WMT14, 1.2 BLEU higher than the Transformer."
+    assert [(c.value, c.metric, c.kind, c.direction, c.baseline) for c in extract(text).claims] == [
+        (29.3, "BLEU", "score", None, None),
+        (1.2, "BLEU", "change", "increase", "Transformer"),
+    ]
+
+
+def test_the_resulting_model_is_the_proposed_method() -> None:
+    (claim,) = extract(PROPOSE + "The resulting model attains 83.2% accuracy on ImageNet.").claims
+    assert (claim.method, claim.benchmark) == ("FooNet", "ImageNet")
 
 
 def test_points_over_a_model_are_a_change_over_that_baseline() -> None:

@@ -108,8 +108,10 @@ def _phrase_after(text: str, position: int, limit: int) -> tuple[str, int] | Non
         if gap.strip() or len(picked) == 5:
             break
         lower = word.group().lower()
-        if lower in _STOP or (picked and _VERB.match(lower)) or lower.endswith("ly"):
+        if lower in _STOP or lower.endswith("ly"):
             break
+        if picked and _VERB.match(lower) and metric_entry(text[picked[0].start() : word.end()]) is None:
+            break  # a verb ends the phrase, unless it completes a metric's name ('exact match')
         picked.append(word)
     if not picked:
         return None
@@ -218,6 +220,9 @@ def _metric_before(text: str, floor: int, q: Quantity) -> str | None:
     if not phrase:
         return None
     link = (bound.group("link") or "").lower()
+    words = phrase.split()
+    if not link and len(words) >= 2 and _NOUN_VERB.match(words[-1].lower()) and name_like(words[-2]):
+        return None  # 'FooNet scores 85.4': a name and its verb, not a metric
     return phrase if link in ("of", "=", ":") or _names_metric(phrase) else None
 
 
@@ -229,6 +234,20 @@ def _metric_in_after(text: str, q: Quantity, limit: int) -> str | None:
     phrase = _phrase_after(text, found.end(), limit)
     cleaned = _clean(phrase[0]) if phrase else None
     return cleaned if cleaned and _names_metric(cleaned) else None
+
+
+# 'The accuracy of FooNet on GSM8K is 84.2%': the metric heads the clause's subject.
+_METRIC_OF_SUBJECT = re.compile(
+    r"\b(?:the|its|their)\s+(?P<metric>(?:[\w@-]+\s+){0,3}?[\w@-]+)\s+of\s+[^,;:()]{1,60}?\s+"
+    r"(?:is|was|are|were|reaches|reached|stands\s+at|equals)\s+" + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+def _metric_of_subject(text: str, floor: int, q: Quantity) -> str | None:
+    found = _METRIC_OF_SUBJECT.search(text, max(floor, q.start - 120), q.start)
+    phrase = _clean(found.group("metric")) if found else None
+    return phrase if phrase and _names_metric(phrase) else None
 
 
 def _metric_share(text: str, q: Quantity, limit: int) -> str | None:
@@ -274,7 +293,7 @@ def _metric_counted(text: str, floor: int, q: Quantity, limit: int) -> str | Non
     if not of or not _COUNTED.intersection(of.group("nouns").lower().split()):
         return None
     verb = _COUNTING_VERB.search(text, max(floor, q.start - 40), q.start)
-    if verb:
+    if verb and not of.group("nouns").lower().startswith("time"):  # '68% of the time' is how often
         return f"{_lemma(verb.group('verb').lower())} rate"
     predicate = _PREDICATE.search(text, max(floor, q.start - 120), q.start)
     if predicate and len(predicate.group().split()) <= 10:
@@ -343,6 +362,7 @@ def metric_of(
         or         _metric_after(text, q, limit)
         or _metric_in_after(text, q, limit)
         or _metric_before(text, clause[0], q)
+        or _metric_of_subject(text, clause[0], q)
         or _metric_counted(text, clause[0], q, limit)
         or _metric_share(text, q, limit)
         or _metric_of_change(text, clause[0], q)
@@ -459,7 +479,7 @@ def _benchmark_in_sentence(
 _OWN = re.compile(
     r"(?:\b(?:we|it|our\s+(?:[\w-]+\s+){0,3}?(?:method|approach|framework|model|system|technique|"
     r"algorithm|pipeline|agent|architecture|variant|design|scheme|strategy|recipe|solution|"
-    r"network|parser|optimizer|policy|estimator|quantization|compression)s?|(?:the\s+)?proposed\s+"
+    r"network|parser|optimizer|policy|estimator|quantization|compression)s?|(?:the\s+)?(?:proposed|resulting)\s+"
     r"(?:[\w-]+\s+){0,2}?[\w-]+|(?:this|the)\s+(?:method|approach|framework|technique|algorithm)))$",
     re.IGNORECASE,
 )
@@ -542,7 +562,7 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
         # 'Performance improves ...' at a sentence start, 'a margin rule exits ...'
         unnamed = _UNNAMED.search(text, max(floor, end - 60), end) or _BARE_SUBJECT.fullmatch(text, floor, end)
         return (None, None) if unnamed else None
-    name = chunk[0]
+    name = re.split(r"\s+on\s+", chunk[0])[0]  # 'the accuracy of FooNet on GSM8K is ...'
     for m in subjects.methods:  # 'Kronecker' for 'Kronecker Embeddings'
         if m.name.lower().startswith(name.lower()):
             return m.name, None
@@ -621,7 +641,8 @@ _PHRASE_BREAK = re.compile(r"[,;]|\.\s|(?<![\w.-])\d")
 _CHANGE_AFTER = re.compile(
     r"\s*(?:relative\s+|absolute\s+)?(?:fewer|less|lower|higher|more|faster|slower|smaller|larger|earlier|"
     r"speed-?ups?|gains?|improvements?|reductions?|drops?|increases?|decreases?|overhead|savings?|lifts?|"
-    r"uplifts?|boosts?|(?:[\w-]+\s+){0,2}?gaps?\b|(?:of\s+)?improvement|over\b|(?:\w+\s+)?better)\b",
+    r"uplifts?|boosts?|(?:[\w-]+\s+){0,2}?gaps?\b|(?:of\s+)?improvement|over\b|(?:\w+\s+)?better|"
+    r"[\w@-]+\s+(?:higher|lower|more|less|fewer|faster|slower|worse)\s+than)\b",
     re.IGNORECASE,
 )
 _CHANGE_BEFORE = re.compile(
