@@ -241,6 +241,8 @@ def attributed(text: str) -> list[tuple]:
         ("The perplexity gap shrinks by up to 32%.", "perplexity gap"),
         ("FooNet beats the best baseline by 7.4% in exact match on HotpotQA.", "exact match"),
         ("The accuracy of FooNet on GSM8K is 84.2%.", "accuracy"),
+        # a name a change verb acts on or that changes is not a metric
+        ("Fine-tuning on our data improves Llama-3-8B by 12.1% on MMLU.", None),
         ("On HumanEval, FooNet scores 85.4.", None),
         ("Human raters prefer FooNet answers 68% of the time.", None),
         # a noun that is also a verb heads a metric phrase; a score named by what it scores
@@ -319,6 +321,11 @@ def test_a_difference_written_with_its_metric_is_a_change_over_the_baseline() ->
         (29.3, "BLEU", "score", None, None),
         (1.2, "BLEU", "change", "increase", "Transformer"),
     ]
+
+
+def test_a_plural_acronym_opening_a_sentence_is_an_unnamed_subject() -> None:
+    (claim,) = extract(PROPOSE + "State-of-the-art LLMs achieve less than 30% accuracy on MMLU.").claims
+    assert (claim.method, claim.model) == (None, None)
 
 
 def test_the_resulting_model_is_the_proposed_method() -> None:

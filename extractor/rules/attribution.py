@@ -315,11 +315,20 @@ def _metric_of_change(text: str, floor: int, q: Quantity) -> str | None:
             continue
         if not re.search(r"\b(?:by|from|to)\b", between, re.IGNORECASE):
             continue
-        return _clean(found[0])
+        return _measured(found[0])
     change = _SUBJECT_CHANGE.search(text, window_start, q.start)
     if change:
-        return _clean(_phrase_before(text, floor, change.start()))
+        return _measured(_phrase_before(text, floor, change.start()))
     return None
+
+
+def _measured(phrase: str | None) -> str | None:
+    """What a change verb changes, unless it is a name: 'improves Llama-3-8B by 12.1%', 'Qwen2.5-7B
+    improves from 45.1% to 52.3%' change a model's score, not a metric called by its name."""
+    cleaned = _clean(phrase)
+    if cleaned and all(name_like(w) for w in cleaned.split()) and not _names_metric(cleaned):
+        return None
+    return cleaned
 
 
 _IN_TERMS_OF = re.compile(r"\bin\s+terms\s+of\s+(?:the\s+)?", re.IGNORECASE)
@@ -519,7 +528,7 @@ _UNNAMED = re.compile(
 )
 
 # A sentence opened by a plural noun phrase as its subject ('Encoder-only models perform worst').
-_BARE_SUBJECT = re.compile(r"\s*(?:[A-Za-z][\w-]*\s+){0,3}[a-z][\w-]*s")
+_BARE_SUBJECT = re.compile(r"\s*(?:[A-Za-z][\w-]*\s+){0,3}(?:[a-z][\w-]*|[A-Z]+)s")  # 'models', 'LLMs'
 
 _FOR_AFTER = re.compile(r"\s*(?:\)\s*)?(?:for|by|with|from)\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)
 # What makes a number the second of a comparison: 'compared to 77.2% for M', 'versus 73.54 for M'.
