@@ -301,7 +301,9 @@ def test_a_compared_number_belongs_to_the_model_named_after_it() -> None:
 
 
 def test_an_exponent_is_the_metric_of_its_list_and_the_compared_number_is_not_ours() -> None:
-    text = PROPOSE + "FooNet scales better, with power-law exponents of -0.15 vs. -0.12 in loss and -0.65 vs. -0.49 in perplexity."
+    text = PROPOSE + (
+        "FooNet scales better, with power-law exponents of -0.15 vs. -0.12 in loss and -0.65 vs. -0.49 in perplexity."
+    )
     assert [(c.value, c.metric, c.method) for c in extract(text).claims] == [
         (-0.15, "power-law exponent", "FooNet"),
         (-0.12, "power-law exponent", None),
@@ -448,6 +450,14 @@ def test_a_benchmark_named_elsewhere_is_not_the_number_s() -> None:
 def test_benchmark_bindings_beyond_on(text: str, expected: tuple) -> None:
     (claim,) = extract(PROPOSE + text).claims
     assert (claim.metric, claim.benchmark) == expected
+
+
+def test_items_that_name_their_metrics_share_the_benchmark_named_once() -> None:
+    text = PROPOSE + "It gets 88.1 % joint goal accuracy and 97.1 % request accuracy on WoZ ."
+    assert [(c.metric, c.benchmark) for c in extract(text).claims] == [
+        ("joint goal accuracy", "WoZ"),
+        ("request accuracy", "WoZ"),
+    ]
 
 
 def test_a_benchmark_list_after_i_e() -> None:

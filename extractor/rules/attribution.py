@@ -823,6 +823,9 @@ def _respectively(text: str, drafts: list[_Draft], benchmarks: list[Mention], se
             draft.benchmark, draft.own_benchmark = name, True
 
 
+_METRIC_ITEM_GAP = re.compile(r"\s*(?:[\w@-]+\s*){1,3}?(?:,\s*)?and\s+" + _QUALIFIER, re.IGNORECASE)
+
+
 def _share_lists(text: str, drafts: list[_Draft]) -> None:
     """Neighbours in a list of one unit share a metric ('accuracies of 70.1% and 44.2%', '73% and
     60% refusal'; a firm one wins over a bare noun), and a benchmark given once ('72.6% and 70.1%
@@ -841,6 +844,12 @@ def _share_lists(text: str, drafts: list[_Draft]) -> None:
             a.benchmark = b.benchmark
         if a.kind == "change" and b.kind == "score" and b.q.form == "single":
             b.kind, b.direction, b.baseline = a.kind, a.direction, b.baseline or a.baseline
+    # '88.1% joint goal accuracy and 97.1% request accuracy on WoZ': items that each name their
+    # metric share the benchmark named once at the end.
+    for a, b in pairs:
+        items = a.firm and b.firm and _METRIC_ITEM_GAP.fullmatch(text, a.q.end, b.q.start)
+        if a.benchmark is None and b.own_benchmark and items:
+            a.benchmark = b.benchmark
 
 
 # A participle clause that compares ('..., surpassing TEAL by 1.77%'), attached to the clause

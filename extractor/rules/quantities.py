@@ -220,7 +220,8 @@ def parse_quantities(doc: Document, mentions: list[NumberMention] | None = None)
     atoms: list[Quantity] = []
     covered = -1
     for mention in mentions:
-        if mention.start < covered or doc.in_url(mention.start) or _NAME_PART.search(text, max(0, mention.start - 30), mention.start):
+        name_part = _NAME_PART.search(text, max(0, mention.start - 30), mention.start)
+        if mention.start < covered or doc.in_url(mention.start) or name_part:
             continue
         atom = _atom(text, mention)
         covered = atom.number_end if atom.form == "scientific" else mention.end
