@@ -536,6 +536,10 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
         ("we propose a new approach ( namely , Orthogonal Embedding CNNs , or OE - CNNs ) .",
          [("Orthogonal Embedding CNNs", ["OE - CNNs"])]),
         ("We propose FooNet or BarNet , two models .", [("FooNet", [])]),
+        # 'this' points with a noun; a quote mark written apart
+        ("We call this model “ DeepNet ” .", [("DeepNet", [])]),
+        ("We refer to the architecture as a “ stacked hourglass ” network .", [("stacked hourglass", [])]),
+        ("we call this phenomenon the reversal curse .", []),
         # a sentence that defines a name as a method noun
         ("The ByteNet is a one - dimensional convolutional neural network for translation .", [("ByteNet", [])]),
     ],

@@ -267,6 +267,24 @@ def _coordinated(text: str, end: int, sentence_end: int) -> tuple[str, int, int]
     return chunk if chunk and name_like(chunk[0].split()[0]) else None
 
 
+# 'we call this model "DeepNet"': the noun 'this' points with; '“ stacked hourglass ”': a quote
+# mark written apart in tokenized text.
+_POINTED_NOUN = re.compile(r"(?P<noun>[a-z][\w-]*)\s+(?=(?:the\s+|an?\s+)?[\"'\u201c\u2018`\w])")
+_LONE_QUOTE = re.compile(r"[\"'\u201c\u2018`]\s+(?=\w)")
+
+
+def _naming_start(text: str, at: int) -> tuple[int, str]:
+    """Where the name starts, and the noun 'this' points with ('' when none)."""
+    noun = ""
+    if re.search(r"\bthis\s+$", text[max(0, at - 6) : at], re.IGNORECASE):
+        pointed = _POINTED_NOUN.match(text, at)
+        if pointed and (pointed.group("noun") in HEADS or pointed.group("noun") in PHENOMENON_HEADS):
+            at, noun = pointed.end(), pointed.group("noun")
+            at += len(re.match(r"(?:the\s+|an?\s+)?", text[at:]).group())
+    lone = _LONE_QUOTE.match(text, at)
+    return (lone.end() if lone else at), noun
+
+
 def named(text: str, span: tuple[int, int], names: Found) -> None:
     """'a new method called SKIM', 'a ratio we call the compositionality gap'."""
     for match in _NAMING.finditer(text, *span):
@@ -274,9 +292,13 @@ def named(text: str, span: tuple[int, int], names: Found) -> None:
         head = lead.group(1).lower() if lead else ""
         if head in PHENOMENON_HEADS:
             continue
-        chunk = name_chunk(text, match.end(), lowercase=True)
-        quoted = text[match.end() : match.end() + 1] in QUOTES
-        defined = _acronym_at(match.end(), names.acronyms)
+        at, pointed = _naming_start(text, match.end())
+        if pointed in PHENOMENON_HEADS:
+            continue  # 'we call this phenomenon the reversal curse'
+        head = head or pointed
+        chunk = name_chunk(text, at, lowercase=True)
+        quoted = text[at : at + 1] in QUOTES or text[at - 2 : at - 1] in QUOTES
+        defined = _acronym_at(at, names.acronyms)
         # 'a regularizer dubbed dropblock': after a method or dataset noun a lower-case name is one
         headed = head in HEADS and not match.group("we")
         if chunk and headed and not name_like(chunk[0].split()[0]):
