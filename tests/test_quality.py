@@ -1,7 +1,7 @@
 """A quality floor for the offline rules: run them on the dev set and on both held-out sets and
 score them with ``extractor eval``'s own scoring (docs/ANNOTATION.md, "How a run is scored").
 
-The floors sit a little below what rules 2.1 reach (README, "Measuring quality"), so a change
+The floors sit a little below what rules 2.2 reach (README, "Measuring quality"), so a change
 that loses tuples, claims or methods fails here. Held-out text is only measured, never tuned on:
 a floor there guards the rules' generality, not a target to fit.
 """
@@ -20,13 +20,13 @@ from extractor.schema import PaperResult
 
 from .conftest import FIXTURES
 
-# name: (abstracts, gold, {figure: floor}); reached by rules 2.1 in the comment.
+# name: (abstracts, gold, {figure: floor}); reached by rules 2.2 in the comment.
 SETS: dict[str, tuple[Path, Path, dict[str, float]]] = {
-    # tuples F1 0.585, claims F1 0.997, methods F1 0.974
+    # tuples F1 0.611, claims F1 0.997, methods F1 0.974
     "dev": (
         FIXTURES / "abstracts",
         FIXTURES / "gold" / "dev.jsonl",
-        {"tuples": 0.55, "claims": 0.97, "methods": 0.94},
+        {"tuples": 0.58, "claims": 0.97, "methods": 0.94},
     ),
     # 12 claims, 20 methods: tuples F1 0.333, claims F1 1.000, methods F1 0.706
     "heldout-scirex": (

@@ -351,7 +351,8 @@ _EXPONENT = re.compile(
 
 
 def _metric_exponent(text: str, q: Quantity) -> str | None:
-    if q.unit is not None:
+    window = text[max(0, q.start - 120) : q.start].lower()
+    if q.unit is not None or ("xponent" not in window and "slope" not in window):
         return None
     # no sentence floor: a splitter may end a sentence at 'vs.'; the pattern crosses no '. '
     found = _EXPONENT.search(text, max(0, q.start - 120), q.start)
@@ -693,7 +694,7 @@ _LABEL_GAP = re.compile(r"\s*[=:]?\s*$")
 def _labelled(text: str, floor: int, q: Quantity) -> bool:
     """An unsigned value written right after a metric's name ('(perplexity 5.03, ...)', 'BLEU:
     34.7') is that metric's value, whatever change words the clause holds."""
-    if q.sign or q.unit in ("pp", "x"):
+    if q.sign or q.unit in ("pp", "x") or not text[max(0, q.start - 3) : q.start].rstrip(" =:").strip():
         return False
     gap = _LABEL_GAP.search(text, max(floor, q.start - 4), q.start)
     phrase = _phrase_before(text, floor, gap.start()) if gap else None

@@ -220,7 +220,8 @@ def parse_quantities(doc: Document, mentions: list[NumberMention] | None = None)
     atoms: list[Quantity] = []
     covered = -1
     for mention in mentions:
-        name_part = _NAME_PART.search(text, max(0, mention.start - 30), mention.start)
+        spaced = text[max(0, mention.start - 3) : mention.start] == " - "
+        name_part = spaced and _NAME_PART.search(text, max(0, mention.start - 30), mention.start)
         if mention.start < covered or doc.in_url(mention.start) or name_part:
             continue
         atom = _atom(text, mention)
