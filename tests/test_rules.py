@@ -305,10 +305,10 @@ def test_an_exponent_is_the_metric_of_its_list_and_the_compared_number_is_not_ou
         "FooNet scales better, with power-law exponents of -0.15 vs. -0.12 in loss and -0.65 vs. -0.49 in perplexity."
     )
     assert [(c.value, c.metric, c.method) for c in extract(text).claims] == [
-        (-0.15, "power-law exponent", "FooNet"),
-        (-0.12, "power-law exponent", None),
-        (-0.65, "power-law exponent", "FooNet"),
-        (-0.49, "power-law exponent", None),
+        (-0.15, "power-law exponent in loss", "FooNet"),
+        (-0.12, "power-law exponent in loss", None),
+        (-0.65, "power-law exponent in perplexity", "FooNet"),
+        (-0.49, "power-law exponent in perplexity", None),
     ]
 
 

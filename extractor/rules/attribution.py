@@ -350,7 +350,23 @@ _EXPONENT = re.compile(
 )
 
 
-def _metric_exponent(text: str, q: Quantity) -> str | None:
+def _metric_exponent(text: str, q: Quantity, limit: int) -> str | None:
+    """'exponents of -0.15 in loss and -0.65 in perplexity': an exponent, and of what, so that the
+    loss exponent and the perplexity exponent are never ranked together."""
+    exponent = _exponent_name(text, q)
+    if not exponent:
+        return None
+    compared = _COMPARED_AFTER.match(text, q.end, limit)  # '-0.15 vs. -0.12 in loss'
+    found = _IN_AFTER.match(text, compared.end(), limit)
+    phrase = _phrase_after(text, found.end(), limit) if found else None
+    of = _clean(phrase[0]) if phrase else None
+    return f"{exponent} in {of}" if of and _names_metric(of) else exponent
+
+
+_COMPARED_AFTER = re.compile(r"(?:\s*(?:vs\.?|versus)\s*\\?\s*[-\u2212+]?\d[\d.]*)*", re.IGNORECASE)
+
+
+def _exponent_name(text: str, q: Quantity) -> str | None:
     window = text[max(0, q.start - 120) : q.start].lower()
     if q.unit is not None or ("xponent" not in window and "slope" not in window):
         return None
@@ -368,7 +384,7 @@ def metric_of(
     whether the grammar binds it firmly (a bare noun after a unit does not)."""
     text = doc.text
     metric = (
-        _metric_exponent(text, q)
+        _metric_exponent(text, q, max(limit, doc.sentence_of(q.start)[1]))
         or         _metric_after(text, q, limit)
         or _metric_in_after(text, q, limit)
         or _metric_before(text, clause[0], q)
