@@ -18,7 +18,6 @@ setting (the server answers after ``--latency`` s; ``tests/fake_openai.py`` in i
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import subprocess

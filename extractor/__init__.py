@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 from extractor.version import __version__
 
 if TYPE_CHECKING:
+    from extractor.api import run
     from extractor.config import RunConfig, make_config
     from extractor.errors import ExtractorError
-    from extractor.api import run
     from extractor.pipeline.runner import extract
     from extractor.schema import Claim, Extraction, ExtractionDraft, PaperResult
 

@@ -8,7 +8,13 @@ from typer.testing import CliRunner
 
 from extractor.cli.app import app
 from extractor.eval.attribution import benchmark_right, metric_right, subject_right
-from extractor.eval.score import Counts, GoldClaim, GoldPaper, evaluate, score_attribution
+from extractor.eval.score import (
+    Counts,
+    GoldClaim,
+    GoldPaper,
+    evaluate,
+    score_attribution,
+)
 from extractor.pipeline.rundir import write_run
 from extractor.schema import Claim, Extraction, PaperResult
 

@@ -25,7 +25,13 @@ from extractor.pipeline.runner import run
 from extractor.schema import PaperResult
 from tests.conftest import ROOT
 from tests.conftest_fake import fixture_papers, openai_config, write_papers
-from tests.fake_openai import INVENTED_BENCHMARK, INVENTED_VALUE, FakeOpenAI, Fault, grounded_answer
+from tests.fake_openai import (
+    INVENTED_BENCHMARK,
+    INVENTED_VALUE,
+    FakeOpenAI,
+    Fault,
+    grounded_answer,
+)
 
 PAPERS = fixture_papers(4)
 TARGET = PAPERS[1]  # the paper each test aims its fault at

@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 
 from extractor.backends.openai import prompts
-from extractor.backends.openai.prompts import PROMPT_FILES, available_versions, load_prompt
+from extractor.backends.openai.prompts import (
+    PROMPT_FILES,
+    available_versions,
+    load_prompt,
+)
 from extractor.config import DEFAULT_PROMPT_VERSION, RunConfig
 from extractor.errors import ConfigError
 from extractor.eval.score import Counts, read_gold, score_attribution

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from extractor.cli.app import app
 from extractor.text.safe import redact_url
 from tests.conftest_fake import fixture_papers, write_papers
-from tests.fake_openai import Fault, FakeOpenAI
+from tests.fake_openai import FakeOpenAI, Fault
 
 PAPERS = fixture_papers(3)
 

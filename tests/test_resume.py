@@ -5,7 +5,6 @@ split the papers and the leaderboard merges them."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import signal
@@ -18,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from extractor import make_config, run
+from extractor.backends.base import BackendResult
 from extractor.cli.app import app
 from extractor.leaderboard import build_leaderboard, export, load_runs
 from extractor.pipeline.ingest import read_inputs
@@ -25,7 +25,6 @@ from extractor.pipeline.journal import JOURNAL_FILE, Journal, record
 from extractor.pipeline.rundir import read_papers, read_run_info
 from extractor.pipeline.runner import POOL_AFTER
 from extractor.schema import ExtractionDraft, Usage
-from extractor.backends.base import BackendResult
 from tests.conftest import FIXTURES, ROOT
 from tests.conftest_fake import fixture_papers, openai_config, write_papers
 from tests.fake_openai import FakeOpenAI

@@ -17,7 +17,13 @@ from typing import Annotated, Optional, TypeVar
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.text import Text
 
 from extractor.errors import EXIT_FAILED, ExtractorError

@@ -7,7 +7,14 @@ from typing import Annotated
 
 import typer
 
-from extractor.cli.common import QuietOption, RunDir, StoreOption, console, line, progress_bars
+from extractor.cli.common import (
+    QuietOption,
+    RunDir,
+    StoreOption,
+    console,
+    line,
+    progress_bars,
+)
 
 
 def report_command(

@@ -7,7 +7,15 @@ from typing import Annotated
 
 import typer
 
-from extractor.cli.common import QuietOption, RunDir, StoreOption, console, line, progress_bars, reports_errors
+from extractor.cli.common import (
+    QuietOption,
+    RunDir,
+    StoreOption,
+    console,
+    line,
+    progress_bars,
+    reports_errors,
+)
 from extractor.pipeline.rundir import STORE_FILE
 
 REVIEW_EXAMPLES = f"""

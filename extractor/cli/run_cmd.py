@@ -18,7 +18,14 @@ from rich.table import Table
 
 from extractor.cli.common import console as make_console
 from extractor.cli.common import line, progress_bars
-from extractor.config import MODES, RunConfig, default_workers, make_config, parse_shard, resolve_backend
+from extractor.config import (
+    MODES,
+    RunConfig,
+    default_workers,
+    make_config,
+    parse_shard,
+    resolve_backend,
+)
 
 if TYPE_CHECKING:
     from extractor.backends.openai.batch import BatchProgress

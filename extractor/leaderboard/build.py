@@ -22,7 +22,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from extractor.catalog.normalize import NormalizedClaim, arxiv_id, entity_key, normalize_claim
+from extractor.catalog.normalize import (
+    NormalizedClaim,
+    arxiv_id,
+    entity_key,
+    normalize_claim,
+)
 from extractor.progress import Step, silent, tracked
 from extractor.review import Stamp, reviewed_papers
 from extractor.schema import PaperResult

@@ -15,8 +15,8 @@ import re
 
 from extractor.grounding import name_key, unique_names
 from extractor.rules.acronyms import abbreviations
-from extractor.rules.benchmarks import find_benchmark_mentions
 from extractor.rules.attribution import Subjects, build_claims
+from extractor.rules.benchmarks import find_benchmark_mentions
 from extractor.rules.claims import read_all
 from extractor.rules.cues import Name
 from extractor.rules.models import find_models, named_models
