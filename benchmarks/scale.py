@@ -175,7 +175,7 @@ from openai import AsyncOpenAI
 from extractor.backends.openai.prompts import load_prompt
 from extractor.pipeline.estimate import render_request
 base_url, source, concurrency = sys.argv[1], sys.argv[2], int(sys.argv[3])
-prompt = load_prompt("v1")
+prompt = load_prompt()  # the default version, as extractor run sends
 
 async def main():
     client = AsyncOpenAI(base_url=base_url, api_key="benchmark-key", max_retries=0)
