@@ -1,5 +1,5 @@
-"""A quality floor for the offline rules: run them on the dev set, the SciREX tuning set and both
-held-out sets and score them with ``extractor eval``'s own scoring (docs/ANNOTATION.md, "How a
+"""A quality floor for the offline rules: run them on the dev set, both tuning sets and both
+held-out sets, and score them with ``extractor eval``'s own scoring (docs/ANNOTATION.md, "How a
 run is scored").
 
 The floors sit a little below what the rules reach (README, "Measuring quality"), so a change
@@ -47,6 +47,12 @@ SETS: dict[str, tuple[Path, Path, dict[str, float]]] = {
         FIXTURES / "heldout" / "abstracts.jsonl",
         FIXTURES / "gold" / "heldout-new.jsonl",
         {"tuples": 0.44, "claims": 0.90, "methods": 0.83},
+    ),
+    # tuning set, before any tuning on it; 64 claims, 20 methods: tuples F1 0.333, claims F1 0.952, methods F1 0.900
+    "tune-new": (
+        FIXTURES / "tune" / "abstracts.jsonl",
+        FIXTURES / "gold" / "tune-new.jsonl",
+        {"tuples": 0.30, "claims": 0.92, "methods": 0.86},
     ),
 }
 
