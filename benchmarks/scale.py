@@ -214,13 +214,18 @@ def openai(args: argparse.Namespace, work: Path) -> None:
                 else:
                     m = measure([sys.executable, "-c", BARE, server.base_url, str(source), str(args.concurrency)])
                 requests = server.requests - before
-            rows[name] = requests / m.wall
+            rows[name] = (requests / m.wall, 1000 * m.cpu / requests)
             print(
                 f"{name:>16}: {size:,} papers, {requests:,} requests in {m.wall:.1f} s = {requests / m.wall:,.1f} requests/s, "
-                f"peak {m.all_mb:,.0f} MB (latency {args.latency} s, concurrency {args.concurrency})",
+                f"{1000 * m.cpu / requests:.2f} ms of client CPU per request, peak {m.all_mb:,.0f} MB "
+                f"(latency {args.latency} s, concurrency {args.concurrency})",
                 flush=True,
             )
-        print(f"request rate, extractor run / bare SDK: x{rows['extractor run'] / rows['bare openai SDK']:.2f}")
+        (rate, cpu), (bare_rate, bare_cpu) = rows["extractor run"], rows["bare openai SDK"]
+        print(
+            f"extractor run / bare SDK: request rate x{rate / bare_rate:.2f}, client CPU per request x{cpu / bare_cpu:.2f} "
+            "(on a busy machine the CPU ratio is the steadier figure: the rate also counts what other processes took)"
+        )
 
 
 def leaderboard(args: argparse.Namespace, work: Path) -> None:
