@@ -509,6 +509,9 @@ def test_a_benchmark_list_after_i_e() -> None:
         ("We study this puzzle through Embedded Language Flows (ELF) and find a mechanism.", []),
         ("we show that the hardness reduces to a problem called set disjointness (SD).", []),
         ("We introduce a pruning procedure that optimizes the selected pool.", []),
+        # a compound adjective made from someone else's name describes, it does not name
+        ("We offer practical GPT-based tools for teachers.", []),
+        ("we propose a novel ResNet - like architecture with two streams .", []),
     ],
 )
 def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> None:

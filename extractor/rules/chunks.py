@@ -37,6 +37,12 @@ _DASH = re.compile(r"\u2014|\u2013|--")
 _PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _LOWER_WORD = re.compile(r"[a-z][a-z0-9]*(?:(?:-|\s-\s)[a-z0-9]+)*")
 _POSSESSIVE = re.compile(r"['\u2019]s$")
+# 'NLP-based tools', 'a ResNet - like architecture': a compound adjective describes the noun after
+# it; the name it is made from is someone else's.
+_COMPOUND_ADJECTIVE = re.compile(
+    r"(?:-|\s-\s)(?:based|like|style|driven|guided|inspired|oriented|powered|centric|specific)$",
+    re.IGNORECASE,
+)
 _GREEK = "\u03bb\u03b1\u03b2\u03b3\u03b4\u03b5\u03c4\u03bc\u03c3\u03c0\u03c6"
 _PHRASE_END = frozenset(
     "that which who where for of to with comprising consisting containing including built based "
@@ -100,7 +106,12 @@ def name_chunk(text: str, start: int, lowercase: bool = False) -> tuple[str, int
         return None
     start, end = tokens[0][0], tokens[-1][1]
     name = _POSSESSIVE.sub("", text[start:end].strip(QUOTES + " "))
-    if len(name) < 2 or name.lower() in GENERIC_NAMES or _QUANTITY_START.match(name):
+    if (
+        len(name) < 2
+        or name.lower() in GENERIC_NAMES
+        or _QUANTITY_START.match(name)
+        or _COMPOUND_ADJECTIVE.search(name)
+    ):
         return None
     return name, start, end
 
