@@ -509,6 +509,9 @@ def test_a_benchmark_list_after_i_e() -> None:
         ("We study this puzzle through Embedded Language Flows (ELF) and find a mechanism.", []),
         ("we show that the hardness reduces to a problem called set disjointness (SD).", []),
         ("We introduce a pruning procedure that optimizes the selected pool.", []),
+        # a name set in LaTeX, as arXiv abstracts keep it
+        (r"We propose \textsc{Ravel}, an adaptive low-rank method.", [("Ravel", [])]),
+        (r"We introduce \textbf{FooBar}: a planner for robots.", [("FooBar", [])]),
         # a compound adjective made from someone else's name describes, it does not name
         ("We offer practical GPT-based tools for teachers.", []),
         ("we propose a novel ResNet - like architecture with two streams .", []),
