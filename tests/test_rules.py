@@ -509,6 +509,10 @@ def test_a_benchmark_list_after_i_e() -> None:
         ("We study this puzzle through Embedded Language Flows (ELF) and find a mechanism.", []),
         ("we show that the hardness reduces to a problem called set disjointness (SD).", []),
         ("We introduce a pruning procedure that optimizes the selected pool.", []),
+        # a quoted long form defined right after the cue
+        ("We introduce the “ gated flow unit ” ( GFU ) which speeds up learning .", [("GFU", ["gated flow unit"])]),
+        ('We introduce the "Wasserstein Gap Score" (WGS), which correlates with humans.',
+         [("WGS", ["Wasserstein Gap Score"])]),
         # a name set in LaTeX, as arXiv abstracts keep it
         (r"We propose \textsc{Ravel}, an adaptive low-rank method.", [("Ravel", [])]),
         (r"We introduce \textbf{FooBar}: a planner for robots.", [("FooBar", [])]),

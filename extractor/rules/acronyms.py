@@ -50,7 +50,7 @@ def _long_form(short: str, candidate: str) -> str | None:
             return None
         s -= 1
         i -= 1
-    long = candidate[candidate.rfind(" ", 0, i + 1) + 1 :].strip(" ,")
+    long = candidate[candidate.rfind(" ", 0, i + 1) + 1 :].strip(" ," + QUOTES)
     if len(long.split()) > min(len(core) + 5, 2 * len(core)) or len(long) <= len(core):
         return None
     return long

@@ -210,7 +210,7 @@ def cue_verbs(text: str, span: tuple[int, int], names: Found) -> None:
         position = _after_cue(text, cue.end(), span[1])
         chunk = (
             name_chunk(text, position)
-            or _acronym_at(position, names.acronyms)
+            or _acronym_at(text, position, names.acronyms)
             or _lowercase_named(text, position)
         )
         defined = chunk and any(a.start <= chunk[2] and chunk[1] < a.end for a in names.acronyms)
@@ -252,10 +252,11 @@ def _lowercase_named(text: str, position: int) -> tuple[str, int, int] | None:
     return None
 
 
-def _acronym_at(position: int, acronyms: list[Abbreviation]) -> tuple[str, int, int] | None:
-    """'we propose inference-time dynamic prompting (IDP)': a definition right at the cue."""
+def _acronym_at(text: str, position: int, acronyms: list[Abbreviation]) -> tuple[str, int, int] | None:
+    """'we propose inference-time dynamic prompting (IDP)': a definition right at the cue, its
+    long form maybe quoted ('We introduce the “ exponential linear unit ” ( ELU )')."""
     for acronym in acronyms:
-        if 0 <= acronym.start - position <= 2:
+        if acronym.start >= position and not text[position : acronym.start].strip(QUOTES + " "):
             return acronym.short, acronym.start, acronym.end
     return None
 
@@ -298,7 +299,7 @@ def named(text: str, span: tuple[int, int], names: Found) -> None:
         head = head or pointed
         chunk = name_chunk(text, at, lowercase=True)
         quoted = text[at : at + 1] in QUOTES or text[at - 2 : at - 1] in QUOTES
-        defined = _acronym_at(at, names.acronyms)
+        defined = _acronym_at(text, at, names.acronyms)
         # 'a regularizer dubbed dropblock': after a method or dataset noun a lower-case name is one
         headed = head in HEADS and not match.group("we")
         if chunk and headed and not name_like(chunk[0].split()[0]):
