@@ -592,6 +592,11 @@ def test_methods_named_as_acting_subjects(text: str, expected: list[str]) -> Non
             "We propose a parser built on a gated tree transition network (GTTN). Training a GTTN is cheap.",
             [("GTTN", ["gated tree transition network"])],
         ),
+        # the method noun right after the definition, though another word follows it
+        (
+            "Our proposed gated - loop nets ( GLN ) method simultaneously minimizes the error .",
+            [("GLN", ["gated - loop nets"])],
+        ),
         # 'our models (X)': a plural method noun before a parenthesized name
         ("Trained at scale, our models ( HopNets ) reach a new best loss.", [("HopNets", [])]),
     ],

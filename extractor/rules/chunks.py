@@ -144,9 +144,11 @@ def chunk_ending(text: str, floor: int, end: int) -> tuple[str, int, int] | None
 def head_after(text: str, end: int) -> str | None:
     """The head noun that follows a name ('GAPS framework'), or that an apposition gives it
     ('X, a two-stage framework that', 'X (Long Name), a diagnostic benchmark of')."""
-    direct = re.match(r"\s+(?:[\w-]+\s+)?([a-z][\w-]*)", text[end : end + 40])
-    if direct and direct.group(1).lower() in HEADS:
-        return direct.group(1).lower()
+    # the word right after ('( DSN ) method simultaneously'), else the one after a modifier
+    direct = re.match(r"\s+([\w-]+)(?:\s+([a-z][\w-]*))?", text[end : end + 40])
+    for word in direct.groups() if direct else ():
+        if word and word[0].islower() and word in HEADS:
+            return word
     apposition = re.match(
         r"(?:\s*\([^)]{1,80}\))?\s*[,:]\s*(?:a|an|the|our)\s+([^;.()]{1,120})", text[end : end + 200]
     )
