@@ -15,6 +15,7 @@ from extractor.backends.rules import RulesBackend
 from extractor.grounding import ground
 from extractor.pipeline.ingest import read_inputs
 from extractor.rules import RULES_VERSION, extract
+from extractor.rules.acronyms import abbreviations
 from extractor.rules.quantities import parse_quantities
 from extractor.rules.text import Document, sentence_spans
 
@@ -582,6 +583,14 @@ def test_methods_in_tokenized_text(text: str, expected: list[tuple]) -> None:
 )
 def test_methods_named_as_acting_subjects(text: str, expected: list[str]) -> None:
     assert [m.name for m in extract(text).methods] == expected
+
+
+def test_a_long_form_spelled_by_its_initials() -> None:
+    """Letters inside words would spell 'RRI' from 'relaxation iteration' alone."""
+    found = abbreviations(Document("with the restraint and relaxation iteration ( RRI ) scheme ."))
+    assert [(a.short, a.long) for a in found] == [("RRI", "restraint and relaxation iteration")]
+    found = abbreviations(Document("We propose GANQ (GPU-Adaptive Non-Uniform Quantization)."))
+    assert [(a.short, a.long) for a in found] == [("GANQ", "GPU-Adaptive Non-Uniform Quantization")]
 
 
 @pytest.mark.parametrize(
