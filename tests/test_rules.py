@@ -606,6 +606,14 @@ def test_a_long_form_spelled_by_its_initials() -> None:
             "Our proposed gated - loop nets ( GLN ) method simultaneously minimizes the error .",
             [("GLN", ["gated - loop nets"])],
         ),
+        # a whole-method noun right after a definition in a sentence about the paper's own work
+        (
+            "Specifically , with the stretch and relax iteration ( SRI ) training scheme , we integrate "
+            "the constraint .",
+            [("SRI", ["stretch and relax iteration"])],
+        ),
+        ("We view each vector within a fully connected ( FC ) layer as a basis .", []),
+        ("we add a penalty based on the “ Maximum Mean Discrepancy ” ( MMD ) measure .", []),
         # 'our models (X)': a plural method noun before a parenthesized name
         ("Trained at scale, our models ( HopNets ) reach a new best loss.", [("HopNets", [])]),
     ],

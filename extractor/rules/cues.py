@@ -82,8 +82,13 @@ _WE_PRESENT_AFTER = re.compile(
 )
 _NOT_A_DEFINITION = re.compile(
     r"\b(?:such\s+as|like|e\.g\.?|i\.e\.?|including|known\s+as|than|vs\.?|versus|over|baselines?|"
-    r"in\s+terms\s+of|measured\s+by|focusing\s+on|based\s+on)\s*(?:the\s+)?$",
+    r"in\s+terms\s+of|measured\s+by|focusing\s+on|based\s+on)\s*(?:the\s+)?[\"'\u201c\u2018`]?\s*$",
     re.IGNORECASE,
+)
+# Method nouns that name a whole method, not a part of one ('a fully connected (FC) layer').
+_WHOLE_METHODS = frozenset(
+    "method approach framework algorithm scheme strategy technique model architecture mechanism "
+    "network pipeline system procedure paradigm recipe".split()
 )
 _SKIP = frozenset(
     """
@@ -431,7 +436,10 @@ def definitions(
             or reused
             or bool(_STRONG_LEAD.search(lead) or _WE_PRESENT_AFTER.match(text, acronym.end))
         )
-        if not (strong and (titled or head in HEADS or acronym.long.split()[-1].lower() in HEADS)):
+        # 'with the restraint and relaxation iteration (RRI) training scheme, we ...': a method noun
+        # right after the definition, in a sentence about the paper's own work.
+        headed = head in _WHOLE_METHODS and bool(FIRST_PERSON.search(sentence))
+        if not headed and not (strong and (titled or head in HEADS or acronym.long.split()[-1].lower() in HEADS)):
             new_here = (previous_cue or FIRST_PERSON.search(sentence)) and (
                 _NOVELTY.search(sentence) or text.count(acronym.short) > 1
             )
