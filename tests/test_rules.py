@@ -15,6 +15,7 @@ from extractor.backends.rules import RulesBackend
 from extractor.grounding import ground
 from extractor.pipeline.ingest import read_inputs
 from extractor.rules import RULES_VERSION, extract
+from extractor.rules.acronyms import abbreviations
 from extractor.rules.quantities import parse_quantities
 from extractor.rules.text import Document, sentence_spans
 
@@ -509,6 +510,16 @@ def test_a_benchmark_list_after_i_e() -> None:
         ("We study this puzzle through Embedded Language Flows (ELF) and find a mechanism.", []),
         ("we show that the hardness reduces to a problem called set disjointness (SD).", []),
         ("We introduce a pruning procedure that optimizes the selected pool.", []),
+        # a quoted long form defined right after the cue
+        ("We introduce the “ gated flow unit ” ( GFU ) which speeds up learning .", [("GFU", ["gated flow unit"])]),
+        ('We introduce the "Wasserstein Gap Score" (WGS), which correlates with humans.',
+         [("WGS", ["Wasserstein Gap Score"])]),
+        # a name set in LaTeX, as arXiv abstracts keep it
+        (r"We propose \textsc{Ravel}, an adaptive low-rank method.", [("Ravel", [])]),
+        (r"We introduce \textbf{FooBar}: a planner for robots.", [("FooBar", [])]),
+        # a compound adjective made from someone else's name describes, it does not name
+        ("We offer practical GPT-based tools for teachers.", []),
+        ("we propose a novel ResNet - like architecture with two streams .", []),
     ],
 )
 def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> None:
@@ -574,6 +585,14 @@ def test_methods_named_as_acting_subjects(text: str, expected: list[str]) -> Non
     assert [m.name for m in extract(text).methods] == expected
 
 
+def test_a_long_form_spelled_by_its_initials() -> None:
+    """Letters inside words would spell 'RRI' from 'relaxation iteration' alone."""
+    found = abbreviations(Document("with the restraint and relaxation iteration ( RRI ) scheme ."))
+    assert [(a.short, a.long) for a in found] == [("RRI", "restraint and relaxation iteration")]
+    found = abbreviations(Document("We propose GANQ (GPU-Adaptive Non-Uniform Quantization)."))
+    assert [(a.short, a.long) for a in found] == [("GANQ", "GPU-Adaptive Non-Uniform Quantization")]
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -582,6 +601,19 @@ def test_methods_named_as_acting_subjects(text: str, expected: list[str]) -> Non
             "We propose a parser built on a gated tree transition network (GTTN). Training a GTTN is cheap.",
             [("GTTN", ["gated tree transition network"])],
         ),
+        # the method noun right after the definition, though another word follows it
+        (
+            "Our proposed gated - loop nets ( GLN ) method simultaneously minimizes the error .",
+            [("GLN", ["gated - loop nets"])],
+        ),
+        # a whole-method noun right after a definition in a sentence about the paper's own work
+        (
+            "Specifically , with the stretch and relax iteration ( SRI ) training scheme , we integrate "
+            "the constraint .",
+            [("SRI", ["stretch and relax iteration"])],
+        ),
+        ("We view each vector within a fully connected ( FC ) layer as a basis .", []),
+        ("we add a penalty based on the “ Maximum Mean Discrepancy ” ( MMD ) measure .", []),
         # 'our models (X)': a plural method noun before a parenthesized name
         ("Trained at scale, our models ( HopNets ) reach a new best loss.", [("HopNets", [])]),
     ],

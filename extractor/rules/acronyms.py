@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from extractor.rules.chunks import QUOTES, TOKEN
+from extractor.rules.chunks import CONNECTORS, QUOTES, TOKEN
 from extractor.rules.text import Document
 
 
@@ -34,10 +34,34 @@ def _short_form(candidate: str) -> bool:
     )
 
 
+# Words a long form may hold that give no letter to the short form ('restraint and relaxation').
+_UNLETTERED = CONNECTORS | {"and", "&", "-"}
+
+
+def _initials(core: str, candidate: str) -> str | None:
+    """The ending of ``candidate`` whose words open with the letters of ``core``, function words
+    skipped: 'restraint and relaxation iteration (RRI)', where letters inside words would spell
+    'relaxation iteration'."""
+    letters = [c.lower() for c in core if c.isalnum()]
+    words = candidate.split()
+    k = len(words) - 1
+    for letter in reversed(letters):
+        while k >= 0 and words[k].lower() in _UNLETTERED and words[k][:1].lower() != letter:
+            k -= 1
+        if k < 0 or words[k][:1].lower() != letter:
+            return None
+        k -= 1
+    return " ".join(words[k + 1 :])
+
+
 def _long_form(short: str, candidate: str) -> str | None:
-    """The shortest ending of ``candidate`` whose letters spell ``short`` in order, the first
-    one at a word start; None when there is none or it is implausibly long."""
+    """The words of ``candidate`` before the short form that spell it: by their initials when
+    they do, else (Schwartz-Hearst) the shortest ending whose letters spell it in order, the
+    first one at a word start; None when there is none or it is implausibly long."""
     core = short[:-1] if re.search(r"[A-Z]s$", short) else short
+    initials = _initials(core, candidate.strip(" ," + QUOTES))
+    if initials and len(initials.split()) > 1:
+        return initials
     s, i = len(core) - 1, len(candidate) - 1
     while s >= 0:
         c = core[s].lower()
@@ -50,7 +74,7 @@ def _long_form(short: str, candidate: str) -> str | None:
             return None
         s -= 1
         i -= 1
-    long = candidate[candidate.rfind(" ", 0, i + 1) + 1 :].strip(" ,")
+    long = candidate[candidate.rfind(" ", 0, i + 1) + 1 :].strip(" ," + QUOTES)
     if len(long.split()) > min(len(core) + 5, 2 * len(core)) or len(long) <= len(core):
         return None
     return long

@@ -37,6 +37,14 @@ _DASH = re.compile(r"\u2014|\u2013|--")
 _PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _LOWER_WORD = re.compile(r"[a-z][a-z0-9]*(?:(?:-|\s-\s)[a-z0-9]+)*")
 _POSSESSIVE = re.compile(r"['\u2019]s$")
+# 'NLP-based tools', 'a ResNet - like architecture': a compound adjective describes the noun after
+# it; the name it is made from is someone else's.
+_COMPOUND_ADJECTIVE = re.compile(
+    r"(?:-|\s-\s)(?:based|like|style|driven|guided|inspired|oriented|powered|centric|specific)$",
+    re.IGNORECASE,
+)
+# arXiv abstracts keep LaTeX: '\textsc{Ravan}' is the name Ravan set in small capitals.
+_LATEX_OPEN = re.compile(r"\s*\\(?:textsc|textbf|textit|texttt|textsf|emph|mathrm|mathbf|mathsf|mathtt)\{")
 _GREEK = "\u03bb\u03b1\u03b2\u03b3\u03b4\u03b5\u03c4\u03bc\u03c3\u03c0\u03c6"
 _PHRASE_END = frozenset(
     "that which who where for of to with comprising consisting containing including built based "
@@ -64,13 +72,14 @@ def name_chunk(text: str, start: int, lowercase: bool = False) -> tuple[str, int
     a short lower-case phrase ('self-ask', 'inference-time dynamic prompting'); a name that
     starts capitalized does not continue in lower case ('FDNet1.0 for face detection')."""
     tokens: list[tuple[int, int]] = []
-    for match in TOKEN.finditer(text, start):
+    latex = _LATEX_OPEN.match(text, start)
+    for match in TOKEN.finditer(text, latex.end() if latex else start):
         raw = match.group()
         if raw.startswith("("):
             break
         # Trailing punctuation and a dash end the name; '!' and '++' may belong to it ('BeNice!').
         raw = _DASH.split(raw, 1)[0]
-        word = raw.rstrip(",.;:?)")
+        word = raw.rstrip(",.;:?)}")
         closes = word != raw or raw != match.group() or (bool(tokens) and raw.endswith(tuple(QUOTES)))
         bare = word.strip(QUOTES)
         if not bare:
@@ -100,7 +109,12 @@ def name_chunk(text: str, start: int, lowercase: bool = False) -> tuple[str, int
         return None
     start, end = tokens[0][0], tokens[-1][1]
     name = _POSSESSIVE.sub("", text[start:end].strip(QUOTES + " "))
-    if len(name) < 2 or name.lower() in GENERIC_NAMES or _QUANTITY_START.match(name):
+    if (
+        len(name) < 2
+        or name.lower() in GENERIC_NAMES
+        or _QUANTITY_START.match(name)
+        or _COMPOUND_ADJECTIVE.search(name)
+    ):
         return None
     return name, start, end
 
@@ -130,9 +144,11 @@ def chunk_ending(text: str, floor: int, end: int) -> tuple[str, int, int] | None
 def head_after(text: str, end: int) -> str | None:
     """The head noun that follows a name ('GAPS framework'), or that an apposition gives it
     ('X, a two-stage framework that', 'X (Long Name), a diagnostic benchmark of')."""
-    direct = re.match(r"\s+(?:[\w-]+\s+)?([a-z][\w-]*)", text[end : end + 40])
-    if direct and direct.group(1).lower() in HEADS:
-        return direct.group(1).lower()
+    # the word right after ('( DSN ) method simultaneously'), else the one after a modifier
+    direct = re.match(r"\s+([\w-]+)(?:\s+([a-z][\w-]*))?", text[end : end + 40])
+    for word in direct.groups() if direct else ():
+        if word and word[0].islower() and word in HEADS:
+            return word
     apposition = re.match(
         r"(?:\s*\([^)]{1,80}\))?\s*[,:]\s*(?:a|an|the|our)\s+([^;.()]{1,120})", text[end : end + 200]
     )

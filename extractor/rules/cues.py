@@ -82,8 +82,13 @@ _WE_PRESENT_AFTER = re.compile(
 )
 _NOT_A_DEFINITION = re.compile(
     r"\b(?:such\s+as|like|e\.g\.?|i\.e\.?|including|known\s+as|than|vs\.?|versus|over|baselines?|"
-    r"in\s+terms\s+of|measured\s+by|focusing\s+on|based\s+on)\s*(?:the\s+)?$",
+    r"in\s+terms\s+of|measured\s+by|focusing\s+on|based\s+on)\s*(?:the\s+)?[\"'\u201c\u2018`]?\s*$",
     re.IGNORECASE,
+)
+# Method nouns that name a whole method, not a part of one ('a fully connected (FC) layer').
+_WHOLE_METHODS = frozenset(
+    "method approach framework algorithm scheme strategy technique model architecture mechanism "
+    "network pipeline system procedure paradigm recipe".split()
 )
 _SKIP = frozenset(
     """
@@ -210,7 +215,7 @@ def cue_verbs(text: str, span: tuple[int, int], names: Found) -> None:
         position = _after_cue(text, cue.end(), span[1])
         chunk = (
             name_chunk(text, position)
-            or _acronym_at(position, names.acronyms)
+            or _acronym_at(text, position, names.acronyms)
             or _lowercase_named(text, position)
         )
         defined = chunk and any(a.start <= chunk[2] and chunk[1] < a.end for a in names.acronyms)
@@ -252,10 +257,11 @@ def _lowercase_named(text: str, position: int) -> tuple[str, int, int] | None:
     return None
 
 
-def _acronym_at(position: int, acronyms: list[Abbreviation]) -> tuple[str, int, int] | None:
-    """'we propose inference-time dynamic prompting (IDP)': a definition right at the cue."""
+def _acronym_at(text: str, position: int, acronyms: list[Abbreviation]) -> tuple[str, int, int] | None:
+    """'we propose inference-time dynamic prompting (IDP)': a definition right at the cue, its
+    long form maybe quoted ('We introduce the “ exponential linear unit ” ( ELU )')."""
     for acronym in acronyms:
-        if 0 <= acronym.start - position <= 2:
+        if acronym.start >= position and not text[position : acronym.start].strip(QUOTES + " "):
             return acronym.short, acronym.start, acronym.end
     return None
 
@@ -298,7 +304,7 @@ def named(text: str, span: tuple[int, int], names: Found) -> None:
         head = head or pointed
         chunk = name_chunk(text, at, lowercase=True)
         quoted = text[at : at + 1] in QUOTES or text[at - 2 : at - 1] in QUOTES
-        defined = _acronym_at(at, names.acronyms)
+        defined = _acronym_at(text, at, names.acronyms)
         # 'a regularizer dubbed dropblock': after a method or dataset noun a lower-case name is one
         headed = head in HEADS and not match.group("we")
         if chunk and headed and not name_like(chunk[0].split()[0]):
@@ -430,7 +436,10 @@ def definitions(
             or reused
             or bool(_STRONG_LEAD.search(lead) or _WE_PRESENT_AFTER.match(text, acronym.end))
         )
-        if not (strong and (titled or head in HEADS or acronym.long.split()[-1].lower() in HEADS)):
+        # 'with the restraint and relaxation iteration (RRI) training scheme, we ...': a method noun
+        # right after the definition, in a sentence about the paper's own work.
+        headed = head in _WHOLE_METHODS and bool(FIRST_PERSON.search(sentence))
+        if not headed and not (strong and (titled or head in HEADS or acronym.long.split()[-1].lower() in HEADS)):
             new_here = (previous_cue or FIRST_PERSON.search(sentence)) and (
                 _NOVELTY.search(sentence) or text.count(acronym.short) > 1
             )
