@@ -418,6 +418,9 @@ def test_kind_and_direction_of_a_change(text: str, expected: tuple) -> None:
         ("GPT-4o reaches a new high. This gives 11.0 points of improvement.", None, "GPT-4o"),
         # a plural noun phrase opening the sentence is an unnamed subject
         ("Encoder-only models perform worst (perplexity approximately 59).", None, None),
+        # a modal between the subject and its verb ('can far surpass', 'can be made')
+        ("GPT-4o can far surpass BarNet, reaching 61.2% on MMLU.", None, "GPT-4o"),
+        ("We find that GPT-4o can be made 12% more efficient with distillation.", None, "GPT-4o"),
     ],
 )
 def test_the_subject_is_who_achieved_the_number(text: str, method: str | None, model: str | None) -> None:

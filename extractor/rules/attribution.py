@@ -515,7 +515,7 @@ _OWN = re.compile(
 # ... eliminating 91%', 'X, which uses ... and provides 99%').
 _SUBJECT_VERB = re.compile(
     r"(?<![\w-])(?:(?:" + _RESULT_VERBS + r"|introduc|propos|present|develop|us(?=e|es|ed)|eliminat|remov)"
-    + _VERB_ENDING + r"|is|are|was|were|has|have)\b",
+    + _VERB_ENDING + r"|is|are|was|were|has|have|be|becomes?|became)\b",
     re.IGNORECASE,
 )
 # A passive with its agent: 'the best trade-off is achieved by M'.
@@ -525,10 +525,12 @@ _PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been)\s+(?:\w+ly\s+)?$", re.IGNO
 # verbs are not the main clause's.
 _ASIDE = re.compile(r"\s(?:--|\u2014|\u2013)\s[^;]*?\s(?:--|\u2014|\u2013)\s")
 # What may stand between a subject and its verb: adverbs, a relative pronoun, a parenthesis,
-# 'with ...' ('AL8 with uniform 8-bit momentum reaches').
+# 'with ...' ('AL8 with uniform 8-bit momentum reaches'), a modal ('X can far surpass', 'X can
+# be made 12% more efficient').
 _BEFORE_VERB = re.compile(
     r"(?:\s*\([^()]{0,60}\))?(?:\s+with\s+[^,;()]{1,40}?)?(?:\s*,?\s+(?:that|which|who))?"
-    r"(?:\s+(?:\w+ly|also|further|still|only|not\s+only|even|then|thus|both|consistently))*\s*$",
+    r"(?:\s+(?:\w+ly|also|further|still|only|not\s+only|even|then|thus|both|consistently|far|"
+    r"can|cannot|could|may|might|will|would|should|must))*\s*$",
     re.IGNORECASE,
 )
 _POSSESSIVE = re.compile(r"(?P<name>[^\s(]+)['\u2019]s\s+(?:[\w-]+\s+){0,3}?[\w-]+$")
