@@ -330,6 +330,11 @@ def test_a_plural_acronym_opening_a_sentence_is_an_unnamed_subject() -> None:
     assert (claim.method, claim.model) == (None, None)
 
 
+def test_a_name_given_to_a_measure_is_never_a_subject() -> None:
+    text = "We define the Drift Gap (DG) metric. Seven judges exhibit DG exceeding 0.50 with text scores of 6--8."
+    assert {(c.method, c.model) for c in extract(text).claims} == {(None, None)}
+
+
 def test_the_resulting_model_is_the_proposed_method() -> None:
     (claim,) = extract(PROPOSE + "The resulting model attains 83.2% accuracy on ImageNet.").claims
     assert (claim.method, claim.benchmark) == ("FooNet", "ImageNet")

@@ -566,11 +566,36 @@ _ABLATION = re.compile(r"\b(?:ablat\w*|variants?|w/o)\b", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Subjects:
-    """The names that can be a number's subject, and the paper's proposed method."""
+    """The names that can be a number's subject, the paper's proposed method, and the names that
+    are measures (a name the paper gives a metric is what a number measures, never who)."""
 
     methods: list[Mention]
     models: list[Mention]
     proposed: str | None
+    measures: frozenset[str] = frozenset()
+
+
+# The head noun of a measure's name ('Abstraction Gap', 'Confusion Index', 'Hallucination Rate'),
+# or the noun a name is written before ('the AG metric').
+_MEASURE_HEAD = re.compile(
+    r"(?:gap|score|index|rate|ratio|metric|measure|error|distance|divergence|coefficient)s?$", re.IGNORECASE
+)
+_MEASURE_AFTER = re.compile(r"\s*(?:\([^()]{1,12}\)\s*)?(?:metric|measure|score|index)\b", re.IGNORECASE)
+
+
+def measure_names(text: str, names: list[tuple[str, tuple[str, ...]]]) -> frozenset[str]:
+    """The names (keys) that name a measure: one of its forms ends with a measure noun, or the
+    text writes it before one ('The Abstraction Gap (AG) metric quantifies ...')."""
+    measures: set[str] = set()
+    for name, surfaces in names:
+        written_before = any(
+            _MEASURE_AFTER.match(text, m.end())
+            for surface in surfaces
+            for m in re.finditer(r"(?<![\w-])" + re.escape(surface) + r"(?![\w-])", text)
+        )
+        if written_before or any(_MEASURE_HEAD.search(surface) for surface in surfaces):
+            measures.add(name_key(name))
+    return frozenset(measures)
 
 
 def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str | None, str | None] | None:
@@ -583,6 +608,8 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
     for role, mentions in (("method", subjects.methods), ("model", subjects.models)):
         for m in mentions:
             if m.end == end or (m.start < end <= m.end):
+                if name_key(m.name) in subjects.measures:
+                    return None  # 'models exhibit AG exceeding 0.50': a measure, not who
                 return (m.name, None) if role == "method" else (None, m.name)
     owner = _POSSESSIVE.search(text, max(floor, end - 60), end)
     if owner:
@@ -593,6 +620,8 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
         unnamed = _UNNAMED.search(text, max(floor, end - 60), end) or _BARE_SUBJECT.fullmatch(text, floor, end)
         return (None, None) if unnamed else None
     name = re.split(r"\s+on\s+", chunk[0])[0]  # 'the accuracy of FooNet on GSM8K is ...'
+    if name_key(name) in subjects.measures:
+        return None
     for m in subjects.methods:  # 'Kronecker' for 'Kronecker Embeddings'
         if m.name.lower().startswith(name.lower()):
             return m.name, None
