@@ -394,6 +394,15 @@ def test_kind_and_direction_of_a_change(text: str, expected: tuple) -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    ["FooNet keeps quality while removing 67.1M trainable parameters.", "It eliminates 91% of the KV cache."],
+)
+def test_removing_an_amount_is_a_decrease(text: str) -> None:
+    (claim,) = extract(PROPOSE + text).claims
+    assert (claim.kind, claim.direction) == ("change", "decrease")
+
+
+@pytest.mark.parametrize(
     ("text", "method", "model"),
     [
         # 'we', 'it', 'our method', 'the proposed X' are the paper's proposed method

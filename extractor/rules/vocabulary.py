@@ -117,10 +117,12 @@ INCREASE = re.compile(
     r"enhanc\w*|jump\w*|grow\w*|grew|lifts?|uplifts?)\b|(?<![\w.])\+\d",
     re.IGNORECASE,
 )
-# Words before a number that make it a change relative to something.
+# Words before a number that make it a change relative to something; removing or eliminating an
+# amount ('removing 67.1M parameters', 'eliminating 91% of ...') changes what had it.
 CHANGE_CUE = re.compile(
     r"\b(?:by|margins?\s+of|gains?\s+of|improvements?\s+of|reductions?\s+of|drops?\s+of|"
-    r"speed-?ups?\s+of|increases?\s+of|decreases?\s+of|costs?|loses|losing|gains|adds|adding|saves|saving)"
+    r"speed-?ups?\s+of|increases?\s+of|decreases?\s+of|costs?|loses|losing|gains|adds|adding|saves|saving|"
+    r"remov(?:es|ed|ing)|eliminat(?:es|ed|ing))"
     r"\s*(?:only\s+|just\s+|up\s+to\s+|about\s+|~|nearly\s+|roughly\s+|approximately\s+|over\s+|more\s+than\s+)?$",
     re.IGNORECASE,
 )
