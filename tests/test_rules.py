@@ -386,6 +386,8 @@ def test_respectively_aligns_numbers_and_benchmarks_in_order() -> None:
         # a value written right after a metric's name is that metric's score
         ("A larger rank yields a small improvement for FooNet (perplexity 5.03, p > 0.05).",
          ("perplexity", "score", None)),
+        ("The gap between its best single-run score (42/50) and BarNet's is small.",
+         ("best single-run score", "score", None)),
     ],
 )
 def test_kind_and_direction_of_a_change(text: str, expected: tuple) -> None:

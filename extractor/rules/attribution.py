@@ -780,12 +780,13 @@ _GOVERNING_VERB = re.compile(
 )
 
 
-_LABEL_GAP = re.compile(r"\s*[=:]?\s*$")
+_LABEL_GAP = re.compile(r"\s*[=:(]?\s*$")
 
 
 def _labelled(text: str, floor: int, q: Quantity) -> bool:
     """An unsigned value written right after a metric's name ('(perplexity 5.03, ...)', 'BLEU:
-    34.7') is that metric's value, whatever change words the clause holds."""
+    34.7', 'the best majority-vote score (42/50)') is that metric's value, whatever change
+    words the clause holds."""
     if q.sign or q.unit in ("pp", "x") or not text[max(0, q.start - 3) : q.start].rstrip(" =:").strip():
         return False
     gap = _LABEL_GAP.search(text, max(floor, q.start - 4), q.start)
