@@ -388,6 +388,8 @@ def test_respectively_aligns_numbers_and_benchmarks_in_order() -> None:
          ("perplexity", "score", None)),
         ("The gap between its best single-run score (42/50) and BarNet's is small.",
          ("best single-run score", "score", None)),
+        # a change noun heading the phrase after the number
+        ("FooNet runs with 0.2% step-time overhead.", ("step-time overhead", "change", "increase")),
     ],
 )
 def test_kind_and_direction_of_a_change(text: str, expected: tuple) -> None:
