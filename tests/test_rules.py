@@ -388,6 +388,11 @@ def test_respectively_aligns_numbers_and_benchmarks_in_order() -> None:
          ("perplexity", "score", None)),
         ("The gap between its best single-run score (42/50) and BarNet's is small.",
          ("best single-run score", "score", None)),
+        # a gap in a metric is a change; a gap or ratio named by a property is the measured score
+        ("It cuts the accuracy gap in zero-shot tasks compared to the dense model to 0.54%.",
+         ("accuracy gap", "change", None)),
+        ("FooNet shows a perplexity jump ratio of 2.39x on noisy inputs.", ("perplexity jump ratio", "score", None)),
+        ("FooNet narrows the reasoning gap by 16.3%.", ("reasoning gap", "change", "decrease")),
         # a change noun heading the phrase after the number
         ("FooNet runs with 0.2% step-time overhead.", ("step-time overhead", "change", "increase")),
     ],

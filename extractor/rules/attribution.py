@@ -834,6 +834,27 @@ def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, s
     return "change", None
 
 
+_GAP_OF = re.compile(r"(?:[\w-]+\s+)?(?:gap|ratio)s?\s*(?:of|=|:)\s*" + _QUALIFIER + r"$", re.IGNORECASE)
+
+
+def _kind_of_gap(
+    text: str, q: Quantity, clause: tuple[int, int], metric: str | None, kind: tuple[str, str | None]
+) -> tuple[str, str | None]:
+    """A gap named by the metric it is a gap in ('a 0.17 perplexity gap', 'reduces the accuracy
+    gap ... to 0.54%') is a difference from a baseline, a change; a gap or ratio named by a
+    property ('a detectability gap of 0.35 AUC', 'a perplexity jump ratio of 2.39x') is itself
+    the measured quantity, a score. What a gap changes by ('narrows the gap by 16%') is a change."""
+    gap_of = _GAP_OF.search(text, max(clause[0], q.start - 60), q.start)
+    words = (gap_of.group() if gap_of else metric or "").lower().split()
+    words = words[: next((i + 1 for i, w in enumerate(words) if w.rstrip("s") in ("gap", "ratio")), len(words))]
+    head = words[-1].rstrip("s") if words else ""
+    if head not in ("gap", "ratio") or q.sign or CHANGE_CUE.search(text, max(clause[0], q.start - 40), q.start):
+        return kind
+    if len(words) == 1 or _names_metric(words[-2]):
+        return ("change", kind[1]) if head == "gap" else kind
+    return "score", None
+
+
 def _baseline(text: str, q: Quantity, clause: tuple[int, int]) -> str | None:
     after = _BASELINE_AFTER.search(text, q.end, clause[1])
     if after and after.start() - q.end < 60:
@@ -1041,6 +1062,7 @@ def build_claims(
         benchmark, own_benchmark = _benchmark_of(text, q, benchmarks, clause, sentence, following)
         if metric and benchmark and name_key(metric) == name_key(benchmark):
             metric, firm = None, False  # 'GSM8K: 85.3' labels the number with where, not what
+        kind, direction = _kind_of_gap(text, q, clause, metric, (kind, direction))
         baseline = _baseline(text, q, clause) if kind == "change" or q.form == "before" else None
         previous = doc.sentence_of(sentence[0] - 1) if sentence[0] > 0 else None
         method, model, compared = _subject_of(text, q, (sentence, previous), limit, subjects, baseline)
