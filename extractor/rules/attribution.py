@@ -620,8 +620,8 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
         unnamed = _UNNAMED.search(text, max(floor, end - 60), end) or _BARE_SUBJECT.fullmatch(text, floor, end)
         return (None, None) if unnamed else None
     name = re.split(r"\s+on\s+", chunk[0])[0]  # 'the accuracy of FooNet on GSM8K is ...'
-    if name_key(name) in subjects.measures:
-        return None
+    if name_key(name) in subjects.measures or _names_metric(name.split()[-1]):
+        return None  # 'strong F1 scores', 'a 2.6% mAP boost': a metric's name is what, not who
     for m in subjects.methods:  # 'Kronecker' for 'Kronecker Embeddings'
         if m.name.lower().startswith(name.lower()):
             return m.name, None
