@@ -401,6 +401,9 @@ def test_respectively_aligns_numbers_and_benchmarks_in_order() -> None:
          ("accuracy gap", "change", None)),
         ("FooNet shows a perplexity jump ratio of 2.39x on noisy inputs.", ("perplexity jump ratio", "score", None)),
         ("FooNet narrows the reasoning gap by 16.3%.", ("reasoning gap", "change", "decrease")),
+        # a change verb's 'to' gives the level reached, unless a change is what reaches it
+        ("FooNet further reduces PER to 17.6% on TIMIT.", (None, "score", None)),
+        ("This improvement rises to 4.00% on public data.", (None, "change", "increase")),
         # a change noun heading the phrase after the number
         ("FooNet runs with 0.2% step-time overhead.", ("step-time overhead", "change", "increase")),
     ],
@@ -417,6 +420,18 @@ def test_kind_and_direction_of_a_change(text: str, expected: tuple) -> None:
 def test_removing_an_amount_is_a_decrease(text: str) -> None:
     (claim,) = extract(PROPOSE + text).claims
     assert (claim.kind, claim.direction) == ("change", "decrease")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "FooNet attains 2.5 F1 absolute higher than BarNet.",
+        "FooNet matches it at a cost of as little as 2.0 BLEU points relative to the Transformer.",
+    ],
+)
+def test_a_difference_written_around_its_metric_is_a_change(text: str) -> None:
+    (claim,) = extract(PROPOSE + text).claims
+    assert claim.kind == "change"
 
 
 @pytest.mark.parametrize(

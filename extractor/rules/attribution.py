@@ -749,7 +749,7 @@ _CHANGE_AFTER = re.compile(
     r"(?:(?!(?:of|on|in|at|for|with|and|or|to|the|a|an)\b)[\w-]+\s+){0,2}?(?:speed-?ups?|gains?|improvements?|"
     r"reductions?|drops?|increases?|decreases?|overhead|savings?|lifts?|uplifts?|boosts?|gaps?)\b|"
     r"(?:of\s+)?improvement|over\b|(?:\w+\s+)?better|"
-    r"[\w@-]+\s+(?:higher|lower|more|less|fewer|faster|slower|worse)\s+than)\b",
+    r"(?:[\w@-]+\s+){1,2}(?:higher|lower|more|less|fewer|faster|slower|worse)\s+than)\b",
     re.IGNORECASE,
 )
 _CHANGE_BEFORE = re.compile(
@@ -799,11 +799,31 @@ def _labelled(text: str, floor: int, q: Quantity) -> bool:
     return _names_metric(phrase)
 
 
+# A change verb whose 'to' takes the number ('further reduces PER to 17.6%', 'climbs to 61%'),
+# and the word before it (what changes, when it is the verb's subject).
+_NEW_LEVEL = re.compile(
+    r"(?P<before>[\w-]+)\s+(?:\w+ly\s+)?(?:reduc|lower|cut|decreas|increas|rais|improv|boost|drop|fall|fell|ris|"
+    r"rose|climb|grow|grew|shrink|shrank)" + _VERB_ENDING + r"\b(?:(?!\b(?:by|up)\b)[^,;:()\d]){0,60}?(?<!\bup)\s+to\s+"
+    + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+def _new_level(text: str, floor: int, q: Quantity) -> bool:
+    """A change verb with 'to N' gives the level reached, a score (as the B of 'from A to B');
+    a signed value, a multiple, a point difference, or the level a change itself reaches ('this
+    improvement rises to 4%') stays a change."""
+    if q.sign or q.unit in ("x", "pp"):
+        return False
+    found = _NEW_LEVEL.search(text, max(floor, q.start - 100), q.start)
+    return bool(found) and found.group("before").lower() not in _CHANGE_NOUNS | {"gap", "gaps"}
+
+
 def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, str | None]:
     """'score' or 'change', and for a change its direction."""
     text = doc.text
     before_text = text[clause[0] : q.start]
-    if q.form in ("before", "after") or _labelled(text, clause[0], q):
+    if q.form in ("before", "after") or _labelled(text, clause[0], q) or _new_level(text, clause[0], q):
         return "score", None
     change = (
         q.sign == "+"
