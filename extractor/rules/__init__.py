@@ -59,11 +59,12 @@ def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
         own.append(Name(titled[0], (), titled[1], "method"))
     methods = [Method(name=n.name, aliases=list(n.aliases), proposed=True) for n in own]
     forms = [(n.name, (n.name, *n.aliases)) for n in own]
+    written = _written(abstract, forms)
     subjects = Subjects(
-        methods=_written(abstract, forms),
+        methods=written,
         models=[m for m in model_mentions if _NAMED.search(m.name)],
         proposed=own[0].name if own else None,
-        measures=measure_names(abstract, forms),
+        measures=measure_names(abstract, forms, written),
     )
     claims = build_claims(doc, readings, mentions, benchmark_mentions, subjects)
     benchmarks = unique_names([b.name for b in benchmark_mentions], name=str)

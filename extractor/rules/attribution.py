@@ -583,18 +583,11 @@ _MEASURE_HEAD = re.compile(
 _MEASURE_AFTER = re.compile(r"\s*(?:\([^()]{1,12}\)\s*)?(?:metric|measure|score|index)\b", re.IGNORECASE)
 
 
-def measure_names(text: str, names: list[tuple[str, tuple[str, ...]]]) -> frozenset[str]:
+def measure_names(text: str, names: list[tuple[str, tuple[str, ...]]], written: list[Mention]) -> frozenset[str]:
     """The names (keys) that name a measure: one of its forms ends with a measure noun, or the
-    text writes it before one ('The Abstraction Gap (AG) metric quantifies ...')."""
-    measures: set[str] = set()
-    for name, surfaces in names:
-        written_before = any(
-            _MEASURE_AFTER.match(text, m.end())
-            for surface in surfaces
-            for m in re.finditer(r"(?<![\w-])" + re.escape(surface) + r"(?![\w-])", text)
-        )
-        if written_before or any(_MEASURE_HEAD.search(surface) for surface in surfaces):
-            measures.add(name_key(name))
+    text writes it (``written``) before one ('The Abstraction Gap (AG) metric quantifies ...')."""
+    measures = {name_key(m.name) for m in written if _MEASURE_AFTER.match(text, m.end)}
+    measures.update(name_key(name) for name, surfaces in names if any(_MEASURE_HEAD.search(s) for s in surfaces))
     return frozenset(measures)
 
 
@@ -812,11 +805,14 @@ _NEW_LEVEL = re.compile(
 )
 
 
+_TO_BEFORE = re.compile(r"\bto\s+" + _QUALIFIER + r"$", re.IGNORECASE)
+
+
 def _new_level(text: str, floor: int, q: Quantity) -> bool:
     """A change verb with 'to N' gives the level reached, a score (as the B of 'from A to B');
     a signed value, a multiple, a point difference, or the level a change itself reaches ('this
     improvement rises to 4%') stays a change."""
-    if q.sign or q.unit in ("x", "pp"):
+    if q.sign or q.unit in ("x", "pp") or not _TO_BEFORE.search(text, max(floor, q.start - 40), q.start):
         return False
     found = _NEW_LEVEL.search(text, max(floor, q.start - 100), q.start)
     return bool(found) and found.group("before").lower() not in _CHANGE_NOUNS | {"gap", "gaps"}
@@ -867,6 +863,9 @@ def _kind_of_gap(
     gap ... to 0.54%') is a difference from a baseline, a change; a gap or ratio named by a
     property ('a detectability gap of 0.35 AUC', 'a perplexity jump ratio of 2.39x') is itself
     the measured quantity, a score. What a gap changes by ('narrows the gap by 16%') is a change."""
+    window = text[max(clause[0], q.start - 60) : q.start].lower()
+    if not any(w in window or w in (metric or "").lower() for w in ("gap", "ratio")):
+        return kind
     gap_of = _GAP_OF.search(text, max(clause[0], q.start - 60), q.start)
     words = (gap_of.group() if gap_of else metric or "").lower().split()
     words = words[: next((i + 1 for i, w in enumerate(words) if w.rstrip("s") in ("gap", "ratio")), len(words))]
