@@ -331,6 +331,19 @@ def test_a_plural_acronym_opening_a_sentence_is_an_unnamed_subject() -> None:
     assert (claim.method, claim.model) == (None, None)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We define the Drift Gap (DG) metric. Seven judges exhibit DG exceeding 0.50 with text scores of 6--8.",
+        # a metric's name before a noun that is also a verb ('scores', 'boost') is not its subject
+        "The results include strong F1 scores on rare classes such as Fear (0.73) and Anger (0.78).",
+        "The results indicate a 2.3% mAP boost on VOC07 and a 2.6% mAP boost on VOC2012.",
+    ],
+)
+def test_a_measure_is_never_a_subject(text: str) -> None:
+    assert {(c.method, c.model) for c in extract(text).claims} == {(None, None)}
+
+
 def test_the_resulting_model_is_the_proposed_method() -> None:
     (claim,) = extract(PROPOSE + "The resulting model attains 83.2% accuracy on ImageNet.").claims
     assert (claim.method, claim.benchmark) == ("FooNet", "ImageNet")
@@ -382,11 +395,55 @@ def test_respectively_aligns_numbers_and_benchmarks_in_order() -> None:
         # a value written right after a metric's name is that metric's score
         ("A larger rank yields a small improvement for FooNet (perplexity 5.03, p > 0.05).",
          ("perplexity", "score", None)),
+        # a gap in a metric is a change; a gap or ratio named by a property is the measured score
+        ("It cuts the accuracy gap in zero-shot tasks compared to the dense model to 0.54%.",
+         ("accuracy gap", "change", None)),
+        ("FooNet shows a perplexity jump ratio of 2.39x on noisy inputs.", ("perplexity jump ratio", "score", None)),
+        ("FooNet narrows the reasoning gap by 16.3%.", ("reasoning gap", "change", "decrease")),
+        # the level a change reaches is a change
+        ("This improvement rises to 4.00% on public data.", (None, "change", "increase")),
+        # a change noun heading the phrase after the number
+        ("FooNet runs with 0.2% step-time overhead.", ("step-time overhead", "change", "increase")),
     ],
 )
 def test_kind_and_direction_of_a_change(text: str, expected: tuple) -> None:
     (claim,) = extract(PROPOSE + text).claims
     assert (claim.metric, claim.kind, claim.direction) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["FooNet keeps quality while removing 67.1M trainable parameters.", "It eliminates 91% of the KV cache."],
+)
+def test_removing_an_amount_is_a_decrease(text: str) -> None:
+    (claim,) = extract(PROPOSE + text).claims
+    assert (claim.kind, claim.direction) == ("change", "decrease")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a value in parentheses right after its metric's name
+        "The gap between its best single-run score (42/50) and BarNet's is small.",
+        # a change verb's 'to' gives the level reached
+        "FooNet further reduces the error rate to 17.6% on TIMIT.",
+    ],
+)
+def test_a_value_a_measure_reaches_or_labels_is_a_score(text: str) -> None:
+    (claim,) = extract(PROPOSE + text).claims
+    assert (claim.kind, claim.direction) == ("score", None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "FooNet attains 2.5 F1 absolute higher than BarNet.",
+        "FooNet matches it at a cost of as little as 2.0 BLEU points relative to the Transformer.",
+    ],
+)
+def test_a_difference_written_around_its_metric_is_a_change(text: str) -> None:
+    (claim,) = extract(PROPOSE + text).claims
+    assert claim.kind == "change"
 
 
 @pytest.mark.parametrize(
@@ -419,6 +476,16 @@ def test_kind_and_direction_of_a_change(text: str, expected: tuple) -> None:
         ("GPT-4o reaches a new high. This gives 11.0 points of improvement.", None, "GPT-4o"),
         # a plural noun phrase opening the sentence is an unnamed subject
         ("Encoder-only models perform worst (perplexity approximately 59).", None, None),
+        # a participle clause goes on from its main clause, whatever that clause's verb
+        ("GPT-4o has no gate. Empirical tests affirm its value, demonstrating a mean gain of 2.4%.", "FooNet", None),
+        ("GPT-4o has no gate. We validate on ImageNet (a, b, c), showing gains of up to 2.8x in throughput.",
+         "FooNet", None),
+        ("In a final study, GPT-4o transfers to MMLU, reaching 61.2%.", None, "GPT-4o"),
+        # a sentence the paper's study opens is the proposed method's
+        ("GPT-4o has no gate. Experimental validations on three MLLMs demonstrate gains up to 9.5%.", "FooNet", None),
+        # a modal between the subject and its verb ('can far surpass', 'can be made')
+        ("GPT-4o can far surpass BarNet, reaching 61.2% on MMLU.", None, "GPT-4o"),
+        ("We find that GPT-4o can be made 12% more efficient with distillation.", None, "GPT-4o"),
     ],
 )
 def test_the_subject_is_who_achieved_the_number(text: str, method: str | None, model: str | None) -> None:

@@ -15,7 +15,7 @@ import re
 
 from extractor.grounding import name_key, unique_names
 from extractor.rules.acronyms import abbreviations
-from extractor.rules.attribution import Subjects, build_claims
+from extractor.rules.attribution import Subjects, build_claims, measure_names
 from extractor.rules.benchmarks import find_benchmark_mentions
 from extractor.rules.claims import read_all
 from extractor.rules.cues import Name
@@ -58,10 +58,13 @@ def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
     if titled and not {name_key(titled[0])} & (known | {name_key(m.name) for m in models}):
         own.append(Name(titled[0], (), titled[1], "method"))
     methods = [Method(name=n.name, aliases=list(n.aliases), proposed=True) for n in own]
+    forms = [(n.name, (n.name, *n.aliases)) for n in own]
+    written = _written(abstract, forms)
     subjects = Subjects(
-        methods=_written(abstract, [(n.name, (n.name, *n.aliases)) for n in own]),
+        methods=written,
         models=[m for m in model_mentions if _NAMED.search(m.name)],
         proposed=own[0].name if own else None,
+        measures=measure_names(abstract, forms, written),
     )
     claims = build_claims(doc, readings, mentions, benchmark_mentions, subjects)
     benchmarks = unique_names([b.name for b in benchmark_mentions], name=str)

@@ -504,18 +504,18 @@ def _benchmark_in_sentence(
 # --- subject ------------------------------------------------------------------------------------
 
 # 'we', 'it', 'our quantized models', 'the proposed method', 'this approach': the paper itself.
-_OWN = re.compile(
+_OWN_WORDS = (
     r"(?:\b(?:we|it|our\s+(?:[\w-]+\s+){0,3}?(?:method|approach|framework|model|system|technique|"
     r"algorithm|pipeline|agent|architecture|variant|design|scheme|strategy|recipe|solution|"
     r"network|parser|optimizer|policy|estimator|quantization|compression)s?|(?:the\s+)?(?:proposed|resulting)\s+"
-    r"(?:[\w-]+\s+){0,2}?[\w-]+|(?:this|the)\s+(?:method|approach|framework|technique|algorithm)))$",
-    re.IGNORECASE,
+    r"(?:[\w-]+\s+){0,2}?[\w-]+|(?:this|the)\s+(?:method|approach|framework|technique|algorithm)))"
 )
+_OWN = re.compile(_OWN_WORDS + "$", re.IGNORECASE)
 # Verbs a result's subject acts with, and those a contribution is brought with ('We introduce X,
 # ... eliminating 91%', 'X, which uses ... and provides 99%').
 _SUBJECT_VERB = re.compile(
     r"(?<![\w-])(?:(?:" + _RESULT_VERBS + r"|introduc|propos|present|develop|us(?=e|es|ed)|eliminat|remov)"
-    + _VERB_ENDING + r"|is|are|was|were|has|have)\b",
+    + _VERB_ENDING + r"|is|are|was|were|has|have|be|becomes?|became)\b",
     re.IGNORECASE,
 )
 # A passive with its agent: 'the best trade-off is achieved by M'.
@@ -525,10 +525,12 @@ _PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been)\s+(?:\w+ly\s+)?$", re.IGNO
 # verbs are not the main clause's.
 _ASIDE = re.compile(r"\s(?:--|\u2014|\u2013)\s[^;]*?\s(?:--|\u2014|\u2013)\s")
 # What may stand between a subject and its verb: adverbs, a relative pronoun, a parenthesis,
-# 'with ...' ('AL8 with uniform 8-bit momentum reaches').
+# 'with ...' ('AL8 with uniform 8-bit momentum reaches'), a modal ('X can far surpass', 'X can
+# be made 12% more efficient').
 _BEFORE_VERB = re.compile(
     r"(?:\s*\([^()]{0,60}\))?(?:\s+with\s+[^,;()]{1,40}?)?(?:\s*,?\s+(?:that|which|who))?"
-    r"(?:\s+(?:\w+ly|also|further|still|only|not\s+only|even|then|thus|both|consistently))*\s*$",
+    r"(?:\s+(?:\w+ly|also|further|still|only|not\s+only|even|then|thus|both|consistently|far|"
+    r"can|cannot|could|may|might|will|would|should|must))*\s*$",
     re.IGNORECASE,
 )
 _POSSESSIVE = re.compile(r"(?P<name>[^\s(]+)['\u2019]s\s+(?:[\w-]+\s+){0,3}?[\w-]+$")
@@ -564,11 +566,29 @@ _ABLATION = re.compile(r"\b(?:ablat\w*|variants?|w/o)\b", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Subjects:
-    """The names that can be a number's subject, and the paper's proposed method."""
+    """The names that can be a number's subject, the paper's proposed method, and the names that
+    are measures (a name the paper gives a metric is what a number measures, never who)."""
 
     methods: list[Mention]
     models: list[Mention]
     proposed: str | None
+    measures: frozenset[str] = frozenset()
+
+
+# The head noun of a measure's name ('Abstraction Gap', 'Confusion Index', 'Hallucination Rate'),
+# or the noun a name is written before ('the AG metric').
+_MEASURE_HEAD = re.compile(
+    r"(?:gap|score|index|rate|ratio|metric|measure|error|distance|divergence|coefficient)s?$", re.IGNORECASE
+)
+_MEASURE_AFTER = re.compile(r"\s*(?:\([^()]{1,12}\)\s*)?(?:metric|measure|score|index)\b", re.IGNORECASE)
+
+
+def measure_names(text: str, names: list[tuple[str, tuple[str, ...]]], written: list[Mention]) -> frozenset[str]:
+    """The names (keys) that name a measure: one of its forms ends with a measure noun, or the
+    text writes it (``written``) before one ('The Abstraction Gap (AG) metric quantifies ...')."""
+    measures = {name_key(m.name) for m in written if _MEASURE_AFTER.match(text, m.end)}
+    measures.update(name_key(name) for name, surfaces in names if any(_MEASURE_HEAD.search(s) for s in surfaces))
+    return frozenset(measures)
 
 
 def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str | None, str | None] | None:
@@ -581,6 +601,8 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
     for role, mentions in (("method", subjects.methods), ("model", subjects.models)):
         for m in mentions:
             if m.end == end or (m.start < end <= m.end):
+                if name_key(m.name) in subjects.measures:
+                    return None  # 'models exhibit AG exceeding 0.50': a measure, not who
                 return (m.name, None) if role == "method" else (None, m.name)
     owner = _POSSESSIVE.search(text, max(floor, end - 60), end)
     if owner:
@@ -591,6 +613,8 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
         unnamed = _UNNAMED.search(text, max(floor, end - 60), end) or _BARE_SUBJECT.fullmatch(text, floor, end)
         return (None, None) if unnamed else None
     name = re.split(r"\s+on\s+", chunk[0])[0]  # 'the accuracy of FooNet on GSM8K is ...'
+    if name_key(name) in subjects.measures or _names_metric(name.split()[-1]):
+        return None  # 'strong F1 scores', 'a 2.6% mAP boost': a metric's name is what, not who
     for m in subjects.methods:  # 'Kronecker' for 'Kronecker Embeddings'
         if m.name.lower().startswith(name.lower()):
             return m.name, None
@@ -618,6 +642,54 @@ def _subject_before(
         found = _resolve(text, sentence[0], end, subjects)
         if found is not None:
             return found
+    return None
+
+
+# A participle clause after a comma goes on from the main clause ('We validate on X, showing
+# gains of 2.8x'); 'including', 'using' and the like are prepositions, not clauses.
+_PARTICIPLE = re.compile(
+    r",\s+(?:\w+ly\s+)?(?:thereby\s+|thus\s+)?(?!(?:including|using|follow|according|regard|depend|concern)"
+    r"ing\b)[a-z]{3,}ing\b"
+)
+# A fronted phrase before the main clause's subject ('Finally, ', 'On GSM8K, ', 'Evaluating X on
+# Y, '), and a complement clause whose subject is its own ('We find that ...').
+_FRONTED_PHRASE = re.compile(r"^(?:[^,;]{0,80}?,\s+)?", re.IGNORECASE)
+_COMPLEMENT = re.compile(r".*\bthat\s+", re.IGNORECASE | re.DOTALL)
+# The paper's own study as a subject ('Experiments on five datasets confirm ...', 'Empirical tests
+# affirm ...'): its results are the proposed method's.
+_STUDY = re.compile(
+    r"(?:(?:extensive|empirical|experimental|comprehensive|further|our)\s+)*"
+    r"(?:experiments|evaluations|validations|tests|results|studies|analyses|benchmarks)\b",
+    re.IGNORECASE,
+)
+_OPENING_OWN = re.compile(_OWN_WORDS + r"\b", re.IGNORECASE)
+
+
+def _participle_subject(
+    text: str, q: Quantity, sentence: tuple[int, int], subjects: Subjects
+) -> tuple[str | None, str | None] | None:
+    """'Empirical tests affirm the value of X, demonstrating an improvement of 1.24%': a number in
+    a participle clause belongs to the main clause's subject, whatever that clause's verb is
+    (the paper itself, its study, or a name opening the clause)."""
+    participles = list(_PARTICIPLE.finditer(text, sentence[0], q.start))
+    if not participles:
+        # 'Experimental validations on three MLLMs demonstrate improvements up to 9.5%': a
+        # sentence the paper's study opens is about the proposed method, whatever its verb.
+        study = _STUDY.match(text, sentence[0], q.start)
+        return (subjects.proposed, None) if study and subjects.proposed else None
+    main = text[sentence[0] : participles[-1].start()]
+    complement = _COMPLEMENT.match(main)
+    opening = main[complement.end() :] if complement else main
+    fronted = _FRONTED_PHRASE.match(opening)
+    for start in dict.fromkeys((0, fronted.end() if fronted else 0)):
+        head = opening[start:]
+        if subjects.proposed and (_OPENING_OWN.match(head) or _STUDY.match(head)):
+            return subjects.proposed, None
+        offset = sentence[0] + (len(main) - len(opening)) + start
+        for role, mentions in (("method", subjects.methods), ("model", subjects.models)):
+            for m in mentions:
+                if m.start == offset:
+                    return (m.name, None) if role == "method" else (None, m.name)
     return None
 
 
@@ -666,11 +738,14 @@ def _subject_in_parens(text: str, q: Quantity, subjects: Subjects) -> tuple[str 
 # --- kind, direction, baseline ------------------------------------------------------------------
 
 _PHRASE_BREAK = re.compile(r"[,;]|\.\s|(?<![\w.-])\d")
+# After the number: a comparative, or a change noun heading its phrase ('0.2% step-time
+# overhead', '3.1-point accuracy drop', '18-point gap').
 _CHANGE_AFTER = re.compile(
     r"\s*(?:relative\s+|absolute\s+)?(?:fewer|less|lower|higher|more|faster|slower|smaller|larger|earlier|"
-    r"speed-?ups?|gains?|improvements?|reductions?|drops?|increases?|decreases?|overhead|savings?|lifts?|"
-    r"uplifts?|boosts?|(?:[\w-]+\s+){0,2}?gaps?\b|(?:of\s+)?improvement|over\b|(?:\w+\s+)?better|"
-    r"[\w@-]+\s+(?:higher|lower|more|less|fewer|faster|slower|worse)\s+than)\b",
+    r"(?:(?!(?:of|on|in|at|for|with|and|or|to|the|a|an)\b)[\w-]+\s+){0,2}?(?:speed-?ups?|gains?|improvements?|"
+    r"reductions?|drops?|increases?|decreases?|overhead|savings?|lifts?|uplifts?|boosts?|gaps?)\b|"
+    r"(?:of\s+)?improvement|over\b|(?:\w+\s+)?better|"
+    r"(?:[\w@-]+\s+){1,2}(?:higher|lower|more|less|fewer|faster|slower|worse)\s+than)\b",
     re.IGNORECASE,
 )
 _CHANGE_BEFORE = re.compile(
@@ -704,12 +779,13 @@ _GOVERNING_VERB = re.compile(
 )
 
 
-_LABEL_GAP = re.compile(r"\s*[=:]?\s*$")
+_LABEL_GAP = re.compile(r"\s*[=:(]?\s*$")
 
 
 def _labelled(text: str, floor: int, q: Quantity) -> bool:
     """An unsigned value written right after a metric's name ('(perplexity 5.03, ...)', 'BLEU:
-    34.7') is that metric's value, whatever change words the clause holds."""
+    34.7', 'the best majority-vote score (42/50)') is that metric's value, whatever change
+    words the clause holds."""
     if q.sign or q.unit in ("pp", "x") or not text[max(0, q.start - 3) : q.start].rstrip(" =:").strip():
         return False
     gap = _LABEL_GAP.search(text, max(floor, q.start - 4), q.start)
@@ -719,11 +795,34 @@ def _labelled(text: str, floor: int, q: Quantity) -> bool:
     return _names_metric(phrase)
 
 
+# A change verb whose 'to' takes the number ('further reduces PER to 17.6%', 'climbs to 61%'),
+# and the word before it (what changes, when it is the verb's subject).
+_NEW_LEVEL = re.compile(
+    r"(?P<before>[\w-]+)\s+(?:\w+ly\s+)?(?:reduc|lower|cut|decreas|increas|rais|improv|boost|drop|fall|fell|ris|"
+    r"rose|climb|grow|grew|shrink|shrank)" + _VERB_ENDING + r"\b(?:(?!\b(?:by|up)\b)[^,;:()\d]){0,60}?(?<!\bup)\s+to\s+"
+    + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+_TO_BEFORE = re.compile(r"\bto\s+" + _QUALIFIER + r"$", re.IGNORECASE)
+
+
+def _new_level(text: str, floor: int, q: Quantity) -> bool:
+    """A change verb with 'to N' gives the level reached, a score (as the B of 'from A to B');
+    a signed value, a multiple, a point difference, or the level a change itself reaches ('this
+    improvement rises to 4%') stays a change."""
+    if q.sign or q.unit in ("x", "pp") or not _TO_BEFORE.search(text, max(floor, q.start - 40), q.start):
+        return False
+    found = _NEW_LEVEL.search(text, max(floor, q.start - 100), q.start)
+    return bool(found) and found.group("before").lower() not in _CHANGE_NOUNS | {"gap", "gaps"}
+
+
 def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, str | None]:
     """'score' or 'change', and for a change its direction."""
     text = doc.text
     before_text = text[clause[0] : q.start]
-    if q.form in ("before", "after") or _labelled(text, clause[0], q):
+    if q.form in ("before", "after") or _labelled(text, clause[0], q) or _new_level(text, clause[0], q):
         return "score", None
     change = (
         q.sign == "+"
@@ -752,6 +851,30 @@ def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, s
     if _ABOVE.match(text, q.end, clause[1]) or _SPEED.search(local):
         return "change", "increase"  # '2.1 points over LLaMA-2', 'speeds up decoding by 2.4x'
     return "change", None
+
+
+_GAP_OF = re.compile(r"(?:[\w-]+\s+)?(?:gap|ratio)s?\s*(?:of|=|:)\s*" + _QUALIFIER + r"$", re.IGNORECASE)
+
+
+def _kind_of_gap(
+    text: str, q: Quantity, clause: tuple[int, int], metric: str | None, kind: tuple[str, str | None]
+) -> tuple[str, str | None]:
+    """A gap named by the metric it is a gap in ('a 0.17 perplexity gap', 'reduces the accuracy
+    gap ... to 0.54%') is a difference from a baseline, a change; a gap or ratio named by a
+    property ('a detectability gap of 0.35 AUC', 'a perplexity jump ratio of 2.39x') is itself
+    the measured quantity, a score. What a gap changes by ('narrows the gap by 16%') is a change."""
+    window = text[max(clause[0], q.start - 60) : q.start].lower()
+    if not any(w in window or w in (metric or "").lower() for w in ("gap", "ratio")):
+        return kind
+    gap_of = _GAP_OF.search(text, max(clause[0], q.start - 60), q.start)
+    words = (gap_of.group() if gap_of else metric or "").lower().split()
+    words = words[: next((i + 1 for i, w in enumerate(words) if w.rstrip("s") in ("gap", "ratio")), len(words))]
+    head = words[-1].rstrip("s") if words else ""
+    if head not in ("gap", "ratio") or q.sign or CHANGE_CUE.search(text, max(clause[0], q.start - 40), q.start):
+        return kind
+    if len(words) == 1 or _names_metric(words[-2]):
+        return ("change", kind[1]) if head == "gap" else kind
+    return "score", None
 
 
 def _baseline(text: str, q: Quantity, clause: tuple[int, int]) -> str | None:
@@ -929,7 +1052,7 @@ def _subject_of(
             return (None, named, True) if MODEL_FAMILIES.match(named) else (named, None, True)
         if _VERSUS.search(compared.group()):
             return None, None, False  # '-0.15 vs. -0.12': the second is the unnamed other's
-    found = _subject_before(text, q.start, sentence, subjects)
+    found = _subject_before(text, q.start, sentence, subjects) or _participle_subject(text, q, sentence, subjects)
     if found is None and previous is not None:
         found = _subject_before(text, previous[1], previous, subjects)
     method, model = found or (None, None)
@@ -961,6 +1084,7 @@ def build_claims(
         benchmark, own_benchmark = _benchmark_of(text, q, benchmarks, clause, sentence, following)
         if metric and benchmark and name_key(metric) == name_key(benchmark):
             metric, firm = None, False  # 'GSM8K: 85.3' labels the number with where, not what
+        kind, direction = _kind_of_gap(text, q, clause, metric, (kind, direction))
         baseline = _baseline(text, q, clause) if kind == "change" or q.form == "before" else None
         previous = doc.sentence_of(sentence[0] - 1) if sentence[0] > 0 else None
         method, model, compared = _subject_of(text, q, (sentence, previous), limit, subjects, baseline)
