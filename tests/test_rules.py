@@ -652,6 +652,41 @@ def test_methods_named_as_acting_subjects(text: str, expected: list[str]) -> Non
     assert [m.name for m in extract(text).methods] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a description the abstract goes on to use as a name
+        (
+            "We propose a novel tidal warp sampling and pruning scheme . With tidal warp sampling and "
+            "pruning , our model reaches 81.2 % accuracy .",
+            ["tidal warp sampling and pruning"],
+        ),
+        # used again without its first word
+        (
+            "We present a new greedy lattice span merging algorithm for parsing . The lattice span "
+            "merging step runs in linear time .",
+            ["greedy lattice span merging"],
+        ),
+        # said once, two words (a term of the field), written before the contribution (a task), or
+        # the parts of an artifact ('network') are descriptions
+        ("We propose a novel tidal warp sampling scheme for parsing .", []),
+        ("We introduce a novel gradient matching approach . Gradient matching on small models helps .", []),
+        (
+            "Dense video question answering is hard . We propose a dense video question answering "
+            "method . Dense video question answering improves .",
+            [],
+        ),
+        (
+            "We propose a deep gated residual convolution network . The deep gated residual convolution "
+            "layers train fast .",
+            [],
+        ),
+    ],
+)
+def test_methods_described_and_used_as_names(text: str, expected: list[str]) -> None:
+    assert [m.name for m in extract(text).methods] == expected
+
+
 def test_a_long_form_spelled_by_its_initials() -> None:
     """Letters inside words would spell 'RRI' from 'relaxation iteration' alone."""
     found = abbreviations(Document("with the restraint and relaxation iteration ( RRI ) scheme ."))

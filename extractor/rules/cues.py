@@ -217,6 +217,7 @@ def cue_verbs(text: str, span: tuple[int, int], names: Found) -> None:
             name_chunk(text, position)
             or _acronym_at(text, position, names.acronyms)
             or _lowercase_named(text, position)
+            or _described(text, position, span)
         )
         defined = chunk and any(a.start <= chunk[2] and chunk[1] < a.end for a in names.acronyms)
         if chunk and (defined or not _MODIFIES_NOUN.match(text, chunk[2])):
@@ -255,6 +256,42 @@ def _lowercase_named(text: str, position: int) -> tuple[str, int, int] | None:
     ):
         return chunk
     return None
+
+
+# 'a novel fluency boost learning and inference mechanism': three or more lower-case words before
+# a noun of a process (not of an artifact: 'a convolutional neural network' describes what it is
+# built of); two are a term of the field ('a gradient matching approach').
+_DESCRIBED = re.compile(
+    r"((?:[a-z][\w]*(?:\s?-\s?[a-z0-9]\w*)*\s+){3,6}?(?:and\s+(?:[a-z][\w-]*\s+){1,2})?)"
+    r"(?=(?:method|approach|framework|algorithm|mechanism|scheme|strategy|technique|procedure|"
+    r"paradigm|recipe)\b)"
+)
+
+
+def _described(text: str, position: int, span: tuple[int, int]) -> tuple[str, int, int] | None:
+    """'we propose a novel fluency boost learning and inference mechanism': a description the
+    abstract goes on to use as a name (written again after the sentence, maybe without its first
+    word: 'online X refinement' then 'X refinement') and never wrote before it, which a task or
+    a field it works in ('a few-shot learning method') would be."""
+    found = _DESCRIBED.match(text, position, span[1])
+    if not found:
+        return None
+    phrase = found.group(1).strip()
+    words = phrase.split()
+    if words[-1] in CONNECTORS or words[-1] == "and" or any(w in CONNECTORS for w in words):
+        return None
+    key = _spelled(phrase)
+    later = _spelled(text[span[1] :])
+    shorter = " ".join(words[1:])
+    reused = key in later or (len(words) >= 4 and _spelled(shorter) in later)
+    if not reused or key in _spelled(text[: span[0]]):
+        return None
+    return phrase, found.start(1), found.start(1) + len(phrase)
+
+
+def _spelled(text: str) -> str:
+    """Lower case with hyphens closed up: 'Fluency - boost' and 'fluency-boost' are one."""
+    return re.sub(r"\s*-\s*", "-", text.lower())
 
 
 def _acronym_at(text: str, position: int, acronyms: list[Abbreviation]) -> tuple[str, int, int] | None:
