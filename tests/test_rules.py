@@ -687,6 +687,33 @@ def test_methods_described_and_used_as_names(text: str, expected: list[str]) -> 
     assert [m.name for m in extract(text).methods] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a definition after 'state-of-the-art', 'existing', ... is someone else's, and so is one
+        # listed right after it or after a generic acronym
+        (
+            "By relating the state - of - the - art Ladder Network ( LadNet ) and Gated Path Network "
+            "( GPNet ) , we design the Twin Path Net ( TPN ) . TPN and LadNet are compared .",
+            [("TPN", ["Twin Path Net"])],
+        ),
+        (
+            "We propose FooLM , a framework that refines text from Automatic Speech Recognition ( ASR ) "
+            "or Automatic Speech Captioning ( ASC ) .",
+            [("FooLM", [])],
+        ),
+        ("We extend the widely used Gated Graph Filter ( GGF ) to sets . GGF is fast .", []),
+        # the paper's own definition in the same kind of sentence stays
+        (
+            "We propose the Gated Graph Filter ( GGF ) for sets . GGF is fast .",
+            [("GGF", ["Gated Graph Filter"])],
+        ),
+    ],
+)
+def test_background_definitions_are_not_proposed(text: str, expected: list[tuple]) -> None:
+    assert [(m.name, m.aliases) for m in extract(text).methods] == expected
+
+
 def test_a_long_form_spelled_by_its_initials() -> None:
     """Letters inside words would spell 'RRI' from 'relaxation iteration' alone."""
     found = abbreviations(Document("with the restraint and relaxation iteration ( RRI ) scheme ."))

@@ -85,6 +85,14 @@ _NOT_A_DEFINITION = re.compile(
     r"in\s+terms\s+of|measured\s+by|focusing\s+on|based\s+on)\s*(?:the\s+)?[\"'\u201c\u2018`]?\s*$",
     re.IGNORECASE,
 )
+# 'the state-of-the-art Residual Network (ResNet)', 'the widely used X (ACR)': someone else's.
+_BACKGROUND_LEAD = re.compile(
+    r"\b(?:state\s*-\s*of\s*-\s*the\s*-\s*art|existing|conventional|traditional|classical|"
+    r"popular|standard|well\s*-\s*known|widely\s*-?\s*used|prior|previous|vanilla|original)\s+"
+    r"(?:[\w-]+\s+){0,5}$",
+    re.IGNORECASE,
+)
+_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+)(?:the\s+)?")
 # Method nouns that name a whole method, not a part of one ('a fully connected (FC) layer').
 _WHOLE_METHODS = frozenset(
     "method approach framework algorithm scheme strategy technique model architecture mechanism "
@@ -446,18 +454,23 @@ def definitions(
     passive 'X (ACR) is proposed'; a Title Case one in a first-person sentence that marks it
     new or uses the acronym again (and is not a known metric)."""
     text = doc.text
-    here = [
-        a for a in names.acronyms if span[0] <= a.start < span[1] and a.short.lower() not in GENERIC_NAMES
-    ]
+    here = [a for a in names.acronyms if span[0] <= a.start < span[1]]
     if not here:
         return
     sentence = text[span[0] : span[1]]
     passive = bool(PASSIVE.search(sentence))
+    background: list[Abbreviation] = []
     for acronym in here:
         lead = text[max(span[0], acronym.start - 40) : acronym.start]
-        if _NOT_A_DEFINITION.search(lead) or (
-            _STUDY.search(text, span[0], acronym.start) and not _NOVELTY.search(sentence)
+        if (
+            acronym.short.lower() in GENERIC_NAMES
+            or _NOT_A_DEFINITION.search(lead)
+            or _BACKGROUND_LEAD.search(lead)
+            or _listed_after(text, acronym, background)
         ):
+            background.append(acronym)
+            continue
+        if _STUDY.search(text, span[0], acronym.start) and not _NOVELTY.search(sentence):
             continue
         head = head_after(text, acronym.end)
         titled = all(
@@ -484,6 +497,13 @@ def definitions(
                 continue
         kind = "data" if re.search(r"(?i)\b(?:benchmark|dataset|corpus)\b", acronym.long) else kind_of(head)
         names.add(acronym.short, acronym.start, acronym.end, kind, (acronym.long,))
+
+
+def _listed_after(text: str, acronym: Abbreviation, background: list[Abbreviation]) -> bool:
+    """'the state-of-the-art Residual Network (ResNet) and Densely Convolutional Network
+    (DenseNet)', 'Automatic Speech Recognition (ASR) or Automatic Speech Translation (AST)': a
+    definition listed right after one of someone else's is someone else's too."""
+    return any(_LIST_JOIN.fullmatch(text, other.end, acronym.start) for other in background)
 
 
 def subject(text: str, span: tuple[int, int], names: Found) -> None:
