@@ -714,6 +714,11 @@ def test_background_definitions_are_not_proposed(text: str, expected: list[tuple
     assert [(m.name, m.aliases) for m in extract(text).methods] == expected
 
 
+def test_a_definition_that_names_a_problem_is_not_a_method() -> None:
+    text = "We cast tagging as a Multiple Span Labeling ( MSL ) problem . MSL is solved by our FooTagger ."
+    assert "MSL" not in [m.name for m in extract(text).methods]
+
+
 def test_a_long_form_spelled_by_its_initials() -> None:
     """Letters inside words would spell 'RRI' from 'relaxation iteration' alone."""
     found = abbreviations(Document("with the restraint and relaxation iteration ( RRI ) scheme ."))

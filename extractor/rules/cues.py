@@ -92,6 +92,8 @@ _BACKGROUND_LEAD = re.compile(
     r"(?:[\w-]+\s+){0,5}$",
     re.IGNORECASE,
 )
+# 'as a Multiple Instance Learning (MIL) problem': a definition that names a problem or task.
+_PHENOMENON_AFTER = re.compile(r"\s+(?:" + "|".join(sorted(PHENOMENON_HEADS)) + r")\b")
 _LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+)(?:the\s+)?")
 # Method nouns that name a whole method, not a part of one ('a fully connected (FC) layer').
 _WHOLE_METHODS = frozenset(
@@ -467,6 +469,7 @@ def definitions(
             or _NOT_A_DEFINITION.search(lead)
             or _BACKGROUND_LEAD.search(lead)
             or _listed_after(text, acronym, background)
+            or _PHENOMENON_AFTER.match(text, acronym.end)
         ):
             background.append(acronym)
             continue
