@@ -572,6 +572,10 @@ def test_a_benchmark_list_after_i_e() -> None:
             "Verifiability Rate (IVR), the fraction of artifacts. The IVR is low.",
             [("IVR", ["Independent Verifiability Rate"])],
         ),
+        # the paper calling itself a document or a thesis
+        ("This document describes Hermes v2.1 , the winning entry to a challenge .", [("Hermes v2.1", [])]),
+        ("This thesis presents GraphWeaver , a planner for robots .", [("GraphWeaver", [])]),
+        ("This document lists the rules of the challenge .", []),
         # background, baselines, studied systems and phenomena are not the paper's methods
         ("Previous techniques, such as Low-Rank Adaptation (LoRA) and ReLoRA, suffer from low rank.", []),
         ("We study this puzzle through Embedded Language Flows (ELF) and find a mechanism.", []),

@@ -36,9 +36,11 @@ from extractor.rules.vocabulary import (
     PHENOMENON_HEADS,
 )
 
-FIRST_PERSON = re.compile(r"\b(?:we|our|this\s+(?:paper|work|study|article|report))\b", re.IGNORECASE)
+# The paper speaking of itself: 'we', 'this paper', 'this document describes', 'this thesis'.
+_ITSELF = r"this\s+(?:paper|work|study|article|report|document|thesis|manuscript|note)"
+FIRST_PERSON = re.compile(r"\b(?:we|our|" + _ITSELF + r")\b", re.IGNORECASE)
 CUE = re.compile(
-    r"\b(?:we|this\s+(?:paper|work|study|article|report))\s+(?:\w+ly\s+|then\s+|also\s+|further\s+|"
+    r"\b(?:we|" + _ITSELF + r")\s+(?:\w+ly\s+|then\s+|also\s+|further\s+|"
     r"first\s+|next\s+|now\s+|therefore\s+|thus\s+|hence\s+)*"
     r"(?P<verb>propos\w*|introduc\w*|present\w*|develop\w*|design\w*|devis\w*|build\w*|built|"
     r"construct\w*|creat\w*|releas\w*|deriv\w*|formulat\w*|offer\w*|contribut\w*|train\w*|"
