@@ -533,6 +533,16 @@ def test_a_benchmark_list_after_i_e() -> None:
     assert [b.name for b in extract(text).benchmarks] == ["Set5", "Set14", "B100"]
 
 
+def test_a_benchmark_name_with_digits_does_not_break_the_number_s_phrase() -> None:
+    (claim,) = extract(PROPOSE + "FooNet reaches 85.3 on SST-2 in accuracy.").claims
+    assert (claim.metric, claim.benchmark) == ("accuracy", "SST-2")
+    text = PROPOSE + "FooNet has an error rate of 3.1% on CIFAR-10 and 17.2% on CIFAR - 100 ."
+    assert [(c.metric, c.benchmark) for c in extract(text).claims] == [
+        ("error rate", "CIFAR-10"),
+        ("error rate", "CIFAR - 100"),
+    ]
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 

@@ -174,8 +174,11 @@ _BOUND_BEFORE = re.compile(
     r"approximately|approx|about|~|sim|\\approx|\\sim|from|between)?\s*[(\[]?\s*" + _QUALIFIER + r"[(\[]?\s*$",
     re.IGNORECASE,
 )
+# A character of the words between a number and what binds to it: a digit only inside a name
+# ('CIFAR-10', tokenized 'CIFAR - 10'), never a number of its own.
+_IN_NAME = r"(?:[^,;:()\d]|(?<=[\w-])\d|(?<=-\s)\d)"
 _IN_AFTER = re.compile(
-    r"[^,;()\d]{0,24}?\b(?:in|from)\s+(?:terms\s+of\s+)?(?:the\s+|their\s+|its\s+)?(?=[^\W\d])", re.IGNORECASE
+    _IN_NAME + r"{0,24}?\b(?:in|from)\s+(?:terms\s+of\s+)?(?:the\s+|their\s+|its\s+)?(?=[^\W\d])", re.IGNORECASE
 )
 _SHARE_OF = re.compile(r"\s+of\s+(?:the\s+|its\s+|their\s+)?(?=[^\W\d])", re.IGNORECASE)
 _CHANGE_VERB = re.compile(
@@ -417,7 +420,7 @@ _COMPARED_GAP = re.compile(
 
 # 'an accuracy of 72.6% on HumanEval and 58.1% on MBPP': items that each name where they hold.
 _ITEM_GAP = re.compile(
-    r"\s*(?:on|for|across)\s+[^,;:()\d]{1,40}?\s*(?:,\s*(?:and\s+)?|and\s+)" + _QUALIFIER + r"$", re.IGNORECASE
+    r"\s*(?:on|for|across)\s+" + _IN_NAME + r"{1,40}?\s*(?:,\s*(?:and\s+)?|and\s+)" + _QUALIFIER + r"$", re.IGNORECASE
 )
 
 
