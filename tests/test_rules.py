@@ -543,6 +543,19 @@ def test_a_benchmark_name_with_digits_does_not_break_the_number_s_phrase() -> No
     ]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "FooNet obtains 4.4%, 1.6% and 2.5% improvement in F1 over BarNet.",
+        "FooNet obtains + 4.4 % , + 1.6 % and + 2.5 % improvement in F1 over BarNet .",
+    ],
+)
+def test_a_list_that_names_its_measure_last_shares_it_with_every_item(text: str) -> None:
+    assert [(c.metric, c.kind, c.baseline) for c in extract(PROPOSE + text).claims] == [
+        ("F1", "change", "BarNet")
+    ] * 3
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 
