@@ -556,6 +556,19 @@ def test_a_list_that_names_its_measure_last_shares_it_with_every_item(text: str)
     ] * 3
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("FooNet improves top-1 accuracy on ImageNet from 82.1% to 91.4%.", ("top-1 accuracy", "ImageNet")),
+        ("We improve the state-of-the-art results of perplexity from 25.1 to 23.4 on WikiText-103.",
+         ("perplexity", "WikiText-103")),
+    ],
+)
+def test_before_and_after_values_share_their_metric_and_benchmark(text: str, expected: tuple) -> None:
+    before, after = extract(PROPOSE + text).claims
+    assert (before.metric, before.benchmark) == (after.metric, after.benchmark) == expected
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 

@@ -1000,6 +1000,21 @@ def _share_lists(text: str, drafts: list[_Draft]) -> None:
             a.benchmark = b.benchmark
 
 
+def _share_before_and_after(drafts: list[_Draft]) -> None:
+    """'improves accuracy on ImageNet from 87.6% to 93.2%': the before and the after value are one
+    measure taken twice, so they share its metric (the one bound before 'from' wins) and its
+    benchmark, wherever the sentence writes them."""
+    for a, b in zip(drafts, drafts[1:]):
+        if a.q.form != "before" or b.q.form != "after":
+            continue
+        if a.metric and (a.firm or not b.firm):
+            b.metric, b.firm = a.metric, a.firm
+        elif b.metric:
+            a.metric, a.firm = b.metric, b.firm
+        a.benchmark = a.benchmark or b.benchmark
+        b.benchmark = b.benchmark or a.benchmark
+
+
 # A participle clause that compares ('..., surpassing TEAL by 1.77%'), attached to the clause
 # before it, and nothing between but that clause's words.
 _COMPARING_PARTICIPLE = re.compile(
@@ -1102,6 +1117,7 @@ def build_claims(
     for sentence in doc.sentences:
         _respectively(text, drafts, benchmarks, sentence)
     _share_lists(text, drafts)
+    _share_before_and_after(drafts)
     _compare_on_the_same_measure(text, drafts)
     for a, b in zip(drafts, drafts[1:]):
         other = b.method or b.model
