@@ -569,6 +569,19 @@ def test_before_and_after_values_share_their_metric_and_benchmark(text: str, exp
     assert (before.metric, before.benchmark) == (after.metric, after.benchmark) == expected
 
 
+def test_parentheses_after_a_number_label_it_or_restate_it() -> None:
+    text = PROPOSE + "FooNet reaches 62.42 (BLEU) on WMT14 and 85.3 (SST-2)."
+    assert [(c.metric, c.benchmark) for c in extract(text).claims] == [("BLEU", "WMT14"), (None, "SST-2")]
+    # a number in parentheses right after another is measured like it: its gain, its relative value
+    text = PROPOSE + "FooNet pushes the GLUE benchmark to 82.2% (1.8% absolute improvement)."
+    assert [(c.value, c.benchmark, c.kind) for c in extract(text).claims] == [
+        (82.2, "GLUE", "score"),
+        (1.8, "GLUE", "change"),
+    ]
+    text = PROPOSE + "FooNet reaches 85.3% accuracy on MMLU (+2.1% over BarNet)."
+    assert [(c.metric, c.benchmark) for c in extract(text).claims] == [("accuracy", "MMLU")] * 2
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 

@@ -213,6 +213,16 @@ def _metric_after(text: str, q: Quantity, limit: int, weak: bool = False) -> str
     return None
 
 
+_PARENS_AFTER = re.compile(r"\s*\(\s*(?P<label>[^()]{1,30}?)\s*\)")
+
+
+def _metric_in_parens(text: str, q: Quantity, limit: int) -> str | None:
+    """'62.42 (GLEU)': a metric's name in parentheses right after the number labels it."""
+    found = _PARENS_AFTER.match(text, q.end, limit)
+    label = _clean(found.group("label")) if found else None
+    return label if label and _names_metric(label) else None
+
+
 def _metric_before(text: str, floor: int, q: Quantity) -> str | None:
     """'accuracy of 85.3%', 'GenPPL=27.06', 'perplexity approximately 59', 'a top-1 accuracy of'."""
     bound = _BOUND_BEFORE.search(text, max(floor, q.start - 60), q.start)
@@ -388,7 +398,8 @@ def metric_of(
     text = doc.text
     metric = (
         _metric_exponent(text, q, max(limit, doc.sentence_of(q.start)[1]))
-        or         _metric_after(text, q, limit)
+        or _metric_after(text, q, limit)
+        or _metric_in_parens(text, q, limit)
         or _metric_in_after(text, q, limit)
         or _metric_before(text, clause[0], q)
         or _metric_of_subject(text, clause[0], q)
@@ -455,8 +466,11 @@ _METRIC_OPENER = re.compile(r"\s*(?:[\w@-]+\s+)?")
 
 
 def _benchmark_after(text: str, q: Quantity, benchmarks: list[Mention], limit: int) -> str | None:
+    """'72.6% on HumanEval', '72.6% HumanEval accuracy', '85.3 (SST-2)'."""
     for m in benchmarks:
         if q.end <= m.start < limit and _REPORTED_ON.fullmatch(text, q.end, m.start):
+            return m.name
+        if q.end <= m.start < limit and re.fullmatch(r"\s*\(\s*", text[q.end : m.start]) and re.match(r"\s*\)", text[m.end :]):
             return m.name
         if q.end <= m.start < limit and _METRIC_OPENER.fullmatch(text, q.end, m.start):
             following = _phrase_after(text, m.end + 1, limit) if text[m.end : m.end + 1] == " " else None
@@ -1000,6 +1014,21 @@ def _share_lists(text: str, drafts: list[_Draft]) -> None:
             a.benchmark = b.benchmark
 
 
+_RESTATED = re.compile(r"\s*(?:[\w@-]+\s+){0,3}?\(\s*" + _QUALIFIER + r"[+\u2212-]?\s*$", re.IGNORECASE)
+
+
+def _share_restatement(text: str, drafts: list[_Draft]) -> None:
+    """'pushes GLUE to 82.2% (1.8% absolute improvement)', '85.3% accuracy (+2.1% over M)': a
+    number in parentheses right after another restates it (its gain, its relative value) and is
+    measured with the same metric on the same benchmark."""
+    for a, b in zip(drafts, drafts[1:]):
+        if not _RESTATED.fullmatch(text, a.q.end, b.q.start):
+            continue
+        if a.metric and not b.firm:
+            b.metric, b.firm = a.metric, a.firm
+        b.benchmark = b.benchmark or a.benchmark
+
+
 def _share_before_and_after(drafts: list[_Draft]) -> None:
     """'improves accuracy on ImageNet from 87.6% to 93.2%': the before and the after value are one
     measure taken twice, so they share its metric (the one bound before 'from' wins) and its
@@ -1118,6 +1147,7 @@ def build_claims(
         _respectively(text, drafts, benchmarks, sentence)
     _share_lists(text, drafts)
     _share_before_and_after(drafts)
+    _share_restatement(text, drafts)
     _compare_on_the_same_measure(text, drafts)
     for a, b in zip(drafts, drafts[1:]):
         other = b.method or b.model

@@ -49,7 +49,8 @@ _LIST_AFTER_HEAD = re.compile(
 _ON = re.compile(r"\bon\s+(?:the\s+)?(?=\S)")
 _RESULTS_LEAD = re.compile(
     r"(?:\b(?:results?|performance|accuracy|accuracies|state[- ]of[- ]the[- ]art|sota|experiments?|evaluat\w*|"
-    r"tested|scores?|bleu|f1|error|outperform\w*)\b[^.;:()]{0,30}?|\d[\d.,]*\s*(?:%|\\%)?\s*(?:[\w/@-]+\s+){0,3}?)$"
+    r"tested|scores?|bleu|f1|error|outperform\w*)\b[^.;:()]{0,30}?|\d[\d.,]*\s*(?:%|\\%)?\s*(?:[\w/@-]+\s+){0,3}?"
+    r"(?:\([^()]{1,20}\)\s*)?)$"
 )
 _LEAD_HINT = re.compile(
     r"\d|result|perform|accura|art\b|sota|experiment|evaluat|tested|score|bleu|f1|error|outperform"
