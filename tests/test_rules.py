@@ -582,6 +582,11 @@ def test_parentheses_after_a_number_label_it_or_restate_it() -> None:
     assert [(c.metric, c.benchmark) for c in extract(text).claims] == [("accuracy", "MMLU")] * 2
 
 
+def test_an_acronym_in_capitals_is_a_name_not_a_function_word() -> None:
+    text = PROPOSE + "FooNet achieves 18.1 % PER on TIMIT and further reduces PER to 17.6 % level ."
+    assert [c.metric for c in extract(text).claims] == ["PER", "PER"]
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 

@@ -99,6 +99,12 @@ _COMPARATIVE = re.compile(
 _SPEED = re.compile(r"speed|faster|throughput|latency|accelerat", re.IGNORECASE)
 
 
+def _function_case(word: str) -> str:
+    """The word as the stop and verb lists read it: an acronym in capitals is a name, never a
+    function word or a verb ('PER' is the phoneme error rate, 'ARE' no verb)."""
+    return word if len(word) > 1 and word.isupper() else word.lower()
+
+
 def _phrase_after(text: str, position: int, limit: int) -> tuple[str, int] | None:
     """The noun phrase that starts at ``position``: up to five words, ending at punctuation, a
     function word or a verb."""
@@ -107,7 +113,7 @@ def _phrase_after(text: str, position: int, limit: int) -> tuple[str, int] | Non
         gap = text[picked[-1].end() if picked else position : word.start()]
         if gap.strip() or len(picked) == 5:
             break
-        lower = word.group().lower()
+        lower = _function_case(word.group())
         if lower in _STOP or lower.endswith("ly"):
             break
         if picked and _VERB.match(lower) and metric_entry(text[picked[0].start() : word.end()]) is None:
@@ -126,7 +132,7 @@ def _phrase_before(text: str, floor: int, end: int) -> str | None:
         gap = text[word.end() : picked[0].start() if picked else end]
         if gap.strip() or len(picked) == 5:
             break
-        lower = word.group().lower()
+        lower = _function_case(word.group())
         if lower in _STOP or lower.endswith("ly") or (_VERB.match(lower) and (picked or not _NOUN_VERB.match(lower))):
             break  # a noun that is also a verb may head the phrase ('an F1 score of')
         picked.insert(0, word)
