@@ -48,7 +48,7 @@ from extractor.text.numbers import NumberMention
 
 # A word; tokenized text spells 'F-measure' and 'top-1' apart ('f - measure', 'top - 1').
 _WORD = re.compile(
-    r"(?:[^\W\d_][\w@^.+'/-]*[\w@+]|[^\W\d_]|\d[\w@.-]*[^\W\d_][\w@.-]*)(?:\s-\s(?!(?:a|an|the)\b)[\w@+]+)*"
+    r"(?:state\s-\sof\s-\sthe\s-\sart|[^\W\d_][\w@^.+'/-]*[\w@+]|[^\W\d_]|\d[\w@.-]*[^\W\d_][\w@.-]*)(?:\s-\s(?!(?:a|an|the)\b)[\w@+]+)*"
 )
 # Words a metric phrase never holds: they end it.
 _STOP = frozenset(
@@ -82,9 +82,9 @@ _GENERIC = frozenset(
     score scores performance performances result results improvement improvements gain gains
     average overall relative absolute mean value values margin margins boost boosts increase
     increases reduction reductions drop drops quality points point percentage percent gap gaps
-    state-of-the-art sota best new
+    state-of-the-art sota best new art
     """.split()
-)
+)  # 'art': the tail of 'a new state of the art of 85.3%'
 # A change noun at the end of a phrase names the change, not what changed.
 _CHANGE_NOUNS = frozenset(
     "improvement improvements gain gains boost boosts increase increases reduction reductions "
@@ -141,12 +141,21 @@ def _phrase_before(text: str, floor: int, end: int) -> str | None:
     return text[picked[0].start() : picked[-1].end()]
 
 
+# Praise before a metric's name is not part of it: 'a new state-of-the-art BLEU score of',
+# 'the previous best IS of', 'strong accuracy (85.3%)'.
+_EVALUATIVE = re.compile(
+    r"^(?:(?:new|best|previous|prior|current|published|reported|strong|competitive|record|impressive|"
+    r"single\s?-\s?model|(?:near\s?-\s?)?state\s?-\s?of\s?-\s?the\s?-\s?art|sota)\s+)+(?=\S)",
+    re.IGNORECASE,
+)
+
+
 def _clean(phrase: str | None) -> str | None:
-    """The phrase without a trailing change noun ('accuracy improvement' -> 'accuracy'); None when
-    only generic words are left."""
+    """The phrase without praise before it and a change noun after it ('accuracy improvement' ->
+    'accuracy'); None when only generic words are left."""
     if not phrase:
         return None
-    words = phrase.split()
+    words = _EVALUATIVE.sub("", phrase).split()
     while words and words[-1].lower() in _CHANGE_NOUNS:
         words.pop()
     if not words or all(w.lower() in _GENERIC for w in words):
