@@ -601,6 +601,15 @@ def test_praise_before_a_metric_is_not_part_of_its_name(text: str, expected: str
     assert claim.metric == expected
 
 
+def test_a_tokenized_hyphenated_name_before_a_dataset_noun_is_a_benchmark() -> None:
+    text = PROPOSE + "On the Market - 1501 dataset , for instance , FooNet reaches 80.5 % accuracy ."
+    (claim,) = extract(text).claims
+    assert claim.benchmark == "Market - 1501"
+    # a count before the dataset noun's modifiers is not part of the name
+    text = PROPOSE + "FooNet reaches 75.7 on the CoNLL - 2014 10 annotation dataset ."
+    assert "CoNLL - 2014 10" not in [b.name for b in extract(text).benchmarks]
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 

@@ -116,8 +116,8 @@ def _before_head(doc: Document, head: re.Match) -> list[Mention]:
         ):
             break
         kept = tokens[: len(tokens) - modifiers][-4:]
-        if not kept:
-            break
+        if not kept or (modifiers and kept[-1].group().isdigit()):
+            break  # a count before the modifiers ('CoNLL-2014 10 annotation dataset') is no name's part
         named = _name_suffix(
             doc, text[floor + kept[0].start() : floor + kept[-1].end()], floor + kept[0].start()
         )
@@ -133,6 +133,9 @@ def _name_suffix(doc: Document, words: str, offset: int) -> Mention | None:
     keep: list[re.Match] = []
     for token in reversed(tokens):
         bare = token.group().strip(QUOTES)
+        if bare == "-" and keep:  # tokenized text writes 'Market-1501' as 'Market - 1501'
+            keep.insert(0, token)
+            continue
         if (
             not bare  # a quote mark standing alone
             or bare.lower() in _NOT_NAMES
@@ -141,6 +144,8 @@ def _name_suffix(doc: Document, words: str, offset: int) -> Mention | None:
         ):
             break
         keep.insert(0, token)
+    while keep and keep[0].group() == "-":
+        keep.pop(0)
     while (
         keep
         and doc.sentence_of(offset + keep[0].start())[0] == offset + keep[0].start()
