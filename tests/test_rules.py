@@ -610,6 +610,24 @@ def test_a_tokenized_hyphenated_name_before_a_dataset_noun_is_a_benchmark() -> N
     assert "CoNLL - 2014 10" not in [b.name for b in extract(text).benchmarks]
 
 
+def test_a_second_from_to_pair_coordinated_with_the_first_is_before_and_after_too() -> None:
+    text = PROPOSE + (
+        "FooNet improves one-shot accuracy on ImageNet from 87.6% to 93.2% and from 88.0% to 93.8% on Omniglot. "
+        "FooNet increases accuracy from 71.2% to 74.4%, and from 34.7% to 39.1% for the harder scenes."
+    )
+    assert [(c.value, c.value_max, c.metric) for c in extract(text).claims] == [
+        (87.6, None, "one-shot accuracy"),
+        (93.2, None, "one-shot accuracy"),
+        (88.0, None, "one-shot accuracy"),
+        (93.8, None, "one-shot accuracy"),
+        (71.2, None, "accuracy"),
+        (74.4, None, "accuracy"),
+        (34.7, None, "accuracy"),
+        (39.1, None, "accuracy"),
+    ]
+    assert [c.benchmark for c in extract(text).claims[:4]] == ["ImageNet", "ImageNet", "Omniglot", "Omniglot"]
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 

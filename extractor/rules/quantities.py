@@ -289,7 +289,7 @@ def _merge(text: str, atoms: list[Quantity]) -> list[Quantity]:
             )
             index += 2
             continue
-        pair = _from_to(text, a, b, between, before)
+        pair = _from_to(text, a, b, between, before, out[-1] if out else None)
         if pair:
             out.extend(pair)
             index += 2
@@ -329,13 +329,23 @@ def _bracket(text: str, a: Quantity, b: Quantity, between: str) -> bool:
     )
 
 
-def _from_to(text: str, a: Quantity, b: Quantity, between: str, before: str) -> list[Quantity] | None:
-    """'reduce perplexity from 25.7 to 21.9': a before and an after value, both results."""
+def _from_to(
+    text: str, a: Quantity, b: Quantity, between: str, before: str, previous: Quantity | None
+) -> list[Quantity] | None:
+    """'reduce perplexity from 25.7 to 21.9': a before and an after value, both results; so is a
+    second 'from A to B' the same sentence coordinates with a first ('improves accuracy on X from
+    87.6% to 93.2% and from 88.0% to 93.8% on Y')."""
     if not re.fullmatch(r"\s+to\s+", between) or not re.search(r"\bfrom\s+$", before, re.IGNORECASE):
         return None
     lead = text[max(0, a.start - 60) : a.start]
     rises = _range(a, b, b.end) is not None
-    if rises and not _CHANGE_VERB_BEFORE_FROM.search(lead):
+    coordinated = (
+        previous is not None
+        and previous.form == "after"
+        and a.start - previous.end < 120
+        and not re.search(r"[.;!?]\s", text[previous.end : a.start])
+    )
+    if rises and not (coordinated or _CHANGE_VERB_BEFORE_FROM.search(lead)):
         return None
     unit = a.unit or b.unit
     return [replace(a, form="before", unit=unit), replace(b, form="after", unit=unit)]
