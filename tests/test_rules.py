@@ -628,6 +628,13 @@ def test_a_second_from_to_pair_coordinated_with_the_first_is_before_and_after_to
     assert [c.benchmark for c in extract(text).claims[:4]] == ["ImageNet", "ImageNet", "Omniglot", "Omniglot"]
 
 
+def test_the_subject_of_a_passive_change_is_its_metric() -> None:
+    text = PROPOSE + "With FooNet, rank - 1 accuracy is improved from 55.3 % to 80.5 % on Market - 1501 ."
+    assert [c.metric for c in extract(text).claims] == ["rank - 1 accuracy", "rank - 1 accuracy"]
+    (claim,) = extract(PROPOSE + "With FooNet, the error rate was reduced by 30% on CIFAR-10.").claims
+    assert (claim.metric, claim.kind, claim.direction) == ("error rate", "change", "decrease")
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 
