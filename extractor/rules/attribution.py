@@ -259,13 +259,14 @@ def _metric_before(text: str, floor: int, q: Quantity) -> str | None:
 
 
 def _metric_in_after(text: str, q: Quantity, limit: int) -> str | None:
-    """'by 9.7% in accuracy', '-0.12 in loss'."""
+    """'by 9.7% in accuracy', '-0.12 in loss'; after 'in terms of' any noun is the measure ('96%
+    smaller than M in terms of model parameters')."""
     found = _IN_AFTER.match(text, q.end, limit)
     if not found:
         return None
     phrase = _phrase_after(text, found.end(), limit)
     cleaned = _clean(phrase[0]) if phrase else None
-    return cleaned if cleaned and _names_metric(cleaned) else None
+    return cleaned if cleaned and (_names_metric(cleaned) or _IN_TERMS_OF.search(found.group())) else None
 
 
 # 'The accuracy of FooNet on GSM8K is 84.2%': the metric heads the clause's subject.
