@@ -156,7 +156,7 @@ def _clean(phrase: str | None) -> str | None:
     if not phrase:
         return None
     words = _EVALUATIVE.sub("", phrase).split()
-    while words and words[-1].lower() in _CHANGE_NOUNS:
+    while words and words[-1].lower() in _CHANGE_NOUNS | {"absolute", "relative"}:  # '2.5 F1 absolute'
         words.pop()
     if not words or all(w.lower() in _GENERIC for w in words):
         return None
