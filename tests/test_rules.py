@@ -637,6 +637,13 @@ def test_the_subject_of_a_passive_change_is_its_metric() -> None:
     assert (claim.metric, claim.kind, claim.direction) == ("error rate", "change", "decrease")
 
 
+def test_a_number_in_inline_math_binds_its_words_past_the_math() -> None:
+    (claim,) = extract(PROPOSE + r"FooNet achieves $80.3\%$ zero-shot ImageNet-1k accuracy.").claims
+    assert (claim.metric, claim.benchmark) == ("zero-shot ImageNet-1k accuracy", "ImageNet-1k")
+    (claim,) = extract(PROPOSE + r"A trainable proportion of approximately $4.1\%$ captures most of it.").claims
+    assert claim.metric == "trainable proportion"
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 

@@ -25,7 +25,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from extractor.catalog.registry import metric_entry
 from extractor.grounding import name_key
@@ -118,6 +118,8 @@ def _phrase_after(text: str, position: int, limit: int) -> tuple[str, int] | Non
             break
         if picked and _VERB.match(lower) and metric_entry(text[picked[0].start() : word.end()]) is None:
             break  # a verb ends the phrase, unless it completes a metric's name ('exact match')
+        if not picked and _VERB.match(lower) and not _NOUN_VERB.match(lower):
+            break  # nor does a verb open one ('a proportion of 4.1% captures 90%')
         picked.append(word)
     if not picked:
         return None
@@ -186,7 +188,7 @@ _QUALIFIER = (
 # approximately', 'generative perplexity (GenPPL) of'.
 _BOUND_BEFORE = re.compile(
     r"(?:\s*\([^()]{1,20}\))?\s*(?P<link>of|=|:|is|was|stays\s+in|remains|reaching|at|around|"
-    r"approximately|approx|about|~|sim|\\approx|\\sim|from|between)?\s*[(\[]?\s*" + _QUALIFIER + r"[(\[]?\s*$",
+    r"approximately|approx|about|~|sim|\\approx|\\sim|from|between)?\s*[(\[]?\s*" + _QUALIFIER + r"[(\[]?\s*\$?$",
     re.IGNORECASE,
 )
 # A character of the words between a number and what binds to it: a digit only inside a name
@@ -1145,6 +1147,12 @@ def _subject_of(
     return method, model, False
 
 
+def _past_math(text: str, q: Quantity) -> Quantity:
+    """'$80.3\\%$ zero-shot ImageNet-1k accuracy': the words bound to a number written in inline
+    math start after the math closes."""
+    return replace(q, end=q.end + 1) if text[q.end : q.end + 1] == "$" else q
+
+
 def build_claims(
     doc: Document,
     readings: list[Reading],
@@ -1154,7 +1162,7 @@ def build_claims(
 ) -> list[ClaimDraft]:
     """A claim for every quantity read as a result, with what its sentence says about it."""
     text = doc.text
-    results = [r.quantity for r in readings if r.role == CLAIM]
+    results = [_past_math(text, r.quantity) for r in readings if r.role == CLAIM]
     drafts: list[_Draft] = []
     for index, q in enumerate(results):
         clause = doc.clause_of(q.start)
