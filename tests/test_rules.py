@@ -644,6 +644,18 @@ def test_a_number_in_inline_math_binds_its_words_past_the_math() -> None:
     assert claim.metric == "trainable proportion"
 
 
+@pytest.mark.parametrize(
+    ("text", "metric"),
+    [
+        ("FooNet reaches around 30% accuracy on space-level tasks and around 40% on part-level tasks.", "accuracy"),
+        ("FooNet achieves 7% improvement in Spearman correlation for OMQ and 14% for TA.", "Spearman correlation"),
+        ("FooNet achieves 18 % PER in single utterances and 20 % in longer utterances .", "PER"),
+    ],
+)
+def test_items_that_each_say_where_they_hold_share_the_first_item_s_metric(text: str, metric: str) -> None:
+    assert [c.metric for c in extract(PROPOSE + text).claims] == [metric, metric]
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 
