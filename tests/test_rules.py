@@ -596,6 +596,7 @@ def test_an_acronym_in_capitals_is_a_name_not_a_function_word() -> None:
         ("FooNet sets a new single - model state - of - the - art BLEU score of 41.8 .", "BLEU score"),
         ("FooNet improves over the previous best IS of 52.5.", "IS"),
         ("FooNet sets a new state of the art of 85.3% on SST-2.", None),
+        ("FooNet shows significant performance improvements up to 9.5% on MMLU.", None),
     ],
 )
 def test_praise_before_a_metric_is_not_part_of_its_name(text: str, expected: str | None) -> None:

@@ -147,6 +147,7 @@ def _phrase_before(text: str, floor: int, end: int) -> str | None:
 # 'the previous best IS of', 'strong accuracy (85.3%)'.
 _EVALUATIVE = re.compile(
     r"^(?:(?:new|best|previous|prior|current|published|reported|strong|competitive|record|impressive|"
+    r"significant|substantial|considerable|notable|remarkable|consistent|large|huge|slight|marginal|"
     r"single\s?-\s?model|(?:near\s?-\s?)?state\s?-\s?of\s?-\s?the\s?-\s?art|sota)\s+)+(?=\S)",
     re.IGNORECASE,
 )
