@@ -107,7 +107,7 @@ METRIC_PATTERN = re.compile(
 # Verbs and adjectives of change, by direction.
 DECREASE = re.compile(
     r"\b(?:reduc\w*|decreas\w*|lower\w*|fewer|less|drop\w*|declin\w*|shrink\w*|shrank|narrow\w*|"
-    r"cut\w*|smaller|sav(?:e|es|ed|ing|ings)|eliminat\w*|remov\w*|compress\w*|degrad\w*|"
+    r"cut\w*|smaller|slower|sav(?:e|es|ed|ing|ings)|eliminat\w*|remov\w*|compress\w*|degrad\w*|"
     r"fall\w*|fell|los(?:e|es|s|ing)|cheaper|shorter|down)\b|(?<![\w.])[-\u2212]\d",
     re.IGNORECASE,
 )
