@@ -658,6 +658,11 @@ def test_items_that_each_say_where_they_hold_share_the_first_item_s_metric(text:
     assert [c.metric for c in extract(PROPOSE + text).claims] == [metric, metric]
 
 
+def test_testsets_written_as_one_word_head_a_list_of_benchmarks() -> None:
+    text = PROPOSE + "FooNet achieves 34.0 on Callhome and 64.7 on Fisher testsets respectively."
+    assert [c.benchmark for c in extract(text).claims] == ["Callhome", "Fisher"]
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 
