@@ -663,6 +663,14 @@ def test_testsets_written_as_one_word_head_a_list_of_benchmarks() -> None:
     assert [c.benchmark for c in extract(text).claims] == ["Callhome", "Fisher"]
 
 
+def test_a_difference_apposed_to_a_number_is_measured_like_it() -> None:
+    text = PROPOSE + "FooNet gets 22.5 BLEU points on WMT 2014 , 5.5 points more than the best unsupervised system ."
+    assert [(c.value, c.metric, c.benchmark, c.kind) for c in extract(text).claims] == [
+        (22.5, "BLEU points", "WMT 2014", "score"),
+        (5.5, "BLEU points", "WMT 2014", "change"),
+    ]
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 
