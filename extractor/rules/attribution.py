@@ -65,7 +65,7 @@ _STOP = frozenset(
 _RESULT_VERBS = (
     r"achiev|reach|obtain|outperform|surpass|improv|reduc|yield|attain|deliver|match|retain|recover|"
     r"provid|rais|increas|decreas|narrow|shrink|accelerat|exceed|beat|establish|boost|preserv|need|"
-    r"requir|consum|perform|generat|answer|exit|outscor|trail|lag|giv|clos|captur|remain|keep|kept|"
+    r"requir|consum|perform|generat|answer|exit|outscor|trail|lag|giv|clos|captur|remain|keep|kept|maintain|"
     r"fall|fell|collaps|climb|sit|speed|ranks|ranked|halv|doubl|sav|scor(?=es|ed|ing)"
 )
 # Verbs that are also nouns ('gain', 'cost', 'drop'): they end a noun phrase, never open a clause.
@@ -188,7 +188,7 @@ _QUALIFIER = (
 # What binds a metric written before the number to it: 'accuracy of', 'GenPPL=', 'perplexity
 # approximately', 'generative perplexity (GenPPL) of'.
 _BOUND_BEFORE = re.compile(
-    r"(?:\s*\([^()]{1,20}\))?\s*(?P<link>of|=|:|is|was|stays\s+in|remains|reaching|at|around|"
+    r"(?:\s*\([^()]{1,20}\))?\s*(?P<link>of|=|:|is|was|stays\s+in|remains|reaching|at|around|within|"
     r"approximately|approx|about|~|sim|\\approx|\\sim|from|between)?\s*[(\[]?\s*" + _QUALIFIER + r"[(\[]?\s*\$?$",
     re.IGNORECASE,
 )
@@ -290,10 +290,13 @@ def _metric_of_subject(text: str, floor: int, q: Quantity) -> str | None:
     return phrase if phrase and _names_metric(phrase) else None
 
 
+_WITHIN = re.compile(r"\bwithin\s+" + _QUALIFIER + r"$", re.IGNORECASE)
+
+
 def _metric_share(text: str, q: Quantity, limit: int) -> str | None:
     """'retains 86--90% of teacher accuracy', 'recovers 93% of native decoder decisions'."""
-    if q.unit != "%":
-        return None
+    if q.unit != "%" or _WITHIN.search(text, max(0, q.start - 30), q.start):
+        return None  # 'within 2-5% of the baseline' is a distance to it, not a share of it
     found = _SHARE_OF.match(text, q.end, limit)
     if not found:
         return None
