@@ -241,6 +241,9 @@ def attributed(text: str) -> list[tuple]:
         ("It is 96% smaller than GRPO in terms of model parameters.", "model parameters"),
         ("It attains 2.5 F1 absolute higher than GRPO.", "F1"),
         ("FooNet is 35% faster than GRPO.", "speed"),
+        # a unit that names its measure
+        ("FooNet runs at over 20 FPS on a single GPU.", "FPS"),
+        ("FooNet reaches 1.08 bpc on enwik8.", "BPC"),
         # 'within N of M' is a distance to M on the measure before it, not a share of M
         ("FooNet keeps accuracy within 2-5% of full-precision baselines.", "accuracy"),
         ("It retains 91% of teacher accuracy.", "teacher accuracy"),

@@ -442,6 +442,8 @@ def metric_of(
         return "speedup", True  # 'speeds up decoding by 2.4x', '2.4x faster'
     if metric:
         return metric, True
+    if q.unit and q.unit not in ("%", "x") and metric_entry(q.unit):
+        return q.unit, True  # a unit that names its measure: '1.08 bpc', '20 FPS'
     return _metric_after(text, q, limit, weak=True), False
 
 
