@@ -519,6 +519,9 @@ def test_a_benchmark_named_elsewhere_is_not_the_number_s() -> None:
         ("It reaches a 18.7 % phoneme error rate ( PER ) on the TIMIT task .", ("phoneme error rate", "TIMIT")),
         ("Overall , it gets 72.27 % on the test - std split of the VQA v2.0 dataset .", (None, "VQA v2.0")),
         ("It gets 22.5 BLEU points in English - to - German WMT 2014 .", ("BLEU points", "WMT 2014")),
+        # a parenthesis between a name and its dataset noun
+        ("It gets an f - measure of 75.0 % on the ICDAR 2015 Incidental ( Challenge 4 ) benchmark .",
+         ("f - measure", "ICDAR 2015 Incidental")),
         # tokenized text: 'f - measure', and 'top - 1' is part of a name, not a number
         ("It achieves an f - measure of 75.0 % on the standard ICDAR benchmark .", ("f - measure", "ICDAR")),
         ("It reaches 79.4 % top - 1 accuracy on ImageNet .", ("top - 1 accuracy", "ImageNet")),

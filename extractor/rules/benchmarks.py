@@ -102,6 +102,9 @@ def _before_head(doc: Document, head: re.Match) -> list[Mention]:
     text = doc.text
     floor = max(doc.sentence_of(head.start())[0], head.start() - 120)
     before = text[floor : head.start()]
+    paren = _TRAILING_PAREN.search(before)  # 'the ICDAR 2015 Incidental (Challenge 4) benchmark'
+    if paren and head.group("loose"):
+        before = before[: paren.start()]
     if head.group("plural"):
         listed = _LIST_END.search(before)
         if not listed or _MODIFIED.search(text[max(0, floor + listed.start() - 40) : floor + listed.start()]):
