@@ -290,6 +290,14 @@ def _metric_of_subject(text: str, floor: int, q: Quantity) -> str | None:
     return phrase if phrase and _names_metric(phrase) else None
 
 
+def _metric_points_of(text: str, q: Quantity, limit: int) -> str | None:
+    """'gains 3.2 points of accuracy', '2 pp of top-1 accuracy': points of a metric."""
+    found = _SHARE_OF.match(text, q.end, limit) if q.unit in ("points", "pp") else None
+    phrase = _phrase_after(text, found.end(), limit) if found else None
+    cleaned = _clean(phrase[0]) if phrase else None
+    return cleaned if cleaned and _names_metric(cleaned) else None
+
+
 _WITHIN = re.compile(r"\bwithin\s+" + _QUALIFIER + r"$", re.IGNORECASE)
 
 
@@ -435,6 +443,7 @@ def metric_of(
         or _metric_of_subject(text, clause[0], q)
         or _metric_counted(text, clause[0], q, limit)
         or _metric_share(text, q, limit)
+        or _metric_points_of(text, q, limit)
         or _metric_of_change(text, clause[0], q)
         or _metric_in_terms(text, sentence, q)
     )
