@@ -681,6 +681,18 @@ def test_a_difference_apposed_to_a_number_is_measured_like_it() -> None:
     ]
 
 
+def test_a_list_of_numbers_on_a_list_of_as_many_benchmarks_pairs_them_in_order() -> None:
+    text = PROPOSE + "FooNet achieves 85.3%, 72.1% and 60.2% accuracy on the SST-2, MNLI and QNLI benchmarks."
+    assert [(c.metric, c.benchmark) for c in extract(text).claims] == [
+        ("accuracy", "SST-2"),
+        ("accuracy", "MNLI"),
+        ("accuracy", "QNLI"),
+    ]
+    # one benchmark for the whole list: each number is on it
+    text = PROPOSE + "FooNet achieves 85.3% and 72.1% accuracy on SST-2."
+    assert [c.benchmark for c in extract(text).claims] == ["SST-2", "SST-2"]
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 
