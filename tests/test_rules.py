@@ -693,6 +693,18 @@ def test_a_list_of_numbers_on_a_list_of_as_many_benchmarks_pairs_them_in_order()
     assert [c.benchmark for c in extract(text).claims] == ["SST-2", "SST-2"]
 
 
+@pytest.mark.parametrize(
+    ("text", "metrics"),
+    [
+        ("FooNet reduces latency by 30% and memory by 40%.", ["latency", "memory"]),
+        ("FooNet improves the efficiency of BarNet by 6.0x and the AP by 1.0% on COCO.", ["efficiency", "AP"]),
+        ("FooNet increases throughput by 2.1x and reduces latency by 30%.", ["throughput", "latency"]),
+    ],
+)
+def test_a_change_verb_left_out_before_its_second_object_still_names_it(text: str, metrics: list[str]) -> None:
+    assert [c.metric for c in extract(PROPOSE + text).claims] == metrics
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 

@@ -373,6 +373,31 @@ def _metric_of_change(text: str, floor: int, q: Quantity) -> str | None:
     return None
 
 
+# 'reduces latency by 30% and memory by 40%', 'improving the efficiency of M by 6x and the AP by
+# 1%': the change verb is left out before the second object, written just before its 'by'.
+_GAPPED = re.compile(
+    r"(?:\band|,)\s+(?:the\s+|its\s+|their\s+)?(?P<object>(?:[\w@-]+\s+){0,3}?[\w@-]+)\s+by\s+" + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+_FIRST_BY = re.compile(r"\bby\s+" + _QUALIFIER + r"[-+\u2212]?\d[\d.,]*\s*[^\s,;]{0,10}\s*$", re.IGNORECASE)
+
+
+def _metric_gapped(text: str, floor: int, q: Quantity) -> str | None:
+    """The object of a change verb left out by gapping: it follows a first 'V X by N' of the
+    clause, and holds no verb of its own."""
+    found = _GAPPED.search(text, max(floor, q.start - 60), q.start)
+    if (
+        not found
+        or not _FIRST_BY.search(text, max(floor, found.start() - 40), found.start())
+        or not _CHANGE_VERB.search(text, max(floor, q.start - 160), found.start())
+        or _CHANGE_VERB.search(found.group("object") + " ")
+    ):
+        return None
+    return _measured(found.group("object"))
+
+
 def _measured(phrase: str | None) -> str | None:
     """What a change verb changes, unless it is a name: 'improves Llama-3-8B by 12.1%', 'Qwen2.5-7B
     improves from 45.1% to 52.3%' change a model's score, not a metric called by its name."""
@@ -444,6 +469,7 @@ def metric_of(
         or _metric_counted(text, clause[0], q, limit)
         or _metric_share(text, q, limit)
         or _metric_points_of(text, q, limit)
+        or _metric_gapped(text, clause[0], q)
         or _metric_of_change(text, clause[0], q)
         or _metric_in_terms(text, sentence, q)
     )
