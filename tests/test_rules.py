@@ -642,6 +642,11 @@ def test_a_second_from_to_pair_coordinated_with_the_first_is_before_and_after_to
     assert [c.benchmark for c in extract(text).claims[:4]] == ["ImageNet", "ImageNet", "Omniglot", "Omniglot"]
 
 
+def test_a_changing_subject_s_measure_comes_before_the_place_it_is_taken() -> None:
+    text = PROPOSE + "With FooNet, accuracy on GSM8K rises from 60.1% to 75.3%."
+    assert [(c.metric, c.benchmark) for c in extract(text).claims] == [("accuracy", "GSM8K")] * 2
+
+
 def test_the_subject_of_a_passive_change_is_its_metric() -> None:
     text = PROPOSE + "With FooNet, rank - 1 accuracy is improved from 55.3 % to 80.5 % on Market - 1501 ."
     assert [c.metric for c in extract(text).claims] == ["rank - 1 accuracy", "rank - 1 accuracy"]

@@ -368,9 +368,17 @@ def _metric_of_change(text: str, floor: int, q: Quantity) -> str | None:
             continue
         return _measured(found[0])
     change = _SUBJECT_CHANGE.search(text, window_start, q.start)
-    if change:
-        return _measured(_phrase_before(text, floor, change.start()))
-    return None
+    if not change:
+        return None
+    subject = _phrase_before(text, floor, change.start())
+    where = _PLACE_BEFORE.search(text, floor, change.start() - len(subject)) if subject else None
+    if where and not _measured(subject):  # 'Accuracy on GSM8K rises from 60.1% to 75.3%'
+        subject = _phrase_before(text, floor, where.start())
+    return _measured(subject)
+
+
+# The place a subject's measure is taken, between it and the name it ends with ('Accuracy on GSM8K').
+_PLACE_BEFORE = re.compile(r"\s+(?:on|in|for|of|across)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
 # 'reduces latency by 30% and memory by 40%', 'improving the efficiency of M by 6x and the AP by
