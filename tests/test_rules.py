@@ -559,6 +559,7 @@ def test_a_benchmark_name_with_digits_does_not_break_the_number_s_phrase() -> No
 @pytest.mark.parametrize(
     "text",
     [
+        "FooNet obtains 4.4%, 1.6% and an average of 2.5% improvement in F1 over BarNet.",
         "FooNet obtains 4.4%, 1.6% and 2.5% improvement in F1 over BarNet.",
         "FooNet obtains + 4.4 % , + 1.6 % and + 2.5 % improvement in F1 over BarNet .",
     ],

@@ -183,7 +183,7 @@ def _names_metric(phrase: str) -> bool:
 
 _QUALIFIER = (
     r"(?:(?:up\s+to|about|around|approximately|approx|roughly|nearly|almost|only|just|over|more\s+than|"
-    r"less\s+than|below|above|at\s+least|at\s+most|~|\\sim|sim)\s*)*"
+    r"less\s+than|below|above|at\s+least|at\s+most|(?:an\s+)?average\s+of|~|\\sim|sim)\s*)*"
 )
 # What binds a metric written before the number to it: 'accuracy of', 'GenPPL=', 'perplexity
 # approximately', 'generative perplexity (GenPPL) of'.
