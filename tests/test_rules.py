@@ -711,6 +711,11 @@ def test_a_change_verb_left_out_before_its_second_object_still_names_it(text: st
     assert [c.metric for c in extract(PROPOSE + text).claims] == metrics
 
 
+def test_a_compared_pair_after_a_comma_spells_out_the_comparison_before_it() -> None:
+    text = PROPOSE + "FooNet has a higher top-1 accuracy than BarNet on our data, 85.1% vs. 80.2%."
+    assert [c.metric for c in extract(text).claims] == ["top-1 accuracy", "top-1 accuracy"]
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 
