@@ -716,6 +716,22 @@ def test_a_compared_pair_after_a_comma_spells_out_the_comparison_before_it() -> 
     assert [c.metric for c in extract(text).claims] == ["top-1 accuracy", "top-1 accuracy"]
 
 
+@pytest.mark.parametrize(
+    ("text", "benchmark"),
+    [
+        ("On ConLL - 2012 English SRL we also show an improvement of more than 2.5 F1 .", "ConLL - 2012 English SRL"),
+        ("On DSTC2 , our model obtains 74.5 % joint goal accuracy .", "DSTC2"),
+        # a fronted phrase that names no coined thing is no benchmark
+        ("On average , our model obtains 74.5 % joint goal accuracy .", None),
+    ],
+)
+def test_a_coined_name_a_sentence_opens_with_after_on_is_where_its_results_hold(
+    text: str, benchmark: str | None
+) -> None:
+    (claim,) = extract(PROPOSE + text).claims
+    assert claim.benchmark == benchmark
+
+
 # --- methods ------------------------------------------------------------------------------------
 
 

@@ -15,7 +15,7 @@ import re
 from extractor.catalog.registry import find_benchmarks
 from extractor.grounding import name_key
 from extractor.rules.acronyms import Abbreviation
-from extractor.rules.chunks import QUOTES, head_after, name_chunk, name_like
+from extractor.rules.chunks import QUOTES, coined, head_after, name_chunk, name_like
 from extractor.rules.cues import Name
 from extractor.rules.text import Document, Mention
 from extractor.rules.vocabulary import (
@@ -260,6 +260,7 @@ def find_benchmark_mentions(
             items = _list_from(text, match.end(), doc.clause_of(match.end())[1])
             if items and _FOLLOWS_NAME.match(text, items[-1][2]):
                 found.extend(Mention(*item) for item in items if not _common_word(text, item[0]))
+    found.extend(_fronted(doc))
     found.extend(Mention(n.name, n.start, n.start + len(n.name)) for n in introduced if n.kind == "data")
     found.extend(_coordinated(text, registry, found))
     # A name the paper introduces as its method is not a dataset because a textual cue lists it
@@ -274,6 +275,26 @@ def find_benchmark_mentions(
         and (m.start in listed or name_key(m.name) not in own)
     ]
     return _one_per_acronym(_unique(found), acronyms)
+
+
+_FRONTED_ON = re.compile(r"(?:(?:Finally|Moreover|Furthermore|In\s+addition|Notably)\s*,\s*)?(?:On|Across)\s+(?:the\s+)?")
+# What ends a fronted evaluation phrase: its comma, or the clause's first-person subject.
+_FRONTED_END = re.compile(r"\s*(?:(?:benchmarks?|datasets?|test\s?sets?|splits?)\s*)?(?:,|we\b|our\b)")
+
+
+def _fronted(doc: Document) -> list[Mention]:
+    """'On ConLL - 2012 English SRL we also show ...', 'On CIFAR-10 and SVHN, ...': coined names a
+    sentence opens with as where its results hold."""
+    text = doc.text
+    out = []
+    for start, end in doc.sentences:
+        match = _FRONTED_ON.match(text, start, end)
+        if not match:
+            continue
+        items = _list_from(text, match.end(), end)
+        if items and _FRONTED_END.match(text, items[-1][2]):
+            out.extend(Mention(*item) for item in items if coined(item[0]) and not _common_word(text, item[0]))
+    return out
 
 
 def _coordinated(text: str, registry: list[Mention], known: list[Mention]) -> list[Mention]:
