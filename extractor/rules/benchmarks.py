@@ -31,7 +31,7 @@ _ITEM = _NAME_TOKEN + r"(?:\s+" + _NAME_TOKEN + r"){0,2}"
 # examination'), tight ones follow the name ('KLEJ challenges'), plural ones end a list ('the
 # FLIC and MPII benchmarks').
 _HEAD_WORD = re.compile(
-    r"\b(?:(?P<plural>benchmarks|datasets|corpora|test\s?sets|competitions)|(?P<tight>suite|test\s?set|testbed|"
+    r"\b(?:(?P<plural>benchmarks|datasets|corpora|test\s?sets|competitions|collections)|(?P<tight>suite|test\s?set|testbed|"
     r"leaderboard|challenges?|arena)|(?P<loose>benchmark|dataset|data\s+set|corpus|examination|exam|"
     r"competition|treebank))\b(?!-)"
 )
