@@ -1105,13 +1105,20 @@ def _parallel_lists(text: str, drafts: list[_Draft], benchmarks: list[Mention]) 
                 draft.benchmark, draft.own_benchmark = name, True
 
 
+# 'improvements over the BM25 model on the Robust and the ClueWeb collections': a list may hold
+# its metric and baseline before 'on'.
+_LIST_ON = re.compile(_IN_NAME + r"{0,60}?\b(?:on|across)\s+(?:the\s+)?", re.IGNORECASE)
+
+
 def _benchmark_list_after(text: str, position: int, benchmarks: list[Mention]) -> list[str]:
     """The coordinated benchmark names a number at ``position`` is reported on ('on A, B and C')."""
     names: list[str] = []
     for m in benchmarks:
         if m.start < position:
             continue
-        if not names and not _REPORTED_ON.fullmatch(text, position, m.start):
+        if not names and not (
+            _REPORTED_ON.fullmatch(text, position, m.start) or _LIST_ON.fullmatch(text, position, m.start)
+        ):
             break
         if names and not _NAME_AND.fullmatch(text, position, m.start):
             break
