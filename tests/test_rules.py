@@ -594,6 +594,8 @@ def test_parentheses_after_a_number_label_it_or_restate_it() -> None:
     ]
     text = PROPOSE + "FooNet reaches 85.3% accuracy on MMLU (+2.1% over BarNet)."
     assert [(c.metric, c.benchmark) for c in extract(text).claims] == [("accuracy", "MMLU")] * 2
+    text = PROPOSE + "We find accuracy climbs to 61% (from a 48% pre-RL baseline) with FooNet."
+    assert [c.metric for c in extract(text).claims] == ["accuracy", "accuracy"]
 
 
 def test_an_acronym_in_capitals_is_a_name_not_a_function_word() -> None:
