@@ -239,6 +239,7 @@ def attributed(text: str) -> list[tuple]:
         ("It reaches a 2.5% lower validation loss.", "validation loss"),
         ("It beats GRPO by 9.7% in accuracy.", "accuracy"),
         ("FooNet gains 3.2 points of top-1 accuracy over GRPO.", "top-1 accuracy"),
+        ("FooNet needs only 3 hours of fine-tuning.", "fine-tuning time"),
         ("It is 96% smaller than GRPO in terms of model parameters.", "model parameters"),
         ("It attains 2.5 F1 absolute higher than GRPO.", "F1"),
         ("FooNet is 35% faster than GRPO.", "speed"),

@@ -299,6 +299,17 @@ def _metric_points_of(text: str, q: Quantity, limit: int) -> str | None:
     return cleaned if cleaned and _names_metric(cleaned) else None
 
 
+_TIME_UNITS = frozenset({"s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"})
+
+
+def _metric_duration_of(text: str, q: Quantity, limit: int) -> str | None:
+    """'approximately 33 minutes of training': a duration of an activity is that activity's time."""
+    found = _SHARE_OF.match(text, q.end, limit) if q.unit in _TIME_UNITS else None
+    phrase = _phrase_after(text, found.end(), limit) if found else None
+    activity = _clean(phrase[0]) if phrase else None
+    return f"{activity} time" if activity and not name_like(activity.split()[0]) else None
+
+
 _WITHIN = re.compile(r"\bwithin\s+" + _QUALIFIER + r"$", re.IGNORECASE)
 
 
@@ -499,6 +510,7 @@ def metric_of(
         or _metric_counted(text, clause[0], q, limit)
         or _metric_share(text, q, limit)
         or _metric_points_of(text, q, limit)
+        or _metric_duration_of(text, q, limit)
         or _metric_gapped(text, clause[0], q)
         or _metric_of_change(text, clause[0], q)
         or _metric_in_terms(text, sentence, q)
