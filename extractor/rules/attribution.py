@@ -91,6 +91,9 @@ _CHANGE_NOUNS = frozenset(
     "improvement improvements gain gains boost boosts increase increases reduction reductions "
     "drop drops margin margins lift lifts uplift uplifts savings saving decrease decreases".split()
 )
+# Words after a metric's name that are not part of it: the change it names, and its reference
+# ('accuracy improvement', '2.5 F1 absolute').
+_TRAILING = _CHANGE_NOUNS | {"absolute", "relative"}
 _METRIC_WORDS = METRIC_WORDS - _GENERIC
 _COMPARATIVE = re.compile(
     r"\s*(?:relative\s+|absolute\s+)?(?:fewer|less|lower|higher|more|smaller|larger|faster|slower|"
@@ -160,7 +163,7 @@ def _clean(phrase: str | None) -> str | None:
     if not phrase:
         return None
     words = _EVALUATIVE.sub("", phrase).split()
-    while words and words[-1].lower() in _CHANGE_NOUNS | {"absolute", "relative"}:  # '2.5 F1 absolute'
+    while words and words[-1].lower() in _TRAILING:
         words.pop()
     if not words or all(w.lower() in _GENERIC for w in words):
         return None
@@ -299,12 +302,12 @@ def _metric_points_of(text: str, q: Quantity, limit: int) -> str | None:
     return cleaned if cleaned and _names_metric(cleaned) else None
 
 
-_TIME_UNITS = frozenset({"s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"})
+_DURATIONS = frozenset({"s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"})
 
 
 def _metric_duration_of(text: str, q: Quantity, limit: int) -> str | None:
     """'approximately 33 minutes of training': a duration of an activity is that activity's time."""
-    found = _SHARE_OF.match(text, q.end, limit) if q.unit in _TIME_UNITS else None
+    found = _SHARE_OF.match(text, q.end, limit) if q.unit in _DURATIONS else None
     phrase = _phrase_after(text, found.end(), limit) if found else None
     activity = _clean(phrase[0]) if phrase else None
     return f"{activity} time" if activity and not name_like(activity.split()[0]) else None
@@ -364,6 +367,10 @@ def _metric_counted(text: str, floor: int, q: Quantity, limit: int) -> str | Non
     return None
 
 
+# The place a subject's measure is taken, between it and the name it ends with ('Accuracy on GSM8K').
+_PLACE_BEFORE = re.compile(r"\s+(?:on|in|for|of|across)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
 def _metric_of_change(text: str, floor: int, q: Quantity) -> str | None:
     """The object of a change verb ('reduces KV cache memory by 75%', 'improves accuracy from
     82.1% to 91.4%') or the subject of a change ('the perplexity gap shrinks by 32%')."""
@@ -387,10 +394,6 @@ def _metric_of_change(text: str, floor: int, q: Quantity) -> str | None:
     if where and not _measured(subject):  # 'Accuracy on GSM8K rises from 60.1% to 75.3%'
         subject = _phrase_before(text, floor, where.start())
     return _measured(subject)
-
-
-# The place a subject's measure is taken, between it and the name it ends with ('Accuracy on GSM8K').
-_PLACE_BEFORE = re.compile(r"\s+(?:on|in|for|of|across)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
 # 'reduces latency by 30% and memory by 40%', 'improving the efficiency of M by 6x and the AP by
@@ -580,12 +583,16 @@ _FRONTED = re.compile(
 _METRIC_OPENER = re.compile(r"\s*(?:[\w@-]+\s+)?")
 
 
+_OPENS = re.compile(r"\s*\(\s*")
+_CLOSES = re.compile(r"\s*\)")
+
+
 def _benchmark_after(text: str, q: Quantity, benchmarks: list[Mention], limit: int) -> str | None:
     """'72.6% on HumanEval', '72.6% HumanEval accuracy', '85.3 (SST-2)'."""
     for m in benchmarks:
         if q.end <= m.start < limit and _REPORTED_ON.fullmatch(text, q.end, m.start):
             return m.name
-        if q.end <= m.start < limit and re.fullmatch(r"\s*\(\s*", text[q.end : m.start]) and re.match(r"\s*\)", text[m.end :]):
+        if q.end <= m.start < limit and _OPENS.fullmatch(text, q.end, m.start) and _CLOSES.match(text, m.end):
             return m.name
         if q.end <= m.start < limit and _METRIC_OPENER.fullmatch(text, q.end, m.start):
             following = _phrase_after(text, m.end + 1, limit) if text[m.end : m.end + 1] == " " else None
