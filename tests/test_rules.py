@@ -371,6 +371,28 @@ def test_from_a_to_b_is_two_scores_the_second_the_subject_s() -> None:
     assert before[5] == "score"
 
 
+@pytest.mark.parametrize(
+    ("text", "before"),
+    [
+        # the system both numbers are measured for
+        ("On Market-1501, rank-1 accuracy is improved from 55.3% to 80.5% for CaffeNet.", "CaffeNet"),
+        # the model whose measure the verb changes
+        ("Our method improves the accuracy of Qwen-2.5-Math on MATH, increasing it from 19.0% to 35.5%.",
+         "Qwen-2.5-Math"),
+        # what the sentence compares its result with, or the example it names
+        ("FooNet improves over the state of the art, increasing accuracy from 71.2% to 74.4% on VQA.",
+         "state of the art"),
+        ("Compared to approaches like MosaicFusion, our approach reduces invalid data from 50% to 7%.", "MosaicFusion"),
+        # nothing named: A stays nobody's, and a plain phrase after 'for' is no name
+        ("It improves accuracy from 82.1% to 91.4%.", None),
+        ("It raises accuracy from 34.7% to 39.1% for the more challenging scenes.", None),
+    ],
+)
+def test_the_a_of_from_a_to_b_belongs_to_the_starting_point_the_sentence_names(text: str, before: str | None) -> None:
+    a, b = extract(PROPOSE + text).claims
+    assert (a.method or a.model, b.method) == (before, "FooNet")
+
+
 def test_a_parallel_list_gives_each_number_its_own_benchmark() -> None:
     text = PROPOSE + "It reaches 72.6% on HumanEval and 58.1% on MBPP."
     assert [(c[0], c[2], c[3]) for c in attributed(text)] == [(72.6, "HumanEval", "FooNet"), (58.1, "MBPP", "FooNet")]

@@ -1314,6 +1314,43 @@ def _subject_of(
     return method, model, False
 
 
+# 'from A to B for M': the number B ends, then the name A and B were measured for.
+_TO_FOR = re.compile(r"\s*to\s+" + _QUALIFIER + r"[\d.,]+\s*(?:\\?%|[a-zA-Z]{1,3}\b)?\s+for\s+(?:the\s+)?", re.IGNORECASE)
+# What a sentence compares its result with before 'from A to B' ('improvements over the state of
+# the art, increasing accuracy from ...', 'Compared to approaches like MosaicFusion, ...').
+_COMPARED_WITH = re.compile(
+    r"\b(?:over|compared\s+(?:to|with)|relative\s+to|than)\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?P<b>[^,;:()\d][^,;:()]{0,60}?)(?=\s*[,;:(]|\s+(?:on|in|at|by|while|when|which|where|and|to|is|are)\b)",
+    re.IGNORECASE,
+)
+_EXAMPLE = re.compile(r"\s+(?:like|such\s+as|including)\s+", re.IGNORECASE)
+
+
+def _starting_condition(text: str, q: Quantity, sentence: tuple[int, int], subjects: Subjects) -> str | None:
+    """Whose the A of 'from A to B' is when the sentence names the starting point: the system
+    both are measured for ('from 55.3% to 80.5% for CaffeNet'), the model whose measure changes
+    ('improves the accuracy of Qwen-2.5 ..., increasing it from 19.0% to 35.5%'), or what the
+    result is compared with ('improvements over the state of the art, increasing accuracy from
+    71.2% to 74.4%')."""
+    named = (*subjects.methods, *subjects.models)
+    after = _TO_FOR.match(text, q.end, sentence[1])
+    if after:
+        for m in named:
+            if m.start == after.end():
+                return m.name
+        name = _clean_name(text, after.end(), sentence[1])
+        if name and coined(name):
+            return name
+    for m in subjects.models:
+        if sentence[0] <= m.start < q.start and text[max(0, m.start - 4) : m.start].lower().rstrip() == " of":
+            return m.name
+    compared = list(_COMPARED_WITH.finditer(text, sentence[0], q.start))
+    if not compared:
+        return None
+    phrase = _EXAMPLE.split(compared[-1].group("b"))[-1]
+    return _clean_phrase(phrase)
+
+
 def _past_math(text: str, q: Quantity) -> Quantity:
     """'$80.3\\%$ zero-shot ImageNet-1k accuracy': the words bound to a number written in inline
     math start after the math closes."""
@@ -1343,6 +1380,8 @@ def build_claims(
             metric, firm = None, False  # 'GSM8K: 85.3' labels the number with where, not what
         kind, direction = _kind_of_gap(text, q, clause, metric, (kind, direction))
         baseline = _baseline(text, q, clause) if kind == "change" or q.form == "before" else None
+        if q.form == "before" and baseline is None:
+            baseline = _starting_condition(text, q, sentence, subjects)
         previous = doc.sentence_of(sentence[0] - 1) if sentence[0] > 0 else None
         method, model, compared = _subject_of(text, q, (sentence, previous), limit, subjects, baseline)
         drafts.append(
