@@ -518,6 +518,10 @@ def test_a_difference_written_around_its_metric_is_a_change(text: str) -> None:
         # a modal between the subject and its verb ('can far surpass', 'can be made')
         ("GPT-4o can far surpass BarNet, reaching 61.2% on MMLU.", None, "GPT-4o"),
         ("We find that GPT-4o can be made 12% more efficient with distillation.", None, "GPT-4o"),
+        # a LaTeX macro the authors define for the paper's name is the proposed method
+        ("Furthermore, \\name outperforms GRPO by 2.9\\% in accuracy.", "FooNet", None),
+        ("Results show that our \\name algorithm improves accuracy by 3.5\\%.", "FooNet", None),
+        ("As noted in \\cite{x}, GPT-4o reaches 61.2% on MMLU.", None, "GPT-4o"),
     ],
 )
 def test_the_subject_is_who_achieved_the_number(text: str, method: str | None, model: str | None) -> None:
