@@ -518,6 +518,12 @@ def test_a_difference_written_around_its_metric_is_a_change(text: str) -> None:
         # a modal between the subject and its verb ('can far surpass', 'can be made')
         ("GPT-4o can far surpass BarNet, reaching 61.2% on MMLU.", None, "GPT-4o"),
         ("We find that GPT-4o can be made 12% more efficient with distillation.", None, "GPT-4o"),
+        # a name opening the sentence is the subject of whatever verb it governs, through
+        # coordinated predicates, when the verb lists hold none of them
+        ("GPT-4o has no gate. For instance, FooNet processes the dataset in just 5 seconds.", "FooNet", None),
+        ("GPT-4o has no gate. FooNet enables INT4 and shows a speed-up of up to 3.9 times over FP.", "FooNet", None),
+        ("We test it. GPT-4o also out - performs the state of the art by nearly 1.0 F1 on news.", None, "GPT-4o"),
+        ("FooNet enables INT4, and GPT-4o reaches 61.2% on MMLU.", None, "GPT-4o"),
         # a LaTeX macro the authors define for the paper's name is the proposed method
         ("Furthermore, \\name outperforms GRPO by 2.9\\% in accuracy.", "FooNet", None),
         ("Results show that our \\name algorithm improves accuracy by 3.5\\%.", "FooNet", None),

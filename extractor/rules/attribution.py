@@ -835,6 +835,35 @@ def _participle_subject(
     return None
 
 
+# After a name opening a sentence, the verb it governs, whatever verb it is ('TabFlex processes',
+# 'LISA also out - performs', 'FPTQuant enables ... and shows ...').
+_OPENING_VERB = re.compile(
+    r"\s+(?:(?:\w+ly|also|further|still|then|thus|consistently|even|can|could|may|will)\s+)*"
+    r"(?:[a-z]+\s-\s)?[a-z]{2,}(?:s|ed)\b"
+)
+
+
+_FRONTED_CLAUSE = re.compile(r"[^,;]{0,80}?,\s+")
+
+
+def _opening_subject(
+    text: str, sentence: tuple[int, int], q: Quantity, subjects: Subjects
+) -> tuple[str | None, str | None] | None:
+    """A method or model that opens the sentence (after a fronted phrase) as the subject of a
+    verb the verb lists do not hold is the subject of every predicate after it ('TabFlex
+    processes the dataset in just 5 seconds', 'FPTQuant enables INT4 and shows a speed-up of
+    3.9 times'); used only when no verb before the number has a subject."""
+    fronted = _FRONTED_CLAUSE.match(text, sentence[0], q.start)
+    for start in dict.fromkeys((sentence[0], fronted.end() if fronted else sentence[0])):
+        for role, mentions in (("method", subjects.methods), ("model", subjects.models)):
+            for m in mentions:
+                if m.start == start and m.end < q.start and _OPENING_VERB.match(text, m.end, q.start):
+                    if name_key(m.name) in subjects.measures:
+                        return None
+                    return (m.name, None) if role == "method" else (None, m.name)
+    return None
+
+
 _RAN_ON = re.compile(r"\b(?:on|for|with|using|applied\s+to|of)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
@@ -1305,7 +1334,11 @@ def _subject_of(
             return (None, named, True) if MODEL_FAMILIES.match(named) else (named, None, True)
         if _VERSUS.search(compared.group()):
             return None, None, False  # '-0.15 vs. -0.12': the second is the unnamed other's
-    found = _subject_before(text, q.start, sentence, subjects) or _participle_subject(text, q, sentence, subjects)
+    found = (
+        _subject_before(text, q.start, sentence, subjects)
+        or _participle_subject(text, q, sentence, subjects)
+        or _opening_subject(text, sentence, q, subjects)
+    )
     if found is None and previous is not None:
         found = _subject_before(text, previous[1], previous, subjects)
     method, model = found or (None, None)
