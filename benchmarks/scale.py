@@ -183,7 +183,7 @@ async def main():
     async def one(record):
         async with gate:
             body = render_request(prompt, "json_schema", record["abstract"], record.get("title"))
-            reply = await client.chat.completions.create(model="fake-model", **body)
+            reply = await client.chat.completions.create(**{**body, "model": "fake-model"})
             json.loads(reply.choices[0].message.content)
     pending = set()
     with open(source) as handle:
@@ -196,13 +196,16 @@ asyncio.run(main())
 """
 
 
+CLIENTS = ("extractor run", "bare openai SDK")
+
+
 def openai(args: argparse.Namespace, work: Path) -> None:
     """``extractor run`` and the bare SDK (a request per abstract, the same body, the reply's JSON
     parsed, nothing else), each against a fresh loopback server."""
     for size in args.sizes:
         source = data(size, work)
         rows = {}
-        for name in ("extractor run", "bare openai SDK"):
+        for name in args.clients:
             with fake_server(args.latency) as server:
                 before = server.requests
                 if name == "extractor run":
@@ -213,6 +216,8 @@ def openai(args: argparse.Namespace, work: Path) -> None:
                     )
                 else:
                     m = measure([sys.executable, "-c", BARE, server.base_url, str(source), str(args.concurrency)])
+                    if m.returncode != 0:
+                        raise RuntimeError(f"the bare SDK client exited {m.returncode}")
                 requests = server.requests - before
             rows[name] = (requests / m.wall, 1000 * m.cpu / requests)
             print(
@@ -221,6 +226,8 @@ def openai(args: argparse.Namespace, work: Path) -> None:
                 f"(latency {args.latency} s, concurrency {args.concurrency})",
                 flush=True,
             )
+        if len(rows) < 2:
+            continue
         (rate, cpu), (bare_rate, bare_cpu) = rows["extractor run"], rows["bare openai SDK"]
         print(
             f"extractor run / bare SDK: request rate x{rate / bare_rate:.2f}, client CPU per request x{cpu / bare_cpu:.2f} "
@@ -244,6 +251,9 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[20_000, 100_000, 1_000_000])
     parser.add_argument("--workers", type=int, help="rules: --workers (default: all cores)")
     parser.add_argument("--concurrency", type=int, default=64, help="openai: requests in flight")
+    parser.add_argument(
+        "--clients", nargs="+", choices=CLIENTS, default=list(CLIENTS), help="openai: which clients to measure (default: both)"
+    )
     parser.add_argument("--latency", type=float, default=0.05, help="openai: seconds per request at the server")
     parser.add_argument("--run", type=Path, help="leaderboard: the run directory")
     parser.add_argument("--work", type=Path, help="where data and runs go (default: a temporary directory)")
