@@ -118,9 +118,12 @@ def _before_head(doc: Document, head: re.Match) -> list[Mention]:
             else True
         ):
             break
-        kept = tokens[: len(tokens) - modifiers][-4:]
-        if not kept or (modifiers and kept[-1].group().isdigit()):
-            break  # a count before the modifiers ('CoNLL-2014 10 annotation dataset') is no name's part
+        kept = tokens[: len(tokens) - modifiers][-5:]
+        if modifiers and kept and kept[-1].group().isdigit():
+            kept = kept[:-1]  # a count before the modifiers ('CoNLL-2014 10 annotation dataset') is no name's part
+        kept = kept[-4:]
+        if not kept:
+            break
         named = _name_suffix(
             doc, text[floor + kept[0].start() : floor + kept[-1].end()], floor + kept[0].start()
         )
