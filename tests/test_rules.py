@@ -1132,3 +1132,11 @@ def test_odd_text_extracts_and_grounds() -> None:
 def test_a_quote_mark_standing_alone_before_a_data_word_is_not_a_name() -> None:
     draft = extract('We release " dataset " and reach 85.3% accuracy on it.', None)
     assert [c.value for c in draft.claims] == [85.3] and draft.benchmarks == []
+
+
+def test_a_comparing_participle_s_change_is_on_the_benchmark_of_its_clause() -> None:
+    text = PROPOSE + (
+        "FooNet achieves 24.4 BLEU on LDC2015E86 , outperforming the state of the art by 1.1 points and "
+        "24.5 BLEU on LDC2017T10 , outperforming the state of the art by 1.2 points ."
+    )
+    assert [c.benchmark for c in extract(text).claims] == ["LDC2015E86", "LDC2015E86", "LDC2017T10", "LDC2017T10"]
