@@ -1140,3 +1140,18 @@ def test_a_comparing_participle_s_change_is_on_the_benchmark_of_its_clause() -> 
         "24.5 BLEU on LDC2017T10 , outperforming the state of the art by 1.2 points ."
     )
     assert [c.benchmark for c in extract(text).claims] == ["LDC2015E86", "LDC2015E86", "LDC2017T10", "LDC2017T10"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We introduce FooBench, a benchmark of puzzles. FooNet reaches 70% on this highly challenging benchmark.",
+         ["FooBench"]),
+        ("We evaluate on MMLU and GSM8K. FooNet obtains 73.6 % and 76.6 % on these two datasets .", ["MMLU", "GSM8K"]),
+        ("We evaluate on MMLU and GSM8K. FooNet obtains 73.6 % and 76.6 % on both benchmarks .", ["MMLU", "GSM8K"]),
+        # one number cannot be on both of two benchmarks
+        ("We evaluate on MMLU and GSM8K. FooNet obtains 73.6 % on both benchmarks .", [None]),
+    ],
+)
+def test_a_demonstrative_dataset_phrase_names_the_benchmarks_written_before(text: str, expected: list) -> None:
+    assert [c.benchmark for c in extract(PROPOSE + text).claims] == expected

@@ -1107,21 +1107,63 @@ _AND_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)" + _QUALIFIER + r"(?:[+\u2
 _NAME_AND = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:the\s+)?")
 
 
+def _number_lists(text: str, drafts: list[_Draft]) -> list[list[_Draft]]:
+    """The drafts in runs of coordinated numbers ('85.3%, 72.1% and 60.2%'); a lone number is a
+    run of one."""
+    runs: list[list[_Draft]] = []
+    for index, draft in enumerate(drafts):
+        if index and _AND_GAP.fullmatch(text, drafts[index - 1].q.end, draft.q.start):
+            runs[-1].append(draft)
+        else:
+            runs.append([draft])
+    return runs
+
+
 def _parallel_lists(text: str, drafts: list[_Draft], benchmarks: list[Mention]) -> None:
     """'85.3% and 72.1% accuracy on SST-2 and MNLI': a list of numbers reported on a list of as
     many benchmarks pairs them in order, 'respectively' written or not."""
-    start = 0
-    while start < len(drafts):
-        end = start
-        while end + 1 < len(drafts) and _AND_GAP.fullmatch(text, drafts[end].q.end, drafts[end + 1].q.start):
-            end += 1
-        run = drafts[start : end + 1]
-        start = end + 1
+    for run in _number_lists(text, drafts):
         if len(run) < 2:
             continue
         names = _benchmark_list_after(text, run[-1].q.end, benchmarks)
         if len(names) == len(run):
             for draft, name in zip(run, names, strict=True):
+                draft.benchmark, draft.own_benchmark = name, True
+
+
+# 'on this highly challenging benchmark', 'on these two datasets', 'on both benchmarks': a dataset
+# phrase that points back at benchmarks named before.
+_REFERRING = re.compile(
+    r"\s*(?:[\w@-]+\s+){0,4}?(?:on|across|for|in)\s+(?:(?P<one>this|that|the\s+same)|(?P<both>both)|these|the\s+two)"
+    r"\s+(?:(?:of\s+the\s+)?(?P<count>two|three|four|five)\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?:benchmark|dataset|data\s+set|corpus|corpora|test\s?set)s?\b",
+    re.IGNORECASE,
+)
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _benchmarks_referred_to(text: str, drafts: list[_Draft], benchmarks: list[Mention]) -> None:
+    """'We introduce CP-Bench ... reaching up to 70% on this highly challenging benchmark',
+    'accuracies of 73.6% and 76.6% on these two datasets': a demonstrative dataset phrase a list
+    of numbers is reported on names the benchmarks written last before it, one per number, in
+    the order written."""
+    for run in _number_lists(text, drafts):
+        referring = _REFERRING.match(text, run[-1].q.end)
+        if not referring:
+            continue
+        wanted = 1 if referring.group("one") else 2 if referring.group("both") else len(run)
+        count = referring.group("count")
+        if count and _COUNTS[count.lower()] != wanted:
+            continue
+        names: list[str] = []
+        for m in reversed(benchmarks):
+            if m.end <= run[0].q.start and m.name not in names:
+                names.insert(0, m.name)
+        names = names[-wanted:]
+        if len(names) != wanted or (wanted > 1 and wanted != len(run)):
+            continue
+        for draft, name in zip(run, names * len(run) if wanted == 1 else names):
+            if not draft.own_benchmark:
                 draft.benchmark, draft.own_benchmark = name, True
 
 
@@ -1359,6 +1401,7 @@ def build_claims(
             _Draft(q, metric, firm, benchmark, own_benchmark, method, model, baseline, kind, direction, compared)
         )
     _parallel_lists(text, drafts, benchmarks)
+    _benchmarks_referred_to(text, drafts, benchmarks)
     for sentence in doc.sentences:
         _respectively(text, drafts, benchmarks, sentence)
     _share_lists(text, drafts)
