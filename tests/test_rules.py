@@ -1155,3 +1155,10 @@ def test_a_comparing_participle_s_change_is_on_the_benchmark_of_its_clause() -> 
 )
 def test_a_demonstrative_dataset_phrase_names_the_benchmarks_written_before(text: str, expected: list) -> None:
     assert [c.benchmark for c in extract(PROPOSE + text).claims] == expected
+
+
+def test_a_quoted_name_before_a_dataset_noun_is_a_benchmark() -> None:
+    text = PROPOSE + "FooNet raises accuracy from 71.2 % to 74.4 % on the “ abstract scenes ” multiple - choice benchmark ."
+    draft = extract(text)
+    assert [b.name for b in draft.benchmarks] == ["abstract scenes"]
+    assert [c.benchmark for c in draft.claims] == ["abstract scenes", "abstract scenes"]
