@@ -1158,7 +1158,9 @@ def test_a_demonstrative_dataset_phrase_names_the_benchmarks_written_before(text
 
 
 def test_a_quoted_name_before_a_dataset_noun_is_a_benchmark() -> None:
-    text = PROPOSE + "FooNet raises accuracy from 71.2 % to 74.4 % on the “ abstract scenes ” multiple - choice benchmark ."
+    text = PROPOSE + (
+        "FooNet raises accuracy from 71.2 % to 74.4 % on the “ abstract scenes ” multiple - choice benchmark ."
+    )
     draft = extract(text)
     assert [b.name for b in draft.benchmarks] == ["abstract scenes"]
     assert [c.benchmark for c in draft.claims] == ["abstract scenes", "abstract scenes"]

@@ -294,8 +294,8 @@ def _quoted(text: str) -> list[Mention]:
     capitals."""
     if "\u201c" not in text and '"' not in text:
         return []
-    found = [m for m in _QUOTED.finditer(text) if len(m.group("name").split()) <= 4]
-    return [Mention(m.group("name").strip(), m.start("name"), m.start("name") + len(m.group("name").strip())) for m in found]
+    quoted = [(m.group("name").strip(), m.start("name")) for m in _QUOTED.finditer(text)]
+    return [Mention(name, start, start + len(name)) for name, start in quoted if len(name.split()) <= 4]
 
 
 _FRONTED_ON = re.compile(r"(?:(?:Finally|Moreover|Furthermore|In\s+addition|Notably)\s*,\s*)?(?:On|Across)\s+(?:the\s+)?")
