@@ -1164,3 +1164,8 @@ def test_a_quoted_name_before_a_dataset_noun_is_a_benchmark() -> None:
     draft = extract(text)
     assert [b.name for b in draft.benchmarks] == ["abstract scenes"]
     assert [c.benchmark for c in draft.claims] == ["abstract scenes", "abstract scenes"]
+
+
+def test_a_list_of_changes_is_on_the_benchmarks_of_the_results_it_leads_to() -> None:
+    text = PROPOSE + "FooNet improves accuracy by 2.1 and 3.4 points, reaching 85.1 on MMLU and 80.2 on GSM8K."
+    assert [c.benchmark for c in extract(text).claims] == ["MMLU", "GSM8K", "MMLU", "GSM8K"]
