@@ -1169,3 +1169,8 @@ def test_a_quoted_name_before_a_dataset_noun_is_a_benchmark() -> None:
 def test_a_list_of_changes_is_on_the_benchmarks_of_the_results_it_leads_to() -> None:
     text = PROPOSE + "FooNet improves accuracy by 2.1 and 3.4 points, reaching 85.1 on MMLU and 80.2 on GSM8K."
     assert [c.benchmark for c in extract(text).claims] == ["MMLU", "GSM8K", "MMLU", "GSM8K"]
+
+
+def test_a_benchmark_opening_its_sentence_with_a_colon_heads_every_number_of_it() -> None:
+    text = PROPOSE + "MMLU (5-shot): FooNet reaches 85.3% and BarNet 80.1%. Training takes 3.5 hours."
+    assert [c.benchmark for c in extract(text).claims] == ["MMLU", "MMLU", None]

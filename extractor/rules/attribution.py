@@ -618,11 +618,26 @@ def _benchmark_before(text: str, q: Quantity, benchmarks: list[Mention], floor: 
 
 
 def _benchmark_fronted(text: str, benchmarks: list[Mention], sentence: tuple[int, int], q: Quantity) -> str | None:
+    """'On GSM8K, ...', 'For the MMLU benchmark, ...': a fronted phrase places the sentence."""
     for m in benchmarks:
         if sentence[0] <= m.start < q.start and _FRONTED.match(text[sentence[0] : m.start]):
             rest = text[m.end : q.start]
             if re.match(r"\s*(?:\([^()]*\)\s*)?(?:benchmark|dataset|test\s+set|split)?s?\s*,", rest):
                 return m.name
+    return None
+
+
+_HEADING = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:benchmark|dataset|test\s+set|split)?s?\s*:")
+
+
+def _benchmark_heading(text: str, benchmarks: list[Mention], sentence: tuple[int, int], q: Quantity) -> str | None:
+    """'GSM8K: FooNet reaches 85.3% and BarNet 80.1%': a benchmark that opens its sentence with a
+    colon heads every number of it."""
+    for m in benchmarks:
+        if m.start >= q.start:
+            break
+        if m.start == sentence[0] and _HEADING.match(text, m.end, q.start):
+            return m.name
     return None
 
 
@@ -1355,6 +1370,7 @@ def _benchmark_of(
     return (
         _benchmark_before(text, q, benchmarks, clause[0])
         or _benchmark_fronted(text, benchmarks, sentence, q)
+        or _benchmark_heading(text, benchmarks, sentence, q)
         or _benchmark_in_sentence(text, q, benchmarks, sentence)
     ), False
 
