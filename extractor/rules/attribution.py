@@ -570,7 +570,7 @@ def _listed(text: str, a: Quantity, b: Quantity, items: bool) -> bool:
 _REPORTED_ON = re.compile(
     r"(?:\s*[\w@-]+){0,4}?(?:\s*\([^()]{1,20}\))?\s*(?:\)\s*)?,?\s*\b(?:on|in|for|over|across)\s+(?:the\s+|both\s+)?"
     r"(?:(?:[\w-]+\s+){1,4}?(?:split|set|subset|portion|part)\s+of\s+(?:the\s+)?)?"
-    r"(?:[\w-]+(?:\s-\s\w+)*\s+){0,2}?$",  # a modifier may be tokenized: 'English - to - German'
+    r"(?:[\w-]+(?:\s-\s\w+)*\s+){0,2}?[\"\u201c]?\s?$",  # a modifier may be tokenized: 'English - to - German'
     re.IGNORECASE,
 )
 _FRONTED = re.compile(
@@ -618,11 +618,26 @@ def _benchmark_before(text: str, q: Quantity, benchmarks: list[Mention], floor: 
 
 
 def _benchmark_fronted(text: str, benchmarks: list[Mention], sentence: tuple[int, int], q: Quantity) -> str | None:
+    """'On GSM8K, ...', 'For the MMLU benchmark, ...': a fronted phrase places the sentence."""
     for m in benchmarks:
         if sentence[0] <= m.start < q.start and _FRONTED.match(text[sentence[0] : m.start]):
             rest = text[m.end : q.start]
             if re.match(r"\s*(?:\([^()]*\)\s*)?(?:benchmark|dataset|test\s+set|split)?s?\s*,", rest):
                 return m.name
+    return None
+
+
+_HEADING = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:benchmark|dataset|test\s+set|split)?s?\s*:")
+
+
+def _benchmark_heading(text: str, benchmarks: list[Mention], sentence: tuple[int, int], q: Quantity) -> str | None:
+    """'GSM8K: FooNet reaches 85.3% and BarNet 80.1%': a benchmark that opens its sentence with a
+    colon heads every number of it."""
+    for m in benchmarks:
+        if m.start >= q.start:
+            break
+        if m.start == sentence[0] and _HEADING.match(text, m.end, q.start):
+            return m.name
     return None
 
 
@@ -1150,22 +1165,92 @@ _AND_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)" + _QUALIFIER + r"(?:[+\u2
 _NAME_AND = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:the\s+)?")
 
 
+def _number_lists(text: str, drafts: list[_Draft]) -> list[list[_Draft]]:
+    """The drafts in runs of coordinated numbers ('85.3%, 72.1% and 60.2%'); a lone number is a
+    run of one."""
+    runs: list[list[_Draft]] = []
+    for index, draft in enumerate(drafts):
+        if index and _AND_GAP.fullmatch(text, drafts[index - 1].q.end, draft.q.start):
+            runs[-1].append(draft)
+        else:
+            runs.append([draft])
+    return runs
+
+
 def _parallel_lists(text: str, drafts: list[_Draft], benchmarks: list[Mention]) -> None:
     """'85.3% and 72.1% accuracy on SST-2 and MNLI': a list of numbers reported on a list of as
     many benchmarks pairs them in order, 'respectively' written or not."""
-    start = 0
-    while start < len(drafts):
-        end = start
-        while end + 1 < len(drafts) and _AND_GAP.fullmatch(text, drafts[end].q.end, drafts[end + 1].q.start):
-            end += 1
-        run = drafts[start : end + 1]
-        start = end + 1
+    for run in _number_lists(text, drafts):
         if len(run) < 2:
             continue
         names = _benchmark_list_after(text, run[-1].q.end, benchmarks)
         if len(names) == len(run):
             for draft, name in zip(run, names, strict=True):
                 draft.benchmark, draft.own_benchmark = name, True
+
+
+# 'on this highly challenging benchmark', 'on these two datasets', 'on both benchmarks': a dataset
+# phrase that points back at benchmarks named before.
+_REFERRING = re.compile(
+    r"\s*(?:[\w@-]+\s+){0,4}?(?:on|across|for|in)\s+(?:(?P<one>this|that|the\s+same)|(?P<both>both)|these|the\s+two)"
+    r"\s+(?:(?:of\s+the\s+)?(?P<count>two|three|four|five)\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?:benchmark|dataset|data\s+set|corpus|corpora|test\s?set)s?\b",
+    re.IGNORECASE,
+)
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _benchmarks_referred_to(text: str, drafts: list[_Draft], benchmarks: list[Mention]) -> None:
+    """'We introduce CP-Bench ... reaching up to 70% on this highly challenging benchmark',
+    'accuracies of 73.6% and 76.6% on these two datasets': a demonstrative dataset phrase a list
+    of numbers is reported on names the benchmarks written last before it, one per number, in
+    the order written."""
+    for run in _number_lists(text, drafts):
+        referring = _REFERRING.match(text, run[-1].q.end)
+        if not referring:
+            continue
+        wanted = 1 if referring.group("one") else 2 if referring.group("both") else len(run)
+        count = referring.group("count")
+        if count and _COUNTS[count.lower()] != wanted:
+            continue
+        names: list[str] = []
+        for m in reversed(benchmarks):
+            if m.end <= run[0].q.start and m.name not in names:
+                names.insert(0, m.name)
+        names = names[-wanted:]
+        if len(names) != wanted or (wanted > 1 and wanted != len(run)):
+            continue
+        for draft, name in zip(run, names * len(run) if wanted == 1 else names):
+            if not draft.own_benchmark:
+                draft.benchmark, draft.own_benchmark = name, True
+
+
+# 'increase of 0.8 and 0.7, achieving 34.0 on A and 64.7 on B': a list of changes that leads to
+# a list of results.
+_LEADING_TO = re.compile(
+    r"\s*(?:[\w@-]+\s+){0,2}?,\s*(?:\w+ly\s+)?(?:achiev|reach|attain|obtain|yield|giv|result|lead)\w*\s+"
+    r"(?:(?:in|to)\s+)?" + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+def _changes_leading_to_results(text: str, drafts: list[_Draft]) -> None:
+    """'BLEU score increase of 0.8 and 0.7, achieving 34.0 on Callhome and 64.7 on Fisher': each
+    change of a list is on the benchmark of the result it leads to, paired in order."""
+    position = {id(d): i for i, d in enumerate(drafts)}
+    for run in _number_lists(text, drafts):
+        after = position[id(run[-1])] + 1
+        results = drafts[after : after + len(run)]
+        if (
+            len(run) < 2
+            or len(results) != len(run)
+            or any(d.benchmark for d in run)
+            or not all(d.own_benchmark for d in results)
+            or not _LEADING_TO.fullmatch(text, run[-1].q.end, results[0].q.start)
+        ):
+            continue
+        for change, result in zip(run, results, strict=True):
+            change.benchmark = result.benchmark
 
 
 # 'improvements over the BM25 model on the Robust and the ClueWeb collections': a list may hold
@@ -1308,6 +1393,16 @@ def _compare_on_the_same_measure(text: str, drafts: list[_Draft]) -> None:
             b.metric, b.firm, b.compared_on = a.metric, True, True
 
 
+def _compare_on_the_same_benchmark(text: str, drafts: list[_Draft]) -> None:
+    """'achieves 24.40 BLEU on A, outperforming the state of the art by 1.1 points and 24.54 BLEU
+    on B': a comparing participle's change is measured where the clause it joins is, unless it
+    is reported on a benchmark of its own."""
+    for a, b in zip(drafts, drafts[1:]):
+        joined = _COMPARING_PARTICIPLE.match(text, a.q.end, b.q.start)
+        if joined and a.benchmark and not b.own_benchmark and b.kind == "change":
+            b.benchmark = a.benchmark
+
+
 def _benchmark_of(
     text: str, q: Quantity, benchmarks: list[Mention], clause: tuple[int, int], sentence: tuple[int, int], following: int
 ) -> tuple[str | None, bool]:
@@ -1318,6 +1413,7 @@ def _benchmark_of(
     return (
         _benchmark_before(text, q, benchmarks, clause[0])
         or _benchmark_fronted(text, benchmarks, sentence, q)
+        or _benchmark_heading(text, benchmarks, sentence, q)
         or _benchmark_in_sentence(text, q, benchmarks, sentence)
     ), False
 
@@ -1437,6 +1533,8 @@ def build_claims(
             _Draft(q, metric, firm, benchmark, own_benchmark, method, model, baseline, kind, direction, compared)
         )
     _parallel_lists(text, drafts, benchmarks)
+    _benchmarks_referred_to(text, drafts, benchmarks)
+    _changes_leading_to_results(text, drafts)
     for sentence in doc.sentences:
         _respectively(text, drafts, benchmarks, sentence)
     _share_lists(text, drafts)
@@ -1444,6 +1542,7 @@ def build_claims(
     _share_restatement(text, drafts)
     _share_apposed_difference(text, drafts)
     _compare_on_the_same_measure(text, drafts)
+    _compare_on_the_same_benchmark(text, drafts)
     for a, b in zip(drafts, drafts[1:]):
         other = b.method or b.model
         if b.compared and not a.compared and other and other != (a.method or a.model) and a.baseline is None:

@@ -118,9 +118,12 @@ def _before_head(doc: Document, head: re.Match) -> list[Mention]:
             else True
         ):
             break
-        kept = tokens[: len(tokens) - modifiers][-4:]
-        if not kept or (modifiers and kept[-1].group().isdigit()):
-            break  # a count before the modifiers ('CoNLL-2014 10 annotation dataset') is no name's part
+        kept = tokens[: len(tokens) - modifiers][-5:]
+        if modifiers and kept and kept[-1].group().isdigit():
+            kept = kept[:-1]  # a count before the modifiers ('CoNLL-2014 10 annotation dataset') is no name's part
+        kept = kept[-4:]
+        if not kept:
+            break
         named = _name_suffix(
             doc, text[floor + kept[0].start() : floor + kept[-1].end()], floor + kept[0].start()
         )
@@ -261,6 +264,7 @@ def find_benchmark_mentions(
             if items and _FOLLOWS_NAME.match(text, items[-1][2]):
                 found.extend(Mention(*item) for item in items if not _common_word(text, item[0]))
     found.extend(_fronted(doc))
+    found.extend(_quoted(text))
     found.extend(Mention(n.name, n.start, n.start + len(n.name)) for n in introduced if n.kind == "data")
     found.extend(_coordinated(text, registry, found))
     # A name the paper introduces as its method is not a dataset because a textual cue lists it
@@ -275,6 +279,23 @@ def find_benchmark_mentions(
         and (m.start in listed or name_key(m.name) not in own)
     ]
     return _one_per_acronym(_unique(found), acronyms)
+
+
+# 'the “ abstract scenes ” multiple - choice benchmark': a quoted name (tokenized text spaces the
+# quote marks) before a dataset noun and up to four words describing it.
+_QUOTED = re.compile(
+    r"[\"\u201c]\s?(?P<name>[^\"\u201c\u201d.,;:()]{2,40}?)\s?[\"\u201d]\s+(?:(?:[\w]+|-)\s+){0,4}?"
+    r"(?:benchmark|dataset|data\s+set|corpus|test\s?set)s?\b"
+)
+
+
+def _quoted(text: str) -> list[Mention]:
+    """Quoted names a dataset noun heads: the quotes mark the words as a name, so they need no
+    capitals."""
+    if "\u201c" not in text and '"' not in text:
+        return []
+    quoted = [(m.group("name").strip(), m.start("name")) for m in _QUOTED.finditer(text)]
+    return [Mention(name, start, start + len(name)) for name, start in quoted if len(name.split()) <= 4]
 
 
 _FRONTED_ON = re.compile(r"(?:(?:Finally|Moreover|Furthermore|In\s+addition|Notably)\s*,\s*)?(?:On|Across)\s+(?:the\s+)?")
