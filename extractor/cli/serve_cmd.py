@@ -55,11 +55,11 @@ def serve_local(
     console.print(f"starting llama.cpp on 127.0.0.1:{server.port} ...")
     with _sigterm_interrupts():
         server.start()
-        console.print(line((f"serving {MODEL_ALIAS}", "bold"), f" at {server.base_url} (log: {server.log}); Ctrl-C stops it"))
-        console.print(line(
-            f"  extractor run fixtures/abstracts --out runs/local --base-url {server.base_url} --model {MODEL_ALIAS} --mode tools --concurrency 1"
-        ))
-        try:
+        try:  # from here on, a Ctrl-C at any moment (even while printing) stops the server
+            console.print(line((f"serving {MODEL_ALIAS}", "bold"), f" at {server.base_url} (log: {server.log}); Ctrl-C stops it"))
+            console.print(line(
+                f"  extractor run fixtures/abstracts --out runs/local --base-url {server.base_url} --model {MODEL_ALIAS} --mode tools --concurrency 1"
+            ))
             status = server.wait()
         except KeyboardInterrupt:
             status = 0
