@@ -17,6 +17,7 @@ _SCALE = {"k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
 
 NUMBER_RE = re.compile(
     r"""
+    (?=[-+\u2212\d.])                         # cheap first: only a sign, a digit or a point opens one
     (?:
         (?<![\w.])                            # not inside a word or after a decimal point,
       | (?<=approx)|(?<=sim)|(?<=leq)|(?<=geq) # except glued to a LaTeX macro whose backslash
