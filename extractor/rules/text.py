@@ -18,7 +18,7 @@ _ABBREVIATIONS = frozenset(
     "ref refs tab dr prof st inc ltd co jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
 _BOUNDARY = re.compile(r"[.!?][\"')\]]*\s+(?=[\"'(\[$\\]?[A-Z0-9])")
-_WORD_BEFORE = re.compile(r"(\S+)$")
+_LETTER = re.compile(r"[a-z]")
 # Clauses: semicolons, dashes used as parentheses, and a comma before a conjunction or a
 # participle that opens a new predication ("..., while surpassing TEAL by 1.77%").
 _CLAUSE = re.compile(
@@ -57,14 +57,21 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     start = 0
     for match in _BOUNDARY.finditer(text):
         before = text[start : match.start()]
-        word = _WORD_BEFORE.search(before)
-        token = word.group(1).lstrip("(\"'").lower() if word else ""
-        if token in _ABBREVIATIONS or re.fullmatch(r"[a-z]", token) or _is_list_marker(before):
+        token = _last_word(before).lstrip("(\"'").lower()
+        if token in _ABBREVIATIONS or _LETTER.fullmatch(token) or _is_list_marker(before):
             continue
         spans.append((start, match.start() + 1))
         start = match.end()
     spans.append((start, len(text)))
     return [_trim(text, s, e) for s, e in spans if text[s:e].strip()]
+
+
+def _last_word(before: str) -> str:
+    """The whitespace-free run that ends ``before`` (a final newline aside; '' when none), read
+    from the right: a regex search from the left scanned the whole sentence at every full stop."""
+    if before.endswith("\n"):
+        before = before[:-1]
+    return before.rsplit(maxsplit=1)[-1] if before and not before[-1].isspace() else ""
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
