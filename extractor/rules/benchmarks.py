@@ -35,7 +35,11 @@ _HEAD_WORD = re.compile(
     r"leaderboard|challenges?|arena)|(?P<loose>benchmark|dataset|data\s+set|corpus|examination|exam|"
     r"competition|treebank))\b(?!-)"
 )
-_LIST_END = re.compile(r"(?:" + _ITEM + r"\s*,\s*)*" + _ITEM + r"\s*,?\s+(?:and|or)\s+" + _ITEM + r"\s*$")
+# A list starts where a name token does: trying it from inside one only repeats the work.
+_LIST_END = re.compile(
+    r"(?<![^\s,;:()\[\]])(?:" + _ITEM + r"\s*,\s*)*" + _ITEM + r"\s*,?\s+(?:and|or)\s+" + _ITEM + r"\s*$"
+)
+_AND_OR = re.compile(r"\s(?:and|or)\s")  # what every list names: cheap to rule one out first
 _MODIFIER = re.compile(r"[a-z][\w-]+")
 # 'Stanford Question Answering Dataset', 'the MICCAI iSEG-2017 Challenge': the head is in the name.
 _TITLED_HEAD = re.compile(r"\b(?:Dataset|Benchmark|Corpus|Challenge|Treebank|Suite|Arena|Bench)\b")
@@ -106,7 +110,7 @@ def _before_head(doc: Document, head: re.Match) -> list[Mention]:
     if paren and head.group("loose"):
         before = before[: paren.start()]
     if head.group("plural"):
-        listed = _LIST_END.search(before)
+        listed = _LIST_END.search(before) if _AND_OR.search(before) else None
         if not listed or _MODIFIED.search(text[max(0, floor + listed.start() - 40) : floor + listed.start()]):
             return []
         return _names_in(doc, floor + listed.start(), floor + listed.end())
