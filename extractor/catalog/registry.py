@@ -211,7 +211,10 @@ def metric_entry(name: str) -> tuple[MetricEntry, str] | None:
     entry = registry.metric_keys.get(_key(text))
     if entry is not None:
         return entry, entry.name
-    for search in (re.fullmatch, re.search):
+    # The patterns' own methods: re.fullmatch(pattern, ...) looks a compiled pattern up in re's
+    # cache, where it never is, on every call (hashing it and catching a KeyError): several times
+    # the cost of the match itself.
+    for search in (re.Pattern.fullmatch, re.Pattern.search):
         for metric in registry.metrics:
             for pattern in metric.patterns:
                 m = search(pattern, text)
