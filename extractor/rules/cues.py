@@ -162,11 +162,13 @@ _RESULT_VERB = re.compile(
 )
 # Any finite verb: right after a contribution sentence, a name that acts is the one just introduced.
 _FINITE_VERB = re.compile(r"[a-z]{3,}(?:s|ed)|is|are|was|can|could|has|does|uses")
-_COMPARED = (
+# What a name written right after is compared with or built on ('better than X', 'based on X').
+_COMPARED_BEFORE = re.compile(
     r"\b(?:than|over|such\s+as|e\.g\.?|including|compared\s+(?:to|with)|vs\.?|versus|like|unlike|"
     r"outperform\w*|surpass\w*|beat\w*|exceed\w*|extends?|based\s+on|built\s+on|from|"
     r"(?:has|have|had|previously|recently|originally)\s+(?:been\s+)?proposed)\s*,?\s+"
-    r"(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,2}?\Z",
+    re.IGNORECASE,
 )
 
 
@@ -554,7 +556,16 @@ def acting_subjects(
             or (_RESULT_VERB.match(verb.group("verb")) and text.count(name) > 1)
         ):
             continue
-        compared = re.search(_COMPARED + re.escape(name), text, re.IGNORECASE)
-        if name in text[:background] or compared or metric_entry(name):
+        if name in text[:background] or _compared(text, name) or metric_entry(name):
             continue
         names.add(name, start, end, "method")
+
+
+def _compared(text: str, name: str) -> bool:
+    """The abstract writes the name as what something is compared with or built on. The phrase
+    is looked for where each writing of the name starts: compiling it with the name in it, new
+    for every name, cost half a millisecond."""
+    return any(
+        _COMPARED_BEFORE.search(text, 0, written.start())
+        for written in re.finditer("(?=" + re.escape(name) + ")", text, re.IGNORECASE)
+    )
