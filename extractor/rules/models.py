@@ -18,6 +18,9 @@ from extractor.rules.vocabulary import FAMILY_PREFIXES, MODEL_NAME, PARAMETER_NO
 from extractor.schema import Model
 
 _TOKEN = re.compile(r"(?<![\w-])[A-Za-z][\w.+-]*")
+# Every place a model name starts, overlapping ones included: a name counts only where a token
+# starts, and one that does must not be hidden inside a match that starts in no token.
+_MODEL_AT = re.compile(r"(?=(" + MODEL_NAME.pattern + r"))", MODEL_NAME.flags)
 _CAPITALIZED = re.compile(r"[A-Z][\w.-]*[A-Za-z0-9]$|[A-Za-z]+-?\d[\w.-]*$")
 _ACTIVE = re.compile(
     r"^\s*\(\s*~?(\d+(?:\.\d+)?)\s*([BM])[\s-]*active\s*\)|^\s*,?\s*(?:with\s+)?~?(\d+(?:\.\d+)?)\s*([BM])\s+active\b",
@@ -120,19 +123,19 @@ def named_models(doc: Document, covered: list[Mention]) -> tuple[list[Model], li
     """Models named without a size ('GPT-4o', 'DeepSeek-R1'): the subject of a claim often is one."""
     models: list[Model] = []
     mentions: list[Mention] = []
-    for token in _TOKEN.finditer(doc.text):
-        if token.group()[:2].lower() not in FAMILY_PREFIXES:
-            continue  # most words start unlike any model family; skip the pattern
-        match = MODEL_NAME.match(doc.text, token.start(), token.end())
-        if not match:
+    tokens: set[int] | None = None  # where tokens start; most abstracts name no family at all
+    for match in _MODEL_AT.finditer(doc.text):
+        if tokens is None:
+            tokens = {token.start() for token in _TOKEN.finditer(doc.text)}
+        name, start, end = match.group(1), match.start(1), match.end(1)
+        if start not in tokens or name[:2].lower() not in FAMILY_PREFIXES:
             continue
-        name = match.group()
-        if any(m.start <= match.start() < m.end for m in covered) or not (
+        if any(m.start <= start < m.end for m in covered) or not (
             name[0].isupper() or any(c.isdigit() for c in name)
         ):
             continue
         models.append(Model(name=name))
-        mentions.append(Mention(name, match.start(), match.end()))
+        mentions.append(Mention(name, start, end))
     return models, mentions
 
 

@@ -10,13 +10,14 @@ import re
 from collections.abc import Iterable
 
 
-def alternation(words: Iterable[str]) -> str:
-    """The words as one regex alternation, longest first, grouped by their first character:
-    the engine tries every alternative at every word it meets, and a group rejected on its first
-    character skips all its words. Matches what the flat longest-first 'a|b|c' matches."""
+def alternation(alternatives: Iterable[str]) -> str:
+    """The alternatives (lower-case, each opening with a plain character) as one regex
+    alternation grouped by their first character, in the order given within a group: the engine
+    tries every alternative at every word it meets, and a group rejected on its first character
+    skips all its alternatives. Matches what the flat 'a|b|c' matches."""
     groups: dict[str, list[str]] = {}
-    for word in sorted(words, key=len, reverse=True):
-        groups.setdefault(word[0], []).append(word[1:])
+    for alternative in alternatives:
+        groups.setdefault(alternative[0], []).append(alternative[1:])
     return "|".join(f"{first}(?:{'|'.join(rests)})" for first, rests in groups.items())
 
 # Nouns that make a number before them a count or a data size ("1,552 questions", "15B tokens").
@@ -171,7 +172,8 @@ GENERIC_NAMES = frozenset(
     transformer transformers we our this that these it ours
     """.split()
 )
-# Families of pretrained models: a name starting with one is a model, never a benchmark.
+# Families of pretrained models: a name starting with one is a model, never a benchmark. One
+# alternative per family, without groups: MODEL_NAME regroups them by first letter.
 _FAMILIES = (
     r"gpt|chatgpt|llama|llama\d|tinyllama|qwen|qwq|mistral|mixtral|gemma|phi|opt|pythia|bert|"
     r"roberta|deberta|albert|electra|t5|flan|bart|claude|gemini|palm|deepseek|falcon|bloom|vicuna|"
@@ -185,5 +187,5 @@ MODEL_FAMILIES = re.compile(r"^(?:" + _FAMILIES + r")(?:\b|[-\d.])", re.IGNORECA
 # A model named in running text: a family name with its version and variant ('GPT-4o',
 # 'Llama-3.1-8B-Instruct', 'DeepSeek-R1', 'Qwen2.5'), capitalized or carrying a digit.
 MODEL_NAME = re.compile(
-    r"(?<![\w-])(?:" + _FAMILIES + r")(?:(?:[-.]?\d|-[A-Za-z])[\w.+-]*[\w+])?(?![\w-])", re.IGNORECASE
+    r"(?<![\w-])(?:" + alternation(_FAMILIES.split("|")) + r")(?:(?:[-.]?\d|-[A-Za-z])[\w.+-]*[\w+])?(?![\w-])", re.IGNORECASE
 )
