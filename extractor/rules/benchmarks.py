@@ -42,7 +42,8 @@ _LIST_END = re.compile(
 _AND_OR = re.compile(r"\s(?:and|or)\s")  # what every list names: cheap to rule one out first
 _MODIFIER = re.compile(r"[a-z][\w-]+")
 # 'Stanford Question Answering Dataset', 'the MICCAI iSEG-2017 Challenge': the head is in the name.
-_TITLED_HEAD = re.compile(r"\b(?:Dataset|Benchmark|Corpus|Challenge|Treebank|Suite|Arena|Bench)\b")
+_TITLED_HEADS = ("Dataset", "Benchmark", "Corpus", "Challenge", "Treebank", "Suite", "Arena", "Bench")
+_TITLED_HEAD = re.compile(r"\b(?:" + "|".join(_TITLED_HEADS) + r")\b")
 _TITLED_WORDS = re.compile(r"(?:[A-Z0-9][\w'.+-]*\s+){1,6}$")
 _LIST_AFTER_HEAD = re.compile(
     r"\b(?:benchmarks?|datasets?|corpora|test\s+sets|suites|tasks)\s*(?P<open>such\s+as|including|like|:|\(|,|(?=[A-Z]))\s*"
@@ -242,14 +243,16 @@ def find_benchmark_mentions(
     found = list(registry)
     for head in _HEAD_WORD.finditer(text):
         found.extend(_before_head(doc, head))
-    for head in _TITLED_HEAD.finditer(text):
-        words = _TITLED_WORDS.search(text, max(0, head.start() - 90), head.start())
-        tokens = words.group().split() if words else []
-        while tokens and (tokens[0].lower() in _NOT_NAMES or not name_like(tokens[0])):
-            tokens.pop(0)
-        if tokens:
-            start = head.start() - len(words.group()) + words.group().find(tokens[0])
-            found.append(Mention(text[start : head.end()], start, head.end()))
+    # A substring check first: few abstracts write a capitalized dataset noun at all.
+    if any(h in text for h in _TITLED_HEADS):
+        for head in _TITLED_HEAD.finditer(text):
+            words = _TITLED_WORDS.search(text, max(0, head.start() - 90), head.start())
+            tokens = words.group().split() if words else []
+            while tokens and (tokens[0].lower() in _NOT_NAMES or not name_like(tokens[0])):
+                tokens.pop(0)
+            if tokens:
+                start = head.start() - len(words.group()) + words.group().find(tokens[0])
+                found.append(Mention(text[start : head.end()], start, head.end()))
     for match in _APPOSITION.finditer(text):
         end = match.start()
         paren = _TRAILING_PAREN.search(text, max(0, end - 90), end)
