@@ -424,6 +424,8 @@ def appositions(text: str, span: tuple[int, int], names: Found) -> None:
 
 def _plural_list(text: str, span: tuple[int, int], names: Found) -> None:
     """'deployable planners (B2T/RoH/ISR)': coined names listed after a plural method noun."""
+    if "(" not in text[span[0] : span[1]]:
+        return  # most sentences have no parenthesis: no need to try the pattern word by word
     for match in _PLURAL_LIST.finditer(text, *span):
         head = match.group("head")
         parts = re.split(r"\s*[/,]\s*", match.group("names"))
