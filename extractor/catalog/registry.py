@@ -166,8 +166,10 @@ def _glued(text: str, a: re.Match[str], b: re.Match[str]) -> bool:
     return a.end() == b.start() and a.group()[0].isalnum() and b.group()[0].isalnum()
 
 
-def _match_at(text: str, toks: list[re.Match[str]], folded: list[str], i: int) -> _Alias | None:
-    for alias in load_registry().first_token.get(folded[i], ()):
+def _match_at(
+    text: str, toks: list[re.Match[str]], folded: list[str], i: int, aliases: tuple[_Alias, ...]
+) -> _Alias | None:
+    for alias in aliases:
         n = len(alias.tokens)
         if i + n > len(toks) or tuple(folded[i : i + n]) != alias.tokens:
             continue
@@ -191,15 +193,16 @@ def find_benchmarks(text: str) -> list[BenchmarkMention]:
     folded = [t.group().casefold() for t in toks]
     index = load_registry().first_token
     found: list[BenchmarkMention] = []
-    i = 0
-    while i < len(toks):
-        alias = _match_at(text, toks, folded, i) if folded[i] in index else None
+    after = 0  # the first token not inside the last mention found
+    # Only tokens that open an alias are tried (about one in ten), in a comprehension, not a
+    # Python loop over every token.
+    for i in [i for i, token in enumerate(folded) if token in index]:
+        alias = _match_at(text, toks, folded, i, index[folded[i]]) if i >= after else None
         if alias is None:
-            i += 1
             continue
         start, end = toks[i].start(), toks[i + len(alias.tokens) - 1].end()
         found.append(BenchmarkMention(alias.canonical, text[start:end], (start, end)))
-        i += len(alias.tokens)
+        after = i + len(alias.tokens)
     return found
 
 
