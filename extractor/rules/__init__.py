@@ -22,7 +22,7 @@ from extractor.rules.cues import Name
 from extractor.rules.models import find_models, named_models
 from extractor.rules.names import find_names, title_name
 from extractor.rules.quantities import parse_quantities
-from extractor.rules.text import Document, Mention
+from extractor.rules.text import Document, Mention, written_at
 from extractor.schema import Benchmark, ExtractionDraft, Method
 from extractor.text.numbers import find_numbers
 
@@ -81,6 +81,5 @@ def _written(text: str, names: list[tuple[str, tuple[str, ...]]]) -> list[Mentio
     found = []
     for name, surfaces in names:
         for surface in surfaces:
-            for match in re.finditer(r"(?<![\w-])" + re.escape(surface) + r"(?![\w-])", text):
-                found.append(Mention(name, match.start(), match.end()))
+            found.extend(Mention(name, start, start + len(surface)) for start in written_at(text, surface))
     return sorted(found, key=lambda m: m.start)

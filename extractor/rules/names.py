@@ -29,7 +29,7 @@ from extractor.rules.cues import (
     opening,
     subject,
 )
-from extractor.rules.text import Document
+from extractor.rules.text import Document, written_at
 from extractor.rules.vocabulary import DATA_HEADS, GENERIC_NAMES
 
 # What ends a name that opens a title: 'CyCADA: ...', 'M - Walk : ...', 'X \u2014 ...', 'X - a ...'.
@@ -87,10 +87,10 @@ def _coined_title_name(title: str, text: str) -> tuple[str, int] | None:
     name = title[starts[0] : end].strip(QUOTES + " ")
     if not any(coined(t) for t in TOKEN.findall(name)) or name.lower() in GENERIC_NAMES:
         return None
-    found = re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text)
-    if not found or head_after(text, found.end()) in DATA_HEADS:
+    found = next(written_at(text, name), None)
+    if found is None or head_after(text, found + len(name)) in DATA_HEADS:
         return None
-    return name, found.start()
+    return name, found
 
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -64,6 +65,25 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         start = match.end()
     spans.append((start, len(text)))
     return [_trim(text, s, e) for s, e in spans if text[s:e].strip()]
+
+
+def written_at(text: str, word: str) -> Iterator[int]:
+    """Where ``word`` (not empty) is written on its own, with no word character or hyphen right
+    before or after it, left to right and without overlaps: what a pattern with lookarounds
+    for both finds, without compiling one for every name (60 us each)."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if not _joins(text, at - 1) and not _joins(text, end):
+            yield at
+            at = text.find(word, end)
+        else:
+            at = text.find(word, at + 1)
+
+
+def _joins(text: str, position: int) -> bool:
+    """A word character or a hyphen at ``position`` (none outside the text)."""
+    return 0 <= position < len(text) and (text[position].isalnum() or text[position] in "_-")
 
 
 def _last_word(before: str) -> str:
