@@ -40,6 +40,7 @@ from extractor.rules.vocabulary import (
     METRIC_PATTERN,
     METRIC_WORDS,
     MODEL_FAMILIES,
+    alternation,
 )
 from extractor.schema import ClaimDraft
 from extractor.text.numbers import NumberMention
@@ -75,8 +76,8 @@ _NOUN_VERBS = (
     r"find|found|observ|report|confirm"
 )
 _VERB_ENDING = r"(?:e|es|ed|d|s|t|ing|ting|ning|ped|ping|ted)?"
-_VERB = re.compile(r"(?:" + _RESULT_VERBS + "|" + _NOUN_VERBS + r")" + _VERB_ENDING + r"$")
-_NOUN_VERB = re.compile(r"(?:" + _NOUN_VERBS + r")(?:e|es|s)?$")
+_VERB = re.compile(r"(?:" + alternation(_RESULT_VERBS + "|" + _NOUN_VERBS) + r")" + _VERB_ENDING + r"$")
+_NOUN_VERB = re.compile(r"(?:" + alternation(_NOUN_VERBS) + r")(?:e|es|s)?$")
 # Words that are never a metric on their own (ANNOTATION.md: 'score', 'performance').
 _GENERIC = frozenset(
     """
@@ -671,8 +672,11 @@ _OWN = re.compile(_OWN_WORDS + "$", re.IGNORECASE)
 # Verbs a result's subject acts with, and those a contribution is brought with ('We introduce X,
 # ... eliminating 91%', 'X, which uses ... and provides 99%').
 _SUBJECT_VERB = re.compile(
-    r"(?<![\w-])(?:(?:" + _RESULT_VERBS + r"|introduc|propos|present|develop|us(?=e|es|ed)|eliminat|remov)"
-    + _VERB_ENDING + r"|is|are|was|were|has|have|be|becomes?|became)\b",
+    r"(?<![\w-])(?:(?:"
+    + alternation(_RESULT_VERBS + r"|introduc|propos|present|develop|us(?=e|es|ed)|eliminat|remov")
+    + r")"
+    + _VERB_ENDING
+    + r"|is|are|was|were|has|have|be|becomes?|became)\b",
     re.IGNORECASE,
 )
 # A passive with its agent: 'the best trade-off is achieved by M'.

@@ -13,7 +13,7 @@ import re
 from extractor.rules.vocabulary import DATA_HEADS, GENERIC_NAMES, METHOD_HEADS, alternation
 
 HEADS = METHOD_HEADS | DATA_HEADS
-HEADS_PATTERN = alternation(sorted(HEADS, key=len, reverse=True))
+HEADS_PATTERN = alternation("|".join(sorted(HEADS, key=len, reverse=True)))
 QUOTES = "\"'\u201c\u201d\u2018\u2019`"
 _DATA_VERBS = re.compile(r"^(?:releas|curat|collect|publish|construct)", re.IGNORECASE)
 CONNECTORS = frozenset("of in for with via on to from by the as".split())

@@ -7,18 +7,44 @@ a setting is called, which verbs mean a change, which nouns head a method or a d
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 
-def alternation(alternatives: Iterable[str]) -> str:
-    """The alternatives (lower-case, each opening with a plain character) as one regex
-    alternation grouped by their first character, in the order given within a group: the engine
-    tries every alternative at every word it meets, and a group rejected on its first character
-    skips all its alternatives. Matches what the flat 'a|b|c' matches."""
+def alternation(pattern: str) -> str:
+    """A regex alternation ('a|b|c') regrouped by the first character of its alternatives, which
+    keep their order within a group: the engine tries every alternative at every word it meets,
+    and a group rejected on its first character skips all its alternatives. Matches what the
+    flat alternation matches. Each alternative opens with a lower-case letter or a digit."""
     groups: dict[str, list[str]] = {}
-    for alternative in alternatives:
+    for alternative in _top_level(pattern):
+        if not (alternative[:1].islower() or alternative[:1].isdigit()):
+            raise ValueError(f"alternative {alternative!r} opens with neither a lower-case letter nor a digit")
         groups.setdefault(alternative[0], []).append(alternative[1:])
     return "|".join(f"{first}(?:{'|'.join(rests)})" for first, rests in groups.items())
+
+
+def _top_level(pattern: str) -> list[str]:
+    """The alternatives of ``pattern``, split at the bars outside groups and character classes
+    ('scor(?=es|ed)', '[|]')."""
+    alternatives: list[str] = []
+    depth, start, escaped, in_class = 0, 0, False, False
+    for i, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            alternatives.append(pattern[start:i])
+            start = i + 1
+    return [*alternatives, pattern[start:]]
+
 
 # Nouns that make a number before them a count or a data size ("1,552 questions", "15B tokens").
 COUNT_NOUNS = frozenset(
@@ -172,8 +198,7 @@ GENERIC_NAMES = frozenset(
     transformer transformers we our this that these it ours
     """.split()
 )
-# Families of pretrained models: a name starting with one is a model, never a benchmark. One
-# alternative per family, without groups: MODEL_NAME regroups them by first letter.
+# Families of pretrained models: a name starting with one is a model, never a benchmark.
 _FAMILIES = (
     r"gpt|chatgpt|llama|llama\d|tinyllama|qwen|qwq|mistral|mixtral|gemma|phi|opt|pythia|bert|"
     r"roberta|deberta|albert|electra|t5|flan|bart|claude|gemini|palm|deepseek|falcon|bloom|vicuna|"
@@ -187,5 +212,5 @@ MODEL_FAMILIES = re.compile(r"^(?:" + _FAMILIES + r")(?:\b|[-\d.])", re.IGNORECA
 # A model named in running text: a family name with its version and variant ('GPT-4o',
 # 'Llama-3.1-8B-Instruct', 'DeepSeek-R1', 'Qwen2.5'), capitalized or carrying a digit.
 MODEL_NAME = re.compile(
-    r"(?<![\w-])(?:" + alternation(_FAMILIES.split("|")) + r")(?:(?:[-.]?\d|-[A-Za-z])[\w.+-]*[\w+])?(?![\w-])", re.IGNORECASE
+    r"(?<![\w-])(?:" + alternation(_FAMILIES) + r")(?:(?:[-.]?\d|-[A-Za-z])[\w.+-]*[\w+])?(?![\w-])", re.IGNORECASE
 )
