@@ -15,7 +15,7 @@ def is_format(ch: str) -> bool:
 def drop_format(text: str) -> tuple[str, tuple[int, ...] | None]:
     """``text`` without its format characters, and the original index of each kept character
     (None when there was nothing to drop: indices are the same)."""
-    if text.isascii() or not any(is_format(ch) for ch in text):
+    if text.isascii() or not any(is_format(ch) for ch in set(text)):  # each character once
         return text, None
     kept = [i for i, ch in enumerate(text) if not is_format(ch)]
     return "".join(text[i] for i in kept), tuple(kept)
