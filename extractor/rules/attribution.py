@@ -689,6 +689,7 @@ _ASIDE = re.compile(r"\s(?:--|\u2014|\u2013)\s[^;]*?\s(?:--|\u2014|\u2013)\s")
 # 'with ...' ('AL8 with uniform 8-bit momentum reaches'), a modal ('X can far surpass', 'X can
 # be made 12% more efficient').
 _BEFORE_VERB = re.compile(
+    r"(?=[\s(,]|$)"  # every part opens with a space, '(' or ',': other places are skipped at once
     r"(?:\s*\([^()]{0,60}\))?(?:\s+with\s+[^,;()]{1,40}?)?(?:\s*,?\s+(?:that|which|who))?"
     r"(?:\s+(?:\w+ly|also|further|still|only|not\s+only|even|then|thus|both|consistently|far|"
     r"can|cannot|could|may|might|will|would|should|must))*\s*$",
