@@ -9,18 +9,20 @@ never sizes because a size needs a scale (``B``, ``M``, ``billion``): ``GPT-5.2`
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from extractor.grounding import unique_names
 from extractor.rules.claims import SIZE, Reading
 from extractor.rules.quantities import Quantity
 from extractor.rules.text import Document, Mention
-from extractor.rules.vocabulary import FAMILY_PREFIXES, MODEL_NAME, PARAMETER_NOUNS
+from extractor.rules.vocabulary import FAMILY_NAMES, FAMILY_PREFIXES, MODEL_NAME, PARAMETER_NOUNS
 from extractor.schema import Model
 
 _TOKEN = re.compile(r"(?<![\w-])[A-Za-z][\w.+-]*")
-# Every place a model name starts, overlapping ones included: a name counts only where a token
-# starts, and one that does must not be hidden inside a match that starts in no token.
-_MODEL_AT = re.compile(r"(?=(" + MODEL_NAME.pattern + r"))", MODEL_NAME.flags)
+# Every place a model family's name opens a word, overlapping ones included (zero-width): a
+# model name counts only where a token starts, and none may hide inside another match.
+_FAMILY_AT = re.compile(r"(?<![\w-])(?=" + FAMILY_NAMES + ")")
+_FAMILY_AT_ANY_CASE = re.compile(_FAMILY_AT.pattern, re.IGNORECASE)
 _CAPITALIZED = re.compile(r"[A-Z][\w.-]*[A-Za-z0-9]$|[A-Za-z]+-?\d[\w.-]*$")
 _ACTIVE = re.compile(
     r"^\s*\(\s*~?(\d+(?:\.\d+)?)\s*([BM])[\s-]*active\s*\)|^\s*,?\s*(?:with\s+)?~?(\d+(?:\.\d+)?)\s*([BM])\s+active\b",
@@ -123,11 +125,14 @@ def named_models(doc: Document, covered: list[Mention]) -> tuple[list[Model], li
     """Models named without a size ('GPT-4o', 'DeepSeek-R1'): the subject of a claim often is one."""
     models: list[Model] = []
     mentions: list[Mention] = []
-    tokens: set[int] | None = None  # where tokens start; most abstracts name no family at all
-    for match in _MODEL_AT.finditer(doc.text):
+    tokens: set[int] | None = None  # where tokens start; most abstracts name no model at all
+    for start in _family_starts(doc.text):
+        match = MODEL_NAME.match(doc.text, start)
+        if not match:
+            continue
         if tokens is None:
             tokens = {token.start() for token in _TOKEN.finditer(doc.text)}
-        name, start, end = match.group(1), match.start(1), match.end(1)
+        name, end = match.group(), match.end()
         if start not in tokens or name[:2].lower() not in FAMILY_PREFIXES:
             continue
         if any(m.start <= start < m.end for m in covered) or not (
@@ -137,6 +142,15 @@ def named_models(doc: Document, covered: list[Mention]) -> tuple[list[Model], li
         models.append(Model(name=name))
         mentions.append(Mention(name, start, end))
     return models, mentions
+
+
+def _family_starts(text: str) -> Iterator[int]:
+    """Where a model family's name opens a word. ASCII text is searched lower-cased, which keeps
+    every position and is all the case-folding there is to do: a case-sensitive search costs less
+    than half of a case-insensitive one."""
+    if text.isascii():
+        return (m.start() for m in _FAMILY_AT.finditer(text.lower()))
+    return (m.start() for m in _FAMILY_AT_ANY_CASE.finditer(text))
 
 
 def _number_text(text: str, q: Quantity, high_end: bool) -> str:
