@@ -52,8 +52,9 @@ class Reading:
 
 _GLUED_QUALIFIERS = ("approx", "sim", "leq", "geq")
 _APPROXIMATE = ("~", "sim", "approx", "approximately", "about", "roughly", "around", "nearly")
+_EQUALS = ("=", ":=", "\\approx", "approx", "\u2248", "\\sim", "sim")
 _EQUATION = re.compile(
-    r"(?P<lhs>[\w^*|\\{}()'.-]*[\w^*|}')])\s*(?:=|:=|\\approx|approx|\u2248|\\sim|sim)\s*$"
+    r"(?P<lhs>[\w^*|\\{}()'.-]*[\w^*|}')])\s*(?:" + "|".join(map(re.escape, _EQUALS)) + r")\s*$"
 )
 _P_VALUE = re.compile(
     r"(?:\bp(?:-value)?s?\s*(?:[<>=\u2264\u2265]=?|\\leq|\\geq|leq|geq|of)|\bp-values?\s+of)\s*$",
@@ -195,8 +196,11 @@ def read_quantity(doc: Document, q: Quantity) -> Reading:
         return reading(MARKER)
     if q.unit is None and q.scale is None and _HYPOTHETICAL.search(doc.text[clause[0] : clause[1]]):
         return reading(COUNT)
-    equation = _EQUATION.search(before_text[-24:])
-    if equation and q.unit is None and q.scale is None:
+    window = before_text[-24:]
+    # Only a bare number can be an equation's right side; most windows hold no sign of one.
+    bare = q.unit is None and q.scale is None
+    equation = _EQUATION.search(window) if bare and any(e in window for e in _EQUALS) else None
+    if equation:
         lhs = equation.group("lhs").lower().strip("|()")
         if lhs in METRIC_WORDS or METRIC_PATTERN.fullmatch(lhs):
             return reading(CLAIM)
