@@ -51,9 +51,9 @@ CUE = re.compile(
 )
 CUE_WORDS = ("we ", "this ", "lead", "namely", "by ")
 NAMING_WORDS = ("call", "name", "dub", "term", "coin", "denot", "refer")
-PASSIVE = re.compile(
-    r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:proposed|introduced|presented|developed|designed)\b",
-    re.IGNORECASE,
+_PARTICIPLES = ("proposed", "introduced", "presented", "developed", "designed")
+_PASSIVE = re.compile(
+    r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:" + "|".join(_PARTICIPLES) + r")\b", re.IGNORECASE
 )
 # 'a ratio we call X', 'a new method called X', 'we refer to this as X'. After a participle the
 # name must look like one ('named entities' is not a naming); after 'we call' it may not.
@@ -205,6 +205,14 @@ class Found:
     def add_chunk(self, chunk: tuple[str, int, int] | None, kind: str, definite: bool = False) -> None:
         if chunk:
             self.add(chunk[0], chunk[1], chunk[2], kind, definite=definite)
+
+
+def passive(sentence: str) -> bool:
+    """'X is proposed', 'Y was introduced'. In ASCII text, where lower case is all the case
+    folding the pattern does, a sentence without one of the participles is ruled out first."""
+    if sentence.isascii() and not any(p in sentence.lower() for p in _PARTICIPLES):
+        return False
+    return _PASSIVE.search(sentence) is not None
 
 
 def _after_cue(text: str, position: int, sentence_end: int) -> int:
@@ -466,7 +474,7 @@ def definitions(
     if not here:
         return
     sentence = text[span[0] : span[1]]
-    passive = bool(PASSIVE.search(sentence))
+    is_passive = passive(sentence)
     background: list[Abbreviation] = []
     for acronym in here:
         lead = text[max(span[0], acronym.start - 40) : acronym.start]
@@ -491,7 +499,7 @@ def definitions(
             cued and acronym.long.split()[-1].lower() in METHOD_HEADS and acronym.short in text[acronym.end :]
         )
         strong = (
-            passive
+            is_passive
             or reused
             or bool(_STRONG_LEAD.search(lead) or _WE_PRESENT_AFTER.match(text, acronym.end))
         )

@@ -18,7 +18,6 @@ from extractor.rules.cues import (
     CUE_WORDS,
     FIRST_PERSON,
     NAMING_WORDS,
-    PASSIVE,
     Found,
     Name,
     acting_subjects,
@@ -27,6 +26,7 @@ from extractor.rules.cues import (
     definitions,
     named,
     opening,
+    passive,
     subject,
 )
 from extractor.rules.text import Document, written_at
@@ -114,7 +114,7 @@ def find_names(doc: Document, acronyms: list[Abbreviation]) -> list[Name]:
             cue_verbs(text, span, names)
         if any(w in lower for w in NAMING_WORDS):
             named(text, span, names)
-        if cued or previous_cue or FIRST_PERSON.search(sentence) or PASSIVE.search(sentence):
+        if cued or previous_cue or FIRST_PERSON.search(sentence) or passive(sentence):
             appositions(text, span, names)
         opening(text, span, names)
         definitions(doc, span, names, previous_cue, cued)
