@@ -51,7 +51,8 @@ _LIST_AFTER_HEAD = re.compile(
 )
 # 'achieves 24.40 BLEU on LDC2015E86', 'state-of-the-art results on CIFAR, SVHN and COCO'.
 # 'achieves 24.40 BLEU on LDC2015E86', 'state-of-the-art results on CIFAR, SVHN and COCO'.
-_ON = re.compile(r"\bon\s+(?:the\s+)?(?=\S)")
+# 'on' as a word, checked after the letters so that the engine can jump from one 'on' to the next.
+_ON = re.compile(r"on(?<!\won)\s+(?:the\s+)?(?=\S)")
 _RESULTS_LEAD = re.compile(
     r"(?:\b(?:results?|performance|accuracy|accuracies|state[- ]of[- ]the[- ]art|sota|experiments?|evaluat\w*|"
     r"tested|scores?|bleu|f1|error|outperform\w*)\b[^.;:()]{0,30}?|\d[\d.,]*\s*(?:%|\\%)?\s*(?:[\w/@-]+\s+){0,3}?"
