@@ -22,6 +22,8 @@ class Abbreviation:
 
 
 _PAREN = re.compile(r"\(([^()]{1,120})\)")
+_NUMERIC = re.compile(r"[\d.,%\s-]+")
+_PLURAL_ACRONYM = re.compile(r"[A-Z]s$")
 
 
 def _short_form(candidate: str) -> bool:
@@ -30,7 +32,7 @@ def _short_form(candidate: str) -> bool:
         and 2 <= len(candidate) <= 14
         and candidate[0].isalnum()
         and any(c.isupper() for c in candidate)
-        and not re.fullmatch(r"[\d.,%\s-]+", candidate)
+        and not _NUMERIC.fullmatch(candidate)
     )
 
 
@@ -58,7 +60,7 @@ def _long_form(short: str, candidate: str) -> str | None:
     """The words of ``candidate`` before the short form that spell it: by their initials when
     they do, else (Schwartz-Hearst) the shortest ending whose letters spell it in order, the
     first one at a word start; None when there is none or it is implausibly long."""
-    core = short[:-1] if re.search(r"[A-Z]s$", short) else short
+    core = short[:-1] if _PLURAL_ACRONYM.search(short) else short
     initials = _initials(core, candidate.strip(" ," + QUOTES))
     if initials and len(initials.split()) > 1:
         return initials

@@ -926,9 +926,12 @@ def _clean_name(text: str, start: int, limit: int) -> str | None:
     return name if len(name) >= 2 and not name[0].isdigit() else None
 
 
+_IN_PARENS = re.compile(r"\(\s*" + _QUALIFIER + r"$")
+
+
 def _subject_in_parens(text: str, q: Quantity, subjects: Subjects) -> tuple[str | None, str | None]:
     """'o1-mini (-16.49%)': a name right before the parenthesis that holds the number."""
-    if not re.search(r"\(\s*" + _QUALIFIER + r"$", text[max(0, q.start - 12) : q.start]):
+    if not _IN_PARENS.search(text[max(0, q.start - 12) : q.start]):
         return None, None
     opening = text.rfind("(", 0, q.start)
     for role, mentions in (("method", subjects.methods), ("model", subjects.models)):

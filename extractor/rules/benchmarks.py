@@ -84,6 +84,15 @@ _FOLLOWS_NAME = re.compile(
 )
 # Hardware, instruction sets and number formats are not datasets ('on arm64', 'on H100').
 _PLATFORM = re.compile(r"(?i)(?:x86|x64|arm\d*|aarch64|cuda|[ahv]\d{2,3}|rtx|tpu|fp\d+|bf16|int\d+)(?:\b|_)")
+_NON_SPACE = re.compile(r"\S+")
+_NUMBER_TOKEN = re.compile(r"\d[\w.-]*")
+_CAPITALIZED_WORD = re.compile(r"[A-Z][a-z]+")  # a common word capitalized ("To", "Videos")
+_PLAIN_WORD = re.compile(r"[A-Za-z][a-z ]*")
+_ET_AL = re.compile(r"\s+et\.?\s+al")
+_LIST_SEPARATOR = re.compile(r"\s*(?:,\s*(?P<last>(?:and|or)\s+)?|\s+(?P<last2>and|or)\s+)")
+_LIST_LAST = re.compile(r"\s*(?:,\s*)?(?:and|or)\b")
+_JOINED_AFTER = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)")
+_JOINED_BEFORE = re.compile(r"(?<![\w/.-])(?P<name>[A-Z][\w'.+-]*)(?:\s*,\s*|\s+and\s+)$")
 _NOT_NAMES = frozenset(
     "the a an our on in we this these each all both to for with by as at from its their".split()
 )
@@ -116,7 +125,7 @@ def _before_head(doc: Document, head: re.Match) -> list[Mention]:
         if not listed or _MODIFIED.search(text[max(0, floor + listed.start() - 40) : floor + listed.start()]):
             return []
         return _names_in(doc, floor + listed.start(), floor + listed.end())
-    tokens = list(re.finditer(r"\S+", before))
+    tokens = list(_NON_SPACE.finditer(before))
     for modifiers in range(3 if head.group("loose") else 1):
         if (
             modifiers and not _MODIFIER.fullmatch(tokens[-modifiers].group())
@@ -141,7 +150,7 @@ def _before_head(doc: Document, head: re.Match) -> list[Mention]:
 def _name_suffix(doc: Document, words: str, offset: int) -> Mention | None:
     """The longest run of name tokens that ends ``words`` ('the Spanish MIR' -> 'Spanish MIR'),
     without a capitalized common word that only opens the sentence."""
-    tokens = list(re.finditer(r"\S+", words))
+    tokens = list(_NON_SPACE.finditer(words))
     keep: list[re.Match] = []
     for token in reversed(tokens):
         bare = token.group().strip(QUOTES)
@@ -152,7 +161,7 @@ def _name_suffix(doc: Document, words: str, offset: int) -> Mention | None:
             not bare  # a quote mark standing alone
             or bare.lower() in _NOT_NAMES
             or bare[-1] in ",;:."
-            or not (name_like(bare) or re.fullmatch(r"\d[\w.-]*", bare))
+            or not (name_like(bare) or _NUMBER_TOKEN.fullmatch(bare))
         ):
             break
         keep.insert(0, token)
@@ -161,7 +170,7 @@ def _name_suffix(doc: Document, words: str, offset: int) -> Mention | None:
     while (
         keep
         and doc.sentence_of(offset + keep[0].start())[0] == offset + keep[0].start()
-        and re.fullmatch(r"[A-Z][a-z]+", keep[0].group())
+        and _CAPITALIZED_WORD.fullmatch(keep[0].group())
     ):
         keep.pop(0)
     if not keep:
@@ -188,14 +197,14 @@ def _names_in(doc: Document, start: int, end: int) -> list[Mention]:
 def _common_word(text: str, name: str) -> bool:
     """'+0.39dB on Videos': a capitalized word the abstract also writes in lower case."""
     return (
-        bool(re.fullmatch(r"[A-Z][a-z]+", name)) and re.search(r"\b" + name.lower() + r"\b", text) is not None
+        bool(_CAPITALIZED_WORD.fullmatch(name)) and re.search(r"\b" + name.lower() + r"\b", text) is not None
     )
 
 
 def _sentence_initial_word(doc: Document, mention: Mention) -> bool:
     """A capitalized common word that opens a sentence ('To address ...') is not a name."""
     word = doc.text[mention.start : mention.end]
-    return doc.sentence_of(mention.start)[0] == mention.start and bool(re.fullmatch(r"[A-Z][a-z]+", word))
+    return doc.sentence_of(mention.start)[0] == mention.start and bool(_CAPITALIZED_WORD.fullmatch(word))
 
 
 def _list_from(text: str, position: int, end: int) -> list[tuple[str, int, int]]:
@@ -206,14 +215,14 @@ def _list_from(text: str, position: int, end: int) -> list[tuple[str, int, int]]
         if (
             chunk is None
             or not _is_name(chunk[0])
-            or re.match(r"\s+et\.?\s+al", text[chunk[2] : chunk[2] + 8])
+            or _ET_AL.match(text[chunk[2] : chunk[2] + 8])
         ):
             break
         out.append(chunk)
-        sep = re.match(r"\s*(?:,\s*(?P<last>(?:and|or)\s+)?|\s+(?P<last2>and|or)\s+)", text[chunk[2] : end])
+        sep = _LIST_SEPARATOR.match(text[chunk[2] : end])
         if not sep:
             break
-        if out and len(out) > 1 and re.match(r"\s*(?:,\s*)?(?:and|or)\b", text[out[-2][2] : chunk[1]]):
+        if out and len(out) > 1 and _LIST_LAST.match(text[out[-2][2] : chunk[1]]):
             break
         position = chunk[2] + sep.end()
     return out
@@ -230,7 +239,7 @@ def find_benchmark_mentions(
     for m in find_benchmarks(text):
         # A plain word that only spells an alias in another case ('Multiple' for 'MultiPLE') and a
         # modality ('an RGB image') are not benchmark names.
-        plain_word = re.fullmatch(r"[A-Za-z][a-z ]*", m.surface) and m.surface.lower() != m.canonical.lower()
+        plain_word = _PLAIN_WORD.fullmatch(m.surface) and m.surface.lower() != m.canonical.lower()
         if plain_word or _MODALITY.match(text, m.span[1]):
             continue
         registry.append(Mention(m.surface, *m.span))
@@ -333,12 +342,12 @@ def _coordinated(text: str, registry: list[Mention], known: list[Mention]) -> li
     starts = {k.start for k in known}
     for mention in registry:
         lead = text[max(0, mention.start - 60) : mention.start]
-        after = re.match(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)", text[mention.end : mention.end + 8])
+        after = _JOINED_AFTER.match(text[mention.end : mention.end + 8])
         if after and _EVALUATION.search(lead):
             chunk = name_chunk(text, mention.end + after.end())
             if chunk and _is_name(chunk[0]) and chunk[1] not in starts:
                 out.append(Mention(chunk[0], chunk[1], chunk[2]))
-        before = re.search(r"(?<![\w/.-])(?P<name>[A-Z][\w'.+-]*)(?:\s*,\s*|\s+and\s+)$", lead)
+        before = _JOINED_BEFORE.search(lead)
         if before and _is_name(before.group("name")) and _EVALUATION.search(lead[: before.start()]):
             start = mention.start - len(before.group(0))
             if start not in starts:

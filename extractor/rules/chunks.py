@@ -50,6 +50,10 @@ _PHRASE_END = frozenset(
     "that which who where for of to with comprising consisting containing including built based "
     "designed optimized trained using and or".split()
 )
+# The word right after a name and the one after it ('( DSN ) method simultaneously').
+_WORDS_AFTER = re.compile(r"\s+([\w-]+)(?:\s+([a-z][\w-]*))?")
+# An apposition after a name: 'X, a two-stage framework that', 'X (Long Name), a benchmark of'.
+_APPOSITION_AFTER = re.compile(r"(?:\s*\([^)]{1,80}\))?\s*[,:]\s*(?:a|an|the|our)\s+([^;.()]{1,120})")
 
 
 
@@ -145,13 +149,11 @@ def head_after(text: str, end: int) -> str | None:
     """The head noun that follows a name ('GAPS framework'), or that an apposition gives it
     ('X, a two-stage framework that', 'X (Long Name), a diagnostic benchmark of')."""
     # the word right after ('( DSN ) method simultaneously'), else the one after a modifier
-    direct = re.match(r"\s+([\w-]+)(?:\s+([a-z][\w-]*))?", text[end : end + 40])
+    direct = _WORDS_AFTER.match(text[end : end + 40])
     for word in direct.groups() if direct else ():
         if word and word[0].islower() and word in HEADS:
             return word
-    apposition = re.match(
-        r"(?:\s*\([^)]{1,80}\))?\s*[,:]\s*(?:a|an|the|our)\s+([^;.()]{1,120})", text[end : end + 200]
-    )
+    apposition = _APPOSITION_AFTER.match(text[end : end + 200])
     if apposition:
         for word in apposition.group(1).lower().replace(",", " ").split()[:10]:
             if word in _PHRASE_END:

@@ -215,12 +215,13 @@ def passive(sentence: str) -> bool:
     return _PASSIVE.search(sentence) is not None
 
 
+_NEXT_WORD = re.compile(r"(?:\s*(?:\(\w{1,4}\)|[:,]|\d\.(?=\s)))*\s*([\w'\u03bb-]+)")
+
+
 def _after_cue(text: str, position: int, sentence_end: int) -> int:
     """Skip articles, adjectives and list markers after a cue verb."""
     while True:
-        match = re.match(
-            r"(?:\s*(?:\(\w{1,4}\)|[:,]|\d\.(?=\s)))*\s*([\w'\u03bb-]+)", text[position:sentence_end]
-        )
+        match = _NEXT_WORD.match(text[position:sentence_end])
         if not match:
             return position
         if match.group(1).lower() in _SKIP:

@@ -23,6 +23,7 @@ _TOKEN = re.compile(r"(?<![\w-])[A-Za-z][\w.+-]*")
 # model name counts only where a token starts, and none may hide inside another match.
 _FAMILY_AT = re.compile(r"(?<![\w-])(?=" + FAMILY_NAMES + ")")
 _FAMILY_AT_ANY_CASE = re.compile(_FAMILY_AT.pattern, re.IGNORECASE)
+_LETTERS = re.compile(r"[A-Za-z]{2,}")
 _CAPITALIZED = re.compile(r"[A-Z][\w.-]*[A-Za-z0-9]$|[A-Za-z]+-?\d[\w.-]*$")
 _ACTIVE = re.compile(
     r"^\s*\(\s*~?(\d+(?:\.\d+)?)\s*([BM])[\s-]*active\s*\)|^\s*,?\s*(?:with\s+)?~?(\d+(?:\.\d+)?)\s*([BM])\s+active\b",
@@ -53,7 +54,7 @@ def _model_name(doc: Document, q: Quantity) -> tuple[str, int, int]:
     text = doc.text
     left, right = _token_around(text, q.start, q.number_end)
     token = text[left:right]
-    if re.search(r"[A-Za-z]{2,}", token.replace(text[q.start : q.number_end], "")):
+    if _LETTERS.search(token.replace(text[q.start : q.number_end], "")):
         return token, left, right
     before = doc.words_before(q.start, 1)
     if (

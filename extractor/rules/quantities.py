@@ -55,6 +55,12 @@ _SCIENTIFIC = re.compile(r"\s*(?:\\times|times|\u00d7|x)\s*10\s*\^\s*\{?\s*([-+\
 _UNCERTAINTY = re.compile(r"^\s*(?:\u00b1|\\pm|pm|\+-|\+/-|\+/\u2212)\s*$")
 _RANGE = re.compile(r"^\s*(?:--|\u2013|\u2014|-|to|~)\s*(?:~|\u2248|approx\.?|sim)?\s*$")
 _OF = re.compile(r"^\s+(?:out\s+)?of\s+$")
+_SPACES = re.compile(r"\s+")
+_BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
+_AND = re.compile(r"\s+and\s+")
+_COMMA = re.compile(r",\s*")
+_TO = re.compile(r"\s+to\s+")
+_FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
 # Words and symbols that qualify a number. The LaTeX macros may be glued to a symbol ("τapprox").
 _QUALIFIER = re.compile(
     r"(?P<q>(?<![A-Za-z])(?:up\s+to|about|around|roughly|nearly|almost|over|more\s+than|less\s+than|"
@@ -173,7 +179,7 @@ def _normalize_unit(match: re.Match) -> str | None:
 
 
 def _normalize_qualifier(written: str) -> str:
-    return re.sub(r"\s+", " ", written.lower()).rstrip("-.")
+    return _SPACES.sub(" ", written.lower()).rstrip("-.")
 
 
 def _range(a: Quantity, b: Quantity, end: int) -> Quantity | None:
@@ -316,15 +322,13 @@ def _inside_name(text: str, a: Quantity) -> bool:
 
 
 def _between_and(before: str, between: str) -> bool:
-    return bool(re.search(r"\bbetween\s+$", before, re.IGNORECASE)) and bool(
-        re.fullmatch(r"\s+and\s+", between)
-    )
+    return bool(_BETWEEN.search(before)) and bool(_AND.fullmatch(between))
 
 
 def _bracket(text: str, a: Quantity, b: Quantity, between: str) -> bool:
     return (
         text[a.start - 1 : a.start] == "["
-        and bool(re.fullmatch(r",\s*", between))
+        and bool(_COMMA.fullmatch(between))
         and text[b.end : b.end + 1] == "]"
     )
 
@@ -335,7 +339,7 @@ def _from_to(
     """'reduce perplexity from 25.7 to 21.9': a before and an after value, both results; so is a
     second 'from A to B' the same sentence coordinates with a first ('improves accuracy on X from
     87.6% to 93.2% and from 88.0% to 93.8% on Y')."""
-    if not re.fullmatch(r"\s+to\s+", between) or not re.search(r"\bfrom\s+$", before, re.IGNORECASE):
+    if not _TO.fullmatch(between) or not _FROM.search(before):
         return None
     lead = text[max(0, a.start - 60) : a.start]
     rises = _range(a, b, b.end) is not None
