@@ -126,15 +126,12 @@ def named_models(doc: Document, covered: list[Mention]) -> tuple[list[Model], li
     """Models named without a size ('GPT-4o', 'DeepSeek-R1'): the subject of a claim often is one."""
     models: list[Model] = []
     mentions: list[Mention] = []
-    tokens: set[int] | None = None  # where tokens start; most abstracts name no model at all
     for start in _family_starts(doc.text):
         match = MODEL_NAME.match(doc.text, start)
-        if not match:
+        if not match or not _token_starts(doc.text, start):
             continue
-        if tokens is None:
-            tokens = {token.start() for token in _TOKEN.finditer(doc.text)}
         name, end = match.group(), match.end()
-        if start not in tokens or name[:2].lower() not in FAMILY_PREFIXES:
+        if name[:2].lower() not in FAMILY_PREFIXES:
             continue
         if any(m.start <= start < m.end for m in covered) or not (
             name[0].isupper() or any(c.isdigit() for c in name)
@@ -143,6 +140,18 @@ def named_models(doc: Document, covered: list[Mention]) -> tuple[list[Model], li
         models.append(Model(name=name))
         mentions.append(Mention(name, start, end))
     return models, mentions
+
+
+def _token_starts(text: str, start: int) -> bool:
+    """Whether a token (:data:`_TOKEN`) starts at ``start``, as tokenizing the whole text would
+    find: one may start there unless an earlier one runs on into it, and the run of token
+    characters that leads to ``start`` holds every place where such a token could start."""
+    if not _TOKEN.match(text, start):
+        return False
+    run = start
+    while run > 0 and (text[run - 1].isalnum() or text[run - 1] in "_.+-"):
+        run -= 1
+    return _TOKEN.search(text, run, start) is None
 
 
 def _family_starts(text: str) -> Iterator[int]:
