@@ -32,7 +32,7 @@ from extractor.grounding import name_key
 from extractor.rules.chunks import chunk_ending, coined, name_like
 from extractor.rules.claims import CLAIM, SETTING, Reading
 from extractor.rules.quantities import Quantity
-from extractor.rules.text import Document, Mention
+from extractor.rules.text import AnyCase, Document, Mention
 from extractor.rules.vocabulary import (
     CHANGE_CUE,
     DECREASE,
@@ -192,10 +192,9 @@ _QUALIFIER = (
 )
 # What binds a metric written before the number to it: 'accuracy of', 'GenPPL=', 'perplexity
 # approximately', 'generative perplexity (GenPPL) of'.
-_BOUND_BEFORE = re.compile(
+_BOUND_BEFORE = AnyCase(
     r"(?:\s*\([^()]{1,20}\))?\s*(?P<link>of|=|:|is|was|stays\s+in|remains|reaching|at|around|within|"
-    r"approximately|approx|about|~|sim|\\approx|\\sim|from|between)?\s*[(\[]?\s*" + _QUALIFIER + r"[(\[]?\s*\$?$",
-    re.IGNORECASE,
+    r"approximately|approx|about|~|sim|\\approx|\\sim|from|between)?\s*[(\[]?\s*" + _QUALIFIER + r"[(\[]?\s*\$?$"
 )
 # A character of the words between a number and what binds to it: a digit only inside a name
 # ('CIFAR-10', tokenized 'CIFAR - 10'), never a number of its own.
@@ -671,13 +670,12 @@ _OWN_WORDS = (
 _OWN = re.compile(_OWN_WORDS + "$", re.IGNORECASE)
 # Verbs a result's subject acts with, and those a contribution is brought with ('We introduce X,
 # ... eliminating 91%', 'X, which uses ... and provides 99%').
-_SUBJECT_VERB = re.compile(
+_SUBJECT_VERB = AnyCase(
     r"(?<![\w-])(?:(?:"
     + alternation(_RESULT_VERBS + r"|introduc|propos|present|develop|us(?=e|es|ed)|eliminat|remov")
     + r")"
     + _VERB_ENDING
-    + r"|is|are|was|were|has|have|be|becomes?|became)\b",
-    re.IGNORECASE,
+    + r"|is|are|was|were|has|have|be|becomes?|became)\b"
 )
 # A passive with its agent: 'the best trade-off is achieved by M'.
 _BY_AGENT = re.compile(r"\s+by\s+(?:the\s+)?", re.IGNORECASE)

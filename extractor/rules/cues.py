@@ -28,7 +28,7 @@ from extractor.rules.chunks import (
     name_chunk,
     name_like,
 )
-from extractor.rules.text import Document
+from extractor.rules.text import AnyCase, Document
 from extractor.rules.vocabulary import (
     GENERIC_NAMES,
     METHOD_HEADS,
@@ -38,16 +38,15 @@ from extractor.rules.vocabulary import (
 
 # The paper speaking of itself: 'we', 'this paper', 'this document describes', 'this thesis'.
 _ITSELF = r"this\s+(?:paper|work|study|article|report|document|thesis|manuscript|note)"
-FIRST_PERSON = re.compile(r"\b(?:we|our|" + _ITSELF + r")\b", re.IGNORECASE)
-CUE = re.compile(
+FIRST_PERSON = AnyCase(r"\b(?:we|our|" + _ITSELF + r")\b")
+CUE = AnyCase(
     r"\b(?:we|" + _ITSELF + r")\s+(?:\w+ly\s+|then\s+|also\s+|further\s+|"
     r"first\s+|next\s+|now\s+|therefore\s+|thus\s+|hence\s+)*"
     r"(?P<verb>propos\w*|introduc\w*|present\w*|develop\w*|design\w*|devis\w*|build\w*|built|"
     r"construct\w*|creat\w*|releas\w*|deriv\w*|formulat\w*|offer\w*|contribut\w*|train\w*|"
     r"establish\w*|curat\w*|collect\w*|publish\w*|open-sourc\w*|describ\w*|put\s+forward)\b"
     r"|\b(?:this|which)\s+(?:leads|led)\s+(?:us\s+)?to\b|\bleading\s+to\b|\bnamely,?\b"
-    r"|\bby\s+(?:building|introducing|proposing|designing|developing|constructing)\b",
-    re.IGNORECASE,
+    r"|\bby\s+(?:building|introducing|proposing|designing|developing|constructing)\b"
 )
 CUE_WORDS = ("we ", "this ", "lead", "namely", "by ")
 NAMING_WORDS = ("call", "name", "dub", "term", "coin", "denot", "refer")

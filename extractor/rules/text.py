@@ -67,6 +67,31 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return [_trim(text, s, e) for s, e in spans if text[s:e].strip()]
 
 
+class AnyCase:
+    """A case-insensitive pattern, written in lower case, that reads ASCII text lower-cased with
+    a case-sensitive copy of itself: the same matches at the same places, without folding the
+    case of every character compared, which is most of what such a search costs. Other text,
+    whose lower case may differ in length or in folding, is read case-insensitively. On ASCII
+    text a match is one of the lower-cased text, so its groups are lower case."""
+
+    def __init__(self, pattern: str) -> None:
+        if any(c.isupper() for c in re.sub(r"\\.|\(\?P[<=]", "", pattern)):
+            raise ValueError(f"the pattern must be written in lower case: {pattern!r}")
+        self._sensitive = re.compile(pattern)
+        self._insensitive = re.compile(pattern, re.IGNORECASE)
+
+    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
+        pattern, string = self._read(text)
+        return pattern.search(string, pos, len(text) if endpos is None else endpos)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[re.Match[str]]:
+        pattern, string = self._read(text)
+        return pattern.finditer(string, pos, len(text) if endpos is None else endpos)
+
+    def _read(self, text: str) -> tuple[re.Pattern[str], str]:
+        return (self._sensitive, text.lower()) if text.isascii() else (self._insensitive, text)
+
+
 def written_at(text: str, word: str) -> Iterator[int]:
     """Where ``word`` (not empty) is written on its own, with no word character or hyphen right
     before or after it, left to right and without overlaps: what a pattern with lookarounds
