@@ -9,20 +9,18 @@ never sizes because a size needs a scale (``B``, ``M``, ``billion``): ``GPT-5.2`
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from extractor.grounding import unique_names
 from extractor.rules.claims import SIZE, Reading
 from extractor.rules.quantities import Quantity
-from extractor.rules.text import Document, Mention
+from extractor.rules.text import AnyCase, Document, Mention
 from extractor.rules.vocabulary import FAMILY_NAMES, FAMILY_PREFIXES, MODEL_NAME, PARAMETER_NOUNS
 from extractor.schema import Model
 
 _TOKEN = re.compile(r"(?<![\w-])[A-Za-z][\w.+-]*")
 # Every place a model family's name opens a word, overlapping ones included (zero-width): a
 # model name counts only where a token starts, and none may hide inside another match.
-_FAMILY_AT = re.compile(r"(?<![\w-])(?=" + FAMILY_NAMES + ")")
-_FAMILY_AT_ANY_CASE = re.compile(_FAMILY_AT.pattern, re.IGNORECASE)
+_FAMILY_AT = AnyCase(r"(?<![\w-])(?=" + FAMILY_NAMES + ")")
 _LETTERS = re.compile(r"[A-Za-z]{2,}")
 _CAPITALIZED = re.compile(r"[A-Z][\w.-]*[A-Za-z0-9]$|[A-Za-z]+-?\d[\w.-]*$")
 _ACTIVE = re.compile(
@@ -126,7 +124,8 @@ def named_models(doc: Document, covered: list[Mention]) -> tuple[list[Model], li
     """Models named without a size ('GPT-4o', 'DeepSeek-R1'): the subject of a claim often is one."""
     models: list[Model] = []
     mentions: list[Mention] = []
-    for start in _family_starts(doc.text):
+    for family in _FAMILY_AT.finditer(doc.text):
+        start = family.start()
         match = MODEL_NAME.match(doc.text, start)
         if not match or not _token_starts(doc.text, start):
             continue
@@ -152,15 +151,6 @@ def _token_starts(text: str, start: int) -> bool:
     while run > 0 and (text[run - 1].isalnum() or text[run - 1] in "_.+-"):
         run -= 1
     return _TOKEN.search(text, run, start) is None
-
-
-def _family_starts(text: str) -> Iterator[int]:
-    """Where a model family's name opens a word. ASCII text is searched lower-cased, which keeps
-    every position and is all the case-folding there is to do: a case-sensitive search costs less
-    than half of a case-insensitive one."""
-    if text.isascii():
-        return (m.start() for m in _FAMILY_AT.finditer(text.lower()))
-    return (m.start() for m in _FAMILY_AT_ANY_CASE.finditer(text))
 
 
 def _number_text(text: str, q: Quantity, high_end: bool) -> str:
