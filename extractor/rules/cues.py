@@ -162,12 +162,11 @@ _RESULT_VERB = re.compile(
 # Any finite verb: right after a contribution sentence, a name that acts is the one just introduced.
 _FINITE_VERB = re.compile(r"[a-z]{3,}(?:s|ed)|is|are|was|can|could|has|does|uses")
 # What a name written right after is compared with or built on ('better than X', 'based on X').
-_COMPARED_BEFORE = re.compile(
+_COMPARED_BEFORE = AnyCase(
     r"\b(?:than|over|such\s+as|e\.g\.?|including|compared\s+(?:to|with)|vs\.?|versus|like|unlike|"
     r"outperform\w*|surpass\w*|beat\w*|exceed\w*|extends?|based\s+on|built\s+on|from|"
     r"(?:has|have|had|previously|recently|originally)\s+(?:been\s+)?proposed)\s*,?\s+"
-    r"(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,2}?\Z",
-    re.IGNORECASE,
+    r"(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,2}?\Z"
 )
 
 
