@@ -34,13 +34,17 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 @contextmanager
-def _sigterm_interrupts() -> Iterator[None]:
-    """``kill`` of this command stops the model server too instead of orphaning it."""
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+def _signals_interrupt() -> Iterator[None]:
+    """``kill`` or Ctrl-C of this command stops the model server too instead of orphaning it.
+
+    SIGINT is set as well: a command started in the background by a shell (``nohup ... &``,
+    CI runners) inherits it ignored, and Python then never raises KeyboardInterrupt for it."""
+    previous = {number: signal.signal(number, _interrupt) for number in (signal.SIGTERM, signal.SIGINT)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def serve_local(
@@ -53,7 +57,7 @@ def serve_local(
     console = make_console()
     server = LocalServer(port, n_ctx, threads, log)
     console.print(f"starting llama.cpp on 127.0.0.1:{server.port} ...")
-    with _sigterm_interrupts():
+    with _signals_interrupt():
         server.start()
         try:  # from here on, a Ctrl-C at any moment (even while printing) stops the server
             console.print(line((f"serving {MODEL_ALIAS}", "bold"), f" at {server.base_url} (log: {server.log}); Ctrl-C stops it"))
