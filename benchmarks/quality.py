@@ -1,0 +1,101 @@
+"""The README's quality table: every gold set of ``fixtures/gold/sets.json``, run and scored as
+a user runs and scores it, plus the held-out sets pooled.
+
+    python benchmarks/quality.py [--backend rules] [--json]
+
+Each set's abstracts go through ``extractor run`` (the library call behind it, no cache) into
+a temporary run directory, scored by ``extractor eval``'s own scoring. The pooled row sums the
+held-out sets' counts (micro-average), so a set with more claims weighs more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+
+from extractor.api import run
+from extractor.config import RunConfig
+from extractor.eval.score import Report, evaluate_run
+from extractor.rules import RULES_VERSION
+
+ROOT = Path(__file__).resolve().parent.parent
+SETS = ROOT / "fixtures" / "gold" / "sets.json"
+ATTRIBUTES = ("metric", "benchmark", "subject", "kind")
+
+
+def _f(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def row(name: str, role: str, report: Report) -> dict:
+    """One set's figures, as plain numbers for ``--json`` and the table."""
+    attribution = report.attribution
+    assert attribution is not None, f"{name}: the gold has no claims"
+    totals = report.totals
+    return {
+        "set": name,
+        "role": role,
+        "papers": len(report.papers),
+        "gold_claims": attribution.attributed,
+        "tuples": attribution.tuples.to_dict(),
+        "accuracy": {a: attribution.accuracy[a].to_dict() for a in ATTRIBUTES},
+        "claims_f1": totals["claims"].f1,
+        "methods": totals["methods"].to_dict(),
+        "benchmarks_f1": totals["benchmarks"].f1,
+        "sizes_f1": totals["model_sizes"].f1,
+    }
+
+
+def markdown(rows: list[dict]) -> str:
+    lines = [
+        (
+            "| set | papers (claims) | tuples P / R / **F1** | metric / benchmark / subject / kind accuracy (matched) "
+            "| claims F1 | methods P / R / **F1** | benchmarks F1 | sizes F1 |"
+        ),
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in rows:
+        t, m, acc = r["tuples"], r["methods"], r["accuracy"]
+        matched = acc["metric"]["of"]
+        lines.append(
+            f"| {r['set']} ({r['role']}) | {r['papers']} ({r['gold_claims']}) "
+            f"| {_f(t['precision'])} / {_f(t['recall'])} / **{_f(t['f1'])}** "
+            f"| {' / '.join(_f(acc[a]['accuracy']) for a in ATTRIBUTES)} ({matched}) "
+            f"| {_f(r['claims_f1'])} | {_f(m['precision'])} / {_f(m['recall'])} / **{_f(m['f1'])}** "
+            f"| {_f(r['benchmarks_f1'])} | {_f(r['sizes_f1'])} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", default="rules", help="rules, or openai with the usual key/base URL")
+    parser.add_argument("--model", default=None, help="the model, for --backend openai")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    config = RunConfig(backend=args.backend, model=args.model, use_cache=False)
+    rows, held_out = [], []
+    with tempfile.TemporaryDirectory() as scratch:
+        runs: dict[str, Path] = {}  # one run per abstracts file, shared by the sets it serves
+        for spec in json.loads(SETS.read_text(encoding="utf-8")):
+            abstracts = spec["abstracts"]
+            if abstracts not in runs:
+                runs[abstracts] = Path(scratch) / f"run-{len(runs)}"
+                run([str(ROOT / abstracts)], runs[abstracts], config)
+            report = evaluate_run(runs[abstracts], ROOT / spec["gold"])
+            rows.append(row(spec["name"], spec["role"], report))
+            if spec["role"] == "held-out":
+                held_out.append(report)
+    pooled = Report(held_out[0].fields, [p for r in held_out for p in r.papers], [])
+    rows.append(row("all held-out", "pooled", pooled))
+    if args.json:
+        print(json.dumps({"backend": args.backend, "rules_version": RULES_VERSION, "sets": rows}, indent=2))
+    else:
+        print(f"backend {args.backend}" + (f", rules {RULES_VERSION}" if args.backend == "rules" else ""))
+        print(markdown(rows))
+
+
+if __name__ == "__main__":
+    main()
