@@ -535,6 +535,9 @@ def test_a_difference_written_around_its_metric_is_a_change(text: str) -> None:
         # a verb stem glued to a hyphen is a compound noun, not the clause's verb
         ("GPT-4o has no gate. Evaluated on MMLU using vLLM, FooNet achieves an average speed-up of 21% in latency.",
          "FooNet", None),
+        # a name written before the common noun of its kind ('the X algorithm') is the subject
+        ("GPT-4o has no gate. Results show that the FooNet algorithm reaches 61.2% on MMLU.", "FooNet", None),
+        ("In contrast, the GPT-4o model reaches 61.2% on MMLU.", None, "GPT-4o"),
     ],
 )
 def test_the_subject_is_who_achieved_the_number(text: str, method: str | None, model: str | None) -> None:

@@ -694,6 +694,13 @@ _BEFORE_VERB = re.compile(
     r"can|cannot|could|may|might|will|would|should|must))*\s*$",
     re.IGNORECASE,
 )
+# The common noun a name is written before ('the BAI-MCTS algorithm achieves', 'the PTv3 model
+# had'): the name is the subject, the noun only says what kind of thing it is.
+_NAME_HEAD = re.compile(
+    r"\s+(?:algorithm|method|model|framework|approach|system|architecture|network|pipeline|agent|"
+    r"detector|retriever|planner|policy|judge)s?$",
+    re.IGNORECASE,
+)
 _POSSESSIVE = re.compile(r"(?P<name>[^\s(]+)['\u2019]s\s+(?:[\w-]+\s+){0,3}?[\w-]+$")
 # Before a verb, what continues a list of predicates ('improves X by 31.4%, increases ...').
 _CONJOINED = re.compile(
@@ -759,9 +766,10 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
         return None
     if subjects.proposed and _OWN.search(text, max(floor, end - 60), end):
         return subjects.proposed, None
+    head = _NAME_HEAD.search(text, max(floor, end - 24), end)
     for role, mentions in (("method", subjects.methods), ("model", subjects.models)):
         for m in mentions:
-            if m.end == end or (m.start < end <= m.end):
+            if m.end == end or (m.start < end <= m.end) or (head and m.end == head.start()):
                 if name_key(m.name) in subjects.measures:
                     return None  # 'models exhibit AG exceeding 0.50': a measure, not who
                 return (m.name, None) if role == "method" else (None, m.name)
