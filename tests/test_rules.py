@@ -524,6 +524,9 @@ def test_a_difference_written_around_its_metric_is_a_change(text: str) -> None:
         ("GPT-4o has no gate. FooNet enables INT4 and shows a speed-up of up to 3.9 times over FP.", "FooNet", None),
         ("We test it. GPT-4o also out - performs the state of the art by nearly 1.0 F1 on news.", None, "GPT-4o"),
         ("FooNet enables INT4, and GPT-4o reaches 61.2% on MMLU.", None, "GPT-4o"),
+        # a fronted phrase may hold commas of its own
+        ("GPT-4o has no gate. On a large, unseen, private test set, FooNet demonstrates an accuracy of 0.987.",
+         "FooNet", None),
         # a pretrained model named right after the number as where it is measured
         ("GPT-4o has no gate. It surpasses random selection by 4% on Qwen2.5-72B and Llama3-70B.", "FooNet",
          "Qwen2.5-72B"),

@@ -870,7 +870,10 @@ _OPENING_VERB = re.compile(
 )
 
 
-_FRONTED_CLAUSE = re.compile(r"[^,;]{0,80}?,\s+")
+# A fronted phrase, which may hold commas of its own ('On a comprehensive, unseen test set, X
+# demonstrates ...'): every place after a comma in the sentence's opening may start the subject.
+_FRONTED_CLAUSE = re.compile(r",\s+")
+_FRONTED_REACH = 120
 
 
 def _opening_subject(
@@ -880,8 +883,9 @@ def _opening_subject(
     verb the verb lists do not hold is the subject of every predicate after it ('TabFlex
     processes the dataset in just 5 seconds', 'FPTQuant enables INT4 and shows a speed-up of
     3.9 times'); used only when no verb before the number has a subject."""
-    fronted = _FRONTED_CLAUSE.match(text, sentence[0], q.start)
-    for start in dict.fromkeys((sentence[0], fronted.end() if fronted else sentence[0])):
+    reach = min(q.start, sentence[0] + _FRONTED_REACH)
+    starts = [sentence[0], *(f.end() for f in _FRONTED_CLAUSE.finditer(text, sentence[0], reach))]
+    for start in starts:
         for role, mentions in (("method", subjects.methods), ("model", subjects.models)):
             for m in mentions:
                 if m.start == start and m.end < q.start and _OPENING_VERB.match(text, m.end, q.start):
