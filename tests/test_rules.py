@@ -524,6 +524,9 @@ def test_a_difference_written_around_its_metric_is_a_change(text: str) -> None:
         ("GPT-4o has no gate. FooNet enables INT4 and shows a speed-up of up to 3.9 times over FP.", "FooNet", None),
         ("We test it. GPT-4o also out - performs the state of the art by nearly 1.0 F1 on news.", None, "GPT-4o"),
         ("FooNet enables INT4, and GPT-4o reaches 61.2% on MMLU.", None, "GPT-4o"),
+        # names set off by commas after a description are the subject it announces
+        ("Even the strongest baselines, Google Gemini-2.5-Pro and OpenAI GPT-4o, reach just 30% accuracy.",
+         None, "Gemini-2.5-Pro"),
         # a verb stem 'of' follows is a noun ('scores of', 'an increase of')
         ("GPT-4o has no gate. FooNet achieves R1@IoU0.5 scores of 27.82.", "FooNet", None),
         # a fronted phrase may hold commas of its own

@@ -810,9 +810,43 @@ def _subject_before(
         while end > sentence[0] and text[end - 1].isspace():
             end -= 1
         found = _resolve(text, sentence[0], end, subjects)
+        if found is None and not verb.group().endswith("ing"):
+            found = _appositive(text, sentence[0], end, subjects)
         if found is not None:
             return found
     return None
+
+
+# Between coordinated names, and before the first of them: a maker's name may come first
+# ('Google Gemini-2.5-Pro and OpenAI o3').
+_NAMES_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:the\s+)?(?:[A-Z][\w-]*\s+)?")
+_APPOSITIVE_OPEN = re.compile(r"[^\s,;(],\s*(?:[A-Z][\w-]*\s+)?$")
+
+
+def _name_chain(text: str, last: Mention, named: list[Mention]) -> list[Mention]:
+    """The names coordinated up to ``last`` ('A, B and C'), in the order written."""
+    chain = [last]
+    while previous := [m for m in named if m.end <= chain[0].start and _NAMES_GAP.fullmatch(text, m.end, chain[0].start)]:
+        chain.insert(0, previous[-1])
+    return chain
+
+
+def _appositive(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str | None, str | None] | None:
+    """'the best-performing models, Gemini-2.5-Pro and o3, achieve 30%': the names set off by
+    commas after a description are the subject the description only announces."""
+    if end - 1 <= floor or text[end - 1] != ",":
+        return None
+    close = end - 1
+    while close > floor and text[close - 1].isspace():
+        close -= 1
+    named = sorted((*subjects.methods, *subjects.models), key=lambda m: m.start)
+    last = next((m for m in named if m.end == close), None)
+    if last is None:
+        return None
+    first = _name_chain(text, last, named)[0]
+    if not _APPOSITIVE_OPEN.search(text, max(floor, first.start - 24), first.start):
+        return None
+    return (first.name, None) if first in subjects.methods else (None, first.name)
 
 
 # A participle clause after a comma goes on from the main clause ('We validate on X, showing
