@@ -412,6 +412,14 @@ def test_respectively_aligns_numbers_and_benchmarks_in_order() -> None:
     ]
 
 
+def test_respectively_aligns_numbers_and_the_coordinated_names_of_their_subject() -> None:
+    text = PROPOSE + "Frontier models like GPT-4o and Gemini-2.5-Pro reach only around 69% and 57%, respectively."
+    assert [(c.value, c.method, c.model) for c in extract(text).claims] == [
+        (69.0, None, "GPT-4o"),
+        (57.0, None, "Gemini-2.5-Pro"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -1215,6 +1215,24 @@ def _respectively(text: str, drafts: list[_Draft], benchmarks: list[Mention], se
             draft.benchmark, draft.own_benchmark = name, True
 
 
+def _respective_subjects(text: str, drafts: list[_Draft], subjects: Subjects, sentence: tuple[int, int]) -> None:
+    """'GPT-4o and Gemini-2.5-Pro reach 69% and 57%, respectively': the numbers take the
+    coordinated names of their subject in the order written."""
+    if "respectively" not in text[sentence[0] : sentence[1]]:
+        return
+    listed = [d for d in drafts if sentence[0] <= d.q.start < sentence[1]]
+    owners = {d.method or d.model for d in listed}
+    if len(listed) < 2 or len(owners) != 1 or None in owners:
+        return
+    owner = owners.pop()
+    named = sorted((*subjects.methods, *subjects.models), key=lambda m: m.start)
+    written = [m for m in named if m.name == owner and sentence[0] <= m.start and m.end <= listed[0].q.start]
+    chain = _name_chain(text, written[-1], named) if written else []
+    if len(chain) == len(listed):
+        for draft, m in zip(listed, chain, strict=True):
+            draft.method, draft.model = (m.name, None) if m in subjects.methods else (None, m.name)
+
+
 _AND_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)" + _QUALIFIER + r"(?:[+\u2212-]\s?)?$", re.IGNORECASE)
 _NAME_AND = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:the\s+)?")
 
@@ -1591,6 +1609,7 @@ def build_claims(
     _changes_leading_to_results(text, drafts)
     for sentence in doc.sentences:
         _respectively(text, drafts, benchmarks, sentence)
+        _respective_subjects(text, drafts, subjects, sentence)
     _share_lists(text, drafts)
     _share_before_and_after(text, drafts)
     _share_restatement(text, drafts)
