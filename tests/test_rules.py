@@ -1070,6 +1070,11 @@ def test_models_named_without_a_size_carry_none() -> None:
     ]
 
 
+def test_a_model_version_of_one_digit_or_a_spaced_variant_is_part_of_its_name() -> None:
+    text = "GPT-5 and DeepSeek R1 are compared with GPT-4o on ImageNet."
+    assert [m.name for m in extract(text).models] == ["GPT-5", "DeepSeek R1", "GPT-4o"]
+
+
 # --- benchmarks -----------------------------------------------------------------------------
 
 

@@ -211,8 +211,9 @@ FAMILY_PREFIXES = frozenset(name[:2] for name in _FAMILIES.replace("\\d", "").sp
 MODEL_FAMILIES = re.compile(r"^(?:" + _FAMILIES + r")(?:\b|[-\d.])", re.IGNORECASE)
 # The family names, grouped by first letter (see alternation).
 FAMILY_NAMES = alternation(_FAMILIES)
-# A model named in running text: a family name with its version and variant ('GPT-4o',
-# 'Llama-3.1-8B-Instruct', 'DeepSeek-R1', 'Qwen2.5'), capitalized or carrying a digit.
+# A model named in running text: a family name with its version and variant ('GPT-4o', 'GPT-5',
+# 'Llama-3.1-8B-Instruct', 'DeepSeek-R1', 'DeepSeek R1', 'Qwen2.5'), capitalized or carrying a digit.
 MODEL_NAME = re.compile(
-    r"(?<![\w-])(?:" + FAMILY_NAMES + r")(?:(?:[-.]?\d|-[A-Za-z])[\w.+-]*[\w+])?(?![\w-])", re.IGNORECASE
+    r"(?<![\w-])(?:" + FAMILY_NAMES + r")(?:(?:[-.]?\d|-[A-Za-z])(?:[\w.+-]*[\w+])?|\s[A-Z]\d(?:\.\d)?)?(?![\w-])",
+    re.IGNORECASE,
 )
