@@ -535,6 +535,8 @@ def test_a_difference_written_around_its_metric_is_a_change(text: str) -> None:
         # names set off by commas after a description are the subject it announces
         ("Even the strongest baselines, Google Gemini-2.5-Pro and OpenAI GPT-4o, reach just 30% accuracy.",
          None, "Gemini-2.5-Pro"),
+        # 'score' is the verb when a number follows it
+        ("FooNet is new. Frontier models like GPT-4o score only around 69% on MMLU.", None, "GPT-4o"),
         # a verb stem 'of' follows is a noun ('scores of', 'an increase of')
         ("GPT-4o has no gate. FooNet achieves R1@IoU0.5 scores of 27.82.", "FooNet", None),
         # a fronted phrase may hold commas of its own

@@ -62,12 +62,13 @@ _STOP = frozenset(
     while yet not no also
     """.split()
 )
-# Stems of the verbs a result's subject acts with ('FooNet reaches', 'which retains').
+# Stems of the verbs a result's subject acts with ('FooNet reaches', 'which retains'); 'score' is
+# the verb only when a number follows it ('models score only around 69%'), else the noun.
 _RESULT_VERBS = (
     r"achiev|reach|obtain|outperform|surpass|improv|reduc|yield|attain|deliver|match|retain|recover|"
     r"provid|rais|increas|decreas|narrow|shrink|accelerat|exceed|beat|establish|boost|preserv|need|"
     r"requir|consum|perform|generat|answer|exit|outscor|trail|lag|giv|clos|captur|remain|keep|kept|maintain|"
-    r"fall|fell|collaps|climb|sit|speed|ranks|ranked|halv|doubl|sav|scor(?=es|ed|ing)"
+    r"fall|fell|collaps|climb|sit|speed|ranks|ranked|halv|doubl|sav|scor(?=es|ed|ing|e\s+(?:[a-z]+\s+){0,2}(?:\\?\$?\d|$))"
 )
 # Verbs that are also nouns ('gain', 'cost', 'drop'): they end a noun phrase, never open a clause.
 _NOUN_VERBS = (
