@@ -679,6 +679,11 @@ def test_praise_before_a_metric_is_not_part_of_its_name(text: str, expected: str
     assert claim.metric == expected
 
 
+def test_a_name_ending_in_bench_is_a_benchmark_outside_a_url() -> None:
+    text = "We test image editing on Aurora-Bench and LongVideoBench (https://github.com/Foo-Benchmark/x)."
+    assert [b.name for b in extract(text).benchmarks] == ["Aurora-Bench", "LongVideoBench"]
+
+
 def test_a_tokenized_hyphenated_name_before_a_dataset_noun_is_a_benchmark() -> None:
     text = PROPOSE + "On the Market - 1501 dataset , for instance , FooNet reaches 80.5 % accuracy ."
     (claim,) = extract(text).claims

@@ -45,6 +45,8 @@ _MODIFIER = re.compile(r"[a-z][\w-]+")
 _TITLED_HEADS = ("Dataset", "Benchmark", "Corpus", "Challenge", "Treebank", "Suite", "Arena", "Bench")
 _TITLED_HEAD = re.compile(r"\b(?:" + "|".join(_TITLED_HEADS) + r")\b")
 _TITLED_WORDS = re.compile(r"(?:[A-Z0-9][\w'.+-]*\s+){1,6}$")
+# A name that carries 'Bench' as its last part ('Aurora-Bench', 'LongVideoBench', 'MT-Bench').
+_BENCH_NAME = re.compile(r"(?<![\w.+/-])[A-Z][\w.+-]*?Bench(?:mark)?(?![\w/-])")  # not in a URL
 _LIST_AFTER_HEAD = re.compile(
     r"\b(?:benchmarks?|datasets?|corpora|test\s+sets|suites|tasks)\s*(?P<open>such\s+as|including|like|:|\(|,|(?=[A-Z]))\s*"
     r"(?:(?:i\.e\.|e\.g\.)\s*,?\s*)?"
@@ -263,6 +265,7 @@ def find_benchmark_mentions(
             if tokens:
                 start = head.start() - len(words.group()) + words.group().find(tokens[0])
                 found.append(Mention(text[start : head.end()], start, head.end()))
+        found.extend(Mention(m.group(), m.start(), m.end()) for m in _BENCH_NAME.finditer(text))
     for match in _APPOSITION.finditer(text):
         end = match.start()
         paren = _TRAILING_PAREN.search(text, max(0, end - 90), end)
