@@ -535,6 +535,8 @@ def test_a_difference_written_around_its_metric_is_a_change(text: str) -> None:
         # names set off by commas after a description are the subject it announces
         ("Even the strongest baselines, Google Gemini-2.5-Pro and OpenAI GPT-4o, reach just 30% accuracy.",
          None, "Gemini-2.5-Pro"),
+        # 'cuts' is a verb, as 'reduces' is
+        ("In contrast, the GPT-4o model cuts token usage by 50%.", None, "GPT-4o"),
         # 'score' is the verb when a number follows it
         ("FooNet is new. Frontier models like GPT-4o score only around 69% on MMLU.", None, "GPT-4o"),
         # a verb stem 'of' follows is a noun ('scores of', 'an increase of')
