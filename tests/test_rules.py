@@ -412,6 +412,13 @@ def test_respectively_aligns_numbers_and_benchmarks_in_order() -> None:
     ]
 
 
+def test_one_number_over_a_list_of_benchmarks_is_tied_to_none_of_them() -> None:
+    text = PROPOSE + "FooNet improves accuracy by 3.1% on average across GSM8K, MATH and MMLU."
+    assert [c.benchmark for c in extract(text).claims] == [None]
+    text = PROPOSE + "On GSM8K and MATH, FooNet achieves 85.3% and 52.1%, respectively."
+    assert [c.benchmark for c in extract(text).claims] == ["GSM8K", "MATH"]
+
+
 def test_respectively_aligns_numbers_and_the_coordinated_names_of_their_subject() -> None:
     text = PROPOSE + "Frontier models like GPT-4o and Gemini-2.5-Pro reach only around 69% and 57%, respectively."
     assert [(c.value, c.method, c.model) for c in extract(text).claims] == [

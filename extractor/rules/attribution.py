@@ -1300,6 +1300,29 @@ def _benchmarks_referred_to(text: str, drafts: list[_Draft], benchmarks: list[Me
                 draft.benchmark, draft.own_benchmark = name, True
 
 
+def _benchmark_chain(text: str, mention: Mention, inside: list[Mention]) -> list[Mention]:
+    """The benchmarks coordinated with ``mention`` ('GSM8K, MATH and MMLU'), in order."""
+    chain = _name_chain(text, mention, inside)
+    while following := [m for m in inside if m.start >= chain[-1].end and _NAMES_GAP.fullmatch(text, chain[-1].end, m.start)]:
+        chain.append(following[0])
+    return chain
+
+
+def _benchmarks_together(text: str, drafts: list[_Draft], benchmarks: list[Mention], sentence: tuple[int, int]) -> None:
+    """'improves accuracy by 3.1% on average across GSM8K, MATH and MMLU': fewer numbers than the
+    coordinated benchmarks they are stated on are tied to none of them (docs/ANNOTATION.md)."""
+    listed = [d for d in drafts if sentence[0] <= d.q.start < sentence[1] and d.benchmark]
+    inside = [m for m in benchmarks if sentence[0] <= m.start and m.end <= sentence[1]]
+    for draft in listed:
+        written = [m for m in inside if m.name == draft.benchmark]
+        if not written:
+            continue
+        nearest = min(written, key=lambda m: abs(m.start - draft.q.start))
+        names = {m.name for m in _benchmark_chain(text, nearest, inside)}
+        if len(names) >= 2 and len([d for d in listed if d.benchmark in names]) < len(names):
+            draft.benchmark, draft.own_benchmark = None, False
+
+
 # 'increase of 0.8 and 0.7, achieving 34.0 on A and 64.7 on B': a list of changes that leads to
 # a list of results.
 _LEADING_TO = re.compile(
@@ -1619,6 +1642,8 @@ def build_claims(
     _share_apposed_difference(text, drafts)
     _compare_on_the_same_measure(text, drafts)
     _compare_on_the_same_benchmark(text, drafts)
+    for sentence in doc.sentences:
+        _benchmarks_together(text, drafts, benchmarks, sentence)
     for a, b in zip(drafts, drafts[1:]):
         other = b.method or b.model
         if b.compared and not a.compared and other and other != (a.method or a.model) and a.baseline is None:
