@@ -542,6 +542,8 @@ def test_a_difference_written_around_its_metric_is_a_change(text: str) -> None:
         # names set off by commas after a description are the subject it announces
         ("Even the strongest baselines, Google Gemini-2.5-Pro and OpenAI GPT-4o, reach just 30% accuracy.",
          None, "Gemini-2.5-Pro"),
+        # a model named as a comparison point is not the one the method ran on
+        ("Compared with GPT-4o, FooNet improves accuracy by 4.2% on MMLU.", "FooNet", None),
         # 'cuts' is a verb, as 'reduces' is
         ("In contrast, the GPT-4o model cuts token usage by 50%.", None, "GPT-4o"),
         # 'score' is the verb when a number follows it

@@ -933,7 +933,13 @@ def _opening_subject(
     return None
 
 
-_RAN_ON = re.compile(r"\b(?:on|for|with|using|applied\s+to|of)\s+(?:the\s+)?$", re.IGNORECASE)
+# 'compared with M', 'along with M': a model named as a comparison point is never the one a
+# method ran on (docs/ANNOTATION.md).
+_RAN_ON = re.compile(
+    r"(?<!\bcompared\s)(?<!\bcomparison\s)(?<!\balong\s)(?<!\btogether\s)"
+    r"\b(?:on|for|with|using|applied\s+to|of)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
 
 
 def _model_ran_on(text: str, sentence: tuple[int, int], q: Quantity, models: list[Mention]) -> str | None:
