@@ -412,6 +412,14 @@ def test_respectively_aligns_numbers_and_benchmarks_in_order() -> None:
     ]
 
 
+def test_numbers_each_followed_by_for_a_name_are_that_name_s() -> None:
+    text = PROPOSE + "Results on MMLU show an accuracy of 61.2% for FooNet and 58.1% for GPT-4o."
+    assert [(c.value, c.method, c.model) for c in extract(text).claims] == [
+        (61.2, "FooNet", None),
+        (58.1, None, "GPT-4o"),
+    ]
+
+
 def test_one_number_over_a_list_of_benchmarks_is_tied_to_none_of_them() -> None:
     text = PROPOSE + "FooNet improves accuracy by 3.1% on average across GSM8K, MATH and MMLU."
     assert [c.benchmark for c in extract(text).claims] == [None]
