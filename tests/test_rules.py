@@ -550,6 +550,8 @@ def test_a_difference_written_around_its_metric_is_a_change(text: str) -> None:
         # names set off by commas after a description are the subject it announces
         ("Even the strongest baselines, Google Gemini-2.5-Pro and OpenAI GPT-4o, reach just 30% accuracy.",
          None, "Gemini-2.5-Pro"),
+        # a plural noun opening a contrasting clause is an unnamed subject
+        ("GPT-4o has no gate. FooNet is fast, while humans reach 92.0% on MMLU.", None, None),
         # a model named as a comparison point is not the one the method ran on
         ("Compared with GPT-4o, FooNet improves accuracy by 4.2% on MMLU.", "FooNet", None),
         # 'cuts' is a verb, as 'reduces' is

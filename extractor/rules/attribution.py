@@ -722,6 +722,8 @@ _UNNAMED = re.compile(
 
 # A sentence opened by a plural noun phrase as its subject ('Encoder-only models perform worst').
 _BARE_SUBJECT = re.compile(r"\s*(?:[A-Za-z][\w-]*\s+){0,3}(?:[a-z][\w-]*|[A-Z]+)s")  # 'models', 'LLMs'
+# ... or one opening a contrasting clause ('GPT-4o reaches 41.2%, while humans reach 92.0%').
+_CLAUSE_BARE = re.compile(r"\b(?:while|whereas|but|although|though)\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*s$")
 
 _FOR_AFTER = re.compile(r"\s*(?:\)\s*)?(?:for|by|with|from)\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)
 # What makes a number the second of a comparison: 'compared to 77.2% for M', 'versus 73.54 for M'.
@@ -783,7 +785,11 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
     chunk = chunk_ending(text, floor, end)
     if not chunk or not (coined(chunk[0]) or (chunk[1] > floor and name_like(chunk[0].split()[0]))):
         # 'Performance improves ...' at a sentence start, 'a margin rule exits ...'
-        unnamed = _UNNAMED.search(text, max(floor, end - 60), end) or _BARE_SUBJECT.fullmatch(text, floor, end)
+        unnamed = (
+            _UNNAMED.search(text, max(floor, end - 60), end)
+            or _BARE_SUBJECT.fullmatch(text, floor, end)
+            or _CLAUSE_BARE.search(text, max(floor, end - 60), end)
+        )
         return (None, None) if unnamed else None
     name = re.split(r"\s+on\s+", chunk[0])[0]  # 'the accuracy of FooNet on GSM8K is ...'
     if name_key(name) in subjects.measures or _names_metric(name.split()[-1]):
