@@ -412,6 +412,14 @@ def test_respectively_aligns_numbers_and_benchmarks_in_order() -> None:
     ]
 
 
+def test_a_versus_pair_in_parentheses_states_both_sides_scores() -> None:
+    text = PROPOSE + "FooNet improves over GPT-4o on MMLU (61.2% vs. 58.1%)."
+    assert [(c.value, c.method, c.model, c.kind, c.baseline) for c in extract(text).claims] == [
+        (61.2, "FooNet", None, "score", "GPT-4o"),
+        (58.1, None, "GPT-4o", "score", None),
+    ]
+
+
 def test_numbers_each_followed_by_for_a_name_are_that_name_s() -> None:
     text = PROPOSE + "Results on MMLU show an accuracy of 61.2% for FooNet and 58.1% for GPT-4o."
     assert [(c.value, c.method, c.model) for c in extract(text).claims] == [

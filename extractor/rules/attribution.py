@@ -1473,6 +1473,19 @@ def _share_apposed_difference(text: str, drafts: list[_Draft]) -> None:
             b.benchmark = b.benchmark or a.benchmark
 
 
+_PAIR_OPEN = re.compile(r"\(\s*" + _QUALIFIER + r"$")
+_PAIR_VERSUS = re.compile(r"\s*(?:vs\.?|versus)\s*" + _QUALIFIER)
+
+
+def _versus_pairs_are_scores(text: str, drafts: list[_Draft]) -> None:
+    """'improves over GPT-4o on MMLU (61.2% vs. 58.1%)': a pair set in parentheses states the two
+    sides' scores, whatever change the clause around it names."""
+    for a, b in zip(drafts, drafts[1:]):
+        if _PAIR_VERSUS.fullmatch(text, a.q.end, b.q.start) and _PAIR_OPEN.search(text, max(0, a.q.start - 12), a.q.start):
+            for draft in (a, b):
+                draft.kind, draft.direction = "score", None
+
+
 _NEXT_PAIR = re.compile(r"[^.;:\d]{0,60}?\band\s+from\s+" + _QUALIFIER, re.IGNORECASE)
 
 
@@ -1568,6 +1581,9 @@ def _subject_of(
         if named:
             return (None, named, True) if MODEL_FAMILIES.match(named) else (named, None, True)
         if _VERSUS.search(compared.group()):
+            other = _compared_before(text, sentence, q, subjects)
+            if other:  # 'improves over GPT-4o on MMLU (61.2% vs. 58.1%)': the second is GPT-4o's
+                return (other.name, None, True) if other in subjects.methods else (None, other.name, True)
             return None, None, False  # '-0.15 vs. -0.12': the second is the unnamed other's
     found = (
         _subject_before(text, q.start, sentence, subjects)
@@ -1584,6 +1600,22 @@ def _subject_of(
     if not model:
         model = _model_measured_on(text, q, limit, subjects.models)
     return method, model, False
+
+
+# What a clause names as the other side of its comparison ('improves over GPT-4o', 'than M').
+_OTHER_SIDE = re.compile(
+    r"\b(?:over|than|against|outperform\w*|surpass\w*|beat\w*|exceed\w*)\s+(?:the\s+)?$", re.IGNORECASE
+)
+
+
+def _compared_before(text: str, sentence: tuple[int, int], q: Quantity, subjects: Subjects) -> Mention | None:
+    """The name the sentence compares its result with, written before the number."""
+    named = [
+        m
+        for m in (*subjects.methods, *subjects.models)
+        if sentence[0] <= m.start < q.start and _OTHER_SIDE.search(text, max(sentence[0], m.start - 16), m.start)
+    ]
+    return max(named, key=lambda m: m.start) if named else None
 
 
 # 'from A to B for M': the number B ends, then the name A and B were measured for.
@@ -1670,6 +1702,7 @@ def build_claims(
     _share_before_and_after(text, drafts)
     _share_restatement(text, drafts)
     _share_apposed_difference(text, drafts)
+    _versus_pairs_are_scores(text, drafts)
     _compare_on_the_same_measure(text, drafts)
     _compare_on_the_same_benchmark(text, drafts)
     for sentence in doc.sentences:
