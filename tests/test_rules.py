@@ -558,6 +558,9 @@ def test_a_difference_written_around_its_metric_is_a_change(text: str) -> None:
         # names set off by commas after a description are the subject it announces
         ("Even the strongest baselines, Google Gemini-2.5-Pro and OpenAI GPT-4o, reach just 30% accuracy.",
          None, "Gemini-2.5-Pro"),
+        # with no subject at all, a model ending a fronted phrase is the one measured
+        ("GPT-4o has no gate. When pruning the weights in Llama-3-8B, the accuracy drop is 46.5%.", None,
+         "Llama-3-8B"),
         # a plural noun opening a contrasting clause is an unnamed subject
         ("GPT-4o has no gate. FooNet is fast, while humans reach 92.0% on MMLU.", None, None),
         # a model named as a comparison point is not the one the method ran on

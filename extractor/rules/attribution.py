@@ -946,12 +946,22 @@ _RAN_ON = re.compile(
     r"\b(?:on|for|with|using|applied\s+to|of)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
+_FRONTED_ON = re.compile(r"\b(?:on|for|with|using|applied\s+to|of|in)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
-def _model_ran_on(text: str, sentence: tuple[int, int], q: Quantity, models: list[Mention]) -> str | None:
-    """'for LLaMA2-7B at 40% sparsity, LaRoSA surpasses ...': the model a method ran on."""
+def _model_ran_on(
+    text: str, sentence: tuple[int, int], q: Quantity, models: list[Mention], fronted: bool = False
+) -> str | None:
+    """'for LLaMA2-7B at 40% sparsity, LaRoSA surpasses ...': the model a method ran on. With no
+    subject at all, only a model that ends a fronted phrase ('when clustering the weights in
+    LLaMA-2-7B, the accuracy drop is 46.5%') is the one the number was measured on."""
+    prep = _FRONTED_ON if fronted else _RAN_ON
     for m in models:
-        if sentence[0] <= m.start < q.start and _RAN_ON.search(text, max(sentence[0], m.start - 14), m.start):
+        if (
+            sentence[0] <= m.start < q.start
+            and prep.search(text, max(sentence[0], m.start - 14), m.start)
+            and (not fronted or text.startswith(",", m.end))
+        ):
             return m.name
     return None
 
@@ -1597,6 +1607,8 @@ def _subject_of(
         method = None  # 'an ablation without the gate reaches 70.1%' is not the proposed method's
     if method and not model:
         model = _model_ran_on(text, sentence, q, subjects.models)
+    elif not method and not model:
+        model = _model_ran_on(text, sentence, q, subjects.models, fronted=True)
     if not model:
         model = _model_measured_on(text, q, limit, subjects.models)
     return method, model, False
