@@ -447,6 +447,8 @@ def test_respectively_aligns_numbers_and_the_coordinated_names_of_their_subject(
     ("text", "expected"),
     [
         ("FooNet reduces KV cache memory by 75%.", ("KV cache memory", "change", "decrease")),
+        # a noun that is also a verb heads the changed quantity before its 'by'
+        ("FooNet reduces API costs by 84.46% compared with GPT-4o.", ("API costs", "change", "decrease")),
         ("It achieves a 1.30x speed-up.", ("speed-up", "change", "increase")),
         ("FooNet is 3.2x faster than vLLM.", ("speedup", "change", "increase")),
         ("It cuts latency by 40%.", ("latency", "change", "decrease")),
