@@ -284,7 +284,17 @@ def _metric_in_after(text: str, q: Quantity, limit: int) -> str | None:
         return None
     phrase = _phrase_after(text, found.end(), limit)
     cleaned = _clean(phrase[0]) if phrase else None
+    if cleaned and not _names_metric(cleaned) and phrase:
+        # 'gains of 22% and 76% in the Ego2Exo and Exo2Ego IoU': modifiers coordinated before
+        # the metric's name they share
+        joined = _AND.match(text, phrase[1], limit)
+        second = _phrase_after(text, joined.end(), limit) if joined else None
+        if second and _names_metric(second[0].split()[-1]):
+            cleaned = _clean(text[found.end() : second[1]])
     return cleaned if cleaned and (_names_metric(cleaned) or _IN_TERMS_OF.search(found.group())) else None
+
+
+_AND = re.compile(r"\s+and\s+")
 
 
 # 'The accuracy of FooNet on GSM8K is 84.2%': the metric heads the clause's subject.
