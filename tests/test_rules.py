@@ -764,6 +764,11 @@ def test_a_number_in_inline_math_binds_its_words_past_the_math() -> None:
     assert claim.metric == "trainable proportion"
 
 
+def test_a_list_of_by_phrases_measures_what_its_first_does() -> None:
+    text = PROPOSE + "Accuracy drops by 3.3% without vision input, by 4.1% without text, and by 8.0% without either."
+    assert [(c.metric, c.kind, c.direction) for c in extract(text).claims] == [("Accuracy", "change", "decrease")] * 3
+
+
 def test_modifiers_coordinated_before_a_shared_metric_name_are_its_phrase() -> None:
     text = PROPOSE + "FooNet obtains gains of +22% and +76% in the Ego2Exo and Exo2Ego IoU over GPT-4o."
     assert [c.metric for c in extract(text).claims] == ["Ego2Exo and Exo2Ego IoU"] * 2

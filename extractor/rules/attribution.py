@@ -1461,6 +1461,26 @@ def _share_lists(text: str, drafts: list[_Draft]) -> None:
             a.benchmark = b.benchmark
 
 
+_BY_NUMBER = re.compile(r"\bby\s+" + _QUALIFIER + r"$", re.IGNORECASE)
+_NEXT_BY = re.compile(r"(?:,\s*(?:and\s+)?|\s+and\s+)by\s+" + _QUALIFIER + r"$", re.IGNORECASE)
+
+
+def _share_by_lists(text: str, drafts: list[_Draft]) -> None:
+    """'accuracy drops by 3.3% without vision input, by 4.1% without language input, and by 8.0%
+    without either': each 'by N' that goes on a list of the clause's change measures what the
+    first one does."""
+    for a, b in zip(drafts, drafts[1:]):
+        if (
+            b.metric is None
+            and a.metric
+            and _BY_NUMBER.search(text, max(0, a.q.start - 20), a.q.start)
+            and _NEXT_BY.search(text, max(a.q.end, b.q.start - 30), b.q.start)
+            and not re.search(r"[.;:]", text[a.q.end : b.q.start])
+        ):
+            b.metric, b.firm = a.metric, a.firm
+            b.kind, b.direction = a.kind, a.direction
+
+
 _RESTATED = re.compile(
     r"\s*(?:[\w@-]+\s+){0,3}?\(\s*(?:(?:from|vs\.?|versus|compared\s+(?:to|with))\s+)?(?:an?\s+)?"
     + _QUALIFIER + r"[+\u2212-]?\s*$",
@@ -1727,6 +1747,7 @@ def build_claims(
         _respective_subjects(text, drafts, subjects, sentence)
         _numbers_for_names(text, drafts, subjects, sentence)
     _share_lists(text, drafts)
+    _share_by_lists(text, drafts)
     _share_before_and_after(text, drafts)
     _share_restatement(text, drafts)
     _share_apposed_difference(text, drafts)
