@@ -68,7 +68,8 @@ _RESULT_VERBS = (
     r"achiev|reach|obtain|outperform|surpass|improv|reduc|yield|attain|deliver|match|retain|recover|"
     r"provid|rais|increas|decreas|narrow|shrink|accelerat|exceed|beat|establish|boost|preserv|need|"
     r"requir|consum|perform|generat|answer|exit|outscor|trail|lag|giv|clos|captur|remain|keep|kept|maintain|"
-    r"fall|fell|collaps|climb|sit|speed|ranks|ranked|halv|doubl|sav|scor(?=es|ed|ing|e\s+(?:[a-z]+\s+){0,2}(?:\\?\$?\d|$))"
+    r"fall|fell|collaps|climb|sit|speed|ranks|ranked|halv|doubl|sav|"
+    r"scor(?=es|ed|ing|e\s+(?:[a-z]+\s+){0,2}(?:\\?\$?\d|$))"
 )
 # Verbs that are also nouns ('gain', 'cost', 'drop'): they end a noun phrase, never open a clause.
 _NOUN_VERBS = (
@@ -851,7 +852,9 @@ _APPOSITIVE_OPEN = re.compile(r"[^\s,;(],\s*(?:[A-Z][\w-]*\s+)?$")
 def _name_chain(text: str, last: Mention, named: list[Mention]) -> list[Mention]:
     """The names coordinated up to ``last`` ('A, B and C'), in the order written."""
     chain = [last]
-    while previous := [m for m in named if m.end <= chain[0].start and _NAMES_GAP.fullmatch(text, m.end, chain[0].start)]:
+    while previous := [
+        m for m in named if m.end <= chain[0].start and _NAMES_GAP.fullmatch(text, m.end, chain[0].start)
+    ]:
         chain.insert(0, previous[-1])
     return chain
 
@@ -1259,7 +1262,9 @@ def _respectively(text: str, drafts: list[_Draft], benchmarks: list[Mention], se
 _FOR_NAME = re.compile(r"\s+for\s+(?:the\s+)?")
 
 
-def _numbers_for_names(text: str, drafts: list[_Draft], subjects: Subjects, sentence: tuple[int, int]) -> None:
+def _numbers_for_names(
+    text: str, drafts: list[_Draft], subjects: Subjects, sentence: tuple[int, int]
+) -> None:
     """'an accuracy of 61.2% for FooNet and 58.1% for GPT-4o': numbers that each name whose they
     are right after them belong to those names, whatever the sentence's subject."""
     owned = []
@@ -1273,7 +1278,9 @@ def _numbers_for_names(text: str, drafts: list[_Draft], subjects: Subjects, sent
             draft.method, draft.model = (m.name, None) if m in subjects.methods else (None, m.name)
 
 
-def _respective_subjects(text: str, drafts: list[_Draft], subjects: Subjects, sentence: tuple[int, int]) -> None:
+def _respective_subjects(
+    text: str, drafts: list[_Draft], subjects: Subjects, sentence: tuple[int, int]
+) -> None:
     """'GPT-4o and Gemini-2.5-Pro reach 69% and 57%, respectively': the numbers take the
     coordinated names of their subject in the order written."""
     if "respectively" not in text[sentence[0] : sentence[1]]:
@@ -1358,12 +1365,16 @@ def _benchmarks_referred_to(text: str, drafts: list[_Draft], benchmarks: list[Me
 def _benchmark_chain(text: str, mention: Mention, inside: list[Mention]) -> list[Mention]:
     """The benchmarks coordinated with ``mention`` ('GSM8K, MATH and MMLU'), in order."""
     chain = _name_chain(text, mention, inside)
-    while following := [m for m in inside if m.start >= chain[-1].end and _NAMES_GAP.fullmatch(text, chain[-1].end, m.start)]:
+    while following := [
+        m for m in inside if m.start >= chain[-1].end and _NAMES_GAP.fullmatch(text, chain[-1].end, m.start)
+    ]:
         chain.append(following[0])
     return chain
 
 
-def _benchmarks_together(text: str, drafts: list[_Draft], benchmarks: list[Mention], sentence: tuple[int, int]) -> None:
+def _benchmarks_together(
+    text: str, drafts: list[_Draft], benchmarks: list[Mention], sentence: tuple[int, int]
+) -> None:
     """'improves accuracy by 3.1% on average across GSM8K, MATH and MMLU': fewer numbers than the
     coordinated benchmarks they are stated on are tied to none of them (docs/ANNOTATION.md)."""
     listed = [d for d in drafts if sentence[0] <= d.q.start < sentence[1] and d.benchmark]
@@ -1527,7 +1538,8 @@ def _versus_pairs_are_scores(text: str, drafts: list[_Draft]) -> None:
     """'improves over GPT-4o on MMLU (61.2% vs. 58.1%)': a pair set in parentheses states the two
     sides' scores, whatever change the clause around it names."""
     for a, b in zip(drafts, drafts[1:]):
-        if _PAIR_VERSUS.fullmatch(text, a.q.end, b.q.start) and _PAIR_OPEN.search(text, max(0, a.q.start - 12), a.q.start):
+        opened = _PAIR_OPEN.search(text, max(0, a.q.start - 12), a.q.start)
+        if opened and _PAIR_VERSUS.fullmatch(text, a.q.end, b.q.start):
             for draft in (a, b):
                 draft.kind, draft.direction = "score", None
 
@@ -1661,7 +1673,8 @@ def _compared_before(text: str, sentence: tuple[int, int], q: Quantity, subjects
     named = [
         m
         for m in (*subjects.methods, *subjects.models)
-        if sentence[0] <= m.start < q.start and _OTHER_SIDE.search(text, max(sentence[0], m.start - 16), m.start)
+        if sentence[0] <= m.start < q.start
+        and _OTHER_SIDE.search(text, max(sentence[0], m.start - 16), m.start)
     ]
     return max(named, key=lambda m: m.start) if named else None
 
