@@ -603,6 +603,9 @@ def test_a_benchmark_named_elsewhere_is_not_the_number_s() -> None:
     assert claim.benchmark is None
     (fronted,) = extract(PROPOSE + "On GSM8K, FooNet gains 4.1 points over GRPO.").claims
     assert fronted.benchmark == "GSM8K"
+    # a fronted phrase places its own clause
+    text = PROPOSE + "On MMLU, FooNet reaches 61.2%; on GSM8K, it reaches 85.3%."
+    assert [c.benchmark for c in extract(text).claims] == ["MMLU", "GSM8K"]
 
 
 @pytest.mark.parametrize(
