@@ -612,6 +612,8 @@ def test_a_benchmark_named_elsewhere_is_not_the_number_s() -> None:
     ("text", "expected"),
     [
         ("FooNet reaches 85.3% MMLU accuracy.", ("MMLU accuracy", "MMLU")),
+        # the benchmark in the number's own metric phrase wins over one named after it for another
+        ("FooNet improves GSM8K accuracy by 3.1 points and MATH accuracy slightly.", ("GSM8K accuracy", "GSM8K")),
         ("FooNet performs best on GSM8K (85.3%).", (None, "GSM8K")),
         ("Per benchmark: GSM8K: 85.3.", (None, "GSM8K")),
         ("FooNet reaches 85.3% accuracy on the GSM8K test set.", ("accuracy", "GSM8K")),
