@@ -362,6 +362,11 @@ def test_the_resulting_model_is_the_proposed_method() -> None:
 def test_points_over_a_model_are_a_change_over_that_baseline() -> None:
     (claim,) = attributed(PROPOSE + "FooNet achieves 2.1 points over LLaMA-2.")
     assert claim == (2.1, None, None, "FooNet", None, "change", "increase", "LLaMA-2")
+    # 'above' and 'below' place a number against a baseline too
+    (claim,) = attributed(PROPOSE + "FooNet lands 2.1 points above LLaMA-2.")
+    assert claim == (2.1, None, None, "FooNet", None, "change", "increase", "LLaMA-2")
+    (claim,) = attributed(PROPOSE + "FooNet lands 2.1 points below LLaMA-2.")
+    assert claim == (2.1, None, None, "FooNet", None, "change", "decrease", "LLaMA-2")
 
 
 def test_from_a_to_b_is_two_scores_the_second_the_subject_s() -> None:

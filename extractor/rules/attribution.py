@@ -59,7 +59,7 @@ _STOP = frozenset(
     as after before per between within without among against via respectively both each all its
     their our the a an this these those it we up nearly about around approximately roughly only
     just more less fewer lower higher better worse faster slower smaller larger earlier
-    while yet not no also
+    while yet not no also above below behind ahead
     """.split()
 )
 # Stems of the verbs a result's subject acts with ('FooNet reaches', 'which retains'); 'score' is
@@ -1040,7 +1040,7 @@ _CHANGE_AFTER = re.compile(
     r"\s*(?:relative\s+|absolute\s+)?(?:fewer|less|lower|higher|more|faster|slower|smaller|larger|earlier|"
     r"(?:(?!(?:of|on|in|at|for|with|and|or|to|the|a|an)\b)[\w-]+\s+){0,2}?(?:speed-?ups?|gains?|improvements?|"
     r"reductions?|drops?|increases?|decreases?|overhead|savings?|lifts?|uplifts?|boosts?|gaps?)\b|"
-    r"(?:of\s+)?improvement|over\b|(?:\w+\s+)?better|"
+    r"(?:of\s+)?improvement|over\b|above\b|below\b|behind\b|ahead\s+of\b|(?:\w+\s+)?better|"
     r"(?:[\w@-]+\s+){1,2}(?:higher|lower|more|less|fewer|faster|slower|worse)\s+than)\b",
     re.IGNORECASE,
 )
@@ -1050,8 +1050,8 @@ _CHANGE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _BASELINE_AFTER = re.compile(
-    r"\b(?:over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|than|against|from)\s+"
-    r"(?:the\s+|a\s+|an\s+|its\s+|their\s+)?(?P<b>[^,;:()\d][^,;:()]{0,60}?)"
+    r"\b(?:over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|than|against|from|above|below|behind|"
+    r"ahead\s+of)\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?(?P<b>[^,;:()\d][^,;:()]{0,60}?)"
     r"(?=\s+(?:on|in|at|for|with|by|while|across|under|when|and|using|which|where|to|is|are|"
     r"as|after|of)\b|[,;:()]|\s*$)",
     re.IGNORECASE,
@@ -1064,6 +1064,7 @@ _BASELINE_BEFORE = re.compile(
 
 
 _ABOVE = re.compile(r"\s*(?:[\w-]+\s+)?(?:over|above|ahead\s+of)\b", re.IGNORECASE)
+_BELOW = re.compile(r"\s*(?:[\w-]+\s+)?(?:below|behind)\b", re.IGNORECASE)
 # The verb whose 'by' takes the number states the direction, whatever its object names:
 # 'reducing KV cache memory by up to 75% and improving ...' is a decrease. 'improve' is left
 # out: an improved latency is a lower one.
@@ -1146,6 +1147,8 @@ def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, s
         return "change", min(cues)[1]
     if _ABOVE.match(text, q.end, clause[1]) or _SPEED.search(local):
         return "change", "increase"  # '2.1 points over LLaMA-2', 'speeds up decoding by 2.4x'
+    if _BELOW.match(text, q.end, clause[1]):
+        return "change", "decrease"  # '2.1 points below GPT-4o'
     return "change", None
 
 
