@@ -409,6 +409,11 @@ def test_a_parallel_list_gives_each_number_its_own_benchmark() -> None:
     ]
 
 
+def test_a_number_after_by_is_no_part_of_a_benchmark_name() -> None:
+    text = PROPOSE + "FooNet outperforms GPT-4o on MMLU and GSM8K by 3.1 and 4.2 points, respectively."
+    assert [c.benchmark for c in extract(text).claims] == ["MMLU", "GSM8K"]
+
+
 def test_respectively_aligns_numbers_and_benchmarks_in_order() -> None:
     text = PROPOSE + "FooNet outperforms BarNet by 26.3 and 11.9 points on HumanEval and MBPP, respectively."
     assert attributed(text) == [

@@ -93,7 +93,8 @@ def name_chunk(text: str, start: int, lowercase: bool = False) -> tuple[str, int
         if not (
             (name_like(bare) and lower not in _STOP_CAPITALS)
             or (tokens and lower in CONNECTORS and not closes)
-            or (tokens and _PLAIN_NUMBER.fullmatch(bare) and previous in CONNECTORS)
+            # a number after 'by' is a result, never part of a name ('on MMLU and GSM8K by 3.1')
+            or (tokens and _PLAIN_NUMBER.fullmatch(bare) and previous in CONNECTORS and previous != "by")
             or (
                 lowercase
                 and len(tokens) < 4
