@@ -1304,3 +1304,10 @@ def test_a_list_of_changes_is_on_the_benchmarks_of_the_results_it_leads_to() -> 
 def test_a_benchmark_opening_its_sentence_with_a_colon_heads_every_number_of_it() -> None:
     text = PROPOSE + "MMLU (5-shot): FooNet reaches 85.3% and BarNet 80.1%. Training takes 3.5 hours."
     assert [c.benchmark for c in extract(text).claims] == ["MMLU", "MMLU", None]
+
+
+def test_a_list_of_changes_takes_the_metrics_before_it_respectively() -> None:
+    text = PROPOSE + "FooNet reaches 81.2% F1 and a recall of 74.5%, exceeding BarNet by 3.1% and 4.4%, respectively."
+    assert [(c.metric, c.kind) for c in extract(text).claims] == [
+        ("F1", "score"), ("recall", "score"), ("F1", "change"), ("recall", "change")
+    ]

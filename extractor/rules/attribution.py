@@ -1260,6 +1260,26 @@ def _respectively(text: str, drafts: list[_Draft], benchmarks: list[Mention], se
     if len(listed) >= 2 and len(names) == len(listed):
         for draft, name in zip(listed, names, strict=True):
             draft.benchmark, draft.own_benchmark = name, True
+    _respective_metrics(text, listed)
+
+
+def _respective_metrics(text: str, listed: list[_Draft]) -> None:
+    """'a top-1 accuracy of 50.9% and a top-5 accuracy of 79.7%, surpassing M by 13.7% and 9.8%,
+    respectively': a last list with no metrics of its own takes those of the numbers before it,
+    one each, in the order written."""
+    runs = _number_lists(text, listed)
+    last = runs[-1] if runs else []
+    earlier = [d for d in listed if d.q.start < last[0].q.start] if last else []
+    if (
+        len(last) < 2
+        or len(earlier) != len(last)
+        or any(d.firm for d in last)
+        or not all(d.firm and d.metric for d in earlier)
+        or len({d.metric.lower() for d in earlier if d.metric}) != len(earlier)
+    ):
+        return
+    for draft, source in zip(last, earlier, strict=True):
+        draft.metric, draft.firm = source.metric, True
 
 
 _FOR_NAME = re.compile(r"\s+for\s+(?:the\s+)?")
