@@ -1311,3 +1311,13 @@ def test_a_list_of_changes_takes_the_metrics_before_it_respectively() -> None:
     assert [(c.metric, c.kind) for c in extract(text).claims] == [
         ("F1", "score"), ("recall", "score"), ("F1", "change"), ("recall", "change")
     ]
+
+
+def test_a_share_of_counted_things_names_a_predicate_with_a_digit_after_a_clause_verb() -> None:
+    text = PROPOSE + (
+        "A probe over 200 paraphrase pairs shows FooNet keeps the top-1 answer on 81.5% of pairs versus 70.2% "
+        "for BarNet (+11.3 pp)."
+    )
+    assert [(c.metric, c.method) for c in extract(text).claims] == [
+        ("keeps the top-1 answer", "FooNet"), ("keeps the top-1 answer", "BarNet"), ("keeps the top-1 answer", "FooNet")
+    ]

@@ -359,8 +359,15 @@ _NOT_PREDICATE = r"(?!(?:is|was|has|does|as|us|this|its|plus|thus|across|less|wh
 _COUNTING_VERB = re.compile(r"\b" + _NOT_PREDICATE + r"(?P<verb>[a-z]{3,}s)\s+" + _QUALIFIER + r"$")
 # 'correctly ranks the positive member above the negative one in 92.3% of pairs': the predicate.
 _PREDICATE = re.compile(
-    r"(?:\b[a-z]+ly\s+)?\b" + _NOT_PREDICATE + r"[a-z]{3,}(?:s|ed)\b[^,;:()\d]{0,80}?(?=\s+(?:in|on|for)\s+"
+    r"(?:\b[a-z]+ly\s+)?\b" + _NOT_PREDICATE + r"[a-z]{3,}(?:s|ed)\b" + _IN_NAME + r"{0,80}?(?=\s+(?:in|on|for)\s+"
     + _QUALIFIER + r"$)"
+)
+
+# A verb that takes a clause ('a probe shows X preserves ...'): the predicate starts after it.
+_CLAUSE_OPENER = re.compile(
+    r"\b(?:shows?|showed|shown|finds?|found|reveals?|revealed|demonstrates?|demonstrated|indicates?|"
+    r"indicated|confirms?|confirmed|that)\s+",
+    re.IGNORECASE,
 )
 
 
@@ -379,7 +386,11 @@ def _metric_counted(text: str, floor: int, q: Quantity, limit: int) -> str | Non
     verb = _COUNTING_VERB.search(text, max(floor, q.start - 40), q.start)
     if verb and not of.group("nouns").lower().startswith("time"):  # '68% of the time' is how often
         return f"{_lemma(verb.group('verb').lower())} rate"
-    predicate = _PREDICATE.search(text, max(floor, q.start - 120), q.start)
+    start = max(floor, q.start - 120)
+    opener = None
+    for opener in _CLAUSE_OPENER.finditer(text, start, q.start):
+        pass
+    predicate = _PREDICATE.search(text, opener.end() if opener else start, q.start)
     if predicate and len(predicate.group().split()) <= 10:
         return predicate.group()
     return None
