@@ -1321,3 +1321,8 @@ def test_a_share_of_counted_things_names_a_predicate_with_a_digit_after_a_clause
     assert [(c.metric, c.method) for c in extract(text).claims] == [
         ("keeps the top-1 answer", "FooNet"), ("keeps the top-1 answer", "BarNet"), ("keeps the top-1 answer", "FooNet")
     ]
+
+
+def test_a_comparative_is_measured_in_what_follows_in() -> None:
+    text = PROPOSE + "FooNet stops 25% earlier in decoding steps and is 30% faster in wall-clock time."
+    assert [(c.metric, c.kind) for c in extract(text).claims] == [("decoding steps", "change"), ("wall-clock time", "change")]

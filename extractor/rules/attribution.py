@@ -229,6 +229,9 @@ _SUBJECT_CHANGE = re.compile(
 )
 
 
+# 'exits 17% earlier in denoising steps', '30% faster in wall-clock time': what a comparative
+# is measured in.
+_IN_AFTER_COMPARATIVE = re.compile(r"\s+in\s+(?:terms\s+of\s+)?(?:the\s+|its\s+|their\s+)?(?=[^\W\d])", re.IGNORECASE)
 # A comparative with nothing after it names its own measure: '35% faster than M' is a speed.
 _IMPLIED = {"faster": "speed", "slower": "speed"}
 
@@ -242,7 +245,8 @@ def _metric_after(text: str, q: Quantity, limit: int, weak: bool = False) -> str
     elif q.unit == "x":  # '1.44x the best measured throughput'
         the = re.match(r"\s+the\s+", text[position:limit])
         position += the.end() if the else 0
-    found = _phrase_after(text, position, limit)
+    measured_in = _IN_AFTER_COMPARATIVE.match(text, position, limit) if comparative else None
+    found = _phrase_after(text, measured_in.end() if measured_in else position, limit)
     if not found:
         return _IMPLIED.get(comparative.group().split()[-1].lower()) if comparative else None
     phrase = _clean(found[0])
