@@ -1326,3 +1326,10 @@ def test_a_share_of_counted_things_names_a_predicate_with_a_digit_after_a_clause
 def test_a_comparative_is_measured_in_what_follows_in() -> None:
     text = PROPOSE + "FooNet stops 25% earlier in decoding steps and is 30% faster in wall-clock time."
     assert [(c.metric, c.kind) for c in extract(text).claims] == [("decoding steps", "change"), ("wall-clock time", "change")]
+
+
+def test_a_change_pointed_back_to_is_measured_like_the_change_before_it() -> None:
+    text = PROPOSE + "FooNet improves exact-match accuracy by 2.5% over BarNet. On long questions, this gain grows to 6.1%."
+    assert [(c.metric, c.kind, c.baseline) for c in extract(text).claims] == [
+        ("exact-match accuracy", "change", "BarNet"), ("exact-match accuracy", "change", "BarNet")
+    ]
