@@ -1333,3 +1333,18 @@ def test_a_change_pointed_back_to_is_measured_like_the_change_before_it() -> Non
     assert [(c.metric, c.kind, c.baseline) for c in extract(text).claims] == [
         ("exact-match accuracy", "change", "BarNet"), ("exact-match accuracy", "change", "BarNet")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("FooNet improves test accuracy on MMLU and GSM8K, achieving up to 4.1% gains over BarNet.", "test accuracy"),
+        ("FooNet outperforms 4-bit baselines in mean accuracy, and improves over BazNet on GSM8K by 12 points.",
+         "mean accuracy"),
+        # a comparison that names no measure gives none
+        ("FooNet improves robustness on MMLU, achieving 4.1% gains.", None),
+    ],
+)
+def test_a_change_in_a_following_predicate_is_of_the_measure_compared_before_it(text: str, expected: str | None) -> None:
+    (claim,) = extract(PROPOSE + text).claims
+    assert (claim.metric, claim.kind) == (expected, "change")

@@ -1638,6 +1638,47 @@ def _share_anaphor(text: str, doc: Document, drafts: list[_Draft]) -> None:
             draft.baseline = draft.baseline or source.baseline
 
 
+# The measure a comparing verb names without a number of its own: 'outperforms M in aggregate
+# accuracy', 'improves test perplexity on A and B'.
+_COMPARED_IN = re.compile(
+    r"\b(?:outperform|surpass|exceed|beat|match|improv|trail|lag)\w*\b(?:[^,;:.\d]|\d+-?(?=[^\W\d]))"
+    r"{0,80}?\bin\s+(?:terms\s+of\s+)?"
+    r"(?:the\s+|its\s+|their\s+)?(?=[^\W\d])",
+    re.IGNORECASE,
+)
+
+
+def _measure_of_the_predicate_before(text: str, sentence: tuple[int, int], q: Quantity) -> tuple[str, int] | None:
+    """The last measure a change verb or a comparing verb names in the sentence before ``q``, and
+    where it ends."""
+    found: tuple[str, int] | None = None
+    for pattern in (_CHANGE_VERB, _COMPARED_IN):
+        for verb in pattern.finditer(text, sentence[0], q.start):
+            phrase = _phrase_after(text, verb.end(), q.start)
+            measure = _measured(phrase[0]) if phrase else None
+            if phrase and measure and _names_metric(measure) and (found is None or phrase[1] > found[1]):
+                found = (measure, phrase[1])
+    return found
+
+
+def _continue_the_predicate_measure(text: str, doc: Document, drafts: list[_Draft]) -> None:
+    """'ADLM improves test perplexity on LM1B and OWT, achieving up to 25.4% gains', 'X outperforms
+    Y in aggregate accuracy, and improves over Z on GSM8K by 20 points': a change in a participle
+    or coordinated predicate that names no measure of its own is a change of the measure the
+    sentence's comparison names before it, when no number of that measure stands between."""
+    for index, draft in enumerate(drafts):
+        if draft.firm or draft.kind != "change":
+            continue
+        found = _measure_of_the_predicate_before(text, doc.sentence_of(draft.q.start), draft.q)
+        if not found:
+            continue
+        measure, end = found
+        between = text[end : draft.q.start]
+        earlier = drafts[index - 1].q.end if index else -1
+        if earlier < end and "," in between and not re.search(r"[;:]", between):
+            draft.metric, draft.firm = measure, True
+
+
 # A participle clause that compares ('..., surpassing TEAL by 1.77%'), attached to the clause
 # before it, and nothing between but that clause's words.
 _COMPARING_PARTICIPLE = re.compile(
@@ -1862,6 +1903,7 @@ def build_claims(
     for sentence in doc.sentences:
         _benchmarks_together(text, drafts, benchmarks, sentence)
     _share_anaphor(text, doc, drafts)
+    _continue_the_predicate_measure(text, doc, drafts)
     for a, b in zip(drafts, drafts[1:]):
         other = b.method or b.model
         if b.compared and not a.compared and other and other != (a.method or a.model) and a.baseline is None:
