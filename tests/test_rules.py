@@ -1348,3 +1348,8 @@ def test_a_change_pointed_back_to_is_measured_like_the_change_before_it() -> Non
 def test_a_change_in_a_following_predicate_is_of_the_measure_compared_before_it(text: str, expected: str | None) -> None:
     (claim,) = extract(PROPOSE + text).claims
     assert (claim.metric, claim.kind) == (expected, "change")
+
+
+def test_a_value_a_result_is_compared_with_is_measured_like_it() -> None:
+    text = PROPOSE + "FooNet reaches 71.2% exact-match accuracy on TriviaQA with retrieval, compared with 64.0% without it."
+    assert [(c.metric, c.benchmark) for c in extract(text).claims] == [("exact-match accuracy", "TriviaQA")] * 2
