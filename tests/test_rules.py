@@ -1353,3 +1353,9 @@ def test_a_change_in_a_following_predicate_is_of_the_measure_compared_before_it(
 def test_a_value_a_result_is_compared_with_is_measured_like_it() -> None:
     text = PROPOSE + "FooNet reaches 71.2% exact-match accuracy on TriviaQA with retrieval, compared with 64.0% without it."
     assert [(c.metric, c.benchmark) for c in extract(text).claims] == [("exact-match accuracy", "TriviaQA")] * 2
+
+
+def test_a_measure_that_changes_is_not_the_subject_of_its_clause() -> None:
+    text = PROPOSE + "FooNet is better than thought: the perplexity gap shrinks by 32%."
+    (claim,) = extract(text).claims
+    assert (claim.metric, claim.method, claim.kind) == ("perplexity gap", "FooNet", "change")

@@ -822,6 +822,8 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
             or _BARE_SUBJECT.fullmatch(text, floor, end)
             or _CLAUSE_BARE.search(text, max(floor, end - 60), end)
         )
+        if unnamed and _names_metric(_phrase_before(text, floor, end) or ""):
+            return None  # 'X is better: the perplexity gap shrinks by 32%': what changes, not who
         return (None, None) if unnamed else None
     name = re.split(r"\s+on\s+", chunk[0])[0]  # 'the accuracy of FooNet on GSM8K is ...'
     if name_key(name) in subjects.measures or _names_metric(name.split()[-1]):
