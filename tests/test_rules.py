@@ -1359,3 +1359,15 @@ def test_a_measure_that_changes_is_not_the_subject_of_its_clause() -> None:
     text = PROPOSE + "FooNet is better than thought: the perplexity gap shrinks by 32%."
     (claim,) = extract(text).claims
     assert (claim.metric, claim.method, claim.kind) == ("perplexity gap", "FooNet", "change")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("With search, FooNet can surpass recurrent models -- reaching 31.2 vs. 40.5 perplexity on PTB.",
+         [("FooNet", "recurrent models"), ("recurrent models", None)]),
+        ("FooNet outperforms BarNet, scoring 81.2 vs. 75.0 F1.", [("FooNet", "BarNet"), ("BarNet", None)]),
+    ],
+)
+def test_the_second_of_a_pair_belongs_to_the_side_the_sentence_compared_with(text: str, expected: list) -> None:
+    assert [(c.method, c.baseline) for c in extract(PROPOSE + text).claims] == expected

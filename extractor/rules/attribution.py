@@ -1792,6 +1792,9 @@ def _subject_of(
             other = _compared_before(text, sentence, q, subjects)
             if other:  # 'improves over GPT-4o on MMLU (61.2% vs. 58.1%)': the second is GPT-4o's
                 return (other.name, None, True) if other in subjects.methods else (None, other.name, True)
+            described = _compared_description(text, sentence, q)
+            if described:  # 'X can surpass autoregressive models -- achieving 36.5 vs. 52.1'
+                return described, None, True
             return None, None, False  # '-0.15 vs. -0.12': the second is the unnamed other's
     found = (
         _subject_before(text, q.start, sentence, subjects)
@@ -1813,9 +1816,9 @@ def _subject_of(
 
 
 # What a clause names as the other side of its comparison ('improves over GPT-4o', 'than M').
-_OTHER_SIDE = re.compile(
-    r"\b(?:over|than|against|outperform\w*|surpass\w*|beat\w*|exceed\w*)\s+(?:the\s+)?$", re.IGNORECASE
-)
+_OTHER_SIDE_WORDS = r"\b(?:over|than|against|outperform\w*|surpass\w*|beat\w*|exceed\w*)\s+(?:the\s+)?"
+_OTHER_SIDE = re.compile(_OTHER_SIDE_WORDS + "$", re.IGNORECASE)
+_OTHER_SIDE_ANY = re.compile(_OTHER_SIDE_WORDS, re.IGNORECASE)
 
 
 def _compared_before(text: str, sentence: tuple[int, int], q: Quantity, subjects: Subjects) -> Mention | None:
@@ -1827,6 +1830,12 @@ def _compared_before(text: str, sentence: tuple[int, int], q: Quantity, subjects
         and _OTHER_SIDE.search(text, max(sentence[0], m.start - 16), m.start)
     ]
     return max(named, key=lambda m: m.start) if named else None
+
+
+def _compared_description(text: str, sentence: tuple[int, int], q: Quantity) -> str | None:
+    """The other side of the comparison as the text describes it when it names none."""
+    found = list(_OTHER_SIDE_ANY.finditer(text, sentence[0], q.start))
+    return _clean_name(text, found[-1].end(), q.start) if found else None
 
 
 # 'from A to B for M': the number B ends, then the name A and B were measured for.
