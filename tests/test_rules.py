@@ -1371,3 +1371,18 @@ def test_a_measure_that_changes_is_not_the_subject_of_its_clause() -> None:
 )
 def test_the_second_of_a_pair_belongs_to_the_side_the_sentence_compared_with(text: str, expected: list) -> None:
     assert [(c.method, c.baseline) for c in extract(PROPOSE + text).claims] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We train a chess model and find legality climbs to 61% (from a 48% pre-RL baseline).",
+         [(61.0, "legality", None), (48.0, "legality", "pre-RL baseline")]),
+        (PROPOSE + "FooNet reaches 75.1% accuracy, compared with a 70.2% supervised baseline.",
+         [(75.1, "accuracy", "FooNet"), (70.2, "accuracy", "supervised baseline")]),
+        # a reference noun in the metric's place is not the number's owner
+        (PROPOSE + "FooNet reaches 75.1% baseline accuracy.", [(75.1, "baseline accuracy", "FooNet")]),
+    ],
+)
+def test_a_number_inside_a_noun_phrase_a_reference_heads_is_that_reference_s(text: str, expected: list) -> None:
+    assert [(c.value, c.metric, c.method) for c in extract(text).claims] == expected

@@ -1642,7 +1642,7 @@ def _share_anaphor(text: str, doc: Document, drafts: list[_Draft]) -> None:
 
 _COMPARED_TO = re.compile(
     r"(?:[^.;:\d]|(?<=[\w-])\d|\d+-?(?=[^\W\d])){0,80}?,\s*(?:(?:as\s+)?compared\s+(?:to|with)|relative\s+to|versus|vs\.?|"
-    r"against)\s*" + _QUALIFIER + r"$",
+    r"against)\s*(?:(?:a|an|the)\s+)?" + _QUALIFIER + r"$",
     re.IGNORECASE,
 )
 
@@ -1783,6 +1783,13 @@ def _subject_of(
     method, model = _subject_in_parens(text, q, subjects)
     if method or model:
         return method, model, False
+    reference = _REFERENCE_AFTER.match(text, q.end, limit)
+    if (
+        reference
+        and _ARTICLE_BEFORE.search(text, max(0, q.start - 8), q.start)
+        and not _STOP.intersection(reference.group("name").lower().split())
+    ):
+        return reference.group("name"), None, True
     compared = _COMPARED_NUMBER.search(text, max(sentence[0], q.start - 30), q.start)
     if compared:
         named = _subject_named_after(text, q, limit, subjects)
@@ -1813,6 +1820,17 @@ def _subject_of(
     if not model:
         model = _model_measured_on(text, q, limit, subjects.models)
     return method, model, False
+
+
+# A number inside a noun phrase a reference noun heads is that reference's: 'climbs to 61% (from a
+# 48% pre-RL baseline)', 'over a 70.2% supervised baseline'.
+_REFERENCE_AFTER = re.compile(
+    r"\s+(?P<name>(?:[\w-]+\s+){0,3}?(?:baseline|reference|checkpoint)s?)(?=\s*[),;.]|\s*$|\s+(?:on|in|at|for|and|while)\b)",
+    re.IGNORECASE,
+)
+
+
+_ARTICLE_BEFORE = re.compile(r"\b(?:a|an|the)\s+$", re.IGNORECASE)
 
 
 # What a clause names as the other side of its comparison ('improves over GPT-4o', 'than M').
@@ -1911,6 +1929,8 @@ def build_claims(
             baseline = _starting_condition(text, q, sentence, subjects)
         previous = doc.sentence_of(sentence[0] - 1) if sentence[0] > 0 else None
         method, model, compared = _subject_of(text, q, (sentence, previous), limit, subjects, baseline)
+        if not firm and metric == method:
+            metric = None  # 'a 70.2% supervised baseline' names whose the number is, not what
         drafts.append(
             _Draft(q, metric, firm, benchmark, own_benchmark, method, model, baseline, kind, direction, compared)
         )
