@@ -1386,3 +1386,12 @@ def test_the_second_of_a_pair_belongs_to_the_side_the_sentence_compared_with(tex
 )
 def test_a_number_inside_a_noun_phrase_a_reference_heads_is_that_reference_s(text: str, expected: list) -> None:
     assert [(c.value, c.metric, c.method) for c in extract(text).claims] == expected
+
+
+def test_a_benchmark_is_found_wherever_its_name_is_written_again() -> None:
+    text = (
+        "We release FooBench, a dataset of puzzles. An evaluation of 12 models on FooBench reveals a gap: even "
+        "the best model reaches only 31% accuracy."
+    )
+    (claim,) = extract(text).claims
+    assert (claim.metric, claim.benchmark) == ("accuracy", "FooBench")

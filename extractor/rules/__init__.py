@@ -66,7 +66,7 @@ def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
         proposed=own[0].name if own else None,
         measures=measure_names(abstract, forms, written),
     )
-    claims = build_claims(doc, readings, mentions, benchmark_mentions, subjects)
+    claims = build_claims(doc, readings, mentions, _everywhere(abstract, benchmark_mentions), subjects)
     benchmarks = unique_names([b.name for b in benchmark_mentions], name=str)
     return ExtractionDraft(
         methods=methods,
@@ -82,4 +82,17 @@ def _written(text: str, names: list[tuple[str, tuple[str, ...]]]) -> list[Mentio
     for name, surfaces in names:
         for surface in surfaces:
             found.extend(Mention(name, start, start + len(surface)) for start in written_at(text, surface))
+    return sorted(found, key=lambda m: m.start)
+
+
+def _everywhere(text: str, mentions: list[Mention]) -> list[Mention]:
+    """Every place a benchmark's name is written, once a cue has shown it is one ('We release
+    IneqMath ... An evaluation on IneqMath shows ...'): a claim is tied to the mention near it."""
+    spans = [(m.start, m.end) for m in mentions]
+    found = list(mentions)
+    for name in dict.fromkeys(m.name for m in mentions):
+        for start in written_at(text, name):
+            end = start + len(name)
+            if not any(s < end and start < e for s, e in spans):
+                found.append(Mention(name, start, end))
     return sorted(found, key=lambda m: m.start)
