@@ -1395,3 +1395,8 @@ def test_a_benchmark_is_found_wherever_its_name_is_written_again() -> None:
     )
     (claim,) = extract(text).claims
     assert (claim.metric, claim.benchmark) == ("accuracy", "FooBench")
+
+
+def test_a_number_in_parentheses_after_an_adjective_of_degree_measures_its_dimension() -> None:
+    text = "We propose FooQ. FooQ is the smallest (3.1 GB) and fastest-decoding (+22%) recipe we test."
+    assert [(c.metric, c.kind) for c in extract(text).claims] == [("size", "score"), ("decoding speed", "change")]

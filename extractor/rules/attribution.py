@@ -530,6 +530,27 @@ def _exponent_name(text: str, q: Quantity) -> str | None:
     return f"{found.group('mod')} {found.group('head')}" if found.group("mod") else found.group("head")
 
 
+# 'the smallest (17.5 GiB) and fastest-prefill (+14-19%) recipe': a number in parentheses right
+# after an adjective of degree measures that adjective's dimension (of what a hyphen joins to it).
+_DEGREE = re.compile(
+    r"\b(?P<adj>(?:small|larg|light|heav|fast|slow|cheap|short|long)(?:est|er))(?:\s?-\s?(?P<what>[a-z][\w-]*))?"
+    r"\s*\(\s*" + _QUALIFIER + r"[+\u2212-]?\s*$",
+    re.IGNORECASE,
+)
+_DIMENSION = {
+    "small": "size", "larg": "size", "light": "size", "heav": "size", "fast": "speed", "slow": "speed",
+    "cheap": "cost", "short": "length", "long": "length",
+}
+
+
+def _metric_of_degree(text: str, q: Quantity) -> str | None:
+    found = _DEGREE.search(text, max(0, q.start - 40), q.start)
+    if not found:
+        return None
+    dimension = _DIMENSION[re.sub(r"(?:est|er)$", "", found.group("adj").lower())]
+    return f"{found.group('what')} {dimension}" if found.group("what") else dimension
+
+
 def metric_of(
     doc: Document, q: Quantity, clause: tuple[int, int], sentence: tuple[int, int], limit: int
 ) -> tuple[str | None, bool]:
@@ -540,6 +561,7 @@ def metric_of(
         _metric_exponent(text, q, max(limit, doc.sentence_of(q.start)[1]))
         or _metric_after(text, q, limit)
         or _metric_in_parens(text, q, limit)
+        or _metric_of_degree(text, q)
         or _metric_in_after(text, q, limit)
         or _metric_before(text, clause[0], q)
         or _metric_of_subject(text, clause[0], q)
