@@ -1400,3 +1400,17 @@ def test_a_benchmark_is_found_wherever_its_name_is_written_again() -> None:
 def test_a_number_in_parentheses_after_an_adjective_of_degree_measures_its_dimension() -> None:
     text = "We propose FooQ. FooQ is the smallest (3.1 GB) and fastest-decoding (+22%) recipe we test."
     assert [(c.metric, c.kind) for c in extract(text).claims] == [("size", "score"), ("decoding speed", "change")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("FooQ matches BF16 within noise (3-task average -0.41) on long inputs.", "3-task average"),
+        # a qualifier, a symbol or a stop word is no label
+        ("FooQ drifts slowly (sim 0.41) on long inputs.", None),
+        ("FooQ drifts slowly (about 0.41) on long inputs.", None),
+    ],
+)
+def test_a_label_opening_a_parenthesis_names_the_number_after_it(text: str, expected: str | None) -> None:
+    (claim,) = extract("We propose FooQ. " + text).claims
+    assert claim.metric == expected

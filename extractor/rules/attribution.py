@@ -551,6 +551,21 @@ def _metric_of_degree(text: str, q: Quantity) -> str | None:
     return f"{found.group('what')} {dimension}" if found.group("what") else dimension
 
 
+# '(5-task average -0.52)', '(perplexity 5.03)': a parenthesis that opens with a lower-case label
+# and then the number.
+_LABEL_IN_PARENS = re.compile(
+    r"\(\s*(?P<label>(?:\d+-)?[a-z][\w-]+(?:\s+[a-z][\w-]*){0,3})\s*[=:]?\s*" + _QUALIFIER + r"[+\u2212-]?\s*$"
+)
+
+
+def _metric_labelled_in_parens(text: str, q: Quantity) -> str | None:
+    found = _LABEL_IN_PARENS.search(text, max(0, q.start - 50), q.start)
+    if not found or re.fullmatch(_QUALIFIER, found.group("label") + " ", re.IGNORECASE):
+        return None  # '(sim 0.06-0.07)': a qualifier, no label
+    phrase = _phrase_before(text, found.start("label"), found.end("label"))
+    return _clean(phrase) if phrase == found.group("label") else None
+
+
 def metric_of(
     doc: Document, q: Quantity, clause: tuple[int, int], sentence: tuple[int, int], limit: int
 ) -> tuple[str | None, bool]:
@@ -562,6 +577,7 @@ def metric_of(
         or _metric_after(text, q, limit)
         or _metric_in_parens(text, q, limit)
         or _metric_of_degree(text, q)
+        or _metric_labelled_in_parens(text, q)
         or _metric_in_after(text, q, limit)
         or _metric_before(text, clause[0], q)
         or _metric_of_subject(text, clause[0], q)
