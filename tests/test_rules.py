@@ -1325,7 +1325,9 @@ def test_a_share_of_counted_things_names_a_predicate_with_a_digit_after_a_clause
 
 def test_a_comparative_is_measured_in_what_follows_in() -> None:
     text = PROPOSE + "FooNet stops 25% earlier in decoding steps and is 30% faster in wall-clock time."
-    assert [(c.metric, c.kind) for c in extract(text).claims] == [("decoding steps", "change"), ("wall-clock time", "change")]
+    assert [(c.metric, c.kind) for c in extract(text).claims] == [
+        ("decoding steps", "change"), ("wall-clock time", "change")
+    ]
 
 
 def test_a_change_pointed_back_to_is_measured_like_the_change_before_it() -> None:
@@ -1414,3 +1416,8 @@ def test_a_number_in_parentheses_after_an_adjective_of_degree_measures_its_dimen
 def test_a_label_opening_a_parenthesis_names_the_number_after_it(text: str, expected: str | None) -> None:
     (claim,) = extract("We propose FooQ. " + text).claims
     assert claim.metric == expected
+
+
+def test_a_share_whose_counted_noun_a_coordinated_predicate_left_out() -> None:
+    text = PROPOSE + "FooNet picks the right tool in 88.0% of episodes but completes the whole task in only 61.5%."
+    assert [c.metric for c in extract(text).claims] == ["picks the right tool", "completes the whole task"]
