@@ -1421,3 +1421,18 @@ def test_a_label_opening_a_parenthesis_names_the_number_after_it(text: str, expe
 def test_a_share_whose_counted_noun_a_coordinated_predicate_left_out() -> None:
     text = PROPOSE + "FooNet picks the right tool in 88.0% of episodes but completes the whole task in only 61.5%."
     assert [c.metric for c in extract(text).claims] == ["picks the right tool", "completes the whole task"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We also show that Masked diffusion models can be made approximately 12% more efficient.",
+         "Masked diffusion models"),
+        # a capital that only opens the sentence names nothing, nor does a name and its verb
+        ("Encoder-only models reach 12% lower accuracy.", None),
+        ("We find that DeepWalk outperforms strong baselines, reaching 12% higher accuracy.", "DeepWalk"),
+    ],
+)
+def test_a_bare_plural_a_name_opens_inside_a_sentence_is_a_subject(text: str, expected: str | None) -> None:
+    (claim,) = extract(text).claims
+    assert claim.method == expected
