@@ -1436,3 +1436,14 @@ def test_a_share_whose_counted_noun_a_coordinated_predicate_left_out() -> None:
 def test_a_bare_plural_a_name_opens_inside_a_sentence_is_a_subject(text: str, expected: str | None) -> None:
     (claim,) = extract(text).claims
     assert claim.method == expected
+
+
+def test_a_change_noun_heads_a_metric_before_of_and_its_results_share_the_metric() -> None:
+    text = PROPOSE + (
+        "FooNet gives consistent gains, with a BLEU score increase of 0.8 and 0.7, achieving 34.0 on Callhome and "
+        "64.7 on Fisher, respectively."
+    )
+    assert [(c.metric, c.benchmark, c.kind) for c in extract(text).claims] == [
+        ("BLEU score", "Callhome", "change"), ("BLEU score", "Fisher", "change"),
+        ("BLEU score", "Callhome", "score"), ("BLEU score", "Fisher", "score"),
+    ]

@@ -148,8 +148,11 @@ def _phrase_before(text: str, floor: int, end: int) -> str | None:
         if gap.strip() or len(picked) == 5:
             break
         lower = _function_case(word.group())
-        if lower in _STOP or lower.endswith("ly") or (_VERB.match(lower) and (picked or not _NOUN_VERB.match(lower))):
-            break  # a noun that is also a verb may head the phrase ('an F1 score of')
+        # the head, or the word before a change noun at the head ('BLEU score increase of')
+        head = all(p.group().lower() in _CHANGE_NOUNS for p in picked)
+        verb = _VERB.match(lower) and not (head and (_NOUN_VERB.match(lower) or lower in _CHANGE_NOUNS))
+        if lower in _STOP or lower.endswith("ly") or verb:
+            break  # a noun that is also a verb may head the phrase ('an F1 score of', 'BLEU increase of')
         picked.insert(0, word)
     if not picked:
         return None
@@ -1526,6 +1529,8 @@ def _changes_leading_to_results(text: str, drafts: list[_Draft]) -> None:
             continue
         for change, result in zip(run, results, strict=True):
             change.benchmark = result.benchmark
+            if change.firm and not result.firm:  # 'BLEU increase of 0.8, achieving 34.0': BLEU too
+                result.metric, result.firm = change.metric, True
 
 
 # 'improvements over the BM25 model on the Robust and the ClueWeb collections': a list may hold
