@@ -1447,3 +1447,9 @@ def test_a_change_noun_heads_a_metric_before_of_and_its_results_share_the_metric
         ("BLEU score", "Callhome", "change"), ("BLEU score", "Fisher", "change"),
         ("BLEU score", "Callhome", "score"), ("BLEU score", "Fisher", "score"),
     ]
+
+
+def test_the_level_a_participle_says_a_change_reached_is_of_the_changed_measure() -> None:
+    text = PROPOSE + "Retrieval methods further increase accuracy, reaching up to 70% on this benchmark."
+    (claim,) = extract(text).claims
+    assert (claim.metric, claim.kind) == ("accuracy", "score")
