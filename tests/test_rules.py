@@ -1453,3 +1453,9 @@ def test_the_level_a_participle_says_a_change_reached_is_of_the_changed_measure(
     text = PROPOSE + "Retrieval methods further increase accuracy, reaching up to 70% on this benchmark."
     (claim,) = extract(text).claims
     assert (claim.metric, claim.kind) == ("accuracy", "score")
+
+
+def test_names_set_beside_the_subject_between_commas_say_who_it_is() -> None:
+    text = PROPOSE + "Even the best models, Gemini-2.5-Pro and OpenAI o3, achieve just around 30% accuracy on hard tasks."
+    (claim,) = extract(text).claims
+    assert (claim.method, claim.model) == (None, "Gemini-2.5-Pro")

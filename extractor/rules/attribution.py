@@ -861,9 +861,40 @@ def measure_names(text: str, names: list[tuple[str, tuple[str, ...]]], written: 
     return frozenset(measures)
 
 
+_NAME_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:[A-Z][\w-]*\s+)?")
+_APPOSITION_OPENS = re.compile(r"[\w)]\s*,\s*(?:[A-Z][\w-]*\s+)?$")
+
+
+def _named_at(end: int, subjects: Subjects) -> Mention | None:
+    return next((m for m in (*subjects.methods, *subjects.models) if m.end == end), None)
+
+
+def _apposed_name(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str | None, str | None] | None:
+    """'Even the best models, Google Gemini-2.5-Pro and OpenAI o3, achieve 30%': names set beside
+    the subject between commas say who it is; the first of them stands for the list."""
+    stripped = end
+    while stripped > floor and text[stripped - 1] in " ,":
+        stripped -= 1
+    if stripped == end or text[stripped:end].count(",") != 1:
+        return None
+    first = _named_at(stripped, subjects)
+    while first:
+        gap = _NAME_LIST_GAP.search(text, max(floor, first.start - 16), first.start)
+        previous = _named_at(gap.start(), subjects) if gap and gap.end() == first.start else None
+        if not previous:
+            break
+        first = previous
+    if not first or not _APPOSITION_OPENS.search(text, max(floor, first.start - 20), first.start):
+        return None
+    return (first.name, None) if first in subjects.methods else (None, first.name)
+
+
 def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str | None, str | None] | None:
     """(method, model) of the subject that ends at ``end``; None when the words there are no
     subject (a list of predicates goes on), (None, None) when the subject is unnamed."""
+    apposed = _apposed_name(text, floor, end, subjects)
+    if apposed:
+        return apposed
     if _CONJOINED.search(text, max(floor, end - 4), end) or end <= floor:
         return None
     if subjects.proposed and _OWN.search(text, max(floor, end - 60), end):
