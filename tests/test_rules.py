@@ -1459,3 +1459,17 @@ def test_names_set_beside_the_subject_between_commas_say_who_it_is() -> None:
     text = PROPOSE + "Even the best models, Gemini-2.5-Pro and OpenAI o3, achieve just around 30% accuracy on hard tasks."
     (claim,) = extract(text).claims
     assert (claim.method, claim.model) == (None, "Gemini-2.5-Pro")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (PROPOSE + "Remarkably, the FooNet model reaches an mIoU of 91.35%.", "FooNet"),
+        ("We study several segmenters. Remarkably, the PTv3 model had an mIoU of 91.35%, a good result.", "PTv3"),
+        # a description with an article is no name
+        ("We study several segmenters. A phrase-based SMT system reaches 91.35% accuracy.", None),
+    ],
+)
+def test_a_name_written_before_a_head_noun_is_the_subject(text: str, expected: str | None) -> None:
+    (claim,) = extract(text).claims
+    assert claim.method == expected

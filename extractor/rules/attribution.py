@@ -770,7 +770,7 @@ _SUBJECT_VERB = AnyCase(
     )
     + r")"
     + _VERB_ENDING
-    + r"|is|are|was|were|has|have|be|becomes?|became)\b(?!-|\s+of\b)"
+    + r"|is|are|was|were|has|have|had|be|becomes?|became)\b(?!-|\s+of\b)"
 )
 # A passive with its agent: 'the best trade-off is achieved by M'.
 _BY_AGENT = re.compile(r"\s+by\s+(?:the\s+)?", re.IGNORECASE)
@@ -861,6 +861,11 @@ def measure_names(text: str, names: list[tuple[str, tuple[str, ...]]], written: 
     return frozenset(measures)
 
 
+# The head noun a name is written before: 'the PTv3 model', 'the FooNet-L variant'.
+_HEADED_NAME = re.compile(
+    r"\s+(?:model|method|approach|system|framework|variant|network|agent|architecture|pipeline|policy)s?$",
+    re.IGNORECASE,
+)
 _NAME_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:[A-Z][\w-]*\s+)?")
 _APPOSITION_OPENS = re.compile(r"[\w)]\s*,\s*(?:[A-Z][\w-]*\s+)?$")
 
@@ -927,6 +932,14 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
             or _BARE_SUBJECT.fullmatch(text, floor, end)
             or _CLAUSE_BARE.search(text, max(floor, end - 60), end)
         )
+        headed = _HEADED_NAME.search(text, max(floor, end - 40), end) if unnamed else None
+        named = _named_at(headed.start(), subjects) if headed else None
+        if named and unnamed.start() <= named.start:  # 'the PTv3 model had an mIoU of 91.35%'
+            return (named.name, None) if named in subjects.methods else (None, named.name)
+        coined_name = chunk_ending(text, unnamed.start(), headed.start()) if headed else None
+        definite = coined_name and re.fullmatch(r"the\s+", text[unnamed.start() : coined_name[1]], re.IGNORECASE)
+        if coined_name and definite and coined(coined_name[0]):
+            return (None, coined_name[0]) if MODEL_FAMILIES.match(coined_name[0]) else (coined_name[0], None)
         if unnamed and _names_metric(_phrase_before(text, floor, end) or ""):
             return None  # 'X is better: the perplexity gap shrinks by 32%': what changes, not who
         return (None, None) if unnamed else None
