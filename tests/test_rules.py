@@ -1473,3 +1473,8 @@ def test_names_set_beside_the_subject_between_commas_say_who_it_is() -> None:
 def test_a_name_written_before_a_head_noun_is_the_subject(text: str, expected: str | None) -> None:
     (claim,) = extract(text).claims
     assert claim.method == expected
+
+
+def test_a_comparing_participle_s_points_are_points_of_the_clause_s_metric() -> None:
+    text = PROPOSE + "FooNet achieves 24.4 BLEU on WMT14, outperforming the state of the art by 1.1 points."
+    assert [(c.metric, c.kind) for c in extract(text).claims] == [("BLEU", "score"), ("BLEU", "change")]

@@ -1842,7 +1842,8 @@ def _compare_on_the_same_measure(text: str, drafts: list[_Draft]) -> None:
     whose number has a metric states a change of that same measure (and so do the items of its
     list: 'surpassing TEAL by 1.77% and CATS by 17.14%')."""
     for a, b in zip(drafts, drafts[1:]):
-        if b.metric or not a.metric or not a.firm or a.q.unit != b.q.unit or b.kind != "change":
+        points = b.q.unit in ("points", "pp") and a.q.unit in (None, "%")  # '24.4 BLEU, ... by 1.1 points'
+        if b.metric or not a.metric or not a.firm or not (a.q.unit == b.q.unit or points) or b.kind != "change":
             continue
         gap = text[a.q.end : b.q.start]
         if _COMPARING_PARTICIPLE.match(gap) or (a.kind == "change" and _LIST_ITEM.fullmatch(gap) and a.compared_on):
