@@ -1672,6 +1672,23 @@ def _share_restatement(text: str, drafts: list[_Draft]) -> None:
         b.benchmark = b.benchmark or a.benchmark
 
 
+# '79.4% top-1 accuracy with M, which is a +1.8% absolute improvement over N': a relative clause
+# that says what the number before it gains.
+_WHICH_IS = re.compile(
+    r"(?:[^.;:\d]|(?<=[\w-])\d|(?<=-\s)\d|\d+-?(?=[^\W\d])){0,80}?,\s*which\s+(?:is|was|represents|amounts\s+to|"
+    r"corresponds\s+to|means)\s+(?:(?:a|an)\s+)?" + _QUALIFIER + r"[+\u2212-]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _share_which_is(text: str, drafts: list[_Draft]) -> None:
+    """A change a 'which is' clause states about the number before it is of that number's measure."""
+    for a, b in zip(drafts, drafts[1:]):
+        if a.metric and a.firm and not b.firm and b.kind == "change" and _WHICH_IS.fullmatch(text, a.q.end, b.q.start):
+            b.metric, b.firm = a.metric, True
+            b.benchmark = b.benchmark or a.benchmark
+
+
 _APPOSED = re.compile(_IN_NAME + r"{0,80}?,\s*" + _QUALIFIER + r"[+\u2212-]?$", re.IGNORECASE)
 _MORE_THAN = re.compile(
     r"\s*(?:[\w@-]+\s+){0,2}?(?:more|higher|better|less|lower|worse|fewer|above|below|ahead\s+of)\s+(?:than\b)?",
@@ -2075,6 +2092,7 @@ def build_claims(
     _share_before_and_after(text, drafts)
     _share_restatement(text, drafts)
     _share_apposed_difference(text, drafts)
+    _share_which_is(text, drafts)
     _versus_pairs_are_scores(text, drafts)
     _compare_on_the_same_measure(text, drafts)
     _compare_on_the_same_benchmark(text, drafts)
