@@ -1485,3 +1485,8 @@ def test_a_change_a_which_is_clause_states_is_of_the_measure_before_it() -> None
     assert [(c.metric, c.kind, c.baseline) for c in extract(text).claims] == [
         ("top-1 accuracy", "score", None), ("top-1 accuracy", "change", "BarAug")
     ]
+
+
+def test_a_noun_after_a_scaled_count_is_what_it_counts() -> None:
+    (claim,) = extract(PROPOSE + "FooNet matches the baseline while removing 67.1M trainable input parameters.").claims
+    assert claim.metric == "trainable input parameters"

@@ -253,8 +253,8 @@ def _metric_after(text: str, q: Quantity, limit: int, weak: bool = False) -> str
     if not found:
         return _IMPLIED.get(comparative.group().split()[-1].lower()) if comparative else None
     phrase = _clean(found[0])
-    if phrase and (comparative or _names_metric(phrase) or (weak and q.unit is not None)):
-        return phrase  # weak: any noun after a unit ('24% abstention', '4.5 MB byte buffer')
+    if phrase and (comparative or _names_metric(phrase) or (weak and (q.unit or q.scale) is not None)):
+        return phrase  # weak: any noun after a unit ('24% abstention', '4.5 MB byte buffer', '67M parameters')
     return None
 
 
