@@ -1490,3 +1490,18 @@ def test_a_change_a_which_is_clause_states_is_of_the_measure_before_it() -> None
 def test_a_noun_after_a_scaled_count_is_what_it_counts() -> None:
     (claim,) = extract(PROPOSE + "FooNet matches the baseline while removing 67.1M trainable input parameters.").claims
     assert claim.metric == "trainable input parameters"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (PROPOSE + "FooNet reaches 2.5% lower validation loss than BarNet (gap 0.083 nats).",
+         ["validation loss", "validation loss"]),
+        ("We study four models. The hard regime varies widely in prevalence across models (16% and 77%).",
+         ["prevalence", "prevalence"]),
+        # 'in' of a place is no measure
+        ("We study four models. The rate measured in most laboratory experiments (sim 0.06) is high.", [None]),
+    ],
+)
+def test_a_parenthesis_restating_a_comparison_or_a_variation_names_its_measure(text: str, expected: list) -> None:
+    assert [c.metric for c in extract(text).claims] == expected

@@ -578,12 +578,31 @@ _LABEL_IN_PARENS = re.compile(
 )
 
 
-def _metric_labelled_in_parens(text: str, q: Quantity) -> str | None:
+# A parenthesis opened by the number after 'in X': 'varies in prevalence across models (16% to 77%)'.
+_IN_BEFORE_PARENS = re.compile(
+    r"\b(?:var|differ|rang|chang|improv|increas|decreas|drop|gain|declin|grow|grew|ris|rose|fall|fell)\w*\s+"
+    r"(?:\w+ly\s+)?in\s+(?P<measure>[^\W\d][^,;:()\d]{0,50}?)\s*\(\s*" + _QUALIFIER + r"$"
+)
+_DIFFERENCE_LABELS = frozenset({"gap", "difference", "delta", "margin"})
+
+
+def _metric_labelled_in_parens(text: str, q: Quantity, sentence: tuple[int, int]) -> str | None:
+    """'(5-task average -0.52)': the label; '(gap 0.083 nats)' after 'lower X than Y': the compared
+    measure X; 'varies in prevalence across models (16% to 77%)': what the clause varies in."""
     found = _LABEL_IN_PARENS.search(text, max(0, q.start - 50), q.start)
-    if not found or re.fullmatch(_QUALIFIER, found.group("label") + " ", re.IGNORECASE):
-        return None  # '(sim 0.06-0.07)': a qualifier, no label
-    phrase = _phrase_before(text, found.start("label"), found.end("label"))
-    return _clean(phrase) if phrase == found.group("label") else None
+    if found and found.group("label").lower() in _DIFFERENCE_LABELS:
+        for comparative in reversed(list(_COMPARED_MEASURE.finditer(text, sentence[0], found.start()))):
+            phrase = _phrase_after(text, comparative.end(), found.start())
+            measure = _clean(phrase[0]) if phrase else None
+            if measure and _names_metric(measure):
+                return measure
+        return None
+    if found and not re.fullmatch(_QUALIFIER, found.group("label") + " ", re.IGNORECASE):  # '(sim 0.06)'
+        phrase = _phrase_before(text, found.start("label"), found.end("label"))
+        return _clean(phrase) if phrase == found.group("label") else None
+    varies = _IN_BEFORE_PARENS.search(text, max(sentence[0], q.start - 80), q.start)
+    phrase = _phrase_after(text, varies.start("measure"), q.start) if varies else None
+    return _clean(phrase[0]) if phrase else None
 
 
 def metric_of(
@@ -597,7 +616,7 @@ def metric_of(
         or _metric_after(text, q, limit)
         or _metric_in_parens(text, q, limit)
         or _metric_of_degree(text, q)
-        or _metric_labelled_in_parens(text, q)
+        or _metric_labelled_in_parens(text, q, sentence)
         or _metric_in_after(text, q, limit)
         or _metric_before(text, clause[0], q)
         or _metric_of_subject(text, clause[0], q)
