@@ -1505,3 +1505,10 @@ def test_a_noun_after_a_scaled_count_is_what_it_counts() -> None:
 )
 def test_a_parenthesis_restating_a_comparison_or_a_variation_names_its_measure(text: str, expected: list) -> None:
     assert [c.metric for c in extract(text).claims] == expected
+
+
+def test_the_model_is_the_one_model_a_paper_without_a_method_has_named() -> None:
+    (claim,) = extract("We probe Llama-3-8B for refusal. The model detects fake entities with an AUC of 0.97.").claims
+    assert (claim.metric, claim.model) == ("AUC", "Llama-3-8B")
+    (claim,) = extract(PROPOSE + "We probe Llama-3-8B. The model detects fake entities with an AUC of 0.97.").claims
+    assert claim.model is None
