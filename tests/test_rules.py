@@ -1512,3 +1512,8 @@ def test_the_model_is_the_one_model_a_paper_without_a_method_has_named() -> None
     assert (claim.metric, claim.model) == ("AUC", "Llama-3-8B")
     (claim,) = extract(PROPOSE + "We probe Llama-3-8B. The model detects fake entities with an AUC of 0.97.").claims
     assert claim.model is None
+
+
+def test_numbers_in_an_aside_that_names_no_measure_restate_the_measure_before() -> None:
+    text = "We study probes. Across models, the AUC is 0.81, unchanged after tuning (0.812 vs 0.809)."
+    assert [c.metric for c in extract(text).claims] == ["AUC", "AUC", "AUC"]

@@ -1700,6 +1700,22 @@ _WHICH_IS = re.compile(
 )
 
 
+_ASIDE_AFTER = re.compile(
+    r"(?:[^.;:\d]|(?<=[\w-])\d|\d+-?(?=[^\W\d])){1,80}?\(\s*" + _QUALIFIER + r"[+\u2212-]?\s*$", re.IGNORECASE
+)
+
+
+def _share_aside(text: str, drafts: list[_Draft]) -> None:
+    """'cos stays in [0.12, 0.20], identical before and after tuning (0.1197 vs 0.1200)': numbers in
+    an aside that names no measure, of the unit of the number before, restate that number's measure."""
+    for a, b in zip(drafts, drafts[1:]):
+        if b.firm or not (a.firm and a.metric) or a.q.unit != b.q.unit:
+            continue
+        aside = _ASIDE_AFTER.fullmatch(text, a.q.end, b.q.start)
+        if aside and not _names_metric(aside.group()):
+            b.metric, b.firm = a.metric, True
+
+
 def _share_which_is(text: str, drafts: list[_Draft]) -> None:
     """A change a 'which is' clause states about the number before it is of that number's measure."""
     for a, b in zip(drafts, drafts[1:]):
@@ -2122,6 +2138,7 @@ def build_claims(
         _respectively(text, drafts, benchmarks, sentence)
         _respective_subjects(text, drafts, subjects, sentence)
         _numbers_for_names(text, drafts, subjects, sentence)
+    _share_aside(text, drafts)
     _share_lists(text, drafts)
     _share_by_lists(text, drafts)
     _share_before_and_after(text, drafts)
