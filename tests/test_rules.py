@@ -1517,3 +1517,17 @@ def test_the_model_is_the_one_model_a_paper_without_a_method_has_named() -> None
 def test_numbers_in_an_aside_that_names_no_measure_restate_the_measure_before() -> None:
     text = "We study probes. Across models, the AUC is 0.81, unchanged after tuning (0.812 vs 0.809)."
     assert [c.metric for c in extract(text).claims] == ["AUC", "AUC", "AUC"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("A pre-registered audit with a fixed FooGate threshold achieves 1.5% hallucinations at 24% abstention.",
+         "FooGate"),
+        # what it runs with names no method: no subject
+        ("A pre-registered audit with twelve raters achieves 1.5% hallucinations at 24% abstention.", None),
+    ],
+)
+def test_an_unnamed_subject_with_a_named_method_is_that_method_s(text: str, expected: str | None) -> None:
+    claims = extract("We propose FooGate. " + text).claims
+    assert claims and all(c.method == expected for c in claims)

@@ -791,6 +791,7 @@ _SUBJECT_VERB = AnyCase(
     + _VERB_ENDING
     + r"|is|are|was|were|has|have|had|be|becomes?|became)\b(?!-|\s+of\b)"
 )
+_WITH_NAME = re.compile(r"\s+with\s+(?:(?:a|an|the|our)\s+)?(?:[\w-]+\s+){0,2}", re.IGNORECASE)
 # A passive with its agent: 'the best trade-off is achieved by M'.
 _BY_AGENT = re.compile(r"\s+by\s+(?:the\s+)?", re.IGNORECASE)
 _PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been)\s+(?:\w+ly\s+)?$", re.IGNORECASE)
@@ -992,6 +993,9 @@ def _subject_before(
         found = _resolve(text, sentence[0], end, subjects)
         if found is None and not verb.group().endswith("ing"):
             found = _appositive(text, sentence[0], end, subjects)
+        if found == (None, None):  # 'an audit with a fixed ISR=1.0 achieves': the method it runs with
+            named = next((m for m in subjects.methods if _WITH_NAME.fullmatch(text, end, max(end, m.start))), None)
+            return (named.name, None) if named else found
         if found is not None:
             return found
     return None
