@@ -1531,3 +1531,9 @@ def test_numbers_in_an_aside_that_names_no_measure_restate_the_measure_before() 
 def test_an_unnamed_subject_with_a_named_method_is_that_method_s(text: str, expected: str | None) -> None:
     claims = extract("We propose FooGate. " + text).claims
     assert claims and all(c.method == expected for c in claims)
+
+
+def test_a_digit_after_a_slash_ends_a_name_not_a_list_of_numbers() -> None:
+    text = "We release all the pre-trained models, including fooCLIP-L/14, which achieves 80.3% accuracy."
+    (claim,) = extract(text).claims
+    assert claim.method == "fooCLIP-L/14"

@@ -818,7 +818,7 @@ _NAME_HEAD = re.compile(
 _POSSESSIVE = re.compile(r"(?P<name>[^\s(]+)['\u2019]s\s+(?:[\w-]+\s+){0,3}?[\w-]+$")
 # Before a verb, what continues a list of predicates ('improves X by 31.4%, increases ...').
 _CONJOINED = re.compile(
-    r"(?:[,;-]|(?<![\w.-])[\d.]+|%|\)|\b(?:and|or|but|while|whereas|thus|thereby|by|yet|to|not|"
+    r"(?:[,;-]|(?<![\w./-])[\d.]+|%|\)|\b(?:and|or|but|while|whereas|thus|thereby|by|yet|to|not|"
     r"simultaneously|further|also))\s*$",
     re.IGNORECASE,
 )
