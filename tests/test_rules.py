@@ -1537,3 +1537,12 @@ def test_a_digit_after_a_slash_ends_a_name_not_a_list_of_numbers() -> None:
     text = "We release all the pre-trained models, including fooCLIP-L/14, which achieves 80.3% accuracy."
     (claim,) = extract(text).claims
     assert claim.method == "fooCLIP-L/14"
+
+
+def test_a_name_called_beside_the_subject_with_its_acronym_is_the_subject() -> None:
+    text = (
+        "We revisit pruning. The new pruner, called Slim Gate (SG), reduces decoding latency by 41% "
+        "over dense decoding."
+    )
+    (claim,) = extract(text).claims
+    assert (claim.metric, claim.method) == ("decoding latency", "SG")

@@ -887,7 +887,8 @@ _HEADED_NAME = re.compile(
     re.IGNORECASE,
 )
 _NAME_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:[A-Z][\w-]*\s+)?")
-_APPOSITION_OPENS = re.compile(r"[\w)]\s*,\s*(?:[A-Z][\w-]*\s+)?$")
+_APPOSITION_OPENS = re.compile(r"[\w)]\s*,\s*(?:(?:called|named|dubbed|termed)\s+)?(?:[A-Z][\w-]*\s+)?$")
+_ACRONYM_BEFORE = re.compile(r"\s*\([^()]{1,24}\)$")
 
 
 def _named_at(end: int, subjects: Subjects) -> Mention | None:
@@ -895,14 +896,16 @@ def _named_at(end: int, subjects: Subjects) -> Mention | None:
 
 
 def _apposed_name(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str | None, str | None] | None:
-    """'Even the best models, Google Gemini-2.5-Pro and OpenAI o3, achieve 30%': names set beside
-    the subject between commas say who it is; the first of them stands for the list."""
+    """'Even the best models, Google Gemini-2.5-Pro and OpenAI o3, achieve 30%', 'the proposed
+    architecture, called Light GRU (Li-GRU), reduces': names set beside the subject between commas
+    say who it is; the first of them stands for the list."""
     stripped = end
     while stripped > floor and text[stripped - 1] in " ,":
         stripped -= 1
     if stripped == end or text[stripped:end].count(",") != 1:
         return None
-    first = _named_at(stripped, subjects)
+    acronym = _ACRONYM_BEFORE.search(text, max(floor, stripped - 30), stripped)  # 'Light GRU (Li-GRU),'
+    first = _named_at(stripped, subjects) or (_named_at(acronym.start(), subjects) if acronym else None)
     while first:
         gap = _NAME_LIST_GAP.search(text, max(floor, first.start - 16), first.start)
         previous = _named_at(gap.start(), subjects) if gap and gap.end() == first.start else None
