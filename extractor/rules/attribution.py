@@ -886,8 +886,6 @@ _HEADED_NAME = re.compile(
     r"\s+(?:model|method|approach|system|framework|variant|network|agent|architecture|pipeline|policy)s?$",
     re.IGNORECASE,
 )
-_NAME_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:[A-Z][\w-]*\s+)?")
-_APPOSITION_OPENS = re.compile(r"[\w)]\s*,\s*(?:(?:called|named|dubbed|termed)\s+)?(?:[A-Z][\w-]*\s+)?$")
 _ACRONYM_BEFORE = re.compile(r"\s*\([^()]{1,24}\)$")
 
 
@@ -895,34 +893,9 @@ def _named_at(end: int, subjects: Subjects) -> Mention | None:
     return next((m for m in (*subjects.methods, *subjects.models) if m.end == end), None)
 
 
-def _apposed_name(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str | None, str | None] | None:
-    """'Even the best models, Google Gemini-2.5-Pro and OpenAI o3, achieve 30%', 'the proposed
-    architecture, called Light GRU (Li-GRU), reduces': names set beside the subject between commas
-    say who it is; the first of them stands for the list."""
-    stripped = end
-    while stripped > floor and text[stripped - 1] in " ,":
-        stripped -= 1
-    if stripped == end or text[stripped:end].count(",") != 1:
-        return None
-    acronym = _ACRONYM_BEFORE.search(text, max(floor, stripped - 30), stripped)  # 'Light GRU (Li-GRU),'
-    first = _named_at(stripped, subjects) or (_named_at(acronym.start(), subjects) if acronym else None)
-    while first:
-        gap = _NAME_LIST_GAP.search(text, max(floor, first.start - 16), first.start)
-        previous = _named_at(gap.start(), subjects) if gap and gap.end() == first.start else None
-        if not previous:
-            break
-        first = previous
-    if not first or not _APPOSITION_OPENS.search(text, max(floor, first.start - 20), first.start):
-        return None
-    return (first.name, None) if first in subjects.methods else (None, first.name)
-
-
 def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str | None, str | None] | None:
     """(method, model) of the subject that ends at ``end``; None when the words there are no
     subject (a list of predicates goes on), (None, None) when the subject is unnamed."""
-    apposed = _apposed_name(text, floor, end, subjects)
-    if apposed:
-        return apposed
     if _CONJOINED.search(text, max(floor, end - 4), end) or end <= floor:
         return None
     if subjects.proposed and _OWN.search(text, max(floor, end - 60), end):
@@ -963,8 +936,6 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
         definite = coined_name and re.fullmatch(r"the\s+", text[unnamed.start() : coined_name[1]], re.IGNORECASE)
         if coined_name and definite and coined(coined_name[0]):
             return (None, coined_name[0]) if MODEL_FAMILIES.match(coined_name[0]) else (coined_name[0], None)
-        if unnamed and _names_metric(_phrase_before(text, floor, end) or ""):
-            return None  # 'X is better: the perplexity gap shrinks by 32%': what changes, not who
         return (None, None) if unnamed else None
     name = re.split(r"\s+on\s+", chunk[0])[0]  # 'the accuracy of FooNet on GSM8K is ...'
     if name_key(name) in subjects.measures or _names_metric(name.split()[-1]):
@@ -981,6 +952,7 @@ def _subject_before(
     """The subject of the nearest verb before the number, (method, model); None when no verb
     before it has a subject (the sentence goes on from an earlier one: 'This gives 11.0 points')."""
     asides = [a.span() for a in _ASIDE.finditer(text, sentence[0], position)]
+    measured = False
     for verb in reversed(list(_SUBJECT_VERB.finditer(text, sentence[0], position))):
         if any(start < verb.start() < end for start, end in asides):
             continue
@@ -996,18 +968,21 @@ def _subject_before(
         found = _resolve(text, sentence[0], end, subjects)
         if found is None and not verb.group().endswith("ing"):
             found = _appositive(text, sentence[0], end, subjects)
+        if found == (None, None) and _names_metric(_phrase_before(text, sentence[0], end) or ""):
+            measured = True  # 'X is better: the perplexity gap shrinks by 32%': what changes, not who
+            continue
         if found == (None, None):  # 'an audit with a fixed ISR=1.0 achieves': the method it runs with
             named = next((m for m in subjects.methods if _WITH_NAME.fullmatch(text, end, max(end, m.start))), None)
             return (named.name, None) if named else found
         if found is not None:
             return found
-    return None
+    return (None, None) if measured else None
 
 
 # Between coordinated names, and before the first of them: a maker's name may come first
 # ('Google Gemini-2.5-Pro and OpenAI o3').
 _NAMES_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:the\s+)?(?:[A-Z][\w-]*\s+)?")
-_APPOSITIVE_OPEN = re.compile(r"[^\s,;(],\s*(?:[A-Z][\w-]*\s+)?$")
+_APPOSITIVE_OPEN = re.compile(r"[^\s,;(]\s*,\s*(?:(?:called|named|dubbed|termed)\s+)?(?:[A-Z][\w-]*\s+)?$")
 
 
 def _name_chain(text: str, last: Mention, named: list[Mention]) -> list[Mention]:
@@ -1021,15 +996,17 @@ def _name_chain(text: str, last: Mention, named: list[Mention]) -> list[Mention]
 
 
 def _appositive(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str | None, str | None] | None:
-    """'the best-performing models, Gemini-2.5-Pro and o3, achieve 30%': the names set off by
-    commas after a description are the subject the description only announces."""
+    """'the best-performing models, Gemini-2.5-Pro and o3, achieve 30%', 'the proposed architecture,
+    called Light GRU (Li-GRU), reduces': the names set off by commas after a description are the
+    subject the description only announces."""
     if end - 1 <= floor or text[end - 1] != ",":
         return None
     close = end - 1
     while close > floor and text[close - 1].isspace():
         close -= 1
     named = sorted((*subjects.methods, *subjects.models), key=lambda m: m.start)
-    last = next((m for m in named if m.end == close), None)
+    acronym = _ACRONYM_BEFORE.search(text, max(floor, close - 30), close)  # 'Light GRU (Li-GRU),'
+    last = next((m for m in named if m.end in (close, acronym.start() if acronym else -1)), None)
     if last is None:
         return None
     first = _name_chain(text, last, named)[0]
