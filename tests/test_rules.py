@@ -1481,7 +1481,10 @@ def test_a_comparing_participle_s_points_are_points_of_the_clause_s_metric() -> 
 
 
 def test_a_change_a_which_is_clause_states_is_of_the_measure_before_it() -> None:
-    text = "We propose FooAug. We obtain 79.4% top-1 accuracy with a ResNet - 50, which is a + 1.8% absolute gain over BarAug."
+    text = (
+        "We propose FooAug. We obtain 79.4% top-1 accuracy with a ResNet - 50, which is a + 1.8% absolute gain "
+        "over BarAug."
+    )
     assert [(c.metric, c.kind, c.baseline) for c in extract(text).claims] == [
         ("top-1 accuracy", "score", None), ("top-1 accuracy", "change", "BarAug")
     ]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from extractor.catalog.registry import metric_entry
 from extractor.grounding import name_key
@@ -234,7 +235,9 @@ _SUBJECT_CHANGE = re.compile(
 
 # 'exits 17% earlier in denoising steps', '30% faster in wall-clock time': what a comparative
 # is measured in.
-_IN_AFTER_COMPARATIVE = re.compile(r"\s+in\s+(?:terms\s+of\s+)?(?:the\s+|its\s+|their\s+)?(?=[^\W\d])", re.IGNORECASE)
+_IN_AFTER_COMPARATIVE = re.compile(
+    r"\s+in\s+(?:terms\s+of\s+)?(?:the\s+|its\s+|their\s+)?(?=[^\W\d])", re.IGNORECASE
+)
 # A comparative with nothing after it names its own measure: '35% faster than M' is a speed.
 _IMPLIED = {"faster": "speed", "slower": "speed"}
 
@@ -791,6 +794,7 @@ _SUBJECT_VERB = AnyCase(
     + _VERB_ENDING
     + r"|is|are|was|were|has|have|had|be|becomes?|became)\b(?!-|\s+of\b)"
 )
+# What an unnamed subject runs with: 'an audit with a fixed ISR=1.0 achieves ...'.
 _WITH_NAME = re.compile(r"\s+with\s+(?:(?:a|an|the|our)\s+)?(?:[\w-]+\s+){0,2}", re.IGNORECASE)
 # A passive with its agent: 'the best trade-off is achieved by M'.
 _BY_AGENT = re.compile(r"\s+by\s+(?:the\s+)?", re.IGNORECASE)
@@ -1675,24 +1679,25 @@ def _share_restatement(text: str, drafts: list[_Draft]) -> None:
         b.benchmark = b.benchmark or a.benchmark
 
 
+# A character of the words between two numbers of one sentence: a digit only inside a word or a
+# name ('ResNet - 50', '4-bit'), never a number of its own.
+_BETWEEN_WORDS = r"(?:[^.;:\d]|(?<=[\w-])\d|(?<=-\s)\d|\d+-?(?=[^\W\d]))"
 # '79.4% top-1 accuracy with M, which is a +1.8% absolute improvement over N': a relative clause
 # that says what the number before it gains.
 _WHICH_IS = re.compile(
-    r"(?:[^.;:\d]|(?<=[\w-])\d|(?<=-\s)\d|\d+-?(?=[^\W\d])){0,80}?,\s*which\s+(?:is|was|represents|amounts\s+to|"
+    _BETWEEN_WORDS + r"{0,80}?,\s*which\s+(?:is|was|represents|amounts\s+to|"
     r"corresponds\s+to|means)\s+(?:(?:a|an)\s+)?" + _QUALIFIER + r"[+\u2212-]?\s*$",
     re.IGNORECASE,
 )
 
 
-_ASIDE_AFTER = re.compile(
-    r"(?:[^.;:\d]|(?<=[\w-])\d|\d+-?(?=[^\W\d])){1,80}?\(\s*" + _QUALIFIER + r"[+\u2212-]?\s*$", re.IGNORECASE
-)
+_ASIDE_AFTER = re.compile(_BETWEEN_WORDS + r"{1,80}?\(\s*" + _QUALIFIER + r"[+\u2212-]?\s*$", re.IGNORECASE)
 
 
 def _share_aside(text: str, drafts: list[_Draft]) -> None:
     """'cos stays in [0.12, 0.20], identical before and after tuning (0.1197 vs 0.1200)': numbers in
     an aside that names no measure, of the unit of the number before, restate that number's measure."""
-    for a, b in zip(drafts, drafts[1:]):
+    for a, b in pairwise(drafts):
         if b.firm or not (a.firm and a.metric) or a.q.unit != b.q.unit:
             continue
         aside = _ASIDE_AFTER.fullmatch(text, a.q.end, b.q.start)
@@ -1702,8 +1707,10 @@ def _share_aside(text: str, drafts: list[_Draft]) -> None:
 
 def _share_which_is(text: str, drafts: list[_Draft]) -> None:
     """A change a 'which is' clause states about the number before it is of that number's measure."""
-    for a, b in zip(drafts, drafts[1:]):
-        if a.metric and a.firm and not b.firm and b.kind == "change" and _WHICH_IS.fullmatch(text, a.q.end, b.q.start):
+    for a, b in pairwise(drafts):
+        if not (a.metric and a.firm) or b.firm or b.kind != "change":
+            continue
+        if _WHICH_IS.fullmatch(text, a.q.end, b.q.start):
             b.metric, b.firm = a.metric, True
             b.benchmark = b.benchmark or a.benchmark
 
@@ -1797,8 +1804,8 @@ def _share_anaphor(text: str, doc: Document, drafts: list[_Draft]) -> None:
 
 
 _COMPARED_TO = re.compile(
-    r"(?:[^.;:\d]|(?<=[\w-])\d|\d+-?(?=[^\W\d])){0,80}?,\s*(?:(?:as\s+)?compared\s+(?:to|with)|relative\s+to|versus|vs\.?|"
-    r"against)\s*(?:(?:a|an|the)\s+)?" + _QUALIFIER + r"$",
+    _BETWEEN_WORDS + r"{0,80}?,\s*(?:(?:as\s+)?compared\s+(?:to|with)|relative\s+to|versus|vs\.?|against)\s*"
+    r"(?:(?:a|an|the)\s+)?" + _QUALIFIER + r"$",
     re.IGNORECASE,
 )
 
@@ -1806,7 +1813,7 @@ _COMPARED_TO = re.compile(
 def _share_compared_value(text: str, drafts: list[_Draft]) -> None:
     """'GLM reaches 93.5% contrast-group accuracy at a high setting, compared with 81.5% at its
     lowest': the number a clause is compared with is measured like it, on the same benchmark."""
-    for a, b in zip(drafts, drafts[1:]):
+    for a, b in pairwise(drafts):
         if b.firm or not (a.firm and a.metric) or a.q.unit != b.q.unit:
             continue
         if _COMPARED_TO.fullmatch(text, a.q.end, b.q.start):
@@ -1824,7 +1831,9 @@ _COMPARED_IN = re.compile(
 )
 
 
-def _measure_of_the_predicate_before(text: str, sentence: tuple[int, int], q: Quantity) -> tuple[str, int] | None:
+def _measure_of_the_predicate_before(
+    text: str, sentence: tuple[int, int], q: Quantity
+) -> tuple[str, int] | None:
     """The last measure a change verb or a comparing verb names in the sentence before ``q``, and
     where it ends."""
     found: tuple[str, int] | None = None
@@ -2006,7 +2015,8 @@ def _subject_of(
 # A number inside a noun phrase a reference noun heads is that reference's: 'climbs to 61% (from a
 # 48% pre-RL baseline)', 'over a 70.2% supervised baseline'.
 _REFERENCE_AFTER = re.compile(
-    r"\s+(?P<name>(?:[\w-]+\s+){0,3}?(?:baseline|reference|checkpoint)s?)(?=\s*[),;.]|\s*$|\s+(?:on|in|at|for|and|while)\b)",
+    r"\s+(?P<name>(?:[\w-]+\s+){0,3}?(?:baseline|reference|checkpoint)s?)"
+    r"(?=\s*[),;.]|\s*$|\s+(?:on|in|at|for|and|while)\b)",
     re.IGNORECASE,
 )
 
