@@ -1549,3 +1549,17 @@ def test_a_name_called_beside_the_subject_with_its_acronym_is_the_subject() -> N
     )
     (claim,) = extract(text).claims
     assert (claim.metric, claim.method) == ("decoding latency", "SG")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("FooNet achieves a convergence rate approximately 50.4% faster than BarNet.", "convergence rate"),
+        ("FooNet is 35% faster than BarNet.", "speed"),
+        # a measure of another clause is not bound before the number
+        ("FooNet shows slightly lower accuracy than a method that is up to 29% slower.", "speed"),
+    ],
+)
+def test_a_bare_comparative_is_of_the_measure_bound_before_it_else_a_speed(text: str, expected: str) -> None:
+    (claim,) = extract(PROPOSE + text).claims
+    assert claim.metric == expected

@@ -238,7 +238,8 @@ _SUBJECT_CHANGE = re.compile(
 _IN_AFTER_COMPARATIVE = re.compile(
     r"\s+in\s+(?:terms\s+of\s+)?(?:the\s+|its\s+|their\s+)?(?=[^\W\d])", re.IGNORECASE
 )
-# A comparative with nothing after it names its own measure: '35% faster than M' is a speed.
+# A comparative with nothing after it names its own measure when nothing else does: '35% faster
+# than M' is a speed, 'a convergence rate 50% faster than M' a convergence rate.
 _IMPLIED = {"faster": "speed", "slower": "speed"}
 
 
@@ -254,7 +255,7 @@ def _metric_after(text: str, q: Quantity, limit: int, weak: bool = False) -> str
     measured_in = _IN_AFTER_COMPARATIVE.match(text, position, limit) if comparative else None
     found = _phrase_after(text, measured_in.end() if measured_in else position, limit)
     if not found:
-        return _IMPLIED.get(comparative.group().split()[-1].lower()) if comparative else None
+        return None
     phrase = _clean(found[0])
     if phrase and (comparative or _names_metric(phrase) or (weak and (q.unit or q.scale) is not None)):
         return phrase  # weak: any noun after a unit ('24% abstention', '4.5 MB byte buffer', '67M parameters')
@@ -608,13 +609,20 @@ def _metric_labelled_in_parens(text: str, q: Quantity, sentence: tuple[int, int]
     return _clean(phrase[0]) if phrase else None
 
 
-def metric_of(
+def _implied(text: str, q: Quantity, limit: int) -> str | None:
+    """The measure a comparative with nothing after it names ('35% faster than M' is a speed)."""
+    comparative = _COMPARATIVE.match(text, q.end, limit)
+    if not comparative or _metric_after(text, q, limit):
+        return None
+    return _IMPLIED.get(comparative.group().split()[-1].lower())
+
+
+def _metric_from_grammar(
     doc: Document, q: Quantity, clause: tuple[int, int], sentence: tuple[int, int], limit: int
-) -> tuple[str | None, bool]:
-    """The metric phrase bound to the number, or None (never another clause's metric), and
-    whether the grammar binds it firmly (a bare noun after a unit does not)."""
+) -> str | None:
+    """The first metric phrase a construction binds to the number."""
     text = doc.text
-    metric = (
+    return (
         _metric_exponent(text, q, max(limit, doc.sentence_of(q.start)[1]))
         or _metric_after(text, q, limit)
         or _metric_in_parens(text, q, limit)
@@ -632,6 +640,19 @@ def metric_of(
         or _metric_in_terms(text, sentence, q)
         or _metric_of_compared_pair(text, sentence, q)
     )
+
+
+def metric_of(
+    doc: Document, q: Quantity, clause: tuple[int, int], sentence: tuple[int, int], limit: int
+) -> tuple[str | None, bool]:
+    """The metric phrase bound to the number, or None (never another clause's metric), and
+    whether the grammar binds it firmly (a bare noun after a unit does not)."""
+    text = doc.text
+    implied = _implied(text, q, limit)
+    if implied:  # 'a convergence rate 50% faster than M': the measure bound before wins
+        metric = _metric_before(text, clause[0], q) or implied
+    else:
+        metric = _metric_from_grammar(doc, q, clause, sentence, limit)
     if q.unit == "x" and (metric is None or not _names_metric(metric)) and _SPEED.search(text, *clause):
         return "speedup", True  # 'speeds up decoding by 2.4x', '2.4x faster'
     if metric:
