@@ -1563,3 +1563,17 @@ def test_a_name_called_beside_the_subject_with_its_acronym_is_the_subject() -> N
 def test_a_bare_comparative_is_of_the_measure_bound_before_it_else_a_speed(text: str, expected: str) -> None:
     (claim,) = extract(PROPOSE + text).claims
     assert claim.metric == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("FooNet reaches a precision and a recall of 81.2% and 74.5% on the test split.", ["precision", "recall"]),
+        ("FooNet reaches R@1 and R@5 scores of 41.3 and 68.9.", ["R@1", "R@5 scores"]),
+        ("FooNet reaches IoU0.3 and IoU0.5 scores of 41.3 and 28.9.", ["IoU0.3 scores", "IoU0.5 scores"]),
+        # one metric for a list stays shared
+        ("FooNet reaches an accuracy of 81.2% and 74.5% on the two splits.", ["accuracy", "accuracy"]),
+    ],
+)
+def test_a_list_of_metrics_bound_before_a_list_of_numbers_pairs_them(text: str, expected: list) -> None:
+    assert [c.metric for c in extract(PROPOSE + text).claims] == expected

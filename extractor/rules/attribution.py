@@ -1700,6 +1700,45 @@ def _share_restatement(text: str, drafts: list[_Draft]) -> None:
         b.benchmark = b.benchmark or a.benchmark
 
 
+# 'R1@IoU0.3 and R1@IoU0.5 scores of 27.82 and 18.68', 'precision and recall are 81% and 74%': a
+# list of metrics bound before a list of as many numbers.
+_LIST_LINK = re.compile(r"\s+(?:of|are|were)\s+" + _QUALIFIER + r"$|\s*[=:]\s*" + _QUALIFIER + r"$", re.IGNORECASE)
+_METRIC_AND = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:(?:a|an|the|its|their)\s+)?$", re.IGNORECASE)
+
+
+def _metrics_listed_before(text: str, position: int, floor: int, count: int) -> list[str] | None:
+    """The ``count`` coordinated metric phrases that end at ``position``, in the order written."""
+    phrases: list[str] = []
+    end = position
+    while len(phrases) < count:
+        phrase = _phrase_before(text, floor, end)
+        cleaned = _clean(phrase)
+        if cleaned and phrases and not _names_metric(cleaned):  # 'R1@0.3 and R1@0.5 scores': a shared head
+            cleaned = f"{cleaned} {phrases[-1].split()[-1]}"
+        if not phrase or not cleaned or not _names_metric(cleaned):
+            return None
+        phrases.insert(0, cleaned)
+        start = text.rfind(phrase, floor, end)
+        joint = _METRIC_AND.search(text, max(floor, start - 12), start) if len(phrases) < count else None
+        if len(phrases) < count and not joint:
+            return None
+        end = joint.start() if joint else start
+    return phrases
+
+
+def _paired_metric_lists(text: str, doc: Document, drafts: list[_Draft]) -> None:
+    """A list of numbers bound to a list of as many metrics takes them one each, in order."""
+    for run in _number_lists(text, drafts):
+        link = _LIST_LINK.search(text, max(0, run[0].q.start - 20), run[0].q.start) if len(run) >= 2 else None
+        if not link:
+            continue
+        floor = doc.clause_of(run[0].q.start)[0]
+        metrics = _metrics_listed_before(text, link.start(), floor, len(run))
+        if metrics and len({m.lower() for m in metrics}) == len(run):
+            for draft, metric in zip(run, metrics, strict=True):
+                draft.metric, draft.firm = metric, True
+
+
 # A character of the words between two numbers of one sentence: a digit only inside a word or a
 # name ('ResNet - 50', '4-bit'), never a number of its own.
 _BETWEEN_WORDS = r"(?:[^.;:\d]|(?<=[\w-])\d|(?<=-\s)\d|\d+-?(?=[^\W\d]))"
@@ -2155,6 +2194,7 @@ def build_claims(
         _numbers_for_names(text, drafts, subjects, sentence)
     _share_aside(text, drafts)
     _share_lists(text, drafts)
+    _paired_metric_lists(text, doc, drafts)
     _share_by_lists(text, drafts)
     _share_before_and_after(text, drafts)
     _share_restatement(text, drafts)
