@@ -1577,3 +1577,8 @@ def test_a_bare_comparative_is_of_the_measure_bound_before_it_else_a_speed(text:
 )
 def test_a_list_of_metrics_bound_before_a_list_of_numbers_pairs_them(text: str, expected: list) -> None:
     assert [c.metric for c in extract(PROPOSE + text).claims] == expected
+
+
+def test_the_before_value_is_the_baselines_the_sentence_names() -> None:
+    text = PROPOSE + "Using only 30% of the compute of baseline models, we reduce perplexity from 25.7 to 21.9."
+    assert [(c.value, c.method) for c in extract(text).claims] == [(25.7, "baseline models"), (21.9, "FooNet")]

@@ -2119,6 +2119,15 @@ _COMPARED_WITH = re.compile(
 _EXAMPLE = re.compile(r"\s+(?:like|such\s+as|including)\s+", re.IGNORECASE)
 
 
+# A baseline the sentence names before 'from A to B': 'Using 26% of the budget of baseline models,
+# we reduce perplexity from 25.7 to 21.9'.
+_BASELINE_NAMED = re.compile(
+    r"\b(?P<b>(?:(?!(?:of|the|a|an|our|their|its|to|for|on|in|over|than|with)\b)[\w-]+\s+)?baselines?"
+    r"(?:\s+models?|\s+methods?|\s+systems?)?)\b",
+    re.IGNORECASE,
+)
+
+
 def _starting_condition(text: str, q: Quantity, sentence: tuple[int, int], subjects: Subjects) -> str | None:
     """Whose the A of 'from A to B' is when the sentence names the starting point: the system
     both are measured for ('from 55.3% to 80.5% for CaffeNet'), the model whose measure changes
@@ -2138,10 +2147,10 @@ def _starting_condition(text: str, q: Quantity, sentence: tuple[int, int], subje
         if sentence[0] <= m.start < q.start and text[max(0, m.start - 4) : m.start].lower().rstrip() == " of":
             return m.name
     compared = list(_COMPARED_WITH.finditer(text, sentence[0], q.start))
-    if not compared:
-        return None
-    phrase = _EXAMPLE.split(compared[-1].group("b"))[-1]
-    return _clean_phrase(phrase)
+    if compared:
+        return _clean_phrase(_EXAMPLE.split(compared[-1].group("b"))[-1])
+    named = list(_BASELINE_NAMED.finditer(text, sentence[0], q.start))
+    return named[-1].group("b") if named else None  # 'with 26% of the budget of baseline models, ...'
 
 
 def _past_math(text: str, q: Quantity) -> Quantity:
