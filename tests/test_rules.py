@@ -1582,3 +1582,9 @@ def test_a_list_of_metrics_bound_before_a_list_of_numbers_pairs_them(text: str, 
 def test_the_before_value_is_the_baselines_the_sentence_names() -> None:
     text = PROPOSE + "Using only 30% of the compute of baseline models, we reduce perplexity from 25.7 to 21.9."
     assert [(c.value, c.method) for c in extract(text).claims] == [(25.7, "baseline models"), (21.9, "FooNet")]
+
+
+def test_the_measure_of_a_system_that_changes_in_inline_math() -> None:
+    text = PROPOSE + "Notably, the convergence rate of the FooNet algorithm increases by over $63.3\\%$ in dense networks."
+    (claim,) = extract(text).claims
+    assert (claim.metric, claim.method, claim.kind) == ("convergence rate", "FooNet", "change")

@@ -228,7 +228,7 @@ _SUBJECT_CHANGE = re.compile(
     r"(?:improv|reduc|lower|rais|boost|cut|decreas|increas|halv|doubl|narrow)|"
     r"shrink|shrank|drop|dropp|fall|fell|rise|rose|ris|climb|collaps|grow|grew|"
     r"increas|decreas|improv|degrad|declin|jump)\w*\s+(?:\w+ly\s+)?"
-    r"(?:by\s+|to\s+|from\s+)?" + _QUALIFIER + r"$",
+    r"(?:by\s+|to\s+|from\s+)?" + _QUALIFIER + r"\$?$",
     re.IGNORECASE,
 )
 
@@ -448,7 +448,8 @@ def _metric_of_change(text: str, floor: int, q: Quantity) -> str | None:
         return None
     subject = _phrase_before(text, floor, change.start())
     where = _PLACE_BEFORE.search(text, floor, change.start() - len(subject)) if subject else None
-    if where and not _measured(subject):  # 'Accuracy on GSM8K rises from 60.1% to 75.3%'
+    # 'Accuracy on GSM8K rises from 60.1% to 75.3%', 'the convergence rate of the X algorithm increases'
+    if where and (not _measured(subject) or _HEADED_NAME.search(" " + subject)):
         subject = _phrase_before(text, floor, where.start())
     return _measured(subject)
 
@@ -908,7 +909,7 @@ def measure_names(text: str, names: list[tuple[str, tuple[str, ...]]], written: 
 
 # The head noun a name is written before: 'the PTv3 model', 'the FooNet-L variant'.
 _HEADED_NAME = re.compile(
-    r"\s+(?:model|method|approach|system|framework|variant|network|agent|architecture|pipeline|policy)s?$",
+    r"\s+(?:model|method|approach|algorithm|system|framework|variant|network|agent|architecture|pipeline|policy)s?$",
     re.IGNORECASE,
 )
 _ACRONYM_BEFORE = re.compile(r"\s*\([^()]{1,24}\)$")
