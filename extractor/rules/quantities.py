@@ -21,6 +21,7 @@ _SCALE_WORDS = {"thousand": "K", "million": "M", "billion": "B", "trillion": "T"
 
 # A unit right after a number, with the normalized unit each group stands for. LaTeX spacing
 # (``0.2\,pp``), the end of inline math (``$15$ seconds``) and a single space may come between.
+# Tokenized text spaces a rate's slash ('1.27 bits / char').
 _UNIT = re.compile(
     r"""\$?(?:\\[,;:!\ ]|~|\s)?\s?(?:
         (?P<pp>pp\b|p\.p\.|percentage[\s-]points?\b|percent\s+points?\b)
@@ -29,7 +30,7 @@ _UNIT = re.compile(
       | (?P<x>[x\u00d7](?![\w])|\$?\\times\b\$?|times\b|-?fold\b)
       | (?P<memory>[KMGT]i?B\b|bytes\b)
       | (?P<time>ms\b|\u00b5s\b|us\b|ns\b|seconds?\b|secs?\b|minutes?\b|mins?\b|hours?\b|hrs?\b|days?\b|s(?=[\s,.;)])|h(?=[\s,.;)]))
-      | (?P<bits>bits?[\s-]+per[\s-]+(?:dim(?:ension)?|token|char(?:acter)?|byte|pixel)\b|bits?/(?:dim|char)\b|BPD\b|bpd\b|BPC\b|bpc\b)
+      | (?P<bits>bits?[\s-]+per[\s-]+(?:dim(?:ension)?|token|char(?:acter)?|byte|pixel)\b|bits?\s?/\s?(?:dim|char)\b|BPD\b|bpd\b|BPC\b|bpc\b)
       | (?P<other>nats?\b|dB\b|FPS\b|fps\b|tokens/s\b|it/s\b|[GTP]?FLOPs\b|bits?\b)
       | (?P<scale>thousand|million|billion|trillion)\b
     )""",
