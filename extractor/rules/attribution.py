@@ -795,9 +795,11 @@ def _benchmark_in_sentence(
 
 # 'we', 'it', 'our quantized models', 'the proposed method', 'this approach': the paper itself;
 # so is a LaTeX macro the authors define for its name ('\name outperforms GRPO', 'our \name
-# algorithm').
+# algorithm'), and its name with the abbreviation in parentheses ('our Past Decode
+# Regularization ( PDR ) method', 'our Improved A + ( IA ) method').
 _OWN_WORDS = (
-    r"(?:(?<![\w\\}])\\[A-Za-z]+\b|\b(?:we|it|our\s+(?:\\?[\w-]+\s+){0,3}?(?:method|approach|framework|model|system|technique|"
+    r"(?:(?<![\w\\}])\\[A-Za-z]+\b|\b(?:we|it|our\s+(?:\\?[\w+-]+\s+){0,3}?(?:\(\s*[^()]{1,20}\)\s+)?"
+    r"(?:method|approach|framework|model|system|technique|"
     r"algorithm|pipeline|agent|architecture|variant|design|scheme|strategy|recipe|solution|"
     r"network|parser|optimizer|policy|estimator|quantization|compression)s?|(?:the\s+)?(?:proposed|resulting)\s+"
     r"(?:[\w-]+\s+){0,2}?[\w-]+|(?:this|the)\s+(?:method|approach|framework|technique|algorithm)))"
