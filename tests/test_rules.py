@@ -1305,6 +1305,11 @@ def test_a_list_of_changes_is_on_the_benchmarks_of_the_results_it_leads_to() -> 
     assert [c.benchmark for c in extract(text).claims] == ["MMLU", "GSM8K", "MMLU", "GSM8K"]
 
 
+def test_a_version_written_apart_from_a_found_name_is_not_a_claim() -> None:
+    text = PROPOSE + "We build on BarNet. BarNet 2.0 reaches 61.2 % on the VQA v2.0 dataset ."
+    assert claim_values(text) == [(61.2, None)]
+
+
 def test_a_benchmark_opening_its_sentence_with_a_colon_heads_every_number_of_it() -> None:
     text = PROPOSE + "MMLU (5-shot): FooNet reaches 85.3% and BarNet 80.1%. Training takes 3.5 hours."
     assert [c.benchmark for c in extract(text).claims] == ["MMLU", "MMLU", None]

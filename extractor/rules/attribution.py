@@ -2162,6 +2162,12 @@ def _past_math(text: str, q: Quantity) -> Quantity:
     return replace(q, end=q.end + 1) if text[q.end : q.end + 1] == "$" else q
 
 
+def _in_name(q: Quantity, names: list[Mention]) -> bool:
+    """A version written apart from its name ('FlowNet 2.0 is ...', 'on VQA v2.0') is part of a
+    method or benchmark the rules found, not a result."""
+    return any(m.start <= q.start and q.end <= m.end for m in names)
+
+
 def build_claims(
     doc: Document,
     readings: list[Reading],
@@ -2171,7 +2177,8 @@ def build_claims(
 ) -> list[ClaimDraft]:
     """A claim for every quantity read as a result, with what its sentence says about it."""
     text = doc.text
-    results = [_past_math(text, r.quantity) for r in readings if r.role == CLAIM]
+    names = [*subjects.methods, *benchmarks]
+    results = [_past_math(text, r.quantity) for r in readings if r.role == CLAIM and not _in_name(r.quantity, names)]
     drafts: list[_Draft] = []
     for index, q in enumerate(results):
         clause = doc.clause_of(q.start)
