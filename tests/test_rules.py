@@ -601,6 +601,9 @@ def test_a_difference_written_around_its_metric_is_a_change(text: str) -> None:
         # a name written before the common noun of its kind ('the X algorithm') is the subject
         ("GPT-4o has no gate. Results show that the FooNet algorithm reaches 61.2% on MMLU.", "FooNet", None),
         ("In contrast, the GPT-4o model reaches 61.2% on MMLU.", None, "GPT-4o"),
+        # a name opening the sentence is the subject of a predicate after its copula
+        ("We build on BarNet. BarNet 2.0 is only marginally slower than BarNet but cuts the error by 50 % .",
+         "BarNet 2.0", None),
         # the paper's own name with its abbreviation in parentheses
         ("With little overhead , our Fast Sparse Decoder ( FooNet ) method reaches 55.6 perplexity on PTB .",
          "FooNet", None),
