@@ -52,6 +52,9 @@ _TIME_UNITS = {
     "us": "\u00b5s",
 }
 _HYPHEN_WORD = re.compile(r"-([A-Za-z][A-Za-z]*)")
+# A plus standing alone right before a number, after a space or an opening bracket, and not
+# after a number (a sum: '3 + 2 layers').
+_APART_PLUS = re.compile(r"(?:^|(?<=[\s(\[]))(?<![\d%)]\s)\+\s$")
 _SCIENTIFIC = re.compile(r"\s*(?:\\times|times|\u00d7|x)\s*10\s*\^\s*\{?\s*([-+\u2212]?\d+)\s*\}?")
 _UNCERTAINTY = re.compile(r"^\s*(?:\u00b1|\\pm|pm|\+-|\+/-|\+/\u2212)\s*$")
 _RANGE = re.compile(r"^\s*(?:--|\u2013|\u2014|-|to|~)\s*(?:~|\u2248|approx\.?|sim)?\s*$")
@@ -123,6 +126,8 @@ def _atom(text: str, mention: NumberMention) -> Quantity:
     number_end = end
     raw = mention.text.lstrip("+-\u2212")
     sign = mention.text[0] if mention.text[0] in "+-\u2212" else None
+    if sign is None and _APART_PLUS.search(text, max(0, mention.start - 3), mention.start):
+        sign = "+"  # tokenized text writes a gain's sign apart: '( + 0.15dB on Images'
     value = mention.value
     form = "single"
     scientific = _SCIENTIFIC.match(text, end) if scale is None else None
