@@ -1225,7 +1225,7 @@ _BASELINE_AFTER = re.compile(
 )
 _BASELINE_BEFORE = re.compile(
     r"\b(?:surpass\w*|outperform\w*|beat\w*|exceed\w*|improv\w*\s+(?:over|on|upon))\s+"
-    r"(?:the\s+)?(?P<b>[^,;:()]{1,50}?)\s+by\s+(?:up\s+to\s+|about\s+|~)?$",
+    r"(?:the\s+)?(?P<b>[^,;:()]{1,50}?)\s+by\s+(?:up\s+to\s+|about\s+|~|(?:an\s+)?(?:absolute|relative)\s+)?$",
     re.IGNORECASE,
 )
 

@@ -155,14 +155,15 @@ INCREASE = re.compile(
     r"enhanc\w*|jump\w*|grow\w*|grew|lifts?|uplifts?|overheads?)\b|(?<![\w.])\+\d",
     re.IGNORECASE,
 )
-# Words before a number that make it a change relative to something; removing or eliminating an
-# amount ('removing 67.1M parameters', 'eliminating 91% of ...') changes what had it.
+# Words before a number that make it a change relative to something ('by absolute 6.37 %' too);
+# removing or eliminating an amount ('removing 67.1M parameters', 'eliminating 91% of ...')
+# changes what had it.
 CHANGE_CUE = re.compile(
     r"\b(?:by|margins?\s+of|gains?\s+of|improvements?\s+of|reductions?\s+of|drops?\s+of|"
     r"speed-?ups?\s+of|increases?\s+of|decreases?\s+of|costs?(?:\s+of)?|loses|losing|gains|adds|adding|saves|"
     r"saving|remov(?:es|ed|ing)|eliminat(?:es|ed|ing))"
     r"\s*(?:only\s+|just\s+|up\s+to\s+|about\s+|~|nearly\s+|roughly\s+|approximately\s+|over\s+|more\s+than\s+|"
-    r"as\s+(?:little|much|few|many)\s+as\s+)?$",
+    r"as\s+(?:little|much|few|many)\s+as\s+|(?:an\s+)?(?:absolute|relative)\s+)?$",
     re.IGNORECASE,
 )
 # Nouns that head the name of a method, model, system or metric a paper may coin.
