@@ -1603,3 +1603,9 @@ def test_the_measure_of_a_system_that_changes_in_inline_math() -> None:
     text = PROPOSE + "Notably, the convergence rate of the FooNet algorithm increases by over $63.3\\%$ in dense networks."
     (claim,) = extract(text).claims
     assert (claim.metric, claim.method, claim.kind) == ("convergence rate", "FooNet", "change")
+def test_the_one_benchmark_a_sentence_closes_with_holds_each_of_its_results() -> None:
+    text = PROPOSE + (
+        "FooNet processes 30 % more pixels than single scale training at 800x1333 pixels on the COCO dataset . "
+        "It improves the efficiency of BarNet by 6.0x and the AP by 1.0 % on COCO ."
+    )
+    assert [c.benchmark for c in extract(text).claims] == ["COCO", "COCO", "COCO"]
