@@ -1609,3 +1609,11 @@ def test_the_one_benchmark_a_sentence_closes_with_holds_each_of_its_results() ->
         "It improves the efficiency of BarNet by 6.0x and the AP by 1.0 % on COCO ."
     )
     assert [c.benchmark for c in extract(text).claims] == ["COCO", "COCO", "COCO"]
+
+
+def test_from_to_pairs_listed_after_commas_keep_the_first_pair_s_metric() -> None:
+    text = PROPOSE + (
+        "We improve the best results of perplexity from 20.5 to 18.3 on WikiText - 103 , from 23.7 to 21.8 on One Billion Word , "
+        "and from 55.3 to 54.5 on Penn Treebank ."
+    )
+    assert [c.metric for c in extract(text).claims] == ["perplexity"] * 6

@@ -1811,7 +1811,10 @@ def _versus_pairs_are_scores(text: str, drafts: list[_Draft]) -> None:
                 draft.kind, draft.direction = "score", None
 
 
-_NEXT_PAIR = re.compile(r"[^.;:\d]{0,60}?\band\s+from\s+" + _QUALIFIER, re.IGNORECASE)
+# What stands between two coordinated pairs: words, a name's digits ('on WikiText - 103 , from').
+_NEXT_PAIR = re.compile(
+    r"(?:[^.;:\d]|(?<=[\w-])\d|(?<=-\s)\d){0,60}?(?:,\s*|\band\s+)from\s+" + _QUALIFIER, re.IGNORECASE
+)
 
 
 def _share_before_and_after(text: str, drafts: list[_Draft]) -> None:
@@ -1826,8 +1829,8 @@ def _share_before_and_after(text: str, drafts: list[_Draft]) -> None:
             a.metric, a.firm = b.metric, b.firm
         a.benchmark = a.benchmark or b.benchmark
         b.benchmark = b.benchmark or a.benchmark
-    # '... from 55.3% to 80.5% for M, and from 73.8% to 82.3% for N': a pair coordinated with the
-    # one before keeps its measure (what it is on, it may restate: 'and from 34.7% to 39.1% for
+    # '... from 55.3% to 80.5% for M, and from 73.8% to 82.3% for N' (', from 1.13 to 1.08 on B'): a
+    # pair coordinated with the one before keeps its measure (what it is on, it may restate: 'and from 34.7% to 39.1% for
     # the harder scenes').
     for (_, first_after), (before, after) in zip(pairs, pairs[1:]):
         if _NEXT_PAIR.fullmatch(text, first_after.q.end, before.q.start):
