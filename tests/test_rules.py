@@ -1617,3 +1617,8 @@ def test_from_to_pairs_listed_after_commas_keep_the_first_pair_s_metric() -> Non
         "and from 55.3 to 54.5 on Penn Treebank ."
     )
     assert [c.metric for c in extract(text).claims] == ["perplexity"] * 6
+
+
+def test_the_before_value_of_an_improved_record_is_the_record_s() -> None:
+    text = PROPOSE + "FooNet works well , improving the best published negative log - likelihood on ImageNet from 3.83 to 3.77 ."
+    assert [(c.value, c.method) for c in extract(text).claims] == [(3.83, "best published"), (3.77, "FooNet")]
