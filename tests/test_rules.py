@@ -1622,3 +1622,8 @@ def test_from_to_pairs_listed_after_commas_keep_the_first_pair_s_metric() -> Non
 def test_the_before_value_of_an_improved_record_is_the_record_s() -> None:
     text = PROPOSE + "FooNet works well , improving the best published negative log - likelihood on ImageNet from 3.83 to 3.77 ."
     assert [(c.value, c.method) for c in extract(text).claims] == [(3.83, "best published"), (3.77, "FooNet")]
+
+
+def test_a_difference_in_points_after_a_score_is_of_the_score_s_measure() -> None:
+    text = PROPOSE + "FooNet reaches 24.4 BLEU on LDC2015E86 , outperforming the state of the art by 1.1 points ."
+    assert [c.metric for c in extract(text).claims] == ["BLEU", "BLEU"]
