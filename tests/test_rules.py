@@ -1627,3 +1627,8 @@ def test_the_before_value_of_an_improved_record_is_the_record_s() -> None:
 def test_a_difference_in_points_after_a_score_is_of_the_score_s_measure() -> None:
     text = PROPOSE + "FooNet reaches 24.4 BLEU on LDC2015E86 , outperforming the state of the art by 1.1 points ."
     assert [c.metric for c in extract(text).claims] == ["BLEU", "BLEU"]
+
+
+def test_a_comparing_relative_clause_states_a_change_of_its_antecedent_s_measure() -> None:
+    text = PROPOSE + "FooNet achieves 41.6 mAP on COCO which surpasses the best method , BarNet , by 0.8 ."
+    assert [c.metric for c in extract(text).claims] == ["mAP", "mAP"]

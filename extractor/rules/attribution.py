@@ -1939,11 +1939,13 @@ def _continue_the_predicate_measure(text: str, doc: Document, drafts: list[_Draf
             draft.metric, draft.firm = measure, True
 
 
-# A participle clause that compares ('..., surpassing TEAL by 1.77%'), attached to the clause
-# before it, and nothing between but that clause's words.
+# A participle clause that compares ('..., surpassing TEAL by 1.77%'), or a relative clause that
+# does ('... which surpass Focal Loss by 0.8'), attached to the clause before it, and nothing
+# between but that clause's words.
 _COMPARING_PARTICIPLE = re.compile(
-    r"[^.;:]{0,80}?,\s*(?:\w+ly\s+)?(?:while\s+)?(?:surpass|outperform|exceed|beat|improv|trail|lagg|outscor)"
-    r"\w*ing\b[^.;:\d]{0,60}$",
+    r"[^.;:]{0,80}?(?:,\s*(?:\w+ly\s+)?(?:while\s+)?(?:surpass|outperform|exceed|beat|improv|trail|lagg|outscor)"
+    r"\w*ing|\s(?:which|that)\s+(?:\w+ly\s+)?(?:surpass|outperform|exceed|beat|trail|lag|outscor)\w*)"
+    r"\b[^.;:\d]{0,80}$",
     re.IGNORECASE,
 )
 _LIST_ITEM = re.compile(r"\s*(?:,\s*)?(?:and\s+)?[^.;:,\d]{0,30}?\bby\s+" + _QUALIFIER + r"$", re.IGNORECASE)
