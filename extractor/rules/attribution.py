@@ -97,7 +97,9 @@ _CHANGE_NOUNS = frozenset(
 )
 # Words after a metric's name that are not part of it: the change it names, and its reference
 # ('accuracy improvement', '2.5 F1 absolute').
-_TRAILING = _CHANGE_NOUNS | {"absolute", "relative"}
+# Words after a metric's name that are not part of it: a change noun, and the unit of a score
+# written after the name ('10 F1 points', '31.2 BLEU points').
+_TRAILING = _CHANGE_NOUNS | {"absolute", "relative", "points", "point", "pts"}
 _METRIC_WORDS = METRIC_WORDS - _GENERIC
 _COMPARATIVE = re.compile(
     r"\s*(?:relative\s+|absolute\s+)?(?:fewer|less|lower|higher|more|smaller|larger|faster|slower|"
