@@ -94,6 +94,12 @@ def test_from_to_after_a_change_verb_is_two_values_not_a_range() -> None:
     assert (before.form, before.value, after.form, after.value) == ("before", 25.7, "after", 21.9)
 
 
+def test_from_to_set_off_by_a_dash_after_a_far_change_verb_is_two_values() -> None:
+    text = "we improve the performance of the baseline model on the VQA v2.0 dataset \u2013 from 65.67 % to 70.24 %"
+    before, after = (q for q in parse_quantities(Document(text)) if q.value > 10)
+    assert (before.form, before.value, after.form, after.value) == ("before", 65.67, "after", 70.24)
+
+
 def test_a_version_inside_a_name_is_not_a_range_start() -> None:
     assert [(q.value, q.value_max) for q in parse_quantities(Document("Llama-3.1-8B and Qwen2-7B"))] == [
         (3.1, None),

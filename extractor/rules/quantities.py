@@ -75,7 +75,10 @@ _QUALIFIER = re.compile(
 _CHANGE_VERB_BEFORE_FROM = re.compile(
     r"\b(?:reduc\w*|rais\w*|increas\w*|improv\w*|boost\w*|drop\w*|decreas\w*|lower\w*|cut\w*|"
     r"grow\w*|grew|ris\w*|rose|climb\w*|shrink\w*|shrank|narrow\w*|fall\w*|fell|jump\w*|go|goes|"
-    r"going|went|mov\w*|push\w*|bring\w*|brought|lift\w*|decay\w*|declin\w*|chang\w*)\b[^.;]{0,40}$",
+    r"going|went|mov\w*|push\w*|bring\w*|brought|lift\w*|decay\w*|declin\w*|chang\w*)\b"
+    # a dash or colon sets 'from A to B' off as the change's figures ('improve the performance of
+    # the up - down model on VQA v2.0 dataset – from 65.67 % to 70.24 %'), farther from its verb
+    r"(?:[^.;]{0,40}|(?:[^.;]|\.(?=\d)){0,100}\s(?:\u2013|\u2014|--|:)\s+from\s+)$",
     re.IGNORECASE,
 )
 
@@ -347,7 +350,7 @@ def _from_to(
     87.6% to 93.2% and from 88.0% to 93.8% on Y')."""
     if not _TO.fullmatch(between) or not _FROM.search(before):
         return None
-    lead = text[max(0, a.start - 60) : a.start]
+    lead = text[max(0, a.start - 130) : a.start]
     rises = _range(a, b, b.end) is not None
     coordinated = (
         previous is not None
