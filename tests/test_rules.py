@@ -1639,3 +1639,10 @@ def test_a_difference_in_points_after_a_score_is_of_the_score_s_measure() -> Non
 def test_a_comparing_relative_clause_states_a_change_of_its_antecedent_s_measure() -> None:
     text = PROPOSE + "FooNet achieves 41.6 mAP on COCO which surpasses the best method , BarNet , by 0.8 ."
     assert [c.metric for c in extract(text).claims] == ["mAP", "mAP"]
+
+
+def test_a_bare_number_listed_before_a_difference_takes_its_unit() -> None:
+    assert quantities("by 8 and 9.5 absolute percentage points respectively") == [
+        (8.0, None, "pp"),
+        (9.5, None, "pp"),
+    ]

@@ -24,7 +24,7 @@ _SCALE_WORDS = {"thousand": "K", "million": "M", "billion": "B", "trillion": "T"
 # Tokenized text spaces a rate's slash ('1.27 bits / char').
 _UNIT = re.compile(
     r"""\$?(?:\\[,;:!\ ]|~|\s)?\s?(?:
-        (?P<pp>pp\b|p\.p\.|percentage[\s-]points?\b|percent\s+points?\b)
+        (?P<pp>pp\b|p\.p\.|(?:absolute\s+)?percentage[\s-]points?\b|percent\s+points?\b)
       | (?P<pct>\\?%|percent\b)
       | (?P<points>(?:absolute\s+|accuracy\s+)?(?:points?|pts?)\b)
       | (?P<x>[x\u00d7](?![\w])|\$?\\times\b\$?|times\b|-?fold\b)
@@ -320,9 +320,20 @@ def _merge(text: str, atoms: list[Quantity]) -> list[Quantity]:
             out.append(merged)
             index += 2
             continue
-        out.append(a)
+        out.append(_unit_of_list(a, b, between))
         index += 1
     return out
+
+
+_LIST_AND = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)")
+
+
+def _unit_of_list(a: Quantity, b: Quantity, between: str) -> Quantity:
+    """'by 8 and 9.5 absolute percentage points': a bare number listed right before a number
+    with a unit of difference or share is written in that unit."""
+    if a.unit or a.scale or a.modifier or b.unit not in ("%", "pp", "points", "x") or not _LIST_AND.fullmatch(between):
+        return a
+    return replace(a, unit=b.unit)
 
 
 def _inside_name(text: str, a: Quantity) -> bool:
