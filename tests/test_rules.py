@@ -250,6 +250,9 @@ def attributed(text: str) -> list[tuple]:
         ("It is 96% smaller than GRPO in terms of model parameters.", "model parameters"),
         ("It attains 2.5 F1 absolute higher than GRPO.", "F1"),
         ("FooNet beats the best published results by more than 10 F1 points .", "F1"),
+        # the measure a verb of beating takes as its object, never the rival's name
+        ("FooNet beats the accuracy of our closest rivals by 8 points .", "accuracy"),
+        ("FooNet outperforms the baseline by 3 % .", None),
         ("FooNet is 35% faster than GRPO.", "speed"),
         # a unit that names its measure
         ("FooNet runs at over 20 FPS on a single GPU.", "FPS"),

@@ -490,6 +490,22 @@ def _measured(phrase: str | None) -> str | None:
     return cleaned
 
 
+_BEATS = re.compile(r"\b(?:beat|surpass|exceed|outperform|outscor)\w*\s+(?:the\s+)?", re.IGNORECASE)
+
+
+def _metric_beaten(text: str, floor: int, q: Quantity) -> str | None:
+    """'we beat the accuracy of our closest competitors by 8 and 9.5 points': the measure a
+    verb of beating takes as its object, when its phrase names a metric (never the rival's
+    name: 'outperforms the baseline by 3%')."""
+    for verb in reversed(list(_BEATS.finditer(text, max(floor, q.start - 120), q.start))):
+        found = _phrase_after(text, verb.end(), q.start)
+        if not found or not re.search(r"\bby\s+" + _QUALIFIER + r"(?:[\d.]+\s*(?:,\s*|and\s+))*$", text[found[1] : q.start]):
+            continue
+        phrase = _clean(found[0])
+        return phrase if phrase and _names_metric(phrase) else None
+    return None
+
+
 _PAIR_OPENS = re.compile(r"[,:]\s*" + _QUALIFIER + r"$")
 _VERSUS_NUMBER = re.compile(r"\s*(?:vs\.?|versus)\s*\\?\s*" + _QUALIFIER + r"[-+\u2212]?\d", re.IGNORECASE)
 _COMPARED_MEASURE = re.compile(
@@ -640,6 +656,7 @@ def _metric_from_grammar(
         or _metric_duration_of(text, q, limit)
         or _metric_gapped(text, clause[0], q)
         or _metric_of_change(text, clause[0], q)
+        or _metric_beaten(text, clause[0], q)
         or _metric_in_terms(text, sentence, q)
         or _metric_of_compared_pair(text, sentence, q)
     )
