@@ -491,6 +491,7 @@ def test_respectively_aligns_numbers_and_the_coordinated_names_of_their_subject(
         # a change noun heading the phrase after the number
         ("FooNet runs with 0.2% step-time overhead.", ("step-time overhead", "change", "increase")),
         ("FooNet outperforms the previous best record by absolute 6.37 % on CTW1500 .", (None, "change", "increase")),
+        ("FooNet learns dependencies 80 % longer than RNNs .", (None, "change", "increase")),
         # tokenized text writes a gain's sign apart from its number
         ("FooNet does better ( + 0.4 dB on noisy images ) than prior networks .", (None, "change", "increase")),
     ],

@@ -1224,6 +1224,7 @@ _PHRASE_BREAK = re.compile(r"[,;]|\.\s|(?<![\w.-])\d")
 # overhead', '3.1-point accuracy drop', '18-point gap').
 _CHANGE_AFTER = re.compile(
     r"\s*(?:relative\s+|absolute\s+)?(?:fewer|less|lower|higher|more|faster|slower|smaller|larger|earlier|"
+    r"longer|shorter|cheaper|"
     r"(?:(?!(?:of|on|in|at|for|with|and|or|to|the|a|an)\b)[\w-]+\s+){0,2}?(?:speed-?ups?|gains?|improvements?|"
     r"reductions?|drops?|increases?|decreases?|overhead|savings?|lifts?|uplifts?|boosts?|gaps?)\b|"
     r"(?:of\s+)?improvement|over\b|above\b|below\b|behind\b|ahead\s+of\b|(?:\w+\s+)?better|"

@@ -152,7 +152,7 @@ DECREASE = re.compile(
 INCREASE = re.compile(
     r"\b(?:improv\w*|increas\w*|gain\w*|boost\w*|higher|more|faster|speed-?ups?|better|rais\w*|"
     r"ris(?:e|es|ing)|rose|outperform\w*|surpass\w*|exceed\w*|larger|greater|accelerat\w*|"
-    r"enhanc\w*|jump\w*|grow\w*|grew|lifts?|uplifts?|overheads?)\b|(?<![\w.])\+\d",
+    r"enhanc\w*|jump\w*|grow\w*|grew|lifts?|uplifts?|overheads?|longer)\b|(?<![\w.])\+\d",
     re.IGNORECASE,
 )
 # Words before a number that make it a change relative to something ('by absolute 6.37 %' too);
