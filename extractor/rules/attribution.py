@@ -862,7 +862,8 @@ _NAME_HEAD = re.compile(
     r"detector|retriever|planner|policy|judge)s?$",
     re.IGNORECASE,
 )
-_POSSESSIVE = re.compile(r"(?P<name>[^\s(]+)['\u2019]s\s+(?:[\w-]+\s+){0,3}?[\w-]+$")
+# A possessive before the subject's head ('FooNet's representations'; tokenized 'FooNet 's').
+_POSSESSIVE = re.compile(r"(?P<name>[^\s(]+)\s?['\u2019]s\s+(?:[\w-]+\s+){0,3}?[\w-]+$")
 # Before a verb, what continues a list of predicates ('improves X by 31.4%, increases ...').
 _CONJOINED = re.compile(
     r"(?:[,;-]|(?<![\w./-])[\d.]+|%|\)|\b(?:and|or|but|while|whereas|thus|thereby|by|yet|to|not|"
