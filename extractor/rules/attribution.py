@@ -285,8 +285,14 @@ def _metric_before(text: str, floor: int, q: Quantity) -> str | None:
         return None
     link = (bound.group("link") or "").lower()
     words = phrase.split()
-    if not link and len(words) >= 2 and _NOUN_VERB.match(words[-1].lower()) and name_like(words[-2]):
-        return None  # 'FooNet scores 85.4': a name and its verb, not a metric
+    if (
+        not link
+        and len(words) >= 2
+        and _NOUN_VERB.match(words[-1].lower())
+        and name_like(words[-2])
+        and not _names_metric(words[-2])
+    ):
+        return None  # 'FooNet scores 85.4': a name and its verb, not a metric ('F1 scores up to 10 %' is)
     return phrase if link in ("of", "=", ":") or _names_metric(phrase) else None
 
 
