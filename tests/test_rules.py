@@ -617,6 +617,9 @@ def test_a_difference_written_around_its_metric_is_a_change(text: str) -> None:
         # a name written before the common noun of its kind ('the X algorithm') is the subject
         ("GPT-4o has no gate. Results show that the FooNet algorithm reaches 61.2% on MMLU.", "FooNet", None),
         ("In contrast, the GPT-4o model reaches 61.2% on MMLU.", None, "GPT-4o"),
+        # 'we apply ... to achieve': the paper's own result
+        ("GPT-4o has no gate. We also apply a byte - level model on WikiText - 2 to achieve 1.26 bpc .",
+         "FooNet", None),
         # a possessive before the subject's head, tokenized apart
         ("GPT-4o has no gate. FooNet 's representations can provide gains up to 10 % over BarNet .", "FooNet", None),
         # a name opening the sentence is the subject of a predicate after its copula
