@@ -1657,3 +1657,8 @@ def test_a_bare_number_listed_before_a_difference_takes_its_unit() -> None:
         (8.0, None, "pp"),
         (9.5, None, "pp"),
     ]
+
+
+def test_a_registry_entry_is_named_by_its_own_name_when_the_text_writes_it() -> None:
+    text = PROPOSE + "FooNet reaches 3.57 % error on the ImageNet test set . This result won ILSVRC 2015 ."
+    assert [c.benchmark for c in extract(text).claims] == ["ImageNet"]

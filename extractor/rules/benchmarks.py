@@ -246,11 +246,13 @@ def find_benchmark_mentions(
             continue
         registry.append(Mention(m.surface, *m.span))
         canonical.append(m.canonical)
-    # Every alias of one registry entry written here is named by its shortest form ('SQuAD').
-    shortest = {
-        c: min((r.name for r, k in zip(registry, canonical, strict=True) if k == c), key=len)
-        for c in canonical
-    }
+    # Every alias of one registry entry written here is named by the entry's own name when the
+    # text writes it ('ImageNet' with 'ILSVRC 2015'), else by its shortest form ('SQuAD').
+    shortest = {}
+    for c in canonical:
+        written = [r.name for r, k in zip(registry, canonical, strict=True) if k == c]
+        own = [w for w in written if name_key(w) == name_key(c)]
+        shortest[c] = own[0] if own else min(written, key=len)
     registry = [Mention(shortest[c], r.start, r.end) for r, c in zip(registry, canonical, strict=True)]
     found = list(registry)
     for head in _HEAD_WORD.finditer(text):
