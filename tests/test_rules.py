@@ -1670,3 +1670,7 @@ def test_a_bare_number_listed_before_a_difference_takes_its_unit() -> None:
 def test_a_registry_entry_is_named_by_its_own_name_when_the_text_writes_it() -> None:
     text = PROPOSE + "FooNet reaches 3.57 % error on the ImageNet test set . This result won ILSVRC 2015 ."
     assert [c.benchmark for c in extract(text).claims] == ["ImageNet"]
+
+
+def test_a_decade_is_a_year_not_seconds() -> None:
+    assert claim_values("The corpus was released in the 1990s . FooNet needs 1200s of training .") == [(1200.0, None)]

@@ -236,6 +236,8 @@ def read_quantity(doc: Document, q: Quantity) -> Reading:
             return reading(DATA)
         return reading(CLAIM)
     if q.unit in ("s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"):
+        if q.unit == "s" and q.end == q.number_end + 1 and not q.decimal and 1900 <= q.value < 2100:
+            return reading(YEAR)  # 'since the release of the corpus in the 1990s': a decade
         if _LIMIT_WORD.search(" ".join(before[-2:] + after[:2])):
             return reading(SETTING)
         return reading(CLAIM)
