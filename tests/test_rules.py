@@ -628,6 +628,8 @@ def test_with_no_named_method_the_model_the_paper_used_achieved_the_number() -> 
         # 'we apply ... to achieve': the paper's own result
         ("GPT-4o has no gate. We also apply a byte - level model on WikiText - 2 to achieve 1.26 bpc .",
          "FooNet", None),
+        # the paper's own models named in parentheses after them
+        ("GPT-4o has no gate. Trained on ImageNet , our models ( BarGANs ) reach an IS of 166.5 .", "BarGANs", None),
         # a possessive before the subject's head, tokenized apart
         ("GPT-4o has no gate. FooNet 's representations can provide gains up to 10 % over BarNet .", "FooNet", None),
         # a name opening the sentence is the subject of a predicate after its copula

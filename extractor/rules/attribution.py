@@ -1002,6 +1002,15 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
     return (None, name) if MODEL_FAMILIES.match(name) else (name, None)
 
 
+# The paper's own models with their name in parentheses ('our models ( BigGANs ) achieve').
+_OWN_NAMED = re.compile(_OWN_WORDS + r"\s*\(\s*(?P<name>[^()]{1,30}?)\s*\)\s*$", re.IGNORECASE)
+
+
+def _canonical_method(name: str, subjects: Subjects) -> str:
+    """A name as the rules list the method it is a form of, else as written."""
+    return next((m.name for m in subjects.methods if name_key(m.name) == name_key(name)), name)
+
+
 def _subject_before(
     text: str, position: int, sentence: tuple[int, int], subjects: Subjects
 ) -> tuple[str | None, str | None] | None:
@@ -1017,6 +1026,9 @@ def _subject_before(
             named = [m for m in (*subjects.methods, *subjects.models) if agent and m.start == agent.end()]
             if named:
                 return (named[0].name, None) if named[0] in subjects.methods else (None, named[0].name)
+        named = _OWN_NAMED.search(text, max(sentence[0], verb.start() - 90), verb.start())
+        if named and coined(named.group("name")):
+            return _canonical_method(named.group("name"), subjects), None
         lead = _BEFORE_VERB.search(text, max(sentence[0], verb.start() - 80), verb.start())
         end = lead.start() if lead else verb.start()
         while end > sentence[0] and text[end - 1].isspace():
