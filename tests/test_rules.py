@@ -1676,3 +1676,11 @@ def test_a_registry_entry_is_named_by_its_own_name_when_the_text_writes_it() -> 
 
 def test_a_decade_is_a_year_not_seconds() -> None:
     assert claim_values("The corpus was released in the 1990s . FooNet needs 1200s of training .") == [(1200.0, None)]
+
+
+def test_a_scale_written_apart_is_the_number_s_scale() -> None:
+    assert [(q.value, q.scale) for q in parse_quantities(Document("11.3 M English - French sentence pairs"))] == [
+        (11.3, "M")
+    ]
+    assert [(q.value, q.scale) for q in parse_quantities(Document("in Section 3 B we"))] == [(3.0, None)]
+    assert claim_values("We rebuild 11.3 M English - French sentence pairs with 83.3 precision .") == [(83.3, None)]

@@ -112,14 +112,23 @@ class Quantity:
         return abs(self.value) * (SCALES[self.scale] if self.scale else 1.0)
 
 
+# A scale letter written apart from its number, before another word ('11.3 M English - French').
+_APART_SCALE = re.compile(r" ([KMBT])(?= [A-Za-z(])")
+_REFERENCE = re.compile(r"\b(?:section|table|figure|fig\.|appendix|eq\.)\s*$", re.IGNORECASE)  # 'Section 3 B'
+
+
 def _mention_scale(text: str, mention: NumberMention) -> tuple[str | None, int]:
-    """The scale suffix of a mention ('7B'), or a lower-case 'b' after a model name ('6.7b')."""
+    """The scale suffix of a mention ('7B', tokenized '11.3 M'), or a lower-case 'b' after a model
+    name ('6.7b')."""
     last = mention.text[-1]
     if last in "kKMBT" and not last.isdigit():
         return last.upper(), mention.end
     after = text[mention.end : mention.end + 2]
     if after[:1] == "b" and not after[1:2].isalpha() and text[mention.start - 1 : mention.start] == "-":
         return "B", mention.end + 1
+    apart = _APART_SCALE.match(text, mention.end)
+    if apart and not _REFERENCE.search(text, max(0, mention.start - 12), mention.start):
+        return apart.group(1), apart.end()  # tokenized text writes the scale apart: '11.3 M pairs'
     return None, mention.end
 
 
