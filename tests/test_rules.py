@@ -1684,3 +1684,7 @@ def test_a_scale_written_apart_is_the_number_s_scale() -> None:
     ]
     assert [(q.value, q.scale) for q in parse_quantities(Document("in Section 3 B we"))] == [(3.0, None)]
     assert claim_values("We rebuild 11.3 M English - French sentence pairs with 83.3 precision .") == [(83.3, None)]
+
+
+def test_an_amount_of_text_trained_on_is_a_data_size() -> None:
+    assert claim_values("By training on 40 GB of text ( reviews ) , FooNet reaches a 0.69 F1 score .") == [(0.69, None)]

@@ -120,7 +120,7 @@ _MODEL_CONTEXT = re.compile(
 )
 _WORD_HYPHEN = re.compile(r"(\w+)-$")
 _MEMORY_UNIT = re.compile(r"[KMGT]i?B|bytes")
-_DATA_WORD = re.compile(r"\b(?:data|dataset|corpus|corpora|collection)\b")
+_DATA_WORD = re.compile(r"\b(?:data|dataset|corpus|corpora|collection|text)\b")  # 'on 40 GB of text'
 _LIMIT_WORD = re.compile(r"\b(?:limit|budget|timeout|cap)\b")
 _CHUNK_BREAK = re.compile(r"[\d,;:()\[\]]")
 _PHRASE_BREAK = re.compile(r"[,;]|\.\s|(?<![\w.-])\d")
