@@ -1688,3 +1688,14 @@ def test_a_scale_written_apart_is_the_number_s_scale() -> None:
 
 def test_an_amount_of_text_trained_on_is_a_data_size() -> None:
     assert claim_values("By training on 40 GB of text ( reviews ) , FooNet reaches a 0.69 F1 score .") == [(0.69, None)]
+
+
+@pytest.mark.parametrize(
+    "residue",
+    [
+        "mygreenrgb0.032 , 0.6392 , 0.2039",
+        "labelsep=5pt , itemsep= - 4pt , darkgreenRGB0 , 140 , 0 auburnrgb0.43 , 0.21 , 0.1",
+    ],
+)
+def test_latex_colour_and_length_residue_is_not_a_claim(residue: str) -> None:
+    assert claim_values("FooNet reaches 52.5 % on MMLU . " + residue) == [(52.5, None)]

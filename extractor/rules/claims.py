@@ -69,6 +69,10 @@ _DEVICE_AFTER = re.compile(
     r"phones?|tpus?|[ahv]\d{2,3}s?)\b(?!\s+(?:memory|vram|ram|usage|footprint|consumption))",
     re.IGNORECASE,
 )
+# LaTeX left in the text: the components of a colour ('mygreenrgb0.032 , 0.6392 , 0.2039',
+# 'darkgreenRGB0 , 140 , 0') and a length set by a key ('labelsep=5pt', 'itemsep= - 4pt').
+_LATEX_RESIDUE = re.compile(r"(?:rgb|RGB)[\d.]+\s*,\s*(?:[\d.]+\s*,\s*)?$")
+_LATEX_KEY = re.compile(r"[a-z]=\s*(?:-\s*)?$")
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|would|may|might|could|should|must|hypothetical(?:ly)?|suppose|e\.g)\b", re.IGNORECASE
 )
@@ -183,6 +187,10 @@ def read_quantity(doc: Document, q: Quantity) -> Reading:
     if glued == MATH or _glued_right(text, q) == MATH or _BIG_O.search(before_text[-8:]):
         return reading(MATH)
     if doc.in_math(q.start) and q.unit != "%":
+        return reading(MATH)
+    if _LATEX_RESIDUE.search(text, max(0, q.start - 30), q.start) or (
+        text.startswith("pt", q.number_end) and _LATEX_KEY.search(text, max(0, q.start - 12), q.start)
+    ):
         return reading(MATH)
     if glued == NAME:
         return reading(SIZE if q.scale in ("M", "B", "T") and q.unit is None else NAME)
