@@ -1699,3 +1699,8 @@ def test_an_amount_of_text_trained_on_is_a_data_size() -> None:
 )
 def test_latex_colour_and_length_residue_is_not_a_claim(residue: str) -> None:
     assert claim_values("FooNet reaches 52.5 % on MMLU . " + residue) == [(52.5, None)]
+
+
+def test_a_score_in_another_unit_after_a_listed_change_stays_a_score() -> None:
+    text = PROPOSE + "FooNet gets 24.4 BLEU on A , beating the state of the art by 1.1 points and 24.54 BLEU on B ."
+    assert [(c.value, c.kind) for c in extract(text).claims] == [(24.4, "score"), (1.1, "change"), (24.54, "score")]

@@ -1700,7 +1700,8 @@ def _share_lists(text: str, drafts: list[_Draft]) -> None:
             a.firm = b.firm = firm is not None
         if a.benchmark is None and b.own_benchmark:
             a.benchmark = b.benchmark
-        if a.kind == "change" and b.kind == "score" and b.q.form == "single":
+        # ('by 1.1 points and 24.54 BLEU on B': a score in another unit is a result of its own)
+        if a.kind == "change" and b.kind == "score" and b.q.form == "single" and a.q.unit == b.q.unit:
             b.kind, b.direction, b.baseline = a.kind, a.direction, b.baseline or a.baseline
     # '88.1% joint goal accuracy and 97.1% request accuracy on WoZ': items that each name their
     # metric share the benchmark named once at the end.
