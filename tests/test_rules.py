@@ -1704,3 +1704,8 @@ def test_latex_colour_and_length_residue_is_not_a_claim(residue: str) -> None:
 def test_a_score_in_another_unit_after_a_listed_change_stays_a_score() -> None:
     text = PROPOSE + "FooNet gets 24.4 BLEU on A , beating the state of the art by 1.1 points and 24.54 BLEU on B ."
     assert [(c.value, c.kind) for c in extract(text).claims] == [(24.4, "score"), (1.1, "change"), (24.54, "score")]
+
+
+def test_a_benchmark_closing_a_predicate_of_its_own_holds_no_earlier_number() -> None:
+    text = PROPOSE + "FooNet trains 9x faster than BarNet , and achieves a higher mAP on PASCAL VOC 2012 ."
+    assert [c.benchmark for c in extract(text).claims] == [None]

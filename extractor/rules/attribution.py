@@ -2037,6 +2037,8 @@ def _benchmark_in_metric(
     return None
 
 
+# A predicate of its own after the last number ('9x faster , and achieves a higher mAP on X').
+_NEXT_PREDICATE = re.compile(r"(?:,\s*|\band\s+)(?:\w+ly\s+)?(?:" + alternation(_RESULT_VERBS) + r")\w*", re.IGNORECASE)
 # What introduces the benchmark that closes a sentence: 'on the COCO dataset .', 'on COCO )'.
 _CLOSING_ON = re.compile(r"\b(?:on|in)\s+(?:the\s+)?$", re.IGNORECASE)
 _CLOSING_END = re.compile(r"\s*(?:(?:benchmark|dataset|test\s+set|corpus)s?\s*)?\)?\s*[.;]?\s*$", re.IGNORECASE)
@@ -2057,6 +2059,7 @@ def _benchmark_closing(text: str, drafts: list[_Draft], benchmarks: list[Mention
         last.start < inside[-1].q.end
         or not _CLOSING_ON.search(text, max(sentence[0], last.start - 10), last.start)
         or not _CLOSING_END.fullmatch(text, last.end, sentence[1])
+        or _NEXT_PREDICATE.search(text, inside[-1].q.end, last.start)
     ):
         return
     for d in inside:
