@@ -1709,3 +1709,8 @@ def test_a_score_in_another_unit_after_a_listed_change_stays_a_score() -> None:
 def test_a_benchmark_closing_a_predicate_of_its_own_holds_no_earlier_number() -> None:
     text = PROPOSE + "FooNet trains 9x faster than BarNet , and achieves a higher mAP on PASCAL VOC 2012 ."
     assert [c.benchmark for c in extract(text).claims] == [None]
+
+
+def test_a_generic_object_of_a_change_verb_leaves_the_metric_to_what_changes_after_it() -> None:
+    text = PROPOSE + "We improve performance on small objects ( miss rate decreases from 74.53 % to 60.79 % ) ."
+    assert [c.metric for c in extract(text).claims] == ["miss rate", "miss rate"]

@@ -450,6 +450,8 @@ def _metric_of_change(text: str, floor: int, q: Quantity) -> str | None:
             continue
         if not re.search(r"\b(?:by|from|to)\b", between, re.IGNORECASE):
             continue
+        if _clean(found[0]) is None:
+            continue  # 'improve performance of X ( miss rate decreases from ...': generic, look on
         return _measured(found[0])
     change = _SUBJECT_CHANGE.search(text, window_start, q.start)
     if not change:
