@@ -628,6 +628,9 @@ def test_with_no_named_method_the_model_the_paper_used_achieved_the_number() -> 
         # 'we apply ... to achieve': the paper's own result
         ("GPT-4o has no gate. We also apply a byte - level model on WikiText - 2 to achieve 1.26 bpc .",
          "FooNet", None),
+        # a participle right after the main clause's object: the main clause's subject did it
+        ("GPT-4o has no gate. Moreover , our method sets new results outperforming BarNet by up to 0.9 dB .",
+         "FooNet", None),
         # the paper's own models named in parentheses after them
         ("GPT-4o has no gate. Trained on ImageNet , our models ( BarGANs ) reach an IS of 166.5 .", "BarGANs", None),
         # a possessive before the subject's head, tokenized apart

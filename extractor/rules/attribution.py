@@ -841,7 +841,7 @@ _SUBJECT_VERB = AnyCase(
     r"(?<![\w-])(?:(?:"
     + alternation(
         _RESULT_VERBS
-        + r"|introduc|propos|present|develop|us(?=e|es|ed)|appl(?:y|ies|ied|ying)|eliminat|remov|cut(?=s\b|ting)"
+        + r"|introduc|propos|present|develop|us(?=e|es|ed)|appl(?:y|ies|ied|ying)|sets|eliminat|remov|cut(?=s\b|ting)"
     )
     + r")"
     + _VERB_ENDING
@@ -1038,6 +1038,8 @@ def _subject_before(
         found = _resolve(text, sentence[0], end, subjects)
         if found is None and not verb.group().endswith("ing"):
             found = _appositive(text, sentence[0], end, subjects)
+        if found == (None, None) and verb.group().lower().endswith("ing"):
+            continue  # 'X sets new results outperforming Y by 0.9dB': the participle's is X's
         if found == (None, None) and _names_metric(_phrase_before(text, sentence[0], end) or ""):
             measured = True  # 'X is better: the perplexity gap shrinks by 32%': what changes, not who
             continue
