@@ -250,6 +250,7 @@ def attributed(text: str) -> list[tuple]:
         ("It is 96% smaller than GRPO in terms of model parameters.", "model parameters"),
         ("It attains 2.5 F1 absolute higher than GRPO.", "F1"),
         ("FooNet beats the best published results by more than 10 F1 points .", "F1"),
+        ("FooNet beats BarNet by up to 0.9dB on average PSNR whilst staying fast .", "PSNR"),
         # a metric whose name looks like a name, before its noun-verb ('F1 scores up to 10 %')
         ("FooNet provides F1 scores up to 10 % higher than competing methods .", "F1 scores"),
         # the measure a verb of beating takes as its object, never the rival's name

@@ -55,7 +55,7 @@ _WORD = re.compile(
 # Words a metric phrase never holds: they end it.
 _STOP = frozenset(
     """
-    on in at for with over than and or while whereas but compared vs vs. versus relative across
+    on in at for with over than and or while whilst whereas but compared vs vs. versus relative across
     under when using of to by from is are was were be been being has have had that which who where
     as after before per between within without among against via respectively both each all its
     their our the a an this these those it we up nearly about around approximately roughly only
@@ -214,7 +214,8 @@ _BOUND_BEFORE = AnyCase(
 # ('CIFAR-10', tokenized 'CIFAR - 10'), never a number of its own.
 _IN_NAME = r"(?:[^,;:()\d]|(?<=[\w-])\d|(?<=-\s)\d|(?<=[A-Z]\s)\d)"
 _IN_AFTER = re.compile(
-    _IN_NAME + r"{0,24}?\b(?:in|from)\s+(?:terms\s+of\s+)?(?:the\s+|their\s+|its\s+)?(?=[^\W\d])", re.IGNORECASE
+    _IN_NAME + r"{0,24}?\b(?:in|from|on\s+average)\s+(?:terms\s+of\s+)?(?:the\s+|their\s+|its\s+)?(?=[^\W\d])",
+    re.IGNORECASE,
 )
 _SHARE_OF = re.compile(r"\s+of\s+(?:the\s+|its\s+|their\s+)?(?=[^\W\d])", re.IGNORECASE)
 _CHANGE_VERB = re.compile(
@@ -297,8 +298,8 @@ def _metric_before(text: str, floor: int, q: Quantity) -> str | None:
 
 
 def _metric_in_after(text: str, q: Quantity, limit: int) -> str | None:
-    """'by 9.7% in accuracy', '-0.12 in loss'; after 'in terms of' any noun is the measure ('96%
-    smaller than M in terms of model parameters')."""
+    """'by 9.7% in accuracy', '-0.12 in loss', 'by 0.9dB on average PSNR'; after 'in terms of' any
+    noun is the measure ('96% smaller than M in terms of model parameters')."""
     found = _IN_AFTER.match(text, q.end, limit)
     if not found:
         return None
