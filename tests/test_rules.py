@@ -59,6 +59,8 @@ def sizes(text: str) -> set[float]:
         ("the smallest (17.5 GiB) recipe", [(17.5, None, "GiB")]),
         ("approximately 33 minutes of training", [(33.0, None, "minutes")]),
         ("we reach 1.27 bits / char on text8", [(1.27, None, "BPC")]),
+        ("a 3.1-point accuracy drop", [(3.1, None, "points")]),
+        ("+ 4 - point mAP over the previous best", [(4.0, None, "points")]),
         ("cos stays in [0.12, 0.20]", [(0.12, 0.2, None)]),
         ("leaving an approx1.1--1.2 perplexity gap", [(1.1, 1.2, None)]),
         ("gains of up to 2.8times nats", [(2.8, None, "x")]),

@@ -52,6 +52,7 @@ _TIME_UNITS = {
     "us": "\u00b5s",
 }
 _HYPHEN_WORD = re.compile(r"-([A-Za-z][A-Za-z]*)")
+_POINT_ADJECTIVE = re.compile(r"\s?-\s?points?\b")
 # A plus standing alone right before a number, after a space or an opening bracket, and not
 # after a number (a sum: '3 + 2 layers').
 _APART_PLUS = re.compile(r"(?:^|(?<=[\s(\[]))(?<![\d%)]\s)\+\s$")
@@ -158,6 +159,9 @@ def _atom(text: str, mention: NumberMention) -> Quantity:
         unit = _normalize_unit(match)
         if unit is not None:
             end = match.end()
+    points = _POINT_ADJECTIVE.match(text, end) if unit is None else None
+    if points:  # 'a 3.1-point accuracy drop', tokenized '+ 4 - point mAP': a difference in points
+        unit, end = "points", points.end()
     hyphen = _HYPHEN_WORD.match(text, end)
     if hyphen:
         modifier = hyphen.group(1).lower()
