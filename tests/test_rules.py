@@ -1720,3 +1720,8 @@ def test_a_benchmark_closing_a_predicate_of_its_own_holds_no_earlier_number() ->
 def test_a_generic_object_of_a_change_verb_leaves_the_metric_to_what_changes_after_it() -> None:
     text = PROPOSE + "We improve performance on small objects ( miss rate decreases from 74.53 % to 60.79 % ) ."
     assert [c.metric for c in extract(text).claims] == ["miss rate", "miss rate"]
+
+
+def test_a_smaller_share_used_is_a_result_and_a_share_used_a_setting() -> None:
+    assert claim_values(PROPOSE + "FooNet beats all baselines while using 60 % less training data .") == [(60.0, None)]
+    assert claim_values(PROPOSE + "Trained using only 10 % of the labels , it reaches 80 % accuracy .") == [(80.0, None)]

@@ -95,6 +95,7 @@ _PERCENT_SETTING_BEFORE = re.compile(
     r"(?:only\s+|just\s+|about\s+|approximately\s+|~)?)$",
     re.IGNORECASE,
 )
+_FEWER = re.compile(r"\s*(?:fewer|less)\b", re.IGNORECASE)
 _RESOURCE_OF = re.compile(
     r"^\s*of\s+(?:the\s+|its\s+|their\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}?"
     r"(?:parameters|params|weights|budget|data|dataset|datasets|training|compute|tokens|"
@@ -311,6 +312,8 @@ def _scaled_role(
 def _percent_role(before_text: str, after_text: str, before: list[str]) -> str:
     if _CI.match(after_text) or (before and before[-1] in ("bootstrap", "bootstrapped", "confidence")):
         return BOUND
+    if _FEWER.match(after_text) and _PERCENT_SETTING_BEFORE.search(before_text[-40:]):
+        return CLAIM  # 'using 70 % fewer parameters': what is used is compared, a result
     if _PERCENT_SETTING_AFTER.match(after_text):
         return SETTING
     if _PERCENT_SETTING_BEFORE.search(before_text[-40:]) and not _RESOURCE_CHANGE.search(before_text[-60:]):
