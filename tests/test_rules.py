@@ -1725,3 +1725,8 @@ def test_a_generic_object_of_a_change_verb_leaves_the_metric_to_what_changes_aft
 def test_a_smaller_share_used_is_a_result_and_a_share_used_a_setting() -> None:
     assert claim_values(PROPOSE + "FooNet beats all baselines while using 60 % less training data .") == [(60.0, None)]
     assert claim_values(PROPOSE + "Trained using only 10 % of the labels , it reaches 80 % accuracy .") == [(80.0, None)]
+
+
+def test_names_after_on_closed_by_respectively_are_benchmarks_in_order() -> None:
+    text = PROPOSE + "FooNet beats the previous best by 4.3 % and 2.1 % on MPII and LSP respectively ."
+    assert [c.benchmark for c in extract(text).claims] == ["MPII", "LSP"]

@@ -77,12 +77,13 @@ _MODALITY = re.compile(
     r"\s*-?\s*(?:images?|cameras?|channels?|pixels?|sensors?|modality|based)\b", re.IGNORECASE
 )
 _QUANTITY = re.compile(r"\d[\d.,]*[KMBTkmbt]?$|\d[Dd]$")
-# What may follow a benchmark name that ends a phrase ('on X, Y and Z, ...', 'on X with ...'):
+# What may follow a benchmark name that ends a phrase ('on X, Y and Z, ...', 'on X with ...', 'on
+# X and Y respectively'):
 # not a noun it modifies ('the Euclidean distance').
 _FOLLOWS_NAME = re.compile(
     r"\s*(?:$|[,.;:)\u2014\u2013]|--|(?:and|or|with|in|for|while|by|to|at|using|which|where|when|as|than|compared|under|"
     r"over|from|across|test|benchmarks?|datasets?|split|sets?|tasks?|validation|show\w*|demonstrat\w*|"
-    r"confirm\w*|achiev\w*|outperform\w*|is|are|was|were|\d)\b)"
+    r"confirm\w*|achiev\w*|outperform\w*|is|are|was|were|respectively|\d)\b)"
 )
 # Hardware, instruction sets and number formats are not datasets ('on arm64', 'on H100').
 _PLATFORM = re.compile(r"(?i)(?:x86|x64|arm\d*|aarch64|cuda|[ahv]\d{2,3}|rtx|tpu|fp\d+|bf16|int\d+)(?:\b|_)")
