@@ -1730,3 +1730,8 @@ def test_a_smaller_share_used_is_a_result_and_a_share_used_a_setting() -> None:
 def test_names_after_on_closed_by_respectively_are_benchmarks_in_order() -> None:
     text = PROPOSE + "FooNet beats the previous best by 4.3 % and 2.1 % on MPII and LSP respectively ."
     assert [c.benchmark for c in extract(text).claims] == ["MPII", "LSP"]
+
+
+def test_items_naming_their_metric_before_the_number_share_the_benchmark_named_once() -> None:
+    text = PROPOSE + "FooNet achieves an EM score of 71.3 and F1 of 80.1 on the test set of SQuAD ."
+    assert [(c.metric, c.benchmark) for c in extract(text).claims] == [("EM score", "SQuAD"), ("F1", "SQuAD")]

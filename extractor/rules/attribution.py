@@ -1682,7 +1682,12 @@ def _benchmark_list_after(text: str, position: int, benchmarks: list[Mention]) -
     return names
 
 
-_METRIC_ITEM_GAP = re.compile(r"\s*(?:[\w@-]+\s*){1,3}?(?:,\s*)?and\s+" + _QUALIFIER, re.IGNORECASE)
+# Between two items that each name their metric: after the first ('88.1% joint goal accuracy and
+# 97.1%'), or before the second ('an EM score of 71.3 and F1 of 80.1 on SQuAD').
+_METRIC_ITEM_GAP = re.compile(
+    r"\s*(?:(?:[\w@-]+\s*){1,3}?(?:,\s*)?and\s+|(?:,\s*)?and\s+(?:an?\s+)?(?:[\w@-]+\s+){1,3}?of\s+)" + _QUALIFIER,
+    re.IGNORECASE,
+)
 
 
 def _share_lists(text: str, drafts: list[_Draft]) -> None:
