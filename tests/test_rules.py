@@ -60,6 +60,8 @@ def sizes(text: str) -> set[float]:
         ("approximately 33 minutes of training", [(33.0, None, "minutes")]),
         ("we reach 1.27 bits / char on text8", [(1.27, None, "BPC")]),
         ("a 3.1-point accuracy drop", [(3.1, None, "points")]),
+        ("the fastest system with 23 frames / sec", [(23.0, None, "FPS")]),
+        ("it runs at 45 frames per second", [(45.0, None, "FPS")]),
         ("+ 4 - point mAP over the previous best", [(4.0, None, "points")]),
         ("cos stays in [0.12, 0.20]", [(0.12, 0.2, None)]),
         ("leaving an approx1.1--1.2 perplexity gap", [(1.1, 1.2, None)]),

@@ -31,6 +31,7 @@ _UNIT = re.compile(
       | (?P<memory>[KMGT]i?B\b|bytes\b)
       | (?P<time>ms\b|\u00b5s\b|us\b|ns\b|seconds?\b|secs?\b|minutes?\b|mins?\b|hours?\b|hrs?\b|days?\b|s(?=[\s,.;)])|h(?=[\s,.;)]))
       | (?P<bits>bits?[\s-]+per[\s-]+(?:dim(?:ension)?|token|char(?:acter)?|byte|pixel)\b|bits?\s?/\s?(?:dim|char)\b|BPD\b|bpd\b|BPC\b|bpc\b)
+      | (?P<fps>frames?\s?(?:/|per)\s?s(?:ec(?:ond)?)?\b)
       | (?P<other>nats?\b|dB\b|FPS\b|fps\b|tokens/s\b|it/s\b|[GTP]?FLOPs\b|bits?\b)
       | (?P<scale>thousand|million|billion|trillion)\b
     )""",
@@ -195,6 +196,8 @@ def _normalize_unit(match: re.Match) -> str | None:
     if kind == "bits":
         lowered = written.lower()
         return "BPC" if "char" in lowered or lowered == "bpc" else "bits/dim"
+    if kind == "fps":
+        return "FPS"  # '23 frames / sec', '45 frames per second'
     if kind == "other" and written.startswith("bit"):
         return "bits"
     return written
