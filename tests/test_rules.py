@@ -1737,3 +1737,8 @@ def test_names_after_on_closed_by_respectively_are_benchmarks_in_order() -> None
 def test_items_naming_their_metric_before_the_number_share_the_benchmark_named_once() -> None:
     text = PROPOSE + "FooNet achieves an EM score of 71.3 and F1 of 80.1 on the test set of SQuAD ."
     assert [(c.metric, c.benchmark) for c in extract(text).claims] == [("EM score", "SQuAD"), ("F1", "SQuAD")]
+
+
+def test_an_improvement_apposed_to_a_number_is_measured_like_it() -> None:
+    text = PROPOSE + "We obtain an accuracy of 93.5 % on SST - 2 ( binary ) , an improvement of 1.2 % over the previous best ."
+    assert [(c.metric, c.kind) for c in extract(text).claims] == [("accuracy", "score"), ("accuracy", "change")]
