@@ -257,6 +257,7 @@ def attributed(text: str) -> list[tuple]:
         ("FooNet beats BarNet by up to 0.9dB on average PSNR whilst staying fast .", "PSNR"),
         # a metric whose name looks like a name, before its noun-verb ('F1 scores up to 10 %')
         ("FooNet provides F1 scores up to 10 % higher than competing methods .", "F1 scores"),
+        ("Even frontier models like DeepSeek R1 score only around 69% on it.", None),
         # the measure a verb of beating takes as its object, never the rival's name
         ("FooNet beats the accuracy of our closest rivals by 8 points .", "accuracy"),
         ("FooNet outperforms the baseline by 3 % .", None),

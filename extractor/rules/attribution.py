@@ -291,7 +291,7 @@ def _metric_before(text: str, floor: int, q: Quantity) -> str | None:
         and len(words) >= 2
         and _NOUN_VERB.match(words[-1].lower())
         and name_like(words[-2])
-        and not _names_metric(words[-2])
+        and not all(_names_metric(w) for w in words[:-1])
     ):
         return None  # 'FooNet scores 85.4': a name and its verb, not a metric ('F1 scores up to 10 %' is)
     return phrase if link in ("of", "=", ":") or _names_metric(phrase) else None
