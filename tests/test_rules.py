@@ -1743,3 +1743,18 @@ def test_items_naming_their_metric_before_the_number_share_the_benchmark_named_o
 def test_an_improvement_apposed_to_a_number_is_measured_like_it() -> None:
     text = PROPOSE + "We obtain an accuracy of 93.5 % on SST - 2 ( binary ) , an improvement of 1.2 % over the previous best ."
     assert [(c.metric, c.kind) for c in extract(text).claims] == [("accuracy", "score"), ("accuracy", "change")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a two-letter name is named with its dataset noun
+        ("FooNet reaches 83.3 precision on the UN corpus .", ["UN corpus"]),
+        # one coined name right after a dataset noun
+        ("FooNet beats the previous best by 6.37 % on the curve text dataset SCUT - CTW1500 .", ["SCUT - CTW1500"]),
+    ],
+)
+def test_a_name_beside_a_dataset_noun_is_a_benchmark(text: str, expected: list[str]) -> None:
+    draft = extract(PROPOSE + text)
+    assert [b.name for b in draft.benchmarks] == expected
+    assert [c.benchmark for c in draft.claims] == expected

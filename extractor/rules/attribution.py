@@ -733,7 +733,7 @@ def _listed(text: str, a: Quantity, b: Quantity, items: bool) -> bool:
 _REPORTED_ON = re.compile(
     r"(?:\s*[\w@-]+){0,4}?(?:\s*\([^()]{1,20}\))?\s*(?:\)\s*)?,?\s*\b(?:on|in|for|over|across)\s+(?:the\s+|both\s+)?"
     r"(?:(?:[\w-]+\s+){1,4}?(?:split|set|subset|portion|part)\s+of\s+(?:the\s+)?)?"
-    r"(?:[\w-]+(?:\s-\s\w+)*\s+){0,2}?[\"\u201c]?\s?$",  # a modifier may be tokenized: 'English - to - German'
+    r"(?:[\w-]+(?:\s-\s\w+)*\s+){0,3}?[\"\u201c]?\s?$",  # a modifier may be tokenized: 'English - to - German'
     re.IGNORECASE,
 )
 _FRONTED = re.compile(

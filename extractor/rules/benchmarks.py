@@ -51,7 +51,8 @@ _LIST_AFTER_HEAD = re.compile(
     r"\b(?:benchmarks?|datasets?|corpora|test\s+sets|suites|tasks)\s*(?P<open>such\s+as|including|like|:|\(|,|(?=[A-Z]))\s*"
     r"(?:(?:i\.e\.|e\.g\.)\s*,?\s*)?"
 )
-# 'achieves 24.40 BLEU on LDC2015E86', 'state-of-the-art results on CIFAR, SVHN and COCO'.
+# A dataset noun followed by the coined name it is called ('the curve text dataset SCUT - CTW1500').
+_HEAD_THEN_NAME = re.compile(r"\b(?:dataset|benchmark|corpus)\s+(?=[A-Z])")
 # 'achieves 24.40 BLEU on LDC2015E86', 'state-of-the-art results on CIFAR, SVHN and COCO'.
 # 'on' as a word, checked after the letters so that the engine can jump from one 'on' to the next.
 _ON = re.compile(r"on(?<!\won)\s+(?:the\s+)?(?=\S)")
@@ -146,6 +147,8 @@ def _before_head(doc: Document, head: re.Match) -> list[Mention]:
             doc, text[floor + kept[0].start() : floor + kept[-1].end()], floor + kept[0].start()
         )
         if named and not _MODIFIED.search(text[max(0, named.start - 40) : named.start]):
+            if len(named.name) <= 2 and named.name.isalpha() and not modifiers:  # 'the UN corpus'
+                return [Mention(text[named.start : head.end()], named.start, head.end())]
             return [named]
     return []
 
@@ -280,6 +283,10 @@ def find_benchmark_mentions(
         items = _list_from(text, match.end(), doc.sentence_of(match.start())[1])
         if match.group("open") not in ("(", ",", "") or len(items) >= 2:
             found.extend(Mention(*item) for item in items)
+    for match in _HEAD_THEN_NAME.finditer(text):  # 'the curve text dataset SCUT - CTW1500'
+        chunk = name_chunk(text, match.end())
+        if chunk and coined(chunk[0]) and _is_name(chunk[0]):
+            found.append(Mention(*chunk))
     for match in _ON.finditer(lower):
         window = lower[max(0, match.start() - 45) : match.start()]
         if _LEAD_HINT.search(window) and _RESULTS_LEAD.search(window):
