@@ -1758,3 +1758,8 @@ def test_a_name_beside_a_dataset_noun_is_a_benchmark(text: str, expected: list[s
     draft = extract(PROPOSE + text)
     assert [b.name for b in draft.benchmarks] == expected
     assert [c.benchmark for c in draft.claims] == expected
+
+
+def test_a_number_in_parentheses_after_a_name_s_abbreviation_is_on_that_benchmark() -> None:
+    text = "We present a network . Its performance on the Google Street View House Number ( SVHN ) ( 4 % error ) database is good ."
+    assert [c.benchmark for c in extract(text).claims] == ["SVHN"]

@@ -764,7 +764,7 @@ def _benchmark_after(text: str, q: Quantity, benchmarks: list[Mention], limit: i
     return None
 
 
-_LABELLING = re.compile(r"\s*[(:=]\s*" + _QUALIFIER)
+_LABELLING = re.compile(r"\s*(?:\)\s*)?[(:=]\s*" + _QUALIFIER)  # 'GSM8K (85.3%)', '( SVHN ) ( 4 % error )'
 
 
 def _benchmark_before(text: str, q: Quantity, benchmarks: list[Mention], floor: int) -> str | None:
