@@ -30,7 +30,8 @@ _UNIT = re.compile(
       | (?P<x>[x\u00d7](?![\w])|\$?\\times\b\$?|times\b|-?fold\b)
       | (?P<memory>[KMGT]i?B\b|bytes\b)
       | (?P<time>ms\b|\u00b5s\b|us\b|ns\b|seconds?\b|secs?\b|minutes?\b|mins?\b|hours?\b|hrs?\b|days?\b|s(?=[\s,.;)])|h(?=[\s,.;)]))
-      | (?P<bits>bits?[\s-]+per[\s-]+(?:dim(?:ension)?|token|char(?:acter)?|byte|pixel)\b|bits?\s?/\s?(?:dim|char)\b|BPD\b|bpd\b|BPC\b|bpc\b)
+      | (?P<bits>bits?[\s-]+per[\s-]+(?:dim(?:ension)?|token|char(?:acter)?|byte|pixel)\b
+               |bits?\s?/\s?(?:dim|char)\b|BPD\b|bpd\b|BPC\b|bpc\b)
       | (?P<fps>frames?\s?(?:/|per)\s?s(?:ec(?:ond)?)?\b)
       | (?P<other>nats?\b|dB\b|FPS\b|fps\b|tokens/s\b|it/s\b|[GTP]?FLOPs\b|bits?\b)
       | (?P<scale>thousand|million|billion|trillion)\b
@@ -347,7 +348,9 @@ _LIST_AND = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)")
 def _unit_of_list(a: Quantity, b: Quantity, between: str) -> Quantity:
     """'by 8 and 9.5 absolute percentage points': a bare number listed right before a number
     with a unit of difference or share is written in that unit."""
-    if a.unit or a.scale or a.modifier or b.unit not in ("%", "pp", "points", "x") or not _LIST_AND.fullmatch(between):
+    if a.unit or a.scale or a.modifier or b.unit not in ("%", "pp", "points", "x"):
+        return a
+    if not _LIST_AND.fullmatch(between):
         return a
     return replace(a, unit=b.unit)
 
