@@ -1763,3 +1763,11 @@ def test_a_name_beside_a_dataset_noun_is_a_benchmark(text: str, expected: list[s
 def test_a_number_in_parentheses_after_a_name_s_abbreviation_is_on_that_benchmark() -> None:
     text = "We present a network . Its performance on the Google Street View House Number ( SVHN ) ( 4 % error ) database is good ."
     assert [c.benchmark for c in extract(text).claims] == ["SVHN"]
+
+
+def test_a_benchmark_is_never_the_subject() -> None:
+    text = PROPOSE + "The accuracies on MNIST and SVHN are 99.6 % and 97.9 % respectively ."
+    assert [(c.benchmark, c.method, c.model) for c in extract(text).claims] == [
+        ("MNIST", None, None),
+        ("SVHN", None, None),
+    ]

@@ -2291,6 +2291,7 @@ def build_claims(
     names = [*subjects.methods, *benchmarks]
     results = [_past_math(text, r.quantity) for r in readings if r.role == CLAIM and not _in_name(r.quantity, names)]
     drafts: list[_Draft] = []
+    benchmark_keys = {name_key(b.name) for b in benchmarks}
     for index, q in enumerate(results):
         clause = doc.clause_of(q.start)
         sentence = doc.sentence_of(q.start)
@@ -2312,6 +2313,8 @@ def build_claims(
         method, model, compared = _subject_of(text, q, (sentence, previous), limit, subjects, baseline)
         if not firm and metric == method:
             metric = None  # 'a 70.2% supervised baseline' names whose the number is, not what
+        if method and name_key(method) in benchmark_keys:
+            method = None  # 'The accuracies on MNIST and SVHN are ...': where, never who
         drafts.append(
             _Draft(q, metric, firm, benchmark, own_benchmark, method, model, baseline, kind, direction, compared)
         )
