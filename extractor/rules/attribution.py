@@ -318,9 +318,10 @@ def _metric_in_after(text: str, q: Quantity, limit: int) -> str | None:
 _AND = re.compile(r"\s+and\s+")
 
 
-# 'The accuracy of FooNet on GSM8K is 84.2%': the metric heads the clause's subject.
+# 'The accuracy of FooNet on GSM8K is 84.2%', 'The accuracies on MNIST and SVHN are 99.6 % and
+# 97.9 %': the metric heads the clause's subject.
 _METRIC_OF_SUBJECT = re.compile(
-    r"\b(?:the|its|their)\s+(?P<metric>(?:[\w@-]+\s+){0,3}?[\w@-]+)\s+of\s+[^,;:()]{1,60}?\s+"
+    r"\b(?:the|its|their)\s+(?P<metric>(?:[\w@-]+\s+){0,3}?[\w@-]+)\s+(?:of|on)\s+[^,;:()]{1,60}?\s+"
     r"(?:is|was|are|were|reaches|reached|stands\s+at|equals)\s+" + _QUALIFIER + r"$",
     re.IGNORECASE,
 )
