@@ -1772,3 +1772,12 @@ def test_a_benchmark_is_never_the_subject() -> None:
         ("MNIST", None, None),
         ("SVHN", None, None),
     ]
+
+
+def test_a_change_noun_ending_a_list_makes_each_item_a_change() -> None:
+    text = PROPOSE + "FooNet obtains 1.2 % , 2.3 % and 3.4 % improvements on MNIST , SVHN and CIFAR - 10 , respectively ."
+    assert [(c.kind, c.benchmark) for c in extract(text).claims] == [
+        ("change", "MNIST"),
+        ("change", "SVHN"),
+        ("change", "CIFAR - 10"),
+    ]

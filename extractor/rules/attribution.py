@@ -1702,7 +1702,15 @@ def _share_lists(text: str, drafts: list[_Draft]) -> None:
         p for p in pairs if _listed(text, *(d.q for d in p), True)
     ]
     for a, b in lists + lists[::-1]:
-        if a.kind == "score" and b.kind == "change" and a.q.form == "single" and not a.firm and b.firm:
+        # ('1.2 % , 2.3 % and 3.4 % improvements': a change noun ending the list holds for it all)
+        unbound = a.metric is None and b.metric is None and a.q.unit == b.q.unit
+        if (
+            a.kind == "score"
+            and b.kind == "change"
+            and a.q.form == "single"
+            and not a.firm
+            and (b.firm or unbound)
+        ):
             a.kind, a.direction, a.baseline = b.kind, b.direction, a.baseline or b.baseline
         if a.q.unit == b.q.unit and not (a.firm and b.firm):
             firm = a if a.firm else b if b.firm else None
