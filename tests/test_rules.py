@@ -272,6 +272,8 @@ def attributed(text: str) -> list[tuple]:
         ("FooNet beats the best baseline by 7.4% in exact match on HotpotQA.", "exact match"),
         ("The accuracy of FooNet on GSM8K is 84.2%.", "accuracy"),
         ("The accuracy on GSM8K is 84.2%.", "accuracy"),
+        # what a change noun right before 'in' changes
+        ("It yields a 40 % reduction in parameters .", "parameters"),
         # a name a change verb acts on or that changes is not a metric
         ("Fine-tuning on our data improves Llama-3-8B by 12.1% on MMLU.", None),
         ("On HumanEval, FooNet scores 85.4.", None),

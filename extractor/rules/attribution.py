@@ -312,7 +312,12 @@ def _metric_in_after(text: str, q: Quantity, limit: int) -> str | None:
         second = _phrase_after(text, joined.end(), limit) if joined else None
         if second and _names_metric(second[0].split()[-1]):
             cleaned = _clean(text[found.end() : second[1]])
-    return cleaned if cleaned and (_names_metric(cleaned) or _IN_TERMS_OF.search(found.group())) else None
+    # what a change noun right before 'in' changes is the measure ('a 40 % reduction in parameters')
+    lead = found.group().lower().split()
+    changed = len(lead) == 2 and lead[0] in _CHANGE_NOUNS
+    if cleaned and (changed or _names_metric(cleaned) or _IN_TERMS_OF.search(found.group())):
+        return cleaned
+    return None
 
 
 _AND = re.compile(r"\s+and\s+")
