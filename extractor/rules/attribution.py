@@ -505,6 +505,7 @@ def _measured(phrase: str | None) -> str | None:
     return cleaned
 
 
+_BY_LIST = re.compile(r"\bby\s+" + _QUALIFIER + r"(?:[\d.]+\s*(?:,\s*|and\s+))*$", re.IGNORECASE)
 _BEATS = re.compile(r"\b(?:beat|surpass|exceed|outperform|outscor)\w*\s+(?:the\s+)?", re.IGNORECASE)
 
 
@@ -514,7 +515,7 @@ def _metric_beaten(text: str, floor: int, q: Quantity) -> str | None:
     name: 'outperforms the baseline by 3%')."""
     for verb in reversed(list(_BEATS.finditer(text, max(floor, q.start - 120), q.start))):
         found = _phrase_after(text, verb.end(), q.start)
-        if not found or not re.search(r"\bby\s+" + _QUALIFIER + r"(?:[\d.]+\s*(?:,\s*|and\s+))*$", text[found[1] : q.start]):
+        if not found or not _BY_LIST.search(text[found[1] : q.start]):
             continue
         phrase = _clean(found[0])
         return phrase if phrase and _names_metric(phrase) else None
@@ -848,7 +849,8 @@ _SUBJECT_VERB = AnyCase(
     r"(?<![\w-])(?:(?:"
     + alternation(
         _RESULT_VERBS
-        + r"|introduc|propos|present|develop|us(?=e|es|ed)|appl(?:y|ies|ied|ying)|sets|eliminat|remov|cut(?=s\b|ting)"
+        + r"|introduc|propos|present|develop|us(?=e|es|ed)|appl(?:y|ies|ied|ying)|sets|eliminat|remov"
+        + r"|cut(?=s\b|ting)"
     )
     + r")"
     + _VERB_ENDING
@@ -1202,7 +1204,9 @@ def _model_ran_on(
         lead = max(sentence[0], m.start - 30)
         if not fronted and _RAN_ON.search(text, lead, m.start):
             return m.name
-        ends_fronted = _FRONTED_ON.search(text, max(sentence[0], m.start - 14), m.start) and text.startswith(",", m.end)
+        ends_fronted = text.startswith(",", m.end) and _FRONTED_ON.search(
+            text, max(sentence[0], m.start - 14), m.start
+        )
         if fronted and (ends_fronted or _USING.search(text, lead, m.start)):
             return m.name
     return None
@@ -1852,8 +1856,8 @@ def _share_which_is(text: str, drafts: list[_Draft]) -> None:
 
 _APPOSED = re.compile(_IN_NAME + r"{0,80}?,\s*" + _QUALIFIER + r"[+\u2212-]?$", re.IGNORECASE)
 _APPOSED_CHANGE = re.compile(
-    r"(?:" + _IN_NAME + r"|\([^()]{0,20}\)){0,80}?,\s*(?:an?\s+)?(?:[\w-]+\s+)?(?:improvement|gain|increase|reduction|decrease)\s+of\s+"
-    + _QUALIFIER + r"[+\u2212-]?$",
+    r"(?:" + _IN_NAME + r"|\([^()]{0,20}\)){0,80}?,\s*(?:an?\s+)?(?:[\w-]+\s+)?"
+    r"(?:improvement|gain|increase|reduction|decrease)\s+of\s+" + _QUALIFIER + r"[+\u2212-]?$",
     re.IGNORECASE,
 )
 _MORE_THAN = re.compile(
@@ -1908,8 +1912,8 @@ def _share_before_and_after(text: str, drafts: list[_Draft]) -> None:
         a.benchmark = a.benchmark or b.benchmark
         b.benchmark = b.benchmark or a.benchmark
     # '... from 55.3% to 80.5% for M, and from 73.8% to 82.3% for N' (', from 1.13 to 1.08 on B'): a
-    # pair coordinated with the one before keeps its measure (what it is on, it may restate: 'and from 34.7% to 39.1% for
-    # the harder scenes').
+    # pair coordinated with the one before keeps its measure (what it is on, it may restate: 'and
+    # from 34.7% to 39.1% for the harder scenes').
     for (_, first_after), (before, after) in zip(pairs, pairs[1:]):
         if _NEXT_PAIR.fullmatch(text, first_after.q.end, before.q.start):
             for d in (before, after):
@@ -2069,13 +2073,17 @@ def _benchmark_in_metric(
 
 
 # A predicate of its own after the last number ('9x faster , and achieves a higher mAP on X').
-_NEXT_PREDICATE = re.compile(r"(?:,\s*|\band\s+)(?:\w+ly\s+)?(?:" + alternation(_RESULT_VERBS) + r")\w*", re.IGNORECASE)
+_NEXT_PREDICATE = re.compile(
+    r"(?:,\s*|\band\s+)(?:\w+ly\s+)?(?:" + alternation(_RESULT_VERBS) + r")\w*", re.IGNORECASE
+)
 # What introduces the benchmark that closes a sentence: 'on the COCO dataset .', 'on COCO )'.
 _CLOSING_ON = re.compile(r"\b(?:on|in)\s+(?:the\s+)?$", re.IGNORECASE)
 _CLOSING_END = re.compile(r"\s*(?:(?:benchmark|dataset|test\s+set|corpus)s?\s*)?\)?\s*[.;]?\s*$", re.IGNORECASE)
 
 
-def _benchmark_closing(text: str, drafts: list[_Draft], benchmarks: list[Mention], sentence: tuple[int, int]) -> None:
+def _benchmark_closing(
+    text: str, drafts: list[_Draft], benchmarks: list[Mention], sentence: tuple[int, int]
+) -> None:
     """'SNIPER processes 30 % more pixels ... at 800x1333 pixels on the COCO dataset .',
     'improving the efficiency by 6.0x and the AP by 1.0 % on COCO .': the one benchmark a sentence
     closes with, 'on' it, is where every result of the sentence that names none is measured."""
@@ -2237,7 +2245,8 @@ _EXAMPLE = re.compile(r"\s+(?:like|such\s+as|including)\s+", re.IGNORECASE)
 # results of bpc from 1.06 to 0.99', 'improving the best published NLL from 3.83 to 3.77'): A is
 # that record's.
 _IMPROVED_RECORD = re.compile(
-    r"\bimprov\w*\s+(?:(?:on|upon)\s+)?(?:the\s+)?(?P<b>(?:current\s+|previous\s+)?(?:state\s-\sof\s-\sthe\s-\sart|"
+    r"\bimprov\w*\s+(?:(?:on|upon)\s+)?(?:the\s+)?"
+    r"(?P<b>(?:current\s+|previous\s+)?(?:state\s-\sof\s-\sthe\s-\sart|"
     r"state-of-the-art|state\s+of\s+the\s+art|best\s+published|best\s+reported|previous\s+best|SoTA)"
     r"(?:\s*\(\s*SoTA\s*\))?)(?=\s)[^.;:\d]{0,80}\bfrom\s",
     re.IGNORECASE,
@@ -2303,7 +2312,9 @@ def build_claims(
     """A claim for every quantity read as a result, with what its sentence says about it."""
     text = doc.text
     names = [*subjects.methods, *benchmarks]
-    results = [_past_math(text, r.quantity) for r in readings if r.role == CLAIM and not _in_name(r.quantity, names)]
+    results = [
+        _past_math(text, r.quantity) for r in readings if r.role == CLAIM and not _in_name(r.quantity, names)
+    ]
     drafts: list[_Draft] = []
     benchmark_keys = {name_key(b.name) for b in benchmarks}
     for index, q in enumerate(results):
