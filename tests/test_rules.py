@@ -985,6 +985,11 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
             [("DS - TN", ["Dual - Stream Tagging Network"])],
         ),
         ("This paper designs a deep encoder ( FaceCoder2 + ) for retrieval .", [("FaceCoder2 +", [])]),
+        # a tokenized compound adjective is one word between the article and the method noun
+        (
+            "This paper designs a high - performance deep recurrent encoder ( FaceCoder3 + ) for retrieval .",
+            [("FaceCoder3 +", [])],
+        ),
         # a spaced hyphen before a function word is a dash, not part of the name
         ("we propose Zephyrus - a planner that reasons .", [("Zephyrus", [])]),
         # the name the paper gives its model in apposition, even a word used generically elsewhere

@@ -28,7 +28,7 @@ from extractor.rules.chunks import (
     name_chunk,
     name_like,
 )
-from extractor.rules.text import AnyCase, Document
+from extractor.rules.text import SPACED_WORD, AnyCase, Document
 from extractor.rules.vocabulary import (
     GENERIC_NAMES,
     METHOD_HEADS,
@@ -122,7 +122,7 @@ _PARENTHESIZED_NAME = re.compile(r"\s*\(\s*([^\s()]+)\s*\)")
 _OUR_NAME_HEAD = re.compile(r"\b(?i:our)\s+(?P<name>\S+)\s+(?P<head>" + HEADS_PATTERN + r")\b")
 # 'a new method, self-ask, that' / 'a new technique ("reordering")': the head, then its article.
 _HEAD_THEN_NAME = re.compile(r"\b(?P<head>" + HEADS_PATTERN + r")\s*(?:,\s*(?:the\s+)?|\(\s*)(?=\S)")
-_ARTICLE_BEFORE = re.compile(r"\b(?i:a|an|the|our)\s+(?:[\w-]+\s+){0,3}$")
+_ARTICLE_BEFORE = re.compile(r"\b(?i:a|an|the|our)\s+(?:" + SPACED_WORD + r"){0,3}$")
 _APPOSITION = re.compile(r"\s*,\s+an?\s+")
 _LAST_TOKEN = re.compile(r"[^\s,;:()]+$")
 # 'The approach, Diverse Prompt Mixer, is tested': a sentence that opens by naming its subject.

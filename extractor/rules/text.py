@@ -28,6 +28,9 @@ _CLAUSE = re.compile(
     r"reaching|yielding|demonstrating|leading|resulting|reducing|improving|compared)\b))"
 )
 _WORD = re.compile(r"[^\W_][\w'\-+@.^/&]*[\w+]|[^\W_]")
+# One word and the space after it in a pattern that counts words; tokenized text writes
+# 'high-performance' as 'high - performance', still one word.
+SPACED_WORD = r"[\w-]+(?:\s-\s[\w-]+)*\s+"
 # Parts of an abstract whose numbers are never results: links and inline LaTeX math.
 # A link is a token with a slash (or 'www.') that names a scheme or a domain.
 _SLASHED = re.compile(r"[^\s/]*/\S*|www\.\S+")
