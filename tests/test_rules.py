@@ -954,6 +954,8 @@ def test_a_coined_name_a_sentence_opens_with_after_on_is_where_its_results_hold(
         # the paper calling itself a document or a thesis
         ("This document describes Hermes v2.1 , the winning entry to a challenge .", [("Hermes v2.1", [])]),
         ("This thesis presents GraphWeaver , a planner for robots .", [("GraphWeaver", [])]),
+        # a modal between the subject and the verb
+        ("We will further present a Sparse Hop Router ( SHR ) for graphs .", [("SHR", ["Sparse Hop Router"])]),
         ("This document lists the rules of the challenge .", []),
         # background, baselines, studied systems and phenomena are not the paper's methods
         ("Previous techniques, such as Low-Rank Adaptation (LoRA) and ReLoRA, suffer from low rank.", []),

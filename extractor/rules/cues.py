@@ -40,7 +40,7 @@ from extractor.rules.vocabulary import (
 _ITSELF = r"this\s+(?:paper|work|study|article|report|document|thesis|manuscript|note)"
 FIRST_PERSON = AnyCase(r"\b(?:we|our|" + _ITSELF + r")\b")
 CUE = AnyCase(
-    r"\b(?:we|" + _ITSELF + r")\s+(?:\w+ly\s+|then\s+|also\s+|further\s+|"
+    r"\b(?:we|" + _ITSELF + r")\s+(?:\w+ly\s+|then\s+|also\s+|further\s+|will\s+|"
     r"first\s+|next\s+|now\s+|therefore\s+|thus\s+|hence\s+)*"
     r"(?P<verb>propos\w*|introduc\w*|present\w*|develop\w*|design\w*|devis\w*|build\w*|built|"
     r"construct\w*|creat\w*|releas\w*|deriv\w*|formulat\w*|offer\w*|contribut\w*|train\w*|"
