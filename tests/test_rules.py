@@ -1008,6 +1008,10 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
         ("We call this model “ DeepNet ” .", [("DeepNet", [])]),
         ("We refer to the architecture as a “ stacked hourglass ” network .", [("stacked hourglass", [])]),
         ("we call this phenomenon the reversal curse .", []),
+        # 'our' before a coined name, a noun it modifies and a plural method noun
+        ("We train it fast . Our Cross - Gated sentence encoders reach 71.2 % .", [("Cross - Gated sentence encoders", [])]),
+        ("We train it fast . Our Bayesian neural network reaches 71.2 % .", []),
+        ("We train it fast . Our 130M - parameter bitstream model reaches 71.2 % .", []),
         # a sentence that defines a name as a method noun
         ("The ByteNet is a one - dimensional convolutional neural network for translation .", [("ByteNet", [])]),
     ],

@@ -119,7 +119,13 @@ _MODIFIES_NOUN = re.compile(
 _OR_ALIAS = re.compile(r"\s*,?\s+or\s+(?=[^,()]{1,24}[),])")
 _PARENTHESIZED_NAME = re.compile(r"\s*\(\s*([^\s()]+)\s*\)")
 # 'our DUEL framework'.
-_OUR_NAME_HEAD = re.compile(r"\b(?i:our)\s+(?P<name>\S+)\s+(?P<head>" + HEADS_PATTERN + r")\b")
+# 'our DUEL framework', 'our Shortcut - Stacked sentence encoders': a coined name may stand apart
+# from its head by a noun it modifies.
+_OUR_NAME_HEAD = re.compile(
+    r"\b(?i:our)\s+(?P<name>\S+(?:\s-\s\S+)*)\s+(?:(?P<modified>[a-z]+)\s+)?(?P<head>"
+    + HEADS_PATTERN
+    + r")s?\b"
+)
 # 'a new method, self-ask, that' / 'a new technique ("reordering")': the head, then its article.
 _HEAD_THEN_NAME = re.compile(r"\b(?P<head>" + HEADS_PATTERN + r")\s*(?:,\s*(?:the\s+)?|\(\s*)(?=\S)")
 _ARTICLE_BEFORE = re.compile(r"\b(?i:a|an|the|our)\s+(?:" + SPACED_WORD + r"){0,3}$")
@@ -417,10 +423,15 @@ def appositions(text: str, span: tuple[int, int], names: Found) -> None:
         for match in _OUR_NAME_HEAD.finditer(sentence):
             # 'our SRL model' names a task when SRL was defined earlier, outside this sentence.
             background = any(a.short == match.group("name") and a.start < start for a in names.acronyms)
-            if name_like(match.group("name")) and not background:
-                names.add_chunk(
-                    name_chunk(text, start + match.start("name")), kind_of(match.group("head").lower())
-                )
+            kind = kind_of(match.group("head").lower())
+            chunk = name_chunk(text, start + match.start("name")) if name_like(match.group("name")) else None
+            if not chunk or background:
+                continue
+            if not match.group("modified"):
+                names.add_chunk(chunk, kind)
+            elif coined(chunk[0]) and chunk[2] == start + match.end("name"):
+                # the noun between is part of the name: 'Shortcut - Stacked sentence encoders'
+                names.add(text[chunk[1] : start + match.end()], chunk[1], start + match.end(), kind)
     for match in _APPOSITION.finditer(sentence):
         token = _LAST_TOKEN.search(sentence, max(0, match.start() - 60), match.start())
         head = head_after(text, start + match.start()) if token else None
