@@ -111,6 +111,8 @@ _SKIP = frozenset(
 _OUR_HEAD_NAME = re.compile(
     r"\b(?i:our|the\s+proposed)\s+(?:[\w-]+\s+){0,2}?(?P<head>" + HEADS_PATTERN + r")s?\s+(?=\S)"
 )
+# 'The proposed FooNet achieves ...': the paper's own name, whatever sentence it stands in.
+_PROPOSED_NAME = re.compile(r"\b(?i:our|the)\s+(?:newly\s+)?proposed\s+(?=\S)")
 # 'We present KV-cache compression': a capitalized word before a process noun modifies it.
 _MODIFIES_NOUN = re.compile(
     r"\s+(?!(?:" + HEADS_PATTERN + r")\b)[a-z]+(?:tion|sion|ing|ment|ance|ence|ity|ness|ism)s?\b"
@@ -118,7 +120,6 @@ _MODIFIES_NOUN = re.compile(
 # 'namely, Orthogonal Embedding CNNs, or OE-CNNs)': a second name for the same thing.
 _OR_ALIAS = re.compile(r"\s*,?\s+or\s+(?=[^,()]{1,24}[),])")
 _PARENTHESIZED_NAME = re.compile(r"\s*\(\s*([^\s()]+)\s*\)")
-# 'our DUEL framework'.
 # 'our DUEL framework', 'our Shortcut - Stacked sentence encoders': a coined name may stand apart
 # from its head by a noun it modifies.
 _OUR_NAME_HEAD = re.compile(
@@ -421,8 +422,7 @@ def appositions(text: str, span: tuple[int, int], names: Found) -> None:
             if named and name_like(named.group(1)):
                 names.add(named.group(1), named.start(1), named.end(1), kind)
         for match in _OUR_NAME_HEAD.finditer(sentence):
-            # 'our SRL model' names a task when SRL was defined earlier, outside this sentence.
-            background = any(a.short == match.group("name") and a.start < start for a in names.acronyms)
+            background = _defined_before(match.group("name"), start, names.acronyms)
             kind = kind_of(match.group("head").lower())
             chunk = name_chunk(text, start + match.start("name")) if name_like(match.group("name")) else None
             if not chunk or background:
@@ -438,6 +438,21 @@ def appositions(text: str, span: tuple[int, int], names: Found) -> None:
         if head and name_like(token.group()):
             names.add_chunk(chunk_ending(text, start, start + match.start()), kind_of(head))
     _plural_list(text, span, names)
+
+
+def proposed(text: str, span: tuple[int, int], names: Found) -> None:
+    """'The proposed FooNet achieves ...', 'our proposed DFN': a coined name the paper calls
+    its own, in any sentence."""
+    for match in _PROPOSED_NAME.finditer(text, *span):
+        chunk = name_chunk(text, match.end())
+        if chunk and coined(chunk[0]) and not _defined_before(chunk[0], span[0], names.acronyms):
+            names.add(*chunk, kind_of(head_after(text, chunk[2])))
+
+
+def _defined_before(name: str, start: int, acronyms: list[Abbreviation]) -> bool:
+    """'our SRL model', 'the proposed AT model' name a task or a technique when the acronym was
+    defined before the sentence: the paper's own method is the model, not what it is named after."""
+    return any(a.short == name and a.start < start for a in acronyms)
 
 
 def _plural_list(text: str, span: tuple[int, int], names: Found) -> None:

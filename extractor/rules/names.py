@@ -27,6 +27,7 @@ from extractor.rules.cues import (
     named,
     opening,
     passive,
+    proposed,
     subject,
 )
 from extractor.rules.text import Document, written_at
@@ -116,6 +117,8 @@ def find_names(doc: Document, acronyms: list[Abbreviation]) -> list[Name]:
             named(text, span, names)
         if cued or previous_cue or FIRST_PERSON.search(sentence) or passive(sentence):
             appositions(text, span, names)
+        if "proposed" in lower:
+            proposed(text, span, names)
         opening(text, span, names)
         definitions(doc, span, names, previous_cue, cued)
         if previous_cue:
