@@ -1008,6 +1008,8 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
         ("We call this model “ DeepNet ” .", [("DeepNet", [])]),
         ("We refer to the architecture as a “ stacked hourglass ” network .", [("stacked hourglass", [])]),
         ("we call this phenomenon the reversal curse .", []),
+        # 'the' points with a method noun too: the name is what follows it
+        ("We call the resulting architecture Foo - Net .", [("Foo - Net", [])]),
         # 'the proposed' before a coined name, in any sentence; not an acronym defined before as a technique
         ("We study face retrieval . The proposed Foo - Net reaches 71.2 % on LFW .", [("Foo - Net", [])]),
         ("Adversarial training ( AT ) is popular . The proposed AT model reaches 71.2 % .", []),

@@ -342,16 +342,24 @@ def _coordinated(text: str, end: int, sentence_end: int) -> tuple[str, int, int]
 # mark written apart in tokenized text.
 _POINTED_NOUN = re.compile(r"(?P<noun>[a-z][\w-]*)\s+(?=(?:the\s+|an?\s+)?[\"'\u201c\u2018`\w])")
 _LONE_QUOTE = re.compile(r"[\"'\u201c\u2018`]\s+(?=\w)")
+# 'we call the resulting architecture FooNet': the noun an article points with, before a name.
+_THE_NOUN = re.compile(
+    r"(?:[a-z][\w-]*\s+)?(?P<noun>" + HEADS_PATTERN + r")s?\s+(?=[\"'\u201c\u2018`]?\s*[A-Z0-9])"
+)
 
 
 def _naming_start(text: str, at: int) -> tuple[int, str]:
-    """Where the name starts, and the noun 'this' points with ('' when none)."""
+    """Where the name starts, and the noun 'this' or 'the' points with ('' when none)."""
     noun = ""
     if re.search(r"\bthis\s+$", text[max(0, at - 6) : at], re.IGNORECASE):
         pointed = _POINTED_NOUN.match(text, at)
         if pointed and (pointed.group("noun") in HEADS or pointed.group("noun") in PHENOMENON_HEADS):
             at, noun = pointed.end(), pointed.group("noun")
             at += len(re.match(r"(?:the\s+|an?\s+)?", text[at:]).group())
+    elif re.search(r"\bthe\s+$", text[max(0, at - 5) : at], re.IGNORECASE):
+        pointed = _THE_NOUN.match(text, at)
+        if pointed:
+            at, noun = pointed.end(), pointed.group("noun")
     lone = _LONE_QUOTE.match(text, at)
     return (lone.end() if lone else at), noun
 
