@@ -960,6 +960,12 @@ def test_a_coined_name_a_sentence_opens_with_after_on_is_where_its_results_hold(
         # background, baselines, studied systems and phenomena are not the paper's methods
         ("Previous techniques, such as Low-Rank Adaptation (LoRA) and ReLoRA, suffer from low rank.", []),
         ("We study this puzzle through Embedded Language Flows (ELF) and find a mechanism.", []),
+        # a name given before the paper says what it contributes is someone else's
+        (
+            "Most detectors use one layer called Shape Head to predict boxes . We propose a detector named Bar - Net .",
+            [("Bar - Net", [])],
+        ),
+        ("A novel deep network called FooNet is proposed for retrieval .", [("FooNet", [])]),
         ("we show that the hardness reduces to a problem called set disjointness (SD).", []),
         ("We introduce a pruning procedure that optimizes the selected pool.", []),
         # a quoted long form defined right after the cue

@@ -113,7 +113,9 @@ def find_names(doc: Document, acronyms: list[Abbreviation]) -> list[Name]:
             acting_subjects(doc, span, names, previous_cue, background)
         if cued:
             cue_verbs(text, span, names)
-        if any(w in lower for w in NAMING_WORDS):
+        # 'existing methods use a layer called X': a name given before the paper says what it
+        # contributes is someone else's
+        if any(w in lower for w in NAMING_WORDS) and (background >= 0 or passive(sentence)):
             named(text, span, names)
         if cued or previous_cue or FIRST_PERSON.search(sentence) or passive(sentence):
             appositions(text, span, names)
