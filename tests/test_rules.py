@@ -1014,6 +1014,7 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
         ("We call this model “ DeepNet ” .", [("DeepNet", [])]),
         ("We refer to the architecture as a “ stacked hourglass ” network .", [("stacked hourglass", [])]),
         ("we call this phenomenon the reversal curse .", []),
+        ("This exposes a new dimension , which we call “ breadth ” , besides depth .", []),
         # 'the' points with a method noun too: the name is what follows it
         ("We call the resulting architecture Foo - Net .", [("Foo - Net", [])]),
         # 'the proposed' before a coined name, in any sentence; not an acronym defined before as a technique

@@ -188,7 +188,7 @@ PHENOMENON_HEADS = frozenset(
     """
     phenomenon phenomena problem problems effect effects issue issues property finding
     observation paradox bias gap illusion tradeoff trade-off failure behavior behaviour regime
-    mode process task tasks condition hypothesis
+    mode process task tasks condition hypothesis dimension notion concept
     """.split()
 )
 # Acronyms and words of the field that are never a paper's own method.
