@@ -954,6 +954,10 @@ def test_a_coined_name_a_sentence_opens_with_after_on_is_where_its_results_hold(
         # the paper calling itself a document or a thesis
         ("This document describes Hermes v2.1 , the winning entry to a challenge .", [("Hermes v2.1", [])]),
         ("This thesis presents GraphWeaver , a planner for robots .", [("GraphWeaver", [])]),
+        # a contribution verb joined by 'and' to a first-person subject's verb; not to someone else's
+        ("We note a similarity with X and develop Drop - Path , a variant of dropout .", [("Drop - Path", [])]),
+        ("We propose a network and introduce FooNet , a detector .", [("FooNet", [])]),
+        ("Existing methods analyze X and propose FooNet , a network .", []),
         # a modal between the subject and the verb
         ("We will further present a Sparse Hop Router ( SHR ) for graphs .", [("SHR", ["Sparse Hop Router"])]),
         ("This document lists the rules of the challenge .", []),

@@ -49,6 +49,13 @@ CUE = AnyCase(
     r"|\bby\s+(?:building|introducing|proposing|designing|developing|constructing)\b"
 )
 CUE_WORDS = ("we ", "this ", "lead", "namely", "by ")
+# 'We note similarities with ... and develop drop - path , a ...': a contribution verb joined to
+# the first-person subject's first verb.
+_AND_CUE = AnyCase(
+    r"\band\s+(?:then\s+|also\s+|further\s+)?(?P<verb>propos\w*|introduc\w*|present\w*|develop\w*|"
+    r"design\w*|devis\w*)\b"
+)
+_SUBJECT_BEFORE = AnyCase(r"\b(?:we|" + _ITSELF + r")\s")
 NAMING_WORDS = ("call", "name", "dub", "term", "coin", "denot", "refer")
 _PARTICIPLES = ("proposed", "introduced", "presented", "developed", "designed")
 _PASSIVE = re.compile(
@@ -236,9 +243,21 @@ def _after_cue(text: str, position: int, sentence_end: int) -> int:
         return at - 1 if text[at - 1 : at] in QUOTES else at
 
 
-def cue_verbs(text: str, span: tuple[int, int], names: Found) -> None:
-    """'we propose X', 'this paper describes X', 'namely X' (and 'X and Y')."""
-    for cue in CUE.finditer(text, *span):
+def cues(text: str, span: tuple[int, int]) -> list[re.Match[str]]:
+    """The contribution verbs of a sentence: after their subject, or joined by 'and' to the verb
+    of a first-person subject."""
+    found = list(CUE.finditer(text, *span))
+    if " and " in text[span[0] : span[1]]:
+        for joined in _AND_CUE.finditer(text, *span):
+            if _SUBJECT_BEFORE.search(text, span[0], joined.start()):
+                found.append(joined)
+    return found
+
+
+def cue_verbs(text: str, span: tuple[int, int], names: Found, verbs: list[re.Match[str]]) -> None:
+    """'we propose X', 'this paper describes X', 'namely X' (and 'X and Y'), at the sentence's
+    contribution verbs (:func:`cues`)."""
+    for cue in verbs:
         verb = cue.group("verb")
         position = _after_cue(text, cue.end(), span[1])
         chunk = (

@@ -14,7 +14,6 @@ from extractor.grounding import name_key
 from extractor.rules.acronyms import Abbreviation
 from extractor.rules.chunks import QUOTES, TOKEN, coined, head_after
 from extractor.rules.cues import (
-    CUE,
     CUE_WORDS,
     FIRST_PERSON,
     NAMING_WORDS,
@@ -23,6 +22,7 @@ from extractor.rules.cues import (
     acting_subjects,
     appositions,
     cue_verbs,
+    cues,
     definitions,
     named,
     opening,
@@ -106,13 +106,14 @@ def find_names(doc: Document, acronyms: list[Abbreviation]) -> list[Name]:
         lower = sentence.lower()
         before = len(names.found)
         # Substring checks first: most sentences hold none of the words a cue needs.
-        cued = any(w in lower for w in CUE_WORDS) and bool(CUE.search(sentence))
+        verbs = cues(text, span) if any(w in lower for w in CUE_WORDS) else []
+        cued = bool(verbs)
         if background < 0 and (cued or FIRST_PERSON.search(sentence)):
             background = span[0]
         if background >= 0 and not cued:
             acting_subjects(doc, span, names, previous_cue, background)
         if cued:
-            cue_verbs(text, span, names)
+            cue_verbs(text, span, names, verbs)
         # 'existing methods use a layer called X': a name given before the paper says what it
         # contributes is someone else's
         if any(w in lower for w in NAMING_WORDS) and (background >= 0 or passive(sentence)):
