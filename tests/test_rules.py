@@ -1014,6 +1014,8 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
         ("we propose a new approach ( namely , Orthogonal Embedding CNNs , or OE - CNNs ) .",
          [("Orthogonal Embedding CNNs", ["OE - CNNs"])]),
         ("We propose FooNet or BarNet , two models .", [("FooNet", [])]),
+        # a parenthesized short form the name's initials open, though no acronym rule spells it
+        ("We propose our Graph Capsule Network ( GCAPS - CNN ) model .", [("Graph Capsule Network", ["GCAPS - CNN"])]),
         # 'this' points with a noun; a quote mark written apart
         ("We call this model “ DeepNet ” .", [("DeepNet", [])]),
         ("We refer to the architecture as a “ stacked hourglass ” network .", [("stacked hourglass", [])]),

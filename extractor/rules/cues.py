@@ -126,6 +126,8 @@ _MODIFIES_NOUN = re.compile(
 )
 # 'namely, Orthogonal Embedding CNNs, or OE-CNNs)': a second name for the same thing.
 _OR_ALIAS = re.compile(r"\s*,?\s+or\s+(?=[^,()]{1,24}[),])")
+# 'our Graph Capsule Network ( GCAPS - CNN ) model': a short form its initials open.
+_PAREN_OPEN = re.compile(r"\s*\(\s*(?=[^()]{1,24}\))")
 _PARENTHESIZED_NAME = re.compile(r"\s*\(\s*([^\s()]+)\s*\)")
 # 'our DUEL framework', 'our Shortcut - Stacked sentence encoders': a coined name may stand apart
 # from its head by a noun it modifies.
@@ -269,7 +271,7 @@ def cue_verbs(text: str, span: tuple[int, int], names: Found, verbs: list[re.Mat
         defined = chunk and any(a.start <= chunk[2] and chunk[1] < a.end for a in names.acronyms)
         if chunk and (defined or not _MODIFIES_NOUN.match(text, chunk[2])):
             kind = kind_of(head_after(text, chunk[2]), verb)
-            other = _OR_ALIAS.match(text, chunk[2], span[1])
+            other = _OR_ALIAS.match(text, chunk[2], span[1]) or _PAREN_OPEN.match(text, chunk[2], span[1])
             alias = name_chunk(text, other.end()) if other else None
             alias = alias if alias and _abbreviates(alias[0], chunk[0]) else None
             names.add(chunk[0], chunk[1], chunk[2], kind, aliases=(alias[0],) if alias else ())
