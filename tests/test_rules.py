@@ -963,6 +963,10 @@ def test_a_coined_name_a_sentence_opens_with_after_on_is_where_its_results_hold(
         ("This document lists the rules of the challenge .", []),
         # background, baselines, studied systems and phenomena are not the paper's methods
         ("Previous techniques, such as Low-Rank Adaptation (LoRA) and ReLoRA, suffer from low rank.", []),
+        # a model family, abbreviated or spelled out, is a word of the field
+        ("We train Generative Adversarial Networks at the largest scale yet .", []),
+        ("We revise a popular model , namely Gated Recurrent Units ( GRUs ) , and propose Li - GRU .",
+         [("Li - GRU", [])]),
         ("We study this puzzle through Embedded Language Flows (ELF) and find a mechanism.", []),
         # a name given before the paper says what it contributes is someone else's
         (

@@ -34,6 +34,7 @@ from extractor.rules.vocabulary import (
     METHOD_HEADS,
     MODEL_FAMILIES,
     PHENOMENON_HEADS,
+    generic_name,
 )
 
 # The paper speaking of itself: 'we', 'this paper', 'this document describes', 'this thesis'.
@@ -208,7 +209,7 @@ class Found:
     ) -> None:
         """``definite``: the text names it as its own ('architecture, the Transformer,'), so a
         word other papers use generically is this paper's name."""
-        if name.lower() in GENERIC_NAMES and not definite:
+        if generic_name(name) and not definite:
             return
         for acronym in self.acronyms:
             if acronym.start <= end and start < acronym.end:

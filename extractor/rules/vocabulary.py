@@ -196,9 +196,31 @@ GENERIC_NAMES = frozenset(
     """
     llm llms lm lms vlm vlms mllm mllms ai ml nlp nlu nlg rl rlhf sft gpu gpus cpu tpu api apis
     sota cv asr tts qa vqa cot icl rag moe dnn dnns cnn cnns rnn rnns gnn gnns mlp mlps nn
+    gan gans lstm lstms gru grus crf crfs vae vaes svm svms hmm hmms
     transformer transformers we our this that these it ours
     """.split()
 )
+# The same families spelled out ('we train Generative Adversarial Networks at scale'), in
+# lower case, singular, hyphens closed up.
+_GENERIC_FAMILIES = frozenset(
+    family.strip()
+    for family in """
+    neural network|deep neural network|convolutional neural network|recurrent neural network|
+    graph neural network|generative adversarial network|generative adversarial net|
+    long short-term memory|gated recurrent unit|conditional random field|variational autoencoder|
+    variational auto-encoder|support vector machine|hidden markov model|multilayer perceptron|
+    multi-layer perceptron|large language model|language model
+    """.split("|")
+)
+
+
+def generic_name(name: str) -> bool:
+    """A word of the field ('LLM', 'CNNs') or a model family spelled out ('Gated Recurrent
+    Units'), never a paper's own method."""
+    key = re.sub(r"\s*-\s*", "-", " ".join(name.lower().split()))
+    return key in GENERIC_NAMES or key.removesuffix("s") in _GENERIC_FAMILIES
+
+
 # Families of pretrained models: a name starting with one is a model, never a benchmark.
 _FAMILIES = (
     r"gpt|chatgpt|llama|llama\d|tinyllama|qwen|qwq|mistral|mixtral|gemma|phi|opt|pythia|bert|"
