@@ -20,7 +20,7 @@ from extractor.rules.benchmarks import find_benchmark_mentions
 from extractor.rules.claims import read_all
 from extractor.rules.cues import Name
 from extractor.rules.models import find_models, named_models
-from extractor.rules.names import find_names, title_name
+from extractor.rules.names import find_names, singular, title_name
 from extractor.rules.quantities import parse_quantities
 from extractor.rules.text import Document, Mention, written_at
 from extractor.schema import Benchmark, ExtractionDraft, Method
@@ -55,7 +55,8 @@ def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
     ]
     titled = title_name(title, abstract) if title else None
     known = benchmark_keys | {name_key(a) for n in names for a in (n.name, *n.aliases)}
-    if titled and not {name_key(titled[0])} & (known | {name_key(m.name) for m in models}):
+    known |= {name_key(m.name) for m in models}
+    if titled and singular(name_key(titled[0])) not in {singular(k) for k in known}:
         own.append(Name(titled[0], (), titled[1], "method"))
     methods = [Method(name=n.name, aliases=list(n.aliases), proposed=True) for n in own]
     forms = [(n.name, (n.name, *n.aliases)) for n in own]

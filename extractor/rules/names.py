@@ -130,7 +130,7 @@ def find_names(doc: Document, acronyms: list[Abbreviation]) -> list[Name]:
     return _merge(names.found)
 
 
-def _singular(key: str) -> str:
+def singular(key: str) -> str:
     """'reasonets' and 'reasonet' are one name: the plural names the instances of a method."""
     return key[:-1] if len(key) > 3 and key.endswith("s") else key
 
@@ -146,7 +146,7 @@ def _merge(found: list[Name]) -> list[Name]:
             (
                 k
                 for k, old in merged.items()
-                if _singular(key) in {_singular(name_key(a)) for a in (k, *old.aliases)}
+                if singular(key) in {singular(name_key(a)) for a in (k, *old.aliases)}
             ),
             None,
         )
