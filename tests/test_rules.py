@@ -1018,6 +1018,10 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
         ("we propose a new approach ( namely , Orthogonal Embedding CNNs , or OE - CNNs ) .",
          [("Orthogonal Embedding CNNs", ["OE - CNNs"])]),
         ("We propose FooNet or BarNet , two models .", [("FooNet", [])]),
+        # a name and the short form it spells, written apart, are one method; a variant is another
+        ("We propose a new framework ( Rank Ordered Logits , ROLO ) . ROLO is fast .",
+         [("Rank Ordered Logits", ["ROLO"])]),
+        ("We propose GHM and a loss called GHM - C for boxes .", [("GHM", []), ("GHM - C", [])]),
         # a parenthesized short form the name's initials open, though no acronym rule spells it
         ("We propose our Graph Capsule Network ( GCAPS - CNN ) model .", [("Graph Capsule Network", ["GCAPS - CNN"])]),
         # 'this' points with a noun; a quote mark written apart

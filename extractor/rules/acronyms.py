@@ -82,6 +82,19 @@ def _long_form(short: str, candidate: str) -> str | None:
     return long
 
 
+def spells(short: str, long: str) -> bool:
+    """'CORAL' and 'Consistent Rank Logits': a short form whose letters the whole long form
+    spells, the two written apart ('( Consistent Rank Logits , CORAL )'). One word only: 'GHM - C'
+    is a variant of 'gradient harmonizing mechanism', not its short form."""
+    return (
+        short.isalnum()
+        and _short_form(short)
+        and short.lower() not in long.lower()
+        and len(long.split()) > 1
+        and _long_form(short, long) == long.strip(" ," + QUOTES)
+    )
+
+
 def abbreviations(doc: Document) -> list[Abbreviation]:
     """Every 'Long Name (ACR)' and 'ACR (Long Name)' definition in the abstract."""
     text = doc.text

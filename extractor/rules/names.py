@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from extractor.grounding import name_key
-from extractor.rules.acronyms import Abbreviation
+from extractor.rules.acronyms import Abbreviation, spells
 from extractor.rules.chunks import QUOTES, TOKEN, coined, head_after
 from extractor.rules.cues import (
     CUE_WORDS,
@@ -136,7 +136,8 @@ def singular(key: str) -> str:
 
 
 def _merge(found: list[Name]) -> list[Name]:
-    """One entry per name: aliases joined, a dataset reading kept over a method reading."""
+    """One entry per name (a short form and the long form it spells are one): aliases joined, a
+    dataset reading kept over a method reading."""
     merged: dict[str, Name] = {}
     for item in found:
         key = name_key(item.name)
@@ -147,6 +148,8 @@ def _merge(found: list[Name]) -> list[Name]:
                 k
                 for k, old in merged.items()
                 if singular(key) in {singular(name_key(a)) for a in (k, *old.aliases)}
+                or spells(item.name, old.name)
+                or spells(old.name, item.name)
             ),
             None,
         )
