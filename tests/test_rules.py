@@ -1123,6 +1123,12 @@ def test_methods_described_and_used_as_names(text: str, expected: list[str]) -> 
             [("FooLM", [])],
         ),
         ("We extend the widely used Gated Graph Filter ( GGF ) to sets . GGF is fast .", []),
+        # a definition right after 'using' / 'with' is a tool the method works with
+        ("We propose to localize parts using Spatial Transformer Networks ( STN ) with new constraints .", []),
+        (
+            "We propose a new detector using a novel Cross Scale Attention ( CSA ) module .",
+            [("CSA", ["Cross Scale Attention"])],
+        ),
         # the paper's own definition in the same kind of sentence stays
         (
             "We propose the Gated Graph Filter ( GGF ) for sets . GGF is fast .",

@@ -101,6 +101,9 @@ _BACKGROUND_LEAD = re.compile(
     r"(?:[\w-]+\s+){0,5}$",
     re.IGNORECASE,
 )
+# 'we propose to localize parts using Spatial Transformer Networks (STN)': a Title Case definition
+# the paper's method works with, not one it names as its own.
+_TOOL_LEAD = re.compile(r"\b(?:using|with|via)\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
 # 'as a Multiple Instance Learning (MIL) problem': a definition that names a problem or task.
 _PHENOMENON_AFTER = re.compile(r"\s+(?:" + "|".join(sorted(PHENOMENON_HEADS)) + r")\b")
 _LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+)(?:the\s+)?")
@@ -553,10 +556,11 @@ def definitions(
         reused = (
             cued and acronym.long.split()[-1].lower() in METHOD_HEADS and acronym.short in text[acronym.end :]
         )
+        tool = bool(_TOOL_LEAD.search(lead))
         strong = (
             is_passive
             or reused
-            or bool(_STRONG_LEAD.search(lead) or _WE_PRESENT_AFTER.match(text, acronym.end))
+            or (not tool and bool(_STRONG_LEAD.search(lead) or _WE_PRESENT_AFTER.match(text, acronym.end)))
         )
         # 'with the restraint and relaxation iteration (RRI) training scheme, we ...': a method noun
         # right after the definition, in a sentence about the paper's own work.
@@ -565,7 +569,12 @@ def definitions(
             new_here = (previous_cue or FIRST_PERSON.search(sentence)) and (
                 _NOVELTY.search(sentence) or text.count(acronym.short) > 1
             )
-            if not (titled and new_here) or metric_entry(acronym.short) or metric_entry(acronym.long):
+            if (
+                not (titled and new_here)
+                or tool
+                or metric_entry(acronym.short)
+                or metric_entry(acronym.long)
+            ):
                 continue
         kind = "data" if re.search(r"(?i)\b(?:benchmark|dataset|corpus)\b", acronym.long) else kind_of(head)
         names.add(acronym.short, acronym.start, acronym.end, kind, (acronym.long,))
