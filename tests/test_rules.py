@@ -1012,6 +1012,7 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
         ("We propose a new simple network architecture , the Transformer , based on attention .",
          [("Transformer", [])]),
         ("We compare against a strong model , the Transformer , in all runs .", []),
+        ("We obtain better results than a strong deep baseline model ( BoxNet2 ) in all runs .", []),
         ("Our model , the Gated - Attention ( GA ) Reader , integrates hops .", [("GA", ["Gated - Attention"])]),
         # a lower-case name after a method noun, and a second name joined by 'or'
         ("We propose a regularizer dubbed dropblock for convolutions .", [("dropblock", [])]),

@@ -142,6 +142,11 @@ _OUR_NAME_HEAD = re.compile(
 )
 # 'a new method, self-ask, that' / 'a new technique ("reordering")': the head, then its article.
 _HEAD_THEN_NAME = re.compile(r"\b(?P<head>" + HEADS_PATTERN + r")\s*(?:,\s*(?:the\s+)?|\(\s*)(?=\S)")
+# 'compared to a strong deep baseline model ( iBOWIMG )': the name apposed is what is compared with.
+_BASELINE_APPOSED = AnyCase(
+    r"\bbaselines?\b|\b(?:compared\s+(?:to|with)|than|against|over|versus|vs\.?|outperform\w*|surpass\w*)\s+"
+    r"(?:a|an|the)\s"
+)
 _ARTICLE_BEFORE = re.compile(r"\b(?i:a|an|the|our)\s+(?:" + SPACED_WORD + r"){0,3}$")
 _APPOSITION = re.compile(r"\s*,\s+an?\s+")
 _LAST_TOKEN = re.compile(r"[^\s,;:()]+$")
@@ -426,7 +431,8 @@ def appositions(text: str, span: tuple[int, int], names: Found) -> None:
     start = span[0]
     sentence = text[start : span[1]]
     for match in _HEAD_THEN_NAME.finditer(sentence):
-        if not _ARTICLE_BEFORE.search(sentence, max(0, match.start() - 60), match.start()):
+        article = _ARTICLE_BEFORE.search(sentence, max(0, match.start() - 60), match.start())
+        if not article or _BASELINE_APPOSED.search(sentence, max(0, article.start() - 30), article.end()):
             continue
         at = start + match.end()
         if any(a.start <= at < a.end and a.long not in text[at - 1 : a.end] for a in names.acronyms):
