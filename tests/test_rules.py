@@ -1293,6 +1293,18 @@ def test_benchmarks(text: str, expected: list[str]) -> None:
             "Speech tagging is slow. We train folded ladder networks that tag in one pass.",
             ["folded ladder networks"],
         ),
+        # written first in a first-person sentence, the title's name is the main method; written
+        # first as background, it comes after the name the paper introduces
+        (
+            "Folded Ladder Networks for Speech Tagging",
+            "In this paper , we propose folded ladder networks for tagging . We then introduce KGate , a gate .",
+            ["folded ladder networks", "KGate"],
+        ),
+        (
+            "Folded Ladder Networks for Speech Tagging",
+            "Folded ladder networks are fast . We introduce a new architecture , called SliceTag , for tagging .",
+            ["SliceTag", "Folded ladder networks"],
+        ),
         # the abstract names it in the singular: the plural of the title is the same name
         (
             "Folded Ladder Networks",

@@ -18,7 +18,7 @@ from extractor.rules.acronyms import abbreviations
 from extractor.rules.attribution import Subjects, build_claims, measure_names
 from extractor.rules.benchmarks import find_benchmark_mentions
 from extractor.rules.claims import read_all
-from extractor.rules.cues import Name
+from extractor.rules.cues import FIRST_PERSON, Name
 from extractor.rules.models import find_models, named_models
 from extractor.rules.names import find_names, singular, title_name
 from extractor.rules.quantities import parse_quantities
@@ -57,7 +57,12 @@ def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
     known = benchmark_keys | {name_key(a) for n in names for a in (n.name, *n.aliases)}
     known |= {name_key(m.name) for m in models}
     if titled and singular(name_key(titled[0])) not in {singular(k) for k in known}:
-        own.append(Name(titled[0], (), titled[1], "method"))
+        # a title's name the abstract first writes in a first-person sentence ('we propose
+        # quantized densely connected U - Nets'), before any other name, is the main method
+        sentence = doc.sentence_of(titled[1])
+        first_person = FIRST_PERSON.search(abstract, *sentence) is not None
+        at = next((i for i, n in enumerate(own) if n.start > titled[1]), len(own)) if first_person else len(own)
+        own.insert(at, Name(titled[0], (), titled[1], "method"))
     methods = [Method(name=n.name, aliases=list(n.aliases), proposed=True) for n in own]
     forms = [(n.name, (n.name, *n.aliases)) for n in own]
     written = _written(abstract, forms)
