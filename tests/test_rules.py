@@ -931,6 +931,8 @@ def test_a_coined_name_a_sentence_opens_with_after_on_is_where_its_results_hold(
             [("SKIM", [])],
         ),
         ("We present a new method, self-ask, that further improves on chain of thought.", [("self-ask", [])]),
+        # a lower-case name apposed to what it varies
+        ("We propose shake - drop , a variant of dropout for deep nets .", [("shake - drop", [])]),
         (
             "In response, we propose inference-time dynamic prompting (IDP), a mechanism.",
             [("IDP", ["inference-time dynamic prompting"])],

@@ -310,10 +310,16 @@ def _lowercase_named(text: str, position: int) -> tuple[str, int, int] | None:
         chunk
         and len(chunk[0].split()) <= 3
         and re.match(r"\s*,\s+(?:a|an)\s", text[chunk[2] :])
-        and head_after(text, chunk[2])
+        and (head_after(text, chunk[2]) or _VARIANT_APPOSED.match(text, chunk[2]))
     ):
         return chunk
     return None
+
+
+# 'we develop drop - path , a natural extension of dropout': a name apposed to what it varies.
+_VARIANT_APPOSED = re.compile(
+    r"\s*,\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?:extension|variant|generali[sz]ation|modification|version)\s+of\b"
+)
 
 
 # 'a novel fluency boost learning and inference mechanism': three or more lower-case words before
