@@ -418,10 +418,22 @@ def named(text: str, span: tuple[int, int], names: Found) -> None:
         headed = head in HEADS and not match.group("we")
         if chunk and headed and not name_like(chunk[0].split()[0]):
             chunk = _before_connector(text, chunk)
+        if chunk and not name_like(chunk[0].split()[0]):
+            chunk = _with_head(text, chunk)
         if chunk and (match.group("we") or quoted or headed or name_like(chunk[0].split()[0])):
             names.add_chunk(chunk, kind_of(head))
         elif defined:  # 'a method called meta-transfer learning (MTL)'
             names.add_chunk(defined, kind_of(head))
+
+
+# 'called the hierarchical multiscale recurrent neural network': a long lower-case name cut short
+# ends with the method noun right after it.
+_HEAD_NEXT = re.compile(r"\s+(?:" + HEADS_PATTERN + r")s?\b")
+
+
+def _with_head(text: str, chunk: tuple[str, int, int]) -> tuple[str, int, int]:
+    head = _HEAD_NEXT.match(text, chunk[2]) if len(chunk[0].split()) >= 4 else None
+    return (text[chunk[1] : head.end()], chunk[1], head.end()) if head else chunk
 
 
 _DEFINITE_NAME = re.compile(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2}(?=\s*,)")
