@@ -1037,6 +1037,8 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
         ("This exposes a new dimension , which we call “ breadth ” , besides depth .", []),
         # 'the' points with a method noun too: the name is what follows it
         ("We call the resulting architecture Foo - Net .", [("Foo - Net", [])]),
+        # a tokenized compound adjective is one word between 'our' and the method noun
+        ("We study retrieval . Our multi - scale deep framework FooNet reaches 71.2 % .", [("FooNet", [])]),
         # 'the proposed' before a coined name, in any sentence; not an acronym defined before as a technique
         ("We study face retrieval . The proposed Foo - Net reaches 71.2 % on LFW .", [("Foo - Net", [])]),
         ("Adversarial training ( AT ) is popular . The proposed AT model reaches 71.2 % .", []),

@@ -84,7 +84,7 @@ _NOVELTY = re.compile(
 # 'we propose a ... (ACR)', 'our proposed ... (ACR)', and 'The X (ACR) we present employs ...'.
 _STRONG_LEAD = re.compile(
     r"(?<!recently\s)(?<!previously\s)(?<!originally\s)(?<!widely\s)"
-    r"\b(?i:our\s+proposed|propos\w*|introduc\w*|present\w*)\s+(?:[\w-]+\s+){0,6}$"
+    r"\b(?i:our\s+proposed|propos\w*|introduc\w*|present\w*)\s+(?:" + SPACED_WORD + r"){0,6}$"
 )
 _WE_PRESENT_AFTER = re.compile(
     r"\s*(?:that\s+|which\s+)?we\s+(?:propose|present|introduce|develop|call)\b", re.IGNORECASE
@@ -98,7 +98,7 @@ _NOT_A_DEFINITION = re.compile(
 _BACKGROUND_LEAD = re.compile(
     r"\b(?:state\s*-\s*of\s*-\s*the\s*-\s*art|existing|conventional|traditional|classical|"
     r"popular|standard|well\s*-\s*known|widely\s*-?\s*used|prior|previous|vanilla|original)\s+"
-    r"(?:[\w-]+\s+){0,5}$",
+    r"(?:" + SPACED_WORD + r"){0,5}$",
     re.IGNORECASE,
 )
 # 'we propose to localize parts using Spatial Transformer Networks (STN)': a Title Case definition
@@ -120,7 +120,7 @@ _SKIP = frozenset(
 )
 # 'our trained model Curie-7B-v1', 'the proposed framework X'.
 _OUR_HEAD_NAME = re.compile(
-    r"\b(?i:our|the\s+proposed)\s+(?:[\w-]+\s+){0,2}?(?P<head>" + HEADS_PATTERN + r")s?\s+(?=\S)"
+    r"\b(?i:our|the\s+proposed)\s+(?:" + SPACED_WORD + r"){0,2}?(?P<head>" + HEADS_PATTERN + r")s?\s+(?=\S)"
 )
 # 'The proposed FooNet achieves ...': the paper's own name, whatever sentence it stands in.
 _PROPOSED_NAME = re.compile(r"\b(?i:our|the)\s+(?:newly\s+)?proposed\s+(?=\S)")
@@ -152,13 +152,13 @@ _APPOSITION = re.compile(r"\s*,\s+an?\s+")
 _LAST_TOKEN = re.compile(r"[^\s,;:()]+$")
 # 'The approach, Diverse Prompt Mixer, is tested': a sentence that opens by naming its subject.
 _OPENING = re.compile(
-    r"(?:The|This|Our)\s+(?:[\w-]+\s+){0,2}?(?P<head>" + HEADS_PATTERN + r")\s*,\s+(?:the\s+)?(?=\S)"
+    r"(?:The|This|Our)\s+(?:" + SPACED_WORD + r"){0,2}?(?P<head>" + HEADS_PATTERN + r")\s*,\s+(?:the\s+)?(?=\S)"
 )
 # 'Our model, the Gated-Attention (GA) Reader, integrates ...': the name may hold its acronym.
 _NAME_CLOSES = re.compile(r"\s*(?:\(\s*[^()]{1,12}\)\s*(?:[A-Z][\w-]*\s*)?)?,")
 # 'The ByteNet is a one-dimensional convolutional neural network ...': a sentence defining a name.
 _DEFINING = re.compile(r"The\s+(?=\S)")
-_DEFINED_AS = re.compile(r"\s+is\s+an?\s+(?:[\w-]+\s+){0,5}?(?P<head>" + HEADS_PATTERN + r")\b")
+_DEFINED_AS = re.compile(r"\s+is\s+an?\s+(?:" + SPACED_WORD + r"){0,5}?(?P<head>" + HEADS_PATTERN + r")\b")
 # 'The Text-Only Probe measures ...', 'The Abstraction Gap (AG) metric quantifies ...'.
 _SUBJECT = re.compile(r"The\s+(?P<name>(?:[A-Z][\w-]*\s+){1,4})(?:\([^)]{1,12}\)\s+)?(?P<next>[a-z][\w-]*)")
 # 'deployable planners (B2T/RoH/ISR)'.
