@@ -1018,6 +1018,7 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
         ("Our model , the Gated - Attention ( GA ) Reader , integrates hops .", [("GA", ["Gated - Attention"])]),
         # a lower-case name after a method noun, and a second name joined by 'or'
         ("We propose a regularizer dubbed dropblock for convolutions .", [("dropblock", [])]),
+        ("We propose a new architecture , referred to as Foo - Net , for retrieval .", [("Foo - Net", [])]),
         # a long lower-case name ends with its method noun
         ("We propose a new approach , called the gated multiscale recurrent flow network , that learns .",
          [("gated multiscale recurrent flow network", [])]),

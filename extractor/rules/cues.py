@@ -66,7 +66,7 @@ _PASSIVE = re.compile(
 # name must look like one ('named entities' is not a naming); after 'we call' it may not.
 _NAMING = re.compile(
     r"\b(?:(?P<we>we\s+(?:call|name|term|dub|coin|denote)|we\s+refer\s+to\s+(?:\w+\s+){0,6}?as)|"
-    r"(?:called|named|dubbed|termed|coined|denoted)(?:\s+as)?)\s+(?:it\s+|this\s+|them\s+|our\s+[\w-]+\s+)?"
+    r"(?:called|named|dubbed|termed|coined|denoted|referred\s+to)(?:\s+as)?)\s+(?:it\s+|this\s+|them\s+|our\s+[\w-]+\s+)?"
     r"(?:the\s+|a\s+|an\s+)?",
     re.IGNORECASE,
 )
