@@ -976,6 +976,7 @@ def test_a_coined_name_a_sentence_opens_with_after_on_is_where_its_results_hold(
             [("Bar - Net", [])],
         ),
         ("A novel deep network called FooNet is proposed for retrieval .", [("FooNet", [])]),
+        ("The proposed approach , dubbed FooNet , reaches 71.2 % .", [("FooNet", [])]),
         ("we show that the hardness reduces to a problem called set disjointness (SD).", []),
         ("We introduce a pruning procedure that optimizes the selected pool.", []),
         # a quoted long form defined right after the cue

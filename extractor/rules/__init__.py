@@ -59,9 +59,9 @@ def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
     if titled and singular(name_key(titled[0])) not in {singular(k) for k in known}:
         # a title's name the abstract first writes in a first-person sentence ('we propose
         # quantized densely connected U - Nets'), before any other name, is the main method
-        sentence = doc.sentence_of(titled[1])
-        first_person = FIRST_PERSON.search(abstract, *sentence) is not None
-        at = next((i for i, n in enumerate(own) if n.start > titled[1]), len(own)) if first_person else len(own)
+        at = len(own)
+        if FIRST_PERSON.search(abstract, *doc.sentence_of(titled[1])):
+            at = next((i for i, n in enumerate(own) if n.start > titled[1]), at)
         own.insert(at, Name(titled[0], (), titled[1], "method"))
     methods = [Method(name=n.name, aliases=list(n.aliases), proposed=True) for n in own]
     forms = [(n.name, (n.name, *n.aliases)) for n in own]

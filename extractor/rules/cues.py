@@ -66,7 +66,8 @@ _PASSIVE = re.compile(
 # name must look like one ('named entities' is not a naming); after 'we call' it may not.
 _NAMING = re.compile(
     r"\b(?:(?P<we>we\s+(?:call|name|term|dub|coin|denote)|we\s+refer\s+to\s+(?:\w+\s+){0,6}?as)|"
-    r"(?:called|named|dubbed|termed|coined|denoted|referred\s+to)(?:\s+as)?)\s+(?:it\s+|this\s+|them\s+|our\s+[\w-]+\s+)?"
+    r"(?:called|named|dubbed|termed|coined|denoted|referred\s+to)(?:\s+as)?)\s+"
+    r"(?:it\s+|this\s+|them\s+|our\s+[\w-]+\s+)?"
     r"(?:the\s+|a\s+|an\s+)?",
     re.IGNORECASE,
 )
@@ -152,7 +153,8 @@ _APPOSITION = re.compile(r"\s*,\s+an?\s+")
 _LAST_TOKEN = re.compile(r"[^\s,;:()]+$")
 # 'The approach, Diverse Prompt Mixer, is tested': a sentence that opens by naming its subject.
 _OPENING = re.compile(
-    r"(?:The|This|Our)\s+(?:" + SPACED_WORD + r"){0,2}?(?P<head>" + HEADS_PATTERN + r")\s*,\s+(?:the\s+)?(?=\S)"
+    r"(?:The|This|Our)\s+(?:" + SPACED_WORD + r"){0,2}?(?P<head>" + HEADS_PATTERN
+    + r")\s*,\s+(?:the\s+)?(?=\S)"
 )
 # 'Our model, the Gated-Attention (GA) Reader, integrates ...': the name may hold its acronym.
 _NAME_CLOSES = re.compile(r"\s*(?:\(\s*[^()]{1,12}\)\s*(?:[A-Z][\w-]*\s*)?)?,")
@@ -318,7 +320,8 @@ def _lowercase_named(text: str, position: int) -> tuple[str, int, int] | None:
 
 # 'we develop drop - path , a natural extension of dropout': a name apposed to what it varies.
 _VARIANT_APPOSED = re.compile(
-    r"\s*,\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?:extension|variant|generali[sz]ation|modification|version)\s+of\b"
+    r"\s*,\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:extension|variant|generali[sz]ation|modification|version)\s+of\b"
 )
 
 
@@ -495,6 +498,11 @@ def appositions(text: str, span: tuple[int, int], names: Found) -> None:
         if head and name_like(token.group()):
             names.add_chunk(chunk_ending(text, start, start + match.start()), kind_of(head))
     _plural_list(text, span, names)
+
+
+def own_phrase(sentence: str) -> bool:
+    """'the proposed approach', 'our proposed DFN': the paper speaking of its own method."""
+    return "proposed" in sentence and _PROPOSED_NAME.search(sentence) is not None
 
 
 def proposed(text: str, span: tuple[int, int], names: Found) -> None:

@@ -26,6 +26,7 @@ from extractor.rules.cues import (
     definitions,
     named,
     opening,
+    own_phrase,
     passive,
     proposed,
     subject,
@@ -115,8 +116,9 @@ def find_names(doc: Document, acronyms: list[Abbreviation]) -> list[Name]:
         if cued:
             cue_verbs(text, span, names, verbs)
         # 'existing methods use a layer called X': a name given before the paper says what it
-        # contributes is someone else's
-        if any(w in lower for w in NAMING_WORDS) and (background >= 0 or passive(sentence)):
+        # contributes ('we', 'is proposed', 'the proposed') is someone else's
+        own = background >= 0 or passive(sentence) or own_phrase(sentence)
+        if own and any(w in lower for w in NAMING_WORDS):
             named(text, span, names)
         if cued or previous_cue or FIRST_PERSON.search(sentence) or passive(sentence):
             appositions(text, span, names)
