@@ -1050,6 +1050,10 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
         ("We train it fast . Our 130M - parameter bitstream model reaches 71.2 % .", []),
         # a sentence that defines a name as a method noun
         ("The ByteNet is a one - dimensional convolutional neural network for translation .", [("ByteNet", [])]),
+        # without 'The': a coined name defined as something new, not a known model
+        ("FooNet is a novel deep network for retrieval . It reaches 71.2 % .", [("FooNet", [])]),
+        ("BarNet - 2 is a convolutional network . We tune it .", []),
+        ("GPT-4 is a new language model . We tune it .", []),
     ],
 )
 def test_methods_in_tokenized_text(text: str, expected: list[tuple]) -> None:

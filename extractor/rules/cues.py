@@ -539,18 +539,22 @@ def _plural_list(text: str, span: tuple[int, int], names: Found) -> None:
 
 
 def opening(text: str, span: tuple[int, int], names: Found) -> None:
-    """'The approach, Diverse Prompt Mixer, is tested ...'."""
+    """'The approach, Diverse Prompt Mixer, is tested ...', 'The ByteNet is a ... network'."""
     match = _OPENING.match(text, span[0], span[1])
     if match:
         chunk = name_chunk(text, match.end())
         if chunk and _NAME_CLOSES.match(text, chunk[2], span[1]):
             names.add_chunk(chunk, kind_of(match.group("head").lower()))
     defining = _DEFINING.match(text, span[0], span[1])
-    if defining:
-        chunk = name_chunk(text, defining.end())
-        head = _DEFINED_AS.match(text, chunk[2], span[1]) if chunk else None
-        if head:
-            names.add_chunk(chunk, kind_of(head.group("head").lower()))
+    # without 'The' the name must be coined, not a known model, and the description new: 'FooNet
+    # is a novel network' ('BERT is a language model' opens an abstract about someone else's)
+    first = None if defining else TOKEN.match(text, span[0])
+    if not defining and not (first and coined(first.group())):
+        return
+    chunk = name_chunk(text, defining.end() if defining else span[0])
+    head = _DEFINED_AS.match(text, chunk[2], span[1]) if chunk else None
+    if head and (defining or (_NOVELTY.search(head.group()) and not MODEL_FAMILIES.match(chunk[0]))):
+        names.add_chunk(chunk, kind_of(head.group("head").lower()))
 
 
 def definitions(
