@@ -1050,6 +1050,10 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
         ("We train it fast . Our 130M - parameter bitstream model reaches 71.2 % .", []),
         # a sentence that defines a name as a method noun
         ("The ByteNet is a one - dimensional convolutional neural network for translation .", [("ByteNet", [])]),
+        # a coined name before a present passive contribution verb; not one proposed by or in others' work
+        ("In this paper , FooNet is proposed for retrieval .", [("FooNet", [])]),
+        ("Two losses called Foo - C and Foo - R are designed for boxes .", [("Foo - C", []), ("Foo - R", [])]),
+        ("FooNet is proposed in [ 3 ] . We propose BarNet .", [("BarNet", [])]),
         # without 'The': a coined name defined as something new, not a known model
         ("FooNet is a novel deep network for retrieval . It reaches 71.2 % .", [("FooNet", [])]),
         ("BarNet - 2 is a convolutional network . We tune it .", []),

@@ -500,6 +500,23 @@ def appositions(text: str, span: tuple[int, int], names: Found) -> None:
     _plural_list(text, span, names)
 
 
+# 'In this paper , FooNet is proposed': present tense, not proposed by or in someone's work.
+_OWN_PASSIVE = re.compile(
+    r"\s+(?:is|are)\s+(?:(?:also|further|then|thus|therefore|hence|first)\s+)?(?:"
+    + "|".join(_PARTICIPLES)
+    + r")\b(?!\s+(?:by|in)\b)"
+)
+
+
+def passive_subjects(text: str, span: tuple[int, int], names: Found) -> None:
+    """'In this paper , FooNet is proposed for retrieval': the coined name right before a
+    present passive contribution verb."""
+    for match in _OWN_PASSIVE.finditer(text, *span):
+        chunk = chunk_ending(text, span[0], match.start())
+        if chunk and coined(chunk[0]) and not MODEL_FAMILIES.match(chunk[0]):
+            names.add(*chunk, "method")
+
+
 def own_phrase(sentence: str) -> bool:
     """'the proposed approach', 'our proposed DFN': the paper speaking of its own method."""
     return "proposed" in sentence and _PROPOSED_NAME.search(sentence) is not None

@@ -28,6 +28,7 @@ from extractor.rules.cues import (
     opening,
     own_phrase,
     passive,
+    passive_subjects,
     proposed,
     subject,
 )
@@ -117,13 +118,15 @@ def find_names(doc: Document, acronyms: list[Abbreviation]) -> list[Name]:
             cue_verbs(text, span, names, verbs)
         # 'existing methods use a layer called X': a name given before the paper says what it
         # contributes ('we', 'is proposed', 'the proposed') is someone else's
-        own = background >= 0 or passive(sentence) or own_phrase(sentence)
-        if own and any(w in lower for w in NAMING_WORDS):
+        is_passive = passive(sentence)
+        if any(w in lower for w in NAMING_WORDS) and (background >= 0 or is_passive or own_phrase(sentence)):
             named(text, span, names)
-        if cued or previous_cue or FIRST_PERSON.search(sentence) or passive(sentence):
+        if cued or previous_cue or FIRST_PERSON.search(sentence) or is_passive:
             appositions(text, span, names)
         if "proposed" in lower:
             proposed(text, span, names)
+        if is_passive:
+            passive_subjects(text, span, names)
         opening(text, span, names)
         definitions(doc, span, names, previous_cue, cued)
         if previous_cue:
