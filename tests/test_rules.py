@@ -1054,6 +1054,7 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
         ("In this paper , FooNet is proposed for retrieval .", [("FooNet", [])]),
         ("Two losses called Foo - C and Foo - R are designed for boxes .", [("Foo - C", []), ("Foo - R", [])]),
         ("FooNet is proposed in [ 3 ] . We propose BarNet .", [("BarNet", [])]),
+        ("A new loss , FooLoss , is also proposed .", [("FooLoss", [])]),
         # without 'The': a coined name defined as something new, not a known model
         ("FooNet is a novel deep network for retrieval . It reaches 71.2 % .", [("FooNet", [])]),
         ("BarNet - 2 is a convolutional network . We tune it .", []),

@@ -60,7 +60,10 @@ _SUBJECT_BEFORE = AnyCase(r"\b(?:we|" + _ITSELF + r")\s")
 NAMING_WORDS = ("call", "name", "dub", "term", "coin", "denot", "refer")
 _PARTICIPLES = ("proposed", "introduced", "presented", "developed", "designed")
 _PASSIVE = re.compile(
-    r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:" + "|".join(_PARTICIPLES) + r")\b", re.IGNORECASE
+    r"\b(?:is|are|was|were)\s+(?:\w+ly\s+|also\s+|further\s+|then\s+|first\s+)?(?:"
+    + "|".join(_PARTICIPLES)
+    + r")\b",
+    re.IGNORECASE,
 )
 # 'a ratio we call X', 'a new method called X', 'we refer to this as X'. After a participle the
 # name must look like one ('named entities' is not a naming); after 'we call' it may not.
