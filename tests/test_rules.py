@@ -1142,6 +1142,12 @@ def test_methods_described_and_used_as_names(text: str, expected: list[str]) -> 
             [("FooLM", [])],
         ),
         ("We extend the widely used Gated Graph Filter ( GGF ) to sets . GGF is fast .", []),
+        # a part named in the contribution verb's object, after 'with' and a modifier
+        (
+            "We propose a novel detector integrated with somatic skeleton line parsing ( SLP ) for crowds .",
+            [("SLP", ["skeleton line parsing"])],
+        ),
+        ("We propose a novel detector for semantic role labeling ( SRL ) in crowds .", []),
         # a definition right after 'using' / 'with' is a tool the method works with
         ("We propose to localize parts using Spatial Transformer Networks ( STN ) with new constraints .", []),
         (

@@ -108,6 +108,7 @@ _BACKGROUND_LEAD = re.compile(
 # 'we propose to localize parts using Spatial Transformer Networks (STN)': a Title Case definition
 # the paper's method works with, not one it names as its own.
 _TOOL_LEAD = re.compile(r"\b(?:using|with|via)\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
+_PART_LEAD = re.compile(r"\b(?:with|using|via|by)\s+(?:" + SPACED_WORD + r"){1,2}$")
 # 'as a Multiple Instance Learning (MIL) problem': a definition that names a problem or task.
 _PHENOMENON_AFTER = re.compile(r"\s+(?:" + "|".join(sorted(PHENOMENON_HEADS)) + r")\b")
 _LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+)(?:the\s+)?")
@@ -621,7 +622,14 @@ def definitions(
         # 'with the restraint and relaxation iteration (RRI) training scheme, we ...': a method noun
         # right after the definition, in a sentence about the paper's own work.
         headed = head in _WHOLE_METHODS and bool(FIRST_PERSON.search(sentence))
-        if not headed and not (strong and (titled or head in HEADS or acronym.long.split()[-1].lower() in HEADS)):
+        # 'we propose a novel method integrated with somatic topological line localization (TLL)':
+        # a part the contribution is built with, named in the contribution verb's object
+        part = (
+            not tool
+            and _STRONG_LEAD.search(text, span[0], acronym.start) is not None
+            and _PART_LEAD.search(text, span[0], acronym.start) is not None
+        )
+        if not headed and not part and not (strong and (titled or head in HEADS or acronym.long.split()[-1].lower() in HEADS)):
             new_here = (previous_cue or FIRST_PERSON.search(sentence)) and (
                 _NOVELTY.search(sentence) or text.count(acronym.short) > 1
             )
