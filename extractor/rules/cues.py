@@ -52,11 +52,12 @@ CUE = AnyCase(
 CUE_WORDS = ("we ", "this ", "lead", "namely", "by ")
 # 'We note similarities with ... and develop drop - path , a ...': a contribution verb joined to
 # the first-person subject's first verb.
-_AND_CUE = AnyCase(
+_AND_CUE = re.compile(
     r"\band\s+(?:then\s+|also\s+|further\s+)?(?P<verb>propos\w*|introduc\w*|present\w*|develop\w*|"
-    r"design\w*|devis\w*)\b"
+    r"design\w*|devis\w*)\b",
+    re.IGNORECASE,
 )
-_SUBJECT_BEFORE = AnyCase(r"\b(?:we|" + _ITSELF + r")\s")
+_SUBJECT_BEFORE = re.compile(r"\b(?:we|" + _ITSELF + r")\s", re.IGNORECASE)
 NAMING_WORDS = ("call", "name", "dub", "term", "coin", "denot", "refer")
 _PARTICIPLES = ("proposed", "introduced", "presented", "developed", "designed")
 _PASSIVE = re.compile(
@@ -164,6 +165,8 @@ _OPENING = re.compile(
 _NAME_CLOSES = re.compile(r"\s*(?:\(\s*[^()]{1,12}\)\s*(?:[A-Z][\w-]*\s*)?)?,")
 # 'The ByteNet is a one-dimensional convolutional neural network ...': a sentence defining a name.
 _DEFINING = re.compile(r"The\s+(?=\S)")
+# A sentence opening with a word that has an inner capital or a digit ('FooNet', 'M - Walk').
+_COINED_START = re.compile(r"[^\W\d_][\w-]*?[A-Z\d]|[^\W\d_]\w*\s-\s\w")
 _DEFINED_AS = re.compile(r"\s+is\s+an?\s+(?:" + SPACED_WORD + r"){0,5}?(?P<head>" + HEADS_PATTERN + r")\b")
 # 'The Text-Only Probe measures ...', 'The Abstraction Gap (AG) metric quantifies ...'.
 _SUBJECT = re.compile(r"The\s+(?P<name>(?:[A-Z][\w-]*\s+){1,4})(?:\([^)]{1,12}\)\s+)?(?P<next>[a-z][\w-]*)")
@@ -569,8 +572,7 @@ def opening(text: str, span: tuple[int, int], names: Found) -> None:
     defining = _DEFINING.match(text, span[0], span[1])
     # without 'The' the name must be coined, not a known model, and the description new: 'FooNet
     # is a novel network' ('BERT is a language model' opens an abstract about someone else's)
-    first = None if defining else TOKEN.match(text, span[0])
-    if not defining and not (first and coined(first.group())):
+    if not defining and not _COINED_START.match(text, span[0], span[1]):
         return
     chunk = name_chunk(text, defining.end() if defining else span[0])
     head = _DEFINED_AS.match(text, chunk[2], span[1]) if chunk else None
