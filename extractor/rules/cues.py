@@ -266,8 +266,10 @@ def _after_cue(text: str, position: int, sentence_end: int) -> int:
 def cues(text: str, span: tuple[int, int]) -> list[re.Match[str]]:
     """The contribution verbs of a sentence: after their subject, or joined by 'and' to the verb
     of a first-person subject."""
-    found = list(CUE.finditer(text, *span))
-    if " and " in text[span[0] : span[1]]:
+    sentence = text[span[0] : span[1]]
+    # the sentence alone first: reading the whole abstract's positions lower-cases all of it
+    found = list(CUE.finditer(text, *span)) if CUE.search(sentence) else []
+    if " and " in sentence:
         for joined in _AND_CUE.finditer(text, *span):
             if _SUBJECT_BEFORE.search(text, span[0], joined.start()):
                 found.append(joined)
