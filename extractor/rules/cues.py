@@ -52,9 +52,9 @@ CUE = AnyCase(
 CUE_WORDS = ("we ", "this ", "lead", "namely", "by ")
 # 'We note similarities with ... and develop drop - path , a ...': a contribution verb joined to
 # the first-person subject's first verb.
+_AND_VERBS = ("propos", "introduc", "present", "develop", "design", "devis")
 _AND_CUE = re.compile(
-    r"\band\s+(?:then\s+|also\s+|further\s+)?(?P<verb>propos\w*|introduc\w*|present\w*|develop\w*|"
-    r"design\w*|devis\w*)\b",
+    r"\band\s+(?:then\s+|also\s+|further\s+)?(?P<verb>(?:" + "|".join(_AND_VERBS) + r")\w*)\b",
     re.IGNORECASE,
 )
 _SUBJECT_BEFORE = re.compile(r"\b(?:we|" + _ITSELF + r")\s", re.IGNORECASE)
@@ -242,7 +242,8 @@ class Found:
 def passive(sentence: str) -> bool:
     """'X is proposed', 'Y was introduced'. In ASCII text, where lower case is all the case
     folding the pattern does, a sentence without one of the participles is ruled out first."""
-    if sentence.isascii() and not any(p in sentence.lower() for p in _PARTICIPLES):
+    lower = sentence.lower()
+    if sentence.isascii() and not any(p in lower for p in _PARTICIPLES):
         return False
     return _PASSIVE.search(sentence) is not None
 
@@ -269,7 +270,8 @@ def cues(text: str, span: tuple[int, int]) -> list[re.Match[str]]:
     sentence = text[span[0] : span[1]]
     # the sentence alone first: reading the whole abstract's positions lower-cases all of it
     found = list(CUE.finditer(text, *span)) if CUE.search(sentence) else []
-    if " and " in sentence:
+    lower = sentence.lower()
+    if " and " in sentence and any(verb in lower for verb in _AND_VERBS):
         for joined in _AND_CUE.finditer(text, *span):
             if _SUBJECT_BEFORE.search(text, span[0], joined.start()):
                 found.append(joined)
