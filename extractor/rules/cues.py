@@ -628,14 +628,12 @@ def definitions(
         # 'with the restraint and relaxation iteration (RRI) training scheme, we ...': a method noun
         # right after the definition, in a sentence about the paper's own work.
         headed = head in _WHOLE_METHODS and bool(FIRST_PERSON.search(sentence))
-        # 'we propose a novel method integrated with somatic topological line localization (TLL)':
-        # a part the contribution is built with, named in the contribution verb's object
-        part = (
-            not tool
-            and _STRONG_LEAD.search(text, span[0], acronym.start) is not None
-            and _PART_LEAD.search(text, span[0], acronym.start) is not None
+        accepted = (
+            headed
+            or (strong and (titled or head in HEADS or acronym.long.split()[-1].lower() in HEADS))
+            or (not tool and _built_with(text, span[0], acronym.start))
         )
-        if not headed and not part and not (strong and (titled or head in HEADS or acronym.long.split()[-1].lower() in HEADS)):
+        if not accepted:
             new_here = (previous_cue or FIRST_PERSON.search(sentence)) and (
                 _NOVELTY.search(sentence) or text.count(acronym.short) > 1
             )
@@ -648,6 +646,12 @@ def definitions(
                 continue
         kind = "data" if re.search(r"(?i)\b(?:benchmark|dataset|corpus)\b", acronym.long) else kind_of(head)
         names.add(acronym.short, acronym.start, acronym.end, kind, (acronym.long,))
+
+
+def _built_with(text: str, start: int, end: int) -> bool:
+    """'we propose a novel method integrated with somatic topological line localization (TLL)':
+    a part the contribution is built with, named in the contribution verb's object."""
+    return bool(_PART_LEAD.search(text, start, end) and _STRONG_LEAD.search(text, start, end))
 
 
 def _listed_after(text: str, acronym: Abbreviation, background: list[Abbreviation]) -> bool:
