@@ -1016,6 +1016,7 @@ def test_methods_from_contribution_cues(text: str, expected: list[tuple]) -> Non
          [("Transformer", [])]),
         ("We compare against a strong model , the Transformer , in all runs .", []),
         ("We obtain better results than a strong deep baseline model ( BoxNet2 ) in all runs .", []),
+        ("We propose a simple baseline model , BoxNet2 , for retrieval .", [("BoxNet2", [])]),
         ("Our model , the Gated - Attention ( GA ) Reader , integrates hops .", [("GA", ["Gated - Attention"])]),
         # a lower-case name after a method noun, and a second name joined by 'or'
         ("We propose a regularizer dubbed dropblock for convolutions .", [("dropblock", [])]),

@@ -150,8 +150,7 @@ _OUR_NAME_HEAD = re.compile(
 _HEAD_THEN_NAME = re.compile(r"\b(?P<head>" + HEADS_PATTERN + r")\s*(?:,\s*(?:the\s+)?|\(\s*)(?=\S)")
 # 'compared to a strong deep baseline model ( iBOWIMG )': the name apposed is what is compared with.
 _BASELINE_APPOSED = AnyCase(
-    r"\bbaselines?\b|\b(?:compared\s+(?:to|with)|than|against|over|versus|vs\.?|outperform\w*|surpass\w*)\s+"
-    r"(?:a|an|the)\s"
+    r"\b(?:compared\s+(?:to|with)|than|against|over|versus|vs\.?|outperform\w*|surpass\w*)\s+(?:a|an|the)\s"
 )
 _ARTICLE_BEFORE = re.compile(r"\b(?i:a|an|the|our)\s+(?:" + SPACED_WORD + r"){0,3}$")
 _APPOSITION = re.compile(r"\s*,\s+an?\s+")
