@@ -107,8 +107,10 @@ _BACKGROUND_LEAD = re.compile(
     re.IGNORECASE,
 )
 # 'we propose to localize parts using Spatial Transformer Networks (STN)': a Title Case definition
-# the paper's method works with, not one it names as its own.
+# that what the paper proposes to do works with, not one it names as its own ('we propose FooNet
+# with the Cross Scale Attention (CSA) module' names its own).
 _TOOL_LEAD = re.compile(r"\b(?:using|with|via)\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
+_PROPOSE_TO = re.compile(r"\bpropos\w*\s+to\s", re.IGNORECASE)
 _PART_LEAD = re.compile(r"\b(?:with|using|via|by)\s+(?:" + SPACED_WORD + r"){1,2}$")
 # 'as a Multiple Instance Learning (MIL) problem': a definition that names a problem or task.
 _PHENOMENON_AFTER = re.compile(r"\s+(?:" + "|".join(sorted(PHENOMENON_HEADS)) + r")\b")
@@ -618,7 +620,7 @@ def definitions(
         reused = (
             cued and acronym.long.split()[-1].lower() in METHOD_HEADS and acronym.short in text[acronym.end :]
         )
-        tool = bool(_TOOL_LEAD.search(lead))
+        tool = bool(_TOOL_LEAD.search(lead)) and _PROPOSE_TO.search(text, span[0], acronym.start) is not None
         strong = (
             is_passive
             or reused
