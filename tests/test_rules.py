@@ -1151,7 +1151,10 @@ def test_methods_described_and_used_as_names(text: str, expected: list[str]) -> 
         ("We propose a novel detector for semantic role labeling ( SRL ) in crowds .", []),
         # a definition right after 'using' / 'with' is a tool the method works with
         ("We propose to localize parts using Spatial Transformer Networks ( STN ) with new constraints .", []),
-        ("We propose BoxNet with the Cross Scale Attention ( CSA ) block .", [("CSA", ["Cross Scale Attention"])]),
+        (
+            "We propose BoxNet with the Cross Scale Attention ( CSA ) block .",
+            [("BoxNet", []), ("CSA", ["Cross Scale Attention"])],
+        ),
         (
             "We propose a new detector using a novel Cross Scale Attention ( CSA ) module .",
             [("CSA", ["Cross Scale Attention"])],

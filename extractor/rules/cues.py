@@ -205,6 +205,9 @@ _COMPARED_BEFORE = AnyCase(
 )
 
 
+_JOINED_BEFORE = re.compile(r"(\S.*?)\s+(?:(?:" + "|".join(sorted(CONNECTORS)) + r")\s+)+$")
+
+
 @dataclass(frozen=True)
 class Name:
     """A coined name: its written form, other names for it, where it is, and what it heads."""
@@ -231,6 +234,11 @@ class Found:
             return
         for acronym in self.acronyms:
             if acronym.start <= end and start < acronym.end:
+                # 'FooNet with the Cross Scale Attention ( CSA )': a name joined to the definition
+                # by a function word is a name of its own
+                before = _JOINED_BEFORE.match(name[: max(0, acronym.start - start)])
+                if before and not generic_name(before.group(1)):
+                    self.found.append(Name(before.group(1), aliases, start, kind))
                 name, aliases = acronym.short, (acronym.long,)
                 break
         self.found.append(Name(name, aliases, start, kind))
