@@ -96,7 +96,8 @@ _WE_PRESENT_AFTER = re.compile(
 )
 _NOT_A_DEFINITION = re.compile(
     r"\b(?:such\s+as|like|e\.g\.?|i\.e\.?|including|known\s+as|than|vs\.?|versus|over|baselines?|"
-    r"in\s+terms\s+of|measured\s+by|focusing\s+on|based\s+on)\s*(?:the\s+)?[\"'\u201c\u2018`]?\s*$",
+    r"in\s+terms\s+of|measured\s+by|focusing\s+on|based\s+on|inspired\s+by)\s*"
+    r"(?:the\s+)?[\"'\u201c\u2018`]?\s*$",
     re.IGNORECASE,
 )
 # 'the state-of-the-art Residual Network (ResNet)', 'the widely used X (ACR)': someone else's.
