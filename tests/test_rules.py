@@ -1144,6 +1144,7 @@ def test_methods_described_and_used_as_names(text: str, expected: list[str]) -> 
         ),
         ("We extend the widely used Gated Graph Filter ( GGF ) to sets . GGF is fast .", []),
         ("Inspired by expectation-maximization (EM), our method alternates two steps. EM is old.", []),
+        ("This report presents our solution to the Ego9 Video Moment Queries (VMQ) Challenge 2025.", []),
         # a part named in the contribution verb's object, after 'with' and a modifier
         (
             "We propose a novel detector integrated with somatic skeleton line parsing ( SLP ) for crowds .",

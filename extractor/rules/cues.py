@@ -30,6 +30,7 @@ from extractor.rules.chunks import (
 )
 from extractor.rules.text import SPACED_WORD, AnyCase, Document
 from extractor.rules.vocabulary import (
+    DATA_HEADS,
     GENERIC_NAMES,
     METHOD_HEADS,
     MODEL_FAMILIES,
@@ -113,6 +114,9 @@ _BACKGROUND_LEAD = re.compile(
 _TOOL_LEAD = re.compile(r"\b(?:using|with|via)\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
 _PROPOSE_TO = re.compile(r"\bpropos\w*\s+to\s", re.IGNORECASE)
 _PART_LEAD = re.compile(r"\b(?:with|using|via|by)\s+(?:" + SPACED_WORD + r"){1,2}$")
+# 'the Ego4D Natural Language Queries (NLQ) Challenge': part of a dataset's name, even capitalized;
+# the benchmark rules read it.
+_DATA_AFTER = re.compile(r"\s+(?:" + "|".join(sorted(DATA_HEADS)) + r")s?\b", re.IGNORECASE)
 # 'as a Multiple Instance Learning (MIL) problem': a definition that names a problem or task.
 _PHENOMENON_AFTER = re.compile(r"\s+(?:" + "|".join(sorted(PHENOMENON_HEADS)) + r")\b")
 _LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+)(?:the\s+)?")
@@ -615,6 +619,7 @@ def definitions(
             or _BACKGROUND_LEAD.search(lead)
             or _listed_after(text, acronym, background)
             or _PHENOMENON_AFTER.match(text, acronym.end)
+            or _DATA_AFTER.match(text, acronym.end)
         ):
             background.append(acronym)
             continue
