@@ -986,6 +986,7 @@ def test_a_coined_name_a_sentence_opens_with_after_on_is_where_its_results_hold(
         # a name set in LaTeX, as arXiv abstracts keep it
         (r"We propose \textsc{Ravel}, an adaptive low-rank method.", [("Ravel", [])]),
         (r"We introduce \textbf{FooBar}: a planner for robots.", [("FooBar", [])]),
+        (r"We propose $\textbf{R3Tag}$, a tagging framework.", [("R3Tag", [])]),
         # a compound adjective made from someone else's name describes, it does not name
         ("We offer practical GPT-based tools for teachers.", []),
         ("we propose a novel ResNet - like architecture with two streams .", []),

@@ -43,8 +43,9 @@ _COMPOUND_ADJECTIVE = re.compile(
     r"(?:-|\s-\s)(?:based|like|style|driven|guided|inspired|oriented|powered|centric|specific)$",
     re.IGNORECASE,
 )
-# arXiv abstracts keep LaTeX: '\textsc{Ravan}' is the name Ravan set in small capitals.
-_LATEX_OPEN = re.compile(r"\s*\\(?:textsc|textbf|textit|texttt|textsf|emph|mathrm|mathbf|mathsf|mathtt)\{")
+# arXiv abstracts keep LaTeX: '\textsc{Ravan}' is the name Ravan set in small capitals, and
+# '$\textbf{R2Rec}$' the name R2Rec set in math mode.
+_LATEX_OPEN = re.compile(r"\s*\$?\\(?:textsc|textbf|textit|texttt|textsf|emph|mathrm|mathbf|mathsf|mathtt)\{")
 _GREEK = "\u03bb\u03b1\u03b2\u03b3\u03b4\u03b5\u03c4\u03bc\u03c3\u03c0\u03c6"
 _PHRASE_END = frozenset(
     "that which who where for of to with comprising consisting containing including built based "
@@ -83,7 +84,7 @@ def name_chunk(text: str, start: int, lowercase: bool = False) -> tuple[str, int
             break
         # Trailing punctuation and a dash end the name; '!' and '++' may belong to it ('BeNice!').
         raw = _DASH.split(raw, 1)[0]
-        word = raw.rstrip(",.;:?)}")
+        word = raw.rstrip(",.;:?)}$")
         closes = word != raw or raw != match.group() or (bool(tokens) and raw.endswith(tuple(QUOTES)))
         bare = word.strip(QUOTES)
         if not bare:
