@@ -931,6 +931,11 @@ def test_a_coined_name_a_sentence_opens_with_after_on_is_where_its_results_hold(
             [("SKIM", [])],
         ),
         ("We present a new method, self-ask, that further improves on chain of thought.", [("self-ask", [])]),
+        # a name after hyphenated modifiers, before its method noun; not a word of the field, not
+        # when the sentence names it another way
+        ("We propose a many-to-many Token Mixing framework for speed.", [("Token Mixing", [])]),
+        ("We propose a novel structure - aware seq2seq architecture for tables .", []),
+        ("We propose a style - controllable Multi - source Summary model , called Masq .", [("Masq", [])]),
         # a lower-case name apposed to what it varies
         ("We propose shake - drop , a variant of dropout for deep nets .", [("shake - drop", [])]),
         (

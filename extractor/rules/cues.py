@@ -302,6 +302,7 @@ def cue_verbs(text: str, span: tuple[int, int], names: Found, verbs: list[re.Mat
             name_chunk(text, position)
             or _acronym_at(text, position, names.acronyms)
             or _lowercase_named(text, position)
+            or _after_modifiers(text, position, span[1])
             or _described(text, position, span)
         )
         defined = chunk and any(a.start <= chunk[2] and chunk[1] < a.end for a in names.acronyms)
@@ -327,6 +328,21 @@ def _abbreviates(short: str, name: str) -> bool:
     initials = "".join(w[0] for w in name.split() if w[0].isupper())
     capitals = "".join(c for c in short if c.isupper())
     return len(short) < len(name) and len(initials) >= 2 and capitals.startswith(initials[:2])
+
+
+# 'a many-to-many Token Transforming framework': hyphenated modifiers before a name and its noun.
+_COMPOUND_MODIFIERS = re.compile(r"(?:[a-z]\w*(?:\s?-\s?[a-z]\w*)+\s+){1,2}")
+
+
+def _after_modifiers(text: str, position: int, end: int) -> tuple[str, int, int] | None:
+    """'we propose a many-to-many Token Transforming framework': the name after compound
+    modifiers, when a method noun follows it and the sentence names it no other way ('a
+    style - controllable Multi - source Abstractive Summarization model ... , called Masque')."""
+    modifiers = _COMPOUND_MODIFIERS.match(text, position)
+    chunk = name_chunk(text, modifiers.end()) if modifiers else None
+    if not chunk or head_after(text, chunk[2]) not in METHOD_HEADS or _NAMING.search(text, chunk[2], end):
+        return None
+    return chunk
 
 
 def _lowercase_named(text: str, position: int) -> tuple[str, int, int] | None:

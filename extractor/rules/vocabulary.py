@@ -196,7 +196,7 @@ GENERIC_NAMES = frozenset(
     """
     llm llms lm lms vlm vlms mllm mllms ai ml nlp nlu nlg rl rlhf sft gpu gpus cpu tpu api apis
     sota cv asr tts qa vqa cot icl rag moe dnn dnns cnn cnns rnn rnns gnn gnns mlp mlps nn
-    gan gans lstm lstms gru grus crf crfs vae vaes svm svms hmm hmms
+    gan gans lstm lstms gru grus crf crfs vae vaes svm svms hmm hmms seq2seq
     transformer transformers we our this that these it ours
     """.split()
 )
