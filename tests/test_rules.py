@@ -936,6 +936,12 @@ def test_a_coined_name_a_sentence_opens_with_after_on_is_where_its_results_hold(
         ("We propose a many-to-many Token Mixing framework for speed.", [("Token Mixing", [])]),
         ("We propose a novel structure - aware seq2seq architecture for tables .", []),
         ("We propose a style - controllable Multi - source Summary model , called Masq .", [("Masq", [])]),
+        # the variants a contribution lists after a colon
+        (
+            "We introduce BoxNet - Lite . BoxNet - Lite combines two variants of BoxNet : BoxNet - Saccade , "
+            "which uses attention , and BoxNet - Squeeze , which is compact .",
+            [("BoxNet - Lite", []), ("BoxNet - Saccade", []), ("BoxNet - Squeeze", [])],
+        ),
         # a lower-case name apposed to what it varies
         ("We propose shake - drop , a variant of dropout for deep nets .", [("shake - drop", [])]),
         (

@@ -539,6 +539,7 @@ def appositions(text: str, span: tuple[int, int], names: Found) -> None:
         if head and name_like(token.group()):
             names.add_chunk(chunk_ending(text, start, start + match.start()), kind_of(head))
     _plural_list(text, span, names)
+    _colon_list(text, span, names)
 
 
 # 'In this paper , FooNet is proposed': present tense, not proposed by or in someone's work.
@@ -594,6 +595,26 @@ def _plural_list(text: str, span: tuple[int, int], names: Found) -> None:
             for part in parts:
                 at = text.find(part, offset)
                 names.add(part, at, at + len(part), "method")
+
+
+# 'a combination of two efficient variants of CornerNet : CornerNet - Saccade , which ..., and
+# CornerNet - Squeeze , which ...': the variants a contribution sentence lists after a colon.
+_VARIANTS_COLON = re.compile(
+    r"\b(?:variants|versions|components|modules|models|methods|techniques|networks)\b[^.:;()]{0,40}\s:\s+"
+)
+_AND_NEXT = re.compile(r",\s+and\s+")
+
+
+def _colon_list(text: str, span: tuple[int, int], names: Found) -> None:
+    """Coined names listed after 'variants ... :', each closed by a comma or the sentence end."""
+    if " : " not in text[span[0] : span[1]]:
+        return
+    for match in _VARIANTS_COLON.finditer(text, *span):
+        starts = [match.end()] + [m.end() for m in _AND_NEXT.finditer(text, match.end(), span[1])]
+        for at in starts:
+            chunk = name_chunk(text, at)
+            if chunk and coined(chunk[0]) and re.match(r"\s*[,.]", text[chunk[2] : chunk[2] + 2]):
+                names.add(*chunk, "method")
 
 
 def opening(text: str, span: tuple[int, int], names: Found) -> None:
