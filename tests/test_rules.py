@@ -938,8 +938,10 @@ def test_a_coined_name_a_sentence_opens_with_after_on_is_where_its_results_hold(
         ("We propose a style - controllable Multi - source Summary model , called Masq .", [("Masq", [])]),
         # the variants a contribution lists after a colon
         (
-            "We introduce BoxNet - Lite . BoxNet - Lite combines two variants of BoxNet : BoxNet - Saccade , "
-            "which uses attention , and BoxNet - Squeeze , which is compact .",
+            (
+                "We introduce BoxNet - Lite . BoxNet - Lite combines two variants of BoxNet : BoxNet - Saccade , "
+                "which uses attention , and BoxNet - Squeeze , which is compact ."
+            ),
             [("BoxNet - Lite", []), ("BoxNet - Saccade", []), ("BoxNet - Squeeze", [])],
         ),
         # a lower-case name apposed to what it varies
