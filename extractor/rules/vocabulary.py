@@ -203,14 +203,13 @@ GENERIC_NAMES = frozenset(
 # The same families spelled out ('we train Generative Adversarial Networks at scale'), in
 # lower case, singular, hyphens closed up.
 _GENERIC_FAMILIES = frozenset(
-    family.strip()
-    for family in """
-    neural network|deep neural network|convolutional neural network|recurrent neural network|
-    graph neural network|generative adversarial network|generative adversarial net|
-    long short-term memory|gated recurrent unit|conditional random field|variational autoencoder|
-    variational auto-encoder|support vector machine|hidden markov model|multilayer perceptron|
-    multi-layer perceptron|large language model|language model
-    """.split("|")
+    {
+        "neural network", "deep neural network", "convolutional neural network", "recurrent neural network",
+        "graph neural network", "generative adversarial network", "generative adversarial net",
+        "long short-term memory", "gated recurrent unit", "conditional random field", "variational autoencoder",
+        "variational auto-encoder", "support vector machine", "hidden markov model", "multilayer perceptron",
+        "multi-layer perceptron", "large language model", "language model",
+    }
 )
 
 
