@@ -135,5 +135,13 @@ def test_canonical_metric(name: str, canonical: str, direction: str | None) -> N
     assert canonical_metric(name) == (canonical, direction)
 
 
+def test_parametric_metric_inside_a_phrase() -> None:
+    """The patterns' search finds a parametric metric in a longer phrase; the one search that
+    gates them all lets it through and turns away a phrase with none."""
+    assert canonical_metric("the pass@1 rate") == ("pass@1", "higher")
+    assert canonical_metric("Recall @ 5 on X") == ("recall@5", "higher")
+    assert canonical_metric("the passing rate") == ("the passing rate", None)
+
+
 def test_unknown_metric_passes_through() -> None:
     assert canonical_metric(" vibes ") == ("vibes", None)

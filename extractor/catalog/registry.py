@@ -69,6 +69,8 @@ class _Alias:
     exact_case: bool
 
 
+# What an alternation of several patterns would change: group references and global flags.
+_UNGATED = re.compile(r"\(\?P=|\\[1-9]|^\(\?[aiLmsux]+\)")
 _SPELLED = str.maketrans({"+": " plus ", "\u221e": " infinite ", "\u03c4": "tau", "\u00b2": "2"})
 
 
@@ -93,6 +95,10 @@ class Registry:
     benchmark_keys: dict[str, BenchmarkEntry]
     metric_keys: dict[str, MetricEntry]
     first_token: dict[str, tuple[_Alias, ...]]
+    # The patterns of the parametric metrics (those with a template), in registry order, and one
+    # alternation of them all that a name must contain for any of them to match it.
+    metric_patterns: tuple[tuple[MetricEntry, re.Pattern[str]], ...]
+    metric_gate: re.Pattern[str]
 
 
 @cache
@@ -140,7 +146,19 @@ def load_registry() -> Registry:
     first_token = {
         key: tuple(sorted(set(aliases), key=lambda a: -len(a.tokens))) for key, aliases in grouped.items()
     }
-    return Registry(benchmarks, metrics, benchmark_keys, metric_keys, first_token)
+    metric_patterns = tuple((m, p) for m in metrics if m.template for p in m.patterns)
+    return Registry(
+        benchmarks, metrics, benchmark_keys, metric_keys, first_token, metric_patterns, _gate(metric_patterns)
+    )
+
+
+def _gate(patterns: tuple[tuple[MetricEntry, re.Pattern[str]], ...]) -> re.Pattern[str]:
+    """One search for all the patterns: a name none of them finds matches none of them, and most
+    names are no parametric metric. Their groups become plain ones (names may repeat)."""
+    sources = [re.sub(r"\(\?P<\w+>", "(?:", p.pattern) for _, p in patterns]
+    if any(_UNGATED.search(s) for s in sources):
+        raise ValueError("a metric pattern refers to a group or sets flags: it cannot join the gate")
+    return re.compile("|".join(f"(?:{s})" for s in sources) or r"(?!)", re.IGNORECASE)
 
 
 def benchmark_entry(name: str) -> BenchmarkEntry | None:
@@ -214,16 +232,17 @@ def metric_entry(name: str) -> tuple[MetricEntry, str] | None:
     entry = registry.metric_keys.get(_key(text))
     if entry is not None:
         return entry, entry.name
+    if not registry.metric_gate.search(text):
+        return None
     # The patterns' own methods: re.fullmatch(pattern, ...) looks a compiled pattern up in re's
     # cache, where it never is, on every call (hashing it and catching a KeyError): several times
     # the cost of the match itself.
     for search in (re.Pattern.fullmatch, re.Pattern.search):
-        for metric in registry.metrics:
-            for pattern in metric.patterns:
-                m = search(pattern, text)
-                if m and metric.template:
-                    parts = {k: v.lower() if k != "what" else _what(v) for k, v in m.groupdict().items()}
-                    return metric, metric.template.format(**parts)
+        for metric, pattern in registry.metric_patterns:
+            m = search(pattern, text)
+            if m:
+                parts = {k: v.lower() if k != "what" else _what(v) for k, v in m.groupdict().items()}
+                return metric, metric.template.format(**parts)
     return None
 
 
