@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from itertools import accumulate, compress
 from typing import Literal, NamedTuple
 
 from extractor.grounding import name_key
@@ -23,6 +24,10 @@ MetricDirection = Literal["higher", "lower"]
 
 # Letter runs, digit runs, and the two symbols that change a benchmark's identity (MBPP+, ∞Bench).
 _TOKEN = re.compile(r"[^\W\d_]+|\d+|[+\u221e]")
+# The same tokens cut out of a text, between what separates them; ASCII text has ASCII tokens,
+# which a plain range reads without asking the Unicode tables about every character.
+_SPLIT = re.compile(r"([^\W\d_]+|\d+|[+\u221e])")
+_ASCII_SPLIT = re.compile(r"([A-Za-z]+|[0-9]+|\+)")
 # What may stand between two tokens of one name: nothing, one space, one joining mark with
 # optional spaces around it ('CNN / DailyMail', 'Tanks & Temples'), or a version dot ('2.0').
 _GAP = re.compile(r"\s?[-_/&'\u2019\u2010-\u2014:]\s?|\s|\.|")
@@ -80,10 +85,6 @@ def _key(name: str) -> str:
     return name_key(name.translate(_SPELLED))
 
 
-def _tokens(text: str) -> list[re.Match[str]]:
-    return list(_TOKEN.finditer(text))
-
-
 def _read(name: str) -> dict:
     return json.loads(resources.files("extractor.data").joinpath(name).read_text(encoding="utf-8"))
 
@@ -131,7 +132,7 @@ def load_registry() -> Registry:
     for entry in benchmarks:
         for surface in (entry.name, *entry.aliases):
             benchmark_keys.setdefault(_key(surface), entry)
-            raw = tuple(m.group() for m in _tokens(surface))
+            raw = tuple(_TOKEN.findall(surface))
             alias = _Alias(
                 tokens=tuple(t.casefold() for t in raw),
                 raw=raw,
@@ -179,27 +180,28 @@ def canonical_benchmark(name: str) -> tuple[str, bool]:
     return (entry.name, True) if entry else (name.strip(), False)
 
 
-def _glued(text: str, a: re.Match[str], b: re.Match[str]) -> bool:
-    """Two letter/digit tokens written with nothing between them (one word, e.g. 'MATH401')."""
-    return a.end() == b.start() and a.group()[0].isalnum() and b.group()[0].isalnum()
+def _glued(raw: list[str], gaps: list[str], j: int) -> bool:
+    """Tokens j - 1 and j are letters or digits written with nothing between them (one word,
+    e.g. 'MATH401')."""
+    return not gaps[j] and raw[j - 1][0].isalnum() and raw[j][0].isalnum()
 
 
 def _match_at(
-    text: str, toks: list[re.Match[str]], folded: list[str], i: int, aliases: tuple[_Alias, ...]
+    raw: list[str], folded: list[str], gaps: list[str], i: int, aliases: tuple[_Alias, ...]
 ) -> _Alias | None:
     for alias in aliases:
         n = len(alias.tokens)
-        if i + n > len(toks) or tuple(folded[i : i + n]) != alias.tokens:
+        if i + n > len(raw) or tuple(folded[i : i + n]) != alias.tokens:
             continue
-        if alias.exact_case and tuple(t.group() for t in toks[i : i + n]) != alias.raw:
+        if alias.exact_case and tuple(raw[i : i + n]) != alias.raw:
             continue
-        if not all(_GAP.fullmatch(text[toks[j].end() : toks[j + 1].start()]) for j in range(i, i + n - 1)):
+        if not all(_GAP.fullmatch(gaps[j]) for j in range(i + 1, i + n)):
             continue
-        if any(toks[j + 1].group() == "+" and toks[j].end() != toks[j + 1].start() for j in range(i, i + n - 1)):
+        if any(raw[j] == "+" and gaps[j] for j in range(i + 1, i + n)):
             continue
-        if i + n < len(toks) and _glued(text, toks[i + n - 1], toks[i + n]):
+        if i + n < len(raw) and _glued(raw, gaps, i + n):
             continue
-        if i > 0 and _glued(text, toks[i - 1], toks[i]):
+        if i > 0 and _glued(raw, gaps, i):
             continue
         return alias
     return None
@@ -207,20 +209,24 @@ def _match_at(
 
 def find_benchmarks(text: str) -> list[BenchmarkMention]:
     """Every registry benchmark named in ``text``, left to right, longest alias first."""
-    toks = _tokens(text)
-    folded = [t.group().casefold() for t in toks]
+    # One split cuts out the tokens and what lies between them (gaps[j] before token j); where a
+    # token starts is only summed up: no match object for each of the few hundred tokens.
+    parts = (_ASCII_SPLIT if text.isascii() else _SPLIT).split(text)
+    raw, gaps = parts[1::2], parts[0::2]
+    offsets = list(accumulate(map(len, parts), initial=0))  # token j is parts[2j + 1]
+    folded = list(map(str.casefold, raw))
     index = load_registry().first_token
     found: list[BenchmarkMention] = []
     after = 0  # the first token not inside the last mention found
-    # Only tokens that open an alias are tried (about one in ten), in a comprehension, not a
-    # Python loop over every token.
-    for i in [i for i, token in enumerate(folded) if token in index]:
-        alias = _match_at(text, toks, folded, i, index[folded[i]]) if i >= after else None
+    # Only tokens that open an alias are tried (about one in ten), picked out without a Python loop.
+    for i in compress(range(len(folded)), map(index.__contains__, folded)):
+        alias = _match_at(raw, folded, gaps, i, index[folded[i]]) if i >= after else None
         if alias is None:
             continue
-        start, end = toks[i].start(), toks[i + len(alias.tokens) - 1].end()
+        last = i + len(alias.tokens) - 1
+        start, end = offsets[2 * i + 1], offsets[2 * last + 2]
         found.append(BenchmarkMention(alias.canonical, text[start:end], (start, end)))
-        after = i + len(alias.tokens)
+        after = last + 1
     return found
 
 
