@@ -36,11 +36,12 @@ from extractor.rules.vocabulary import (
     MODEL_FAMILIES,
     PHENOMENON_HEADS,
     generic_name,
+    word_start,
 )
 
 # The paper speaking of itself: 'we', 'this paper', 'this document describes', 'this thesis'.
 _ITSELF = r"this\s+(?:paper|work|study|article|report|document|thesis|manuscript|note)"
-FIRST_PERSON = AnyCase(r"\b(?:we|our|" + _ITSELF + r")\b")
+FIRST_PERSON = AnyCase(r"(?:" + word_start(r"we|our|" + _ITSELF) + r")\b")
 CUE = AnyCase(
     r"\b(?:we|" + _ITSELF + r")\s+(?:\w+ly\s+|then\s+|also\s+|further\s+|will\s+|"
     r"first\s+|next\s+|now\s+|therefore\s+|thus\s+|hence\s+)*"
