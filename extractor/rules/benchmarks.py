@@ -23,6 +23,7 @@ from extractor.rules.vocabulary import (
     GENERIC_NAMES,
     METRIC_WORDS,
     MODEL_FAMILIES,
+    alternation,
 )
 
 _NAME_TOKEN = r"[^\s,;:()\[\]]+"
@@ -30,11 +31,15 @@ _ITEM = _NAME_TOKEN + r"(?:\s+" + _NAME_TOKEN + r"){0,2}"
 # Dataset nouns after a name: loose ones may follow a modifier or two ('the MIR residency
 # examination'), tight ones follow the name ('KLEJ challenges'), plural ones end a list ('the
 # FLIC and MPII benchmarks').
+_PLURAL_HEADS = r"benchmarks|datasets|corpora|test\s?sets|competitions|collections"
+_TIGHT_HEADS = r"suite|test\s?set|testbed|leaderboard|challenges?|arena"
+_LOOSE_HEADS = r"benchmark|dataset|data\s+set|corpus|examination|exam|competition|treebank"
 _HEAD_WORD = re.compile(
-    r"\b(?:(?P<plural>benchmarks|datasets|corpora|test\s?sets|competitions|collections)|(?P<tight>suite|test\s?set|testbed|"
-    r"leaderboard|challenges?|arena)|(?P<loose>benchmark|dataset|data\s+set|corpus|examination|exam|"
-    r"competition|treebank))\b(?!-)"
+    rf"\b(?:(?P<plural>{_PLURAL_HEADS})|(?P<tight>{_TIGHT_HEADS})|(?P<loose>{_LOOSE_HEADS}))\b(?!-)"
 )
+# Where one of those nouns is, found with the words grouped by their first letter (which the
+# named groups do not allow): at most one of them ends at a word boundary from any place.
+_HEAD_WORD_AT = re.compile(r"\b(?:" + alternation(f"{_PLURAL_HEADS}|{_TIGHT_HEADS}|{_LOOSE_HEADS}") + r")\b(?!-)")
 # A list starts where a name token does: trying it from inside one only repeats the work.
 _LIST_END = re.compile(
     r"(?<![^\s,;:()\[\]])(?:" + _ITEM + r"\s*,\s*)*" + _ITEM + r"\s*,?\s+(?:and|or)\s+" + _ITEM + r"\s*$"
@@ -259,8 +264,8 @@ def find_benchmark_mentions(
         shortest[c] = own[0] if own else min(written, key=len)
     registry = [Mention(shortest[c], r.start, r.end) for r, c in zip(registry, canonical, strict=True)]
     found = list(registry)
-    for head in _HEAD_WORD.finditer(text):
-        found.extend(_before_head(doc, head))
+    for at in _HEAD_WORD_AT.finditer(text):
+        found.extend(_before_head(doc, _HEAD_WORD.match(text, at.start())))
     # A substring check first: few abstracts write a capitalized dataset noun at all.
     if any(h in text for h in _TITLED_HEADS):
         for head in _TITLED_HEAD.finditer(text):
