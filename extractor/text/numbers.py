@@ -15,29 +15,41 @@ from extractor.text.format_chars import drop_format, original_span
 
 _SCALE = {"k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
 
+# What opens a number: a sign, a digit or a point. The pattern starts by reading that character,
+# so that the engine skips to the next one from its own table instead of trying the whole pattern
+# at every place; what must stand before the number is then asked of the character before it.
+_OPENS = r"[-+\u2212\d.]"
 NUMBER_RE = re.compile(
-    r"""
-    (?=[-+\u2212\d.])                         # cheap first: only a sign, a digit or a point opens one
+    rf"""
+    {_OPENS}
     (?:
-        (?<![\w.])                            # not inside a word or after a decimal point,
-      | (?<=approx)|(?<=sim)|(?<=leq)|(?<=geq) # except glued to a LaTeX macro whose backslash
+        (?<![\w.]{_OPENS})                     # not inside a word or after a decimal point,
+      | (?<=approx{_OPENS})|(?<=sim{_OPENS})|(?<=leq{_OPENS})|(?<=geq{_OPENS})
+                                              # except glued to a LaTeX macro whose backslash
                                               # was lost ("approx1.1", "sim1T", "leq3B"),
-      | (?<=\dx)|(?<=-A)                      # an expert count ("8x7B") or an active size ("26B-A4B")
+      | (?<=\dx{_OPENS})|(?<=-A{_OPENS})        # an expert count ("8x7B") or an active size ("26B-A4B")
     )
-    (?P<sign>[-+\u2212])?
-    (?P<num>
-        \d{1,3}(?:,\d{3})+(?:\.\d+)?          # 1,552 or 12,345.6
-      | \d+(?:\.\d+)?                         # 83.6
-      | \.\d+                                 # .83
+    (?:                                       # the number itself: 1,552 or 12,345.6 | 83.6 | .83
+        (?<=[-+\u2212])(?P<num>\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)   # after its sign
+      | (?<=\d)(?P<whole>\d{{0,2}}(?:,\d{{3}})+(?:\.\d+)?|\d*(?:\.\d+)?)   # the rest, from its first digit
+      | (?<=\.)(?P<fraction>\d+)                                          # the rest, from its point
     )
     (?:
         (?P<exp>[eE][-+\u2212]?\d+)           # 1.5e-3
-      | \s?(?:[x\u00d7]|\\times)\s?10\^\{?(?P<pow>[-+\u2212]?\d+)\}?   # 3.2x10^4
+      | \s?(?:[x\u00d7]|\\times)\s?10\^\{{?(?P<pow>[-+\u2212]?\d+)\}}?   # 3.2x10^4
     )?
     (?P<scale>[kKMBT](?![a-zA-Z]))?           # 32K, 1.5M, 7B (not 'Kb' or 'Bits')
     """,
     re.VERBOSE,
 )
+
+
+def _signed(match: re.Match[str]) -> tuple[str | None, str, int]:
+    """(sign, the number as written without it, where that starts) of a :data:`NUMBER_RE` match."""
+    if match.group("num") is not None:
+        return match.string[match.start()], match.group("num"), match.start("num")
+    end = match.end("whole") if match.group("whole") is not None else match.end("fraction")
+    return None, match.string[match.start() : end], match.start()
 
 
 @dataclass(frozen=True)
@@ -66,17 +78,17 @@ def find_numbers(original: str) -> list[NumberMention]:
     text, offsets = drop_format(original)
     mentions = []
     for match in NUMBER_RE.finditer(text):
-        base = _to_float(match.group("num"))
-        sign = match.group("sign")
+        sign, num, num_start = _signed(match)
+        base = _to_float(num)
         # A hyphen right after a word character is a joiner or a range dash ("9-34", "Qwen-7"),
         # not a minus sign.
         if sign == "-" and match.start() > 0 and text[match.start() - 1].isalnum():
             sign = None
-        start = match.start() if sign else match.start("num")
+        start = match.start() if sign else num_start
         value = -base if sign in ("-", "\u2212") else base
         alternates: list[float] = [base]
         if match.group("exp"):
-            value = _to_float(match.group("num") + match.group("exp").replace("\u2212", "-"))
+            value = _to_float(num + match.group("exp").replace("\u2212", "-"))
             alternates = [value, base]
         elif match.group("pow"):
             value = base * 10 ** int(match.group("pow").replace("\u2212", "-"))
