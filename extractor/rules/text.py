@@ -33,7 +33,9 @@ _WORD = re.compile(r"[^\W_][\w'\-+@.^/&]*[\w+]|[^\W_]")
 SPACED_WORD = r"[\w-]+(?:\s-\s[\w-]+)*\s+"
 # Parts of an abstract whose numbers are never results: links and inline LaTeX math.
 # A link is a token with a slash (or 'www.') that names a scheme or a domain.
-_SLASHED = re.compile(r"[^\s/]*/\S*|www\.\S+")
+# A token with a slash is tried from where the token starts only: from inside one, the run before
+# the slash is read again, and from its start the same slash is found first anyway.
+_SLASHED = re.compile(r"(?<![^\s/])[^\s/]*/\S*|www\.\S+")
 _LINK = re.compile(r"://|^www\.|\.(?:com|org|io|ai|net|edu|dev|html?)(?:/|$)")
 # Inline LaTeX math; '$15$' (a number alone) is a number written in math mode, not a symbol.
 _MATH = re.compile(r"\$(?!\s*[\d.,]+\s*\$)[^$]{1,400}\$")
