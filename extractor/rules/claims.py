@@ -23,6 +23,7 @@ from extractor.rules.vocabulary import (
     PARAMETER_NOUNS,
     SETTING_PHRASES,
     SETTING_WORDS,
+    alternation,
 )
 
 CLAIM, SETTING, SIZE, DATA, COUNT, NAME, MATH, PVALUE, BOUND, YEAR, CITATION, MARKER = (
@@ -74,7 +75,8 @@ _DEVICE_AFTER = re.compile(
 _LATEX_RESIDUE = re.compile(r"(?:rgb|RGB)[\d.]+\s*,\s*(?:[\d.]+\s*,\s*)?$")
 _LATEX_KEY = re.compile(r"[a-z]=\s*(?:-\s*)?$")
 _HYPOTHETICAL = re.compile(
-    r"\b(?:if|would|may|might|could|should|must|hypothetical(?:ly)?|suppose|e\.g)\b", re.IGNORECASE
+    r"\b(?:" + alternation(r"if|would|may|might|could|should|must|hypothetical(?:ly)?|suppose|e\.g") + r")\b",
+    re.IGNORECASE,
 )
 _CI = re.compile(
     r"^\s*(?:%|\\%)?\s*(?:bootstrap(?:ped)?\s+)?(?:confidence|credible|ci\b|cis\b|intervals?|prediction\s+intervals?)",
