@@ -206,10 +206,14 @@ _QUALIFIER = (
 )
 # What binds a metric written before the number to it: 'accuracy of', 'GenPPL=', 'perplexity
 # approximately', 'generative perplexity (GenPPL) of'.
-_BOUND_BEFORE = AnyCase(
-    r"(?:\s*\([^()]{1,20}\))?\s*(?P<link>of|=|:|is|was|stays\s+in|remains|reaching|at|around|within|"
+_BOUND_LINK = (
+    r"\s*(?P<link>of|=|:|is|was|stays\s+in|remains|reaching|at|around|within|"
     r"approximately|approx|about|~|sim|\\approx|\\sim|from|between)?\s*[(\[]?\s*" + _QUALIFIER + r"[(\[]?\s*\$?$"
 )
+_BOUND_BEFORE = AnyCase(r"(?:\s*\([^()]{1,20}\))?" + _BOUND_LINK)
+# Every character the binding after its parenthesis may read: the pattern's own characters in
+# both cases and the spaces (more than it reads, never less).
+_BOUND_CHARS = "".join(sorted(set(_BOUND_LINK + _BOUND_LINK.upper() + " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")))
 # A character of the words between a number and what binds to it: a digit only inside a name
 # ('CIFAR-10', tokenized 'CIFAR - 10'), never a number of its own.
 _IN_NAME = r"(?:[^,;:()\d]|(?<=[\w-])\d|(?<=-\s)\d|(?<=[A-Z]\s)\d)"
@@ -275,9 +279,21 @@ def _metric_in_parens(text: str, q: Quantity, limit: int) -> str | None:
     return label if label and _names_metric(label) else None
 
 
+def _bound_floor(text: str, start: int, end: int) -> int:
+    """Where :data:`_BOUND_BEFORE` can first match in ``text[start:end]``: in the run of its
+    characters that ends an ASCII window, or in a parenthesis right before that run. One rstrip
+    finds the run; the pattern, all of it optional, was tried at every place of the window."""
+    window = text[start:end]
+    if not window.isascii():
+        return start
+    run = start + len(window.rstrip(_BOUND_CHARS))
+    return start if "(" in text[max(start, run - 22) : run] else run
+
+
 def _metric_before(text: str, floor: int, q: Quantity) -> str | None:
     """'accuracy of 85.3%', 'GenPPL=27.06', 'perplexity approximately 59', 'a top-1 accuracy of'."""
-    bound = _BOUND_BEFORE.search(text, max(floor, q.start - 60), q.start)
+    start = max(floor, q.start - 60)
+    bound = _BOUND_BEFORE.search(text, _bound_floor(text, start, q.start), q.start)
     if not bound:
         return None
     end = bound.start()
