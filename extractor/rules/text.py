@@ -72,17 +72,56 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return [_trim(text, s, e) for s, e in spans if text[s:e].strip()]
 
 
+# The spaces Unicode counts among the ASCII characters, which re.ASCII's \s leaves out.
+_ASCII_SPACES = r"\s\x1c-\x1f"
+
+
+def ascii_only(pattern: str) -> str:
+    """``pattern`` for re.ASCII that matches ASCII text as ``pattern`` does without it: there
+    \\w, \\d and \\b look characters up in a small table instead of Unicode's, and \\s and \\S
+    are given back the four separators (\\x1c-\\x1f) that Unicode counts as spaces."""
+    out: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            escape = pattern[i : i + 2]
+            if escape == "\\s":
+                out.append(_ASCII_SPACES if in_class else f"[{_ASCII_SPACES}]")
+            elif escape == "\\S":
+                if in_class:
+                    raise ValueError(f"\\S in a character class: {pattern!r}")
+                out.append(f"[^{_ASCII_SPACES}]")
+            else:
+                out.append(escape)
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            opening = re.match(r"\[\^?\]?", pattern[i:]).group()  # a ']' right after '[' or '[^' is itself
+            out.append(opening)
+            i += len(opening)
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
 class AnyCase:
     """A case-insensitive pattern, written in lower case, that reads ASCII text lower-cased with
     a case-sensitive copy of itself: the same matches at the same places, without folding the
-    case of every character compared, which is most of what such a search costs. Other text,
-    whose lower case may differ in length or in folding, is read case-insensitively. On ASCII
-    text a match is one of the lower-cased text, so its groups are lower case."""
+    case of every character compared, which is most of what such a search costs (and with
+    :func:`ascii_only` tables). Other text, whose lower case may differ in length or in folding,
+    is read case-insensitively. On ASCII text a match is one of the lower-cased text, so its
+    groups are lower case."""
 
     def __init__(self, pattern: str) -> None:
         if any(c.isupper() for c in re.sub(r"\\.|\(\?P[<=]", "", pattern)):
             raise ValueError(f"the pattern must be written in lower case: {pattern!r}")
-        self._sensitive = re.compile(pattern)
+        self._sensitive = re.compile(ascii_only(pattern), re.ASCII)
         self._insensitive = re.compile(pattern, re.IGNORECASE)
 
     def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
