@@ -33,7 +33,7 @@ from extractor.grounding import name_key
 from extractor.rules.chunks import chunk_ending, coined, name_like
 from extractor.rules.claims import CLAIM, SETTING, Reading
 from extractor.rules.quantities import Quantity
-from extractor.rules.text import AnyCase, Document, Mention
+from extractor.rules.text import AnyCase, AsciiFirst, Document, Mention
 from extractor.rules.vocabulary import (
     CHANGE_CUE,
     DECREASE,
@@ -49,7 +49,7 @@ from extractor.text.numbers import NumberMention
 # --- noun phrases -------------------------------------------------------------------------------
 
 # A word; tokenized text spells 'F-measure' and 'top-1' apart ('f - measure', 'top - 1').
-_WORD = re.compile(
+_WORD = AsciiFirst(
     r"(?:state\s-\sof\s-\sthe\s-\sart|[^\W\d_][\w@^.+'/-]*[\w@+]|[^\W\d_]|\d[\w@.-]*[^\W\d_][\w@.-]*)(?:\s-\s(?!(?:a|an|the)\b)[\w@+]+)*"
 )
 # Words a metric phrase never holds: they end it.

@@ -17,7 +17,7 @@ from extractor.grounding import name_key
 from extractor.rules.acronyms import Abbreviation
 from extractor.rules.chunks import QUOTES, coined, head_after, name_chunk, name_like
 from extractor.rules.cues import Name
-from extractor.rules.text import Document, Mention
+from extractor.rules.text import AsciiFirst, Document, Mention
 from extractor.rules.vocabulary import (
     DATA_HEADS,
     GENERIC_NAMES,
@@ -39,7 +39,7 @@ _HEAD_WORD = re.compile(
 )
 # Where one of those nouns is, found with the words grouped by their first letter (which the
 # named groups do not allow): at most one of them ends at a word boundary from any place.
-_HEAD_WORD_AT = re.compile(r"\b(?:" + alternation(f"{_PLURAL_HEADS}|{_TIGHT_HEADS}|{_LOOSE_HEADS}") + r")\b(?!-)")
+_HEAD_WORD_AT = AsciiFirst(r"\b(?:" + alternation(f"{_PLURAL_HEADS}|{_TIGHT_HEADS}|{_LOOSE_HEADS}") + r")\b(?!-)")
 # A list starts where a name token does: trying it from inside one only repeats the work.
 _LIST_END = re.compile(
     r"(?<![^\s,;:()\[\]])(?:" + _ITEM + r"\s*,\s*)*" + _ITEM + r"\s*,?\s+(?:and|or)\s+" + _ITEM + r"\s*$"
@@ -52,7 +52,7 @@ _TITLED_HEAD = re.compile(r"\b(?:" + "|".join(_TITLED_HEADS) + r")\b")
 _TITLED_WORDS = re.compile(r"(?:[A-Z0-9][\w'.+-]*\s+){1,6}$")
 # A name that carries 'Bench' as its last part ('Aurora-Bench', 'LongVideoBench', 'MT-Bench').
 _BENCH_NAME = re.compile(r"(?<![\w.+/-])[A-Z][\w.+-]*?Bench(?:mark)?(?![\w/-])")  # not in a URL
-_LIST_AFTER_HEAD = re.compile(
+_LIST_AFTER_HEAD = AsciiFirst(
     r"\b(?:benchmarks?|datasets?|corpora|test\s+sets|suites|tasks)\s*(?P<open>such\s+as|including|like|:|\(|,|(?=[A-Z]))\s*"
     r"(?:(?:i\.e\.|e\.g\.)\s*,?\s*)?"
 )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from extractor.catalog.registry import benchmark_entry
 from extractor.rules.quantities import Quantity
-from extractor.rules.text import Document
+from extractor.rules.text import AsciiFirst, Document
 from extractor.rules.vocabulary import (
     COUNT_NOUNS,
     DATA_NOUNS,
@@ -74,7 +74,7 @@ _DEVICE_AFTER = re.compile(
 # 'darkgreenRGB0 , 140 , 0') and a length set by a key ('labelsep=5pt', 'itemsep= - 4pt').
 _LATEX_RESIDUE = re.compile(r"(?:rgb|RGB)[\d.]+\s*,\s*(?:[\d.]+\s*,\s*)?$")
 _LATEX_KEY = re.compile(r"[a-z]=\s*(?:-\s*)?$")
-_HYPOTHETICAL = re.compile(
+_HYPOTHETICAL = AsciiFirst(
     r"\b(?:" + alternation(r"if|would|may|might|could|should|must|hypothetical(?:ly)?|suppose|e\.g") + r")\b",
     re.IGNORECASE,
 )

@@ -28,7 +28,7 @@ from extractor.rules.chunks import (
     name_chunk,
     name_like,
 )
-from extractor.rules.text import SPACED_WORD, AnyCase, Document
+from extractor.rules.text import SPACED_WORD, AnyCase, AsciiFirst, Document
 from extractor.rules.vocabulary import (
     DATA_HEADS,
     GENERIC_NAMES,
@@ -70,7 +70,7 @@ _PASSIVE = re.compile(
 )
 # 'a ratio we call X', 'a new method called X', 'we refer to this as X'. After a participle the
 # name must look like one ('named entities' is not a naming); after 'we call' it may not.
-_NAMING = re.compile(
+_NAMING = AsciiFirst(
     r"\b(?:(?P<we>we\s+(?:call|name|term|dub|coin|denote)|we\s+refer\s+to\s+(?:\w+\s+){0,6}?as)|"
     r"(?:called|named|dubbed|termed|coined|denoted|referred\s+to)(?:\s+as)?)\s+"
     r"(?:it\s+|this\s+|them\s+|our\s+[\w-]+\s+)?"
@@ -185,7 +185,7 @@ _SUBJECT_LEAD = re.compile(
     r"(?:(?:Finally|Moreover|Furthermore|Additionally|In\s+addition|Overall|Notably|Empirically|"
     r"Experimentally|As\s+a\s+result|Consequently|Specifically|In\s+particular)\s*,\s*)?(?:(?:The|Our)\s+)?"
 )
-_SHOW_THAT = re.compile(
+_SHOW_THAT = AsciiFirst(
     r"\b(?:show\w*|demonstrat\w*|confirm\w*|indicat\w*|reveal\w*|verif\w*|prove[sn]?)\s+that\s+"
     r"(?:(?:the|our)\s+)?(?=\S)",
     re.IGNORECASE,

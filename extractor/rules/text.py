@@ -13,6 +13,66 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+# The spaces Unicode counts among the ASCII characters, which re.ASCII's \s leaves out.
+_ASCII_SPACES = r"\s\x1c-\x1f"
+
+
+def ascii_only(pattern: str) -> str:
+    """``pattern`` for re.ASCII that matches ASCII text as ``pattern`` does without it: there
+    \\w, \\d and \\b look characters up in a small table instead of Unicode's, and \\s and \\S
+    are given back the four separators (\\x1c-\\x1f) that Unicode counts as spaces."""
+    out: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            escape = pattern[i : i + 2]
+            if escape == "\\s":
+                out.append(_ASCII_SPACES if in_class else f"[{_ASCII_SPACES}]")
+            elif escape == "\\S":
+                if in_class:
+                    raise ValueError(f"\\S in a character class: {pattern!r}")
+                out.append(f"[^{_ASCII_SPACES}]")
+            else:
+                out.append(escape)
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            opening = re.match(r"\[\^?\]?", pattern[i:]).group()  # a ']' right after '[' or '[^' is itself
+            out.append(opening)
+            i += len(opening)
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+class AsciiFirst:
+    """A pattern that reads ASCII text with an re.ASCII copy of itself (:func:`ascii_only`): the
+    same matches, with word boundaries and classes looked up in a small table; other text is read
+    by the pattern as written."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._ascii = re.compile(ascii_only(pattern), flags | re.ASCII)
+        self._unicode = re.compile(pattern, flags)
+
+    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
+        return self._for(text).search(text, pos, len(text) if endpos is None else endpos)
+
+    def match(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
+        return self._for(text).match(text, pos, len(text) if endpos is None else endpos)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[re.Match[str]]:
+        return self._for(text).finditer(text, pos, len(text) if endpos is None else endpos)
+
+    def _for(self, text: str) -> re.Pattern[str]:
+        return self._ascii if text.isascii() else self._unicode
+
+
 # Words that end with a period without ending a sentence (lower-cased, final period removed).
 _ABBREVIATIONS = frozenset(
     "e.g i.e al vs etc cf fig figs eq eqs approx resp params no nos viz ca incl w.r.t sec "
@@ -27,7 +87,7 @@ _CLAUSE = re.compile(
     r"where|although|though|thus|thereby|respectively|surpassing|outperforming|achieving|"
     r"reaching|yielding|demonstrating|leading|resulting|reducing|improving|compared)\b))"
 )
-_WORD = re.compile(r"[^\W_][\w'\-+@.^/&]*[\w+]|[^\W_]")
+_WORD = AsciiFirst(r"[^\W_][\w'\-+@.^/&]*[\w+]|[^\W_]")
 # One word and the space after it in a pattern that counts words; tokenized text writes
 # 'high-performance' as 'high - performance', still one word.
 SPACED_WORD = r"[\w-]+(?:\s-\s[\w-]+)*\s+"
@@ -70,44 +130,6 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         start = match.end()
     spans.append((start, len(text)))
     return [_trim(text, s, e) for s, e in spans if text[s:e].strip()]
-
-
-# The spaces Unicode counts among the ASCII characters, which re.ASCII's \s leaves out.
-_ASCII_SPACES = r"\s\x1c-\x1f"
-
-
-def ascii_only(pattern: str) -> str:
-    """``pattern`` for re.ASCII that matches ASCII text as ``pattern`` does without it: there
-    \\w, \\d and \\b look characters up in a small table instead of Unicode's, and \\s and \\S
-    are given back the four separators (\\x1c-\\x1f) that Unicode counts as spaces."""
-    out: list[str] = []
-    in_class = False
-    i = 0
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\":
-            escape = pattern[i : i + 2]
-            if escape == "\\s":
-                out.append(_ASCII_SPACES if in_class else f"[{_ASCII_SPACES}]")
-            elif escape == "\\S":
-                if in_class:
-                    raise ValueError(f"\\S in a character class: {pattern!r}")
-                out.append(f"[^{_ASCII_SPACES}]")
-            else:
-                out.append(escape)
-            i += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-            opening = re.match(r"\[\^?\]?", pattern[i:]).group()  # a ']' right after '[' or '[^' is itself
-            out.append(opening)
-            i += len(opening)
-            continue
-        out.append(char)
-        i += 1
-    return "".join(out)
 
 
 class AnyCase:
