@@ -87,6 +87,8 @@ _CLAUSE = re.compile(
     r"where|although|though|thus|thereby|respectively|surpassing|outperforming|achieving|"
     r"reaching|yielding|demonstrating|leading|resulting|reducing|improving|compared)\b))"
 )
+# What every clause boundary holds: a sentence with none of them is one clause, unsearched.
+_CLAUSE_MARKS = (";", ":", ",", "\u2014", "--")
 _WORD = AsciiFirst(r"[^\W_][\w'\-+@.^/&]*[\w+]|[^\W_]")
 # One word and the space after it in a pattern that counts words; tokenized text writes
 # 'high-performance' as 'high - performance', still one word.
@@ -199,7 +201,8 @@ def clause_spans(text: str, sentence: tuple[int, int]) -> list[tuple[int, int]]:
     cuts = []
     depth = 0
     position = start
-    for match in _CLAUSE.finditer(text, start, end):
+    piece = text[start:end]
+    for match in _CLAUSE.finditer(text, start, end) if any(m in piece for m in _CLAUSE_MARKS) else ():
         depth += _depth(text, position, match.start())
         position = match.start()
         if depth <= 0:
