@@ -217,12 +217,12 @@ _BOUND_CHARS = "".join(sorted(set(_BOUND_LINK + _BOUND_LINK.upper() + " \t\n\r\x
 # A character of the words between a number and what binds to it: a digit only inside a name
 # ('CIFAR-10', tokenized 'CIFAR - 10'), never a number of its own.
 _IN_NAME = r"(?:[^,;:()\d]|(?<=[\w-])\d|(?<=-\s)\d|(?<=[A-Z]\s)\d)"
-_IN_AFTER = re.compile(
+_IN_AFTER = AsciiFirst(
     _IN_NAME + r"{0,24}?\b(?:in|from|on\s+average)\s+(?:terms\s+of\s+)?(?:the\s+|their\s+|its\s+)?(?=[^\W\d])",
     re.IGNORECASE,
 )
 _SHARE_OF = re.compile(r"\s+of\s+(?:the\s+|its\s+|their\s+)?(?=[^\W\d])", re.IGNORECASE)
-_CHANGE_VERB = re.compile(
+_CHANGE_VERB = AsciiFirst(
     r"\b(?:(?:improv|increas|reduc|lower|rais|boost|cut|decreas|narrow|shrink|halv|doubl|accelerat|"
     r"lift|enhanc|elevat|trim|slash)(?:e|es|ed|s|ing|ting|d)?|speed(?:s|ing)?\s+up)\s+"
     r"(?:the\s+|its\s+|their\s+|our\s+)?",
@@ -230,7 +230,7 @@ _CHANGE_VERB = re.compile(
 )
 # The subject of a change, intransitive ('the perplexity gap shrinks by 32%') or passive ('rank-1
 # accuracy is improved from 55.3% to 80.5%', 'the error rate was reduced to 3.1%').
-_SUBJECT_CHANGE = re.compile(
+_SUBJECT_CHANGE = AsciiFirst(
     r"\s+(?:\w+ly\s+)?(?:(?:is|are|was|were|has\s+been|have\s+been|can\s+be)\s+(?:\w+ly\s+)?"
     r"(?:improv|reduc|lower|rais|boost|cut|decreas|increas|halv|doubl|narrow)|"
     r"shrink|shrank|drop|dropp|fall|fell|rise|rose|ris|climb|collaps|grow|grew|"
@@ -341,7 +341,7 @@ _AND = re.compile(r"\s+and\s+")
 
 # 'The accuracy of FooNet on GSM8K is 84.2%', 'The accuracies on MNIST and SVHN are 99.6 % and
 # 97.9 %': the metric heads the clause's subject.
-_METRIC_OF_SUBJECT = re.compile(
+_METRIC_OF_SUBJECT = AsciiFirst(
     r"\b(?:the|its|their)\s+(?P<metric>(?:[\w@-]+\s+){0,3}?[\w@-]+)\s+(?:of|on)\s+[^,;:()]{1,60}?\s+"
     r"(?:is|was|are|were|reaches|reached|stands\s+at|equals)\s+" + _QUALIFIER + r"$",
     re.IGNORECASE,
@@ -855,7 +855,7 @@ _OWN_WORDS = (
     r"network|parser|optimizer|policy|estimator|quantization|compression)s?|(?:the\s+)?(?:proposed|resulting)\s+"
     r"(?:[\w-]+\s+){0,2}?[\w-]+|(?:this|the)\s+(?:method|approach|framework|technique|algorithm)))"
 )
-_OWN = re.compile(_OWN_WORDS + "$", re.IGNORECASE)
+_OWN = AsciiFirst(_OWN_WORDS + "$", re.IGNORECASE)
 # Verbs a result's subject acts with, and those a contribution is brought with ('We introduce X,
 # ... eliminating 91%', 'X, which uses ... and provides 99%', 'X cuts token usage by 50%', 'We
 # apply X on Y to achieve 1.26'); a stem glued to a hyphen is a compound noun ('an average
@@ -883,7 +883,7 @@ _ASIDE = re.compile(r"\s(?:--|\u2014|\u2013)\s[^;]*?\s(?:--|\u2014|\u2013)\s")
 # What may stand between a subject and its verb: adverbs, a relative pronoun, a parenthesis,
 # 'with ...' ('AL8 with uniform 8-bit momentum reaches'), a modal ('X can far surpass', 'X can
 # be made 12% more efficient').
-_BEFORE_VERB = re.compile(
+_BEFORE_VERB = AsciiFirst(
     r"(?=[\s(,]|$)"  # every part opens with a space, '(' or ',': other places are skipped at once
     r"(?:\s*\([^()]{0,60}\))?(?:\s+with\s+[^,;()]{1,40}?)?(?:\s*,?\s+(?:that|which|who))?"
     r"(?:\s+(?:\w+ly|also|further|still|only|not\s+only|even|then|thus|both|consistently|far|"
@@ -907,7 +907,7 @@ _CONJOINED = re.compile(
 )
 # An unnamed subject ('a margin rule', 'the fixed-code runs', 'no model'): the number is not
 # the paper's nor a named system's.
-_UNNAMED = re.compile(
+_UNNAMED = AsciiFirst(
     r"(?<![\w-])(?:a|an|the|this|these|that|those|no|each|every|all|both|its|their|such|some|most|"
     r"many|few)\s+(?:[\w-]+\s+){0,4}?[\w-]+$",
     re.IGNORECASE,
@@ -926,7 +926,7 @@ _CLAUSE_BARE = re.compile(r"\b(?:while|whereas|but|although|though)\s+(?:[a-z][\
 
 _FOR_AFTER = re.compile(r"\s*(?:\)\s*)?(?:for|by|with|from)\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)
 # What makes a number the second of a comparison: 'compared to 77.2% for M', 'versus 73.54 for M'.
-_COMPARED_NUMBER = re.compile(
+_COMPARED_NUMBER = AsciiFirst(
     r"(?:\b(?:vs\.?|versus|compared\s+(?:to|with)|relative\s+to|than|against|while|whereas)|,)\s*\\?\s*"
     + _QUALIFIER + r"$",
     re.IGNORECASE,
@@ -934,7 +934,7 @@ _COMPARED_NUMBER = re.compile(
 
 
 _VERSUS = re.compile(r"\b(?:vs\.?|versus)", re.IGNORECASE)
-_ABLATION = re.compile(r"\b(?:ablat\w*|variants?|w/o)\b", re.IGNORECASE)
+_ABLATION = AsciiFirst(r"\b(?:ablat\w*|variants?|w/o)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -1288,7 +1288,7 @@ _CHANGE_AFTER = re.compile(
     r"(?:[\w@-]+\s+){1,2}(?:higher|lower|more|less|fewer|faster|slower|worse)\s+than)\b",
     re.IGNORECASE,
 )
-_CHANGE_BEFORE = re.compile(
+_CHANGE_BEFORE = AsciiFirst(
     r"\b(?:improv\w*|gains?|degrad\w*|drops?|dropped|declin\w*|lifts?|boost\w*|reduc\w*|increas\w*|"
     r"decreas\w*|gap)\b(?:\s+\S+){0,5}\s*\(?\s*(?:up\s+to\s+|about\s+|~|just\s+|only\s+)?$",
     re.IGNORECASE,
@@ -1300,7 +1300,7 @@ _BASELINE_AFTER = re.compile(
     r"as|after|of)\b|[,;:()]|\s*$)",
     re.IGNORECASE,
 )
-_BASELINE_BEFORE = re.compile(
+_BASELINE_BEFORE = AsciiFirst(
     r"\b(?:surpass\w*|outperform\w*|beat\w*|exceed\w*|improv\w*\s+(?:over|on|upon))\s+"
     r"(?:the\s+)?(?P<b>[^,;:()]{1,50}?)\s+by\s+(?:up\s+to\s+|about\s+|~|(?:an\s+)?(?:absolute|relative)\s+)?$",
     re.IGNORECASE,
@@ -1312,7 +1312,7 @@ _BELOW = re.compile(r"\s*(?:[\w-]+\s+)?(?:below|behind)\b", re.IGNORECASE)
 # The verb whose 'by' takes the number states the direction, whatever its object names:
 # 'reducing KV cache memory by up to 75% and improving ...' is a decrease. 'improve' is left
 # out: an improved latency is a lower one.
-_GOVERNING_VERB = re.compile(
+_GOVERNING_VERB = AsciiFirst(
     r"\b(?:(?P<decrease>reduc|decreas|lower|cut|shrink|shrank|narrow|trim|slash|compress|sav|drop|declin|fall|fell)|"
     r"(?P<increase>increas|rais|boost|accelerat|lift|doubl|grow|grew|expand))\w*"
     r"(?:\s+[^\s,;:\d]+){0,6}?\s+by\s*" + _QUALIFIER + r"$",
@@ -1338,7 +1338,7 @@ def _labelled(text: str, floor: int, q: Quantity) -> bool:
 
 # A change verb whose 'to' takes the number ('further reduces PER to 17.6%', 'climbs to 61%'),
 # and the word before it (what changes, when it is the verb's subject).
-_NEW_LEVEL = re.compile(
+_NEW_LEVEL = AsciiFirst(
     r"(?P<before>[\w-]+)\s+(?:\w+ly\s+)?(?:reduc|lower|cut|decreas|increas|rais|improv|boost|drop|fall|fell|ris|"
     r"rose|climb|grow|grew|shrink|shrank)" + _VERB_ENDING + r"\b(?:(?!\b(?:by|up)\b)[^,;:()\d]){0,60}?(?<!\bup)\s+to\s+"
     + _QUALIFIER + r"$",

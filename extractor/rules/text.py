@@ -15,6 +15,8 @@ from typing import NamedTuple
 
 # The spaces Unicode counts among the ASCII characters, which re.ASCII's \s leaves out.
 _ASCII_SPACES = r"\s\x1c-\x1f"
+# A pattern's non-ASCII characters, as written or escaped.
+_NON_ASCII = re.compile(r"[^\x00-\x7f]|\\[uUN]|\\x[89a-fA-F]")
 
 
 def ascii_only(pattern: str) -> str:
@@ -57,6 +59,9 @@ class AsciiFirst:
     by the pattern as written."""
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
+        if flags & re.IGNORECASE and _NON_ASCII.search(pattern):
+            # Unicode folds some other letters into ASCII ones (long s into s, the Kelvin sign into k)
+            raise ValueError(f"a case-insensitive pattern with non-ASCII characters: {pattern!r}")
         self._ascii = re.compile(ascii_only(pattern), flags | re.ASCII)
         self._unicode = re.compile(pattern, flags)
 
