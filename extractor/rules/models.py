@@ -18,9 +18,11 @@ from extractor.rules.vocabulary import FAMILY_NAMES, FAMILY_PREFIXES, MODEL_NAME
 from extractor.schema import Model
 
 _TOKEN = re.compile(r"(?<![\w-])[A-Za-z][\w.+-]*")
-# Every place a model family's name opens a word, overlapping ones included (zero-width): a
-# model name counts only where a token starts, and none may hide inside another match.
-_FAMILY_AT = AnyCase(r"(?<![\w-])(?=" + FAMILY_NAMES + ")")
+# Every place a model family's name opens a word, overlapping ones included: a model name counts
+# only where a token starts, and none may hide inside another match. The match is the character
+# before the name (the text is read with a space before it), which the engine skips to from its
+# own table, instead of asking at every character what comes before it.
+_FAMILY_AT = AnyCase(r"[^\w-](?=" + FAMILY_NAMES + ")")
 _LETTERS = re.compile(r"[A-Za-z]{2,}")
 _CAPITALIZED = re.compile(r"[A-Z][\w.-]*[A-Za-z0-9]$|[A-Za-z]+-?\d[\w.-]*$")
 _ACTIVE = re.compile(
@@ -124,8 +126,8 @@ def named_models(doc: Document, covered: list[Mention]) -> tuple[list[Model], li
     """Models named without a size ('GPT-4o', 'DeepSeek-R1'): the subject of a claim often is one."""
     models: list[Model] = []
     mentions: list[Mention] = []
-    for family in _FAMILY_AT.finditer(doc.text):
-        start = family.start()
+    for family in _FAMILY_AT.finditer(" " + doc.text):
+        start = family.start()  # in the text, where the name starts
         match = MODEL_NAME.match(doc.text, start)
         if not match or not _token_starts(doc.text, start):
             continue
