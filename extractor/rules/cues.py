@@ -155,7 +155,7 @@ _OUR_NAME_HEAD = re.compile(
     + r")s?\b"
 )
 # 'a new method, self-ask, that' / 'a new technique ("reordering")': the head, then its article.
-_HEAD_THEN_NAME = re.compile(r"\b(?P<head>" + HEADS_PATTERN + r")\s*(?:,\s*(?:the\s+)?|\(\s*)(?=\S)")
+_HEAD_THEN_NAME = AsciiFirst(r"\b(?P<head>" + HEADS_PATTERN + r")\s*(?:,\s*(?:the\s+)?|\(\s*)(?=\S)")
 # 'compared to a strong deep baseline model ( iBOWIMG )': the name apposed is what is compared with.
 _BASELINE_APPOSED = AnyCase(
     r"\b(?:compared\s+(?:to|with)|than|against|over|versus|vs\.?|outperform\w*|surpass\w*)\s+(?:a|an|the)\s"
