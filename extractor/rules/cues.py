@@ -162,6 +162,9 @@ _BASELINE_APPOSED = AnyCase(
 )
 _ARTICLE_BEFORE = re.compile(r"\b(?i:a|an|the|our)\s+(?:" + SPACED_WORD + r"){0,3}$")
 _APPOSITION = re.compile(r"\s*,\s+an?\s+")
+# What every apposition holds, found from its comma: most sentences have none, and the pattern
+# above, which may start at any space, is tried at every character.
+_APPOSITION_COMMA = re.compile(r",\s+an?\s")
 _LAST_TOKEN = re.compile(r"[^\s,;:()]+$")
 # 'The approach, Diverse Prompt Mixer, is tested': a sentence that opens by naming its subject.
 _OPENING = re.compile(
@@ -534,7 +537,7 @@ def appositions(text: str, span: tuple[int, int], names: Found) -> None:
             elif coined(chunk[0]) and chunk[2] == start + match.end("name"):
                 # the noun between is part of the name: 'Shortcut - Stacked sentence encoders'
                 names.add(text[chunk[1] : start + match.end()], chunk[1], start + match.end(), kind)
-    for match in _APPOSITION.finditer(sentence):
+    for match in _APPOSITION.finditer(sentence) if _APPOSITION_COMMA.search(sentence) else ():
         token = _LAST_TOKEN.search(sentence, max(0, match.start() - 60), match.start())
         head = head_after(text, start + match.start()) if token else None
         if head and name_like(token.group()):
