@@ -87,13 +87,17 @@ _BOUNDARY = re.compile(r"[.!?][\"')\]]*\s+(?=[\"'(\[$\\]?[A-Z0-9])")
 _LETTER = re.compile(r"[a-z]")
 # Clauses: semicolons, dashes used as parentheses, and a comma before a conjunction or a
 # participle that opens a new predication ("..., while surpassing TEAL by 1.77%").
-_CLAUSE = re.compile(
-    r"(?=[;:,\u2014\s])(?:;\s+|\s+--\s+|\s+\u2014\s*|\u2014|:\s+(?=[a-z(])|,\s+(?=(?:while|whereas|but|yet|and|which|"
+_PUNCT_CLAUSE = (
+    r";\s+|:\s+(?=[a-z(])|,\s+(?=(?:while|whereas|but|yet|and|which|"
     r"where|although|though|thus|thereby|respectively|surpassing|outperforming|achieving|"
-    r"reaching|yielding|demonstrating|leading|resulting|reducing|improving|compared)\b))"
+    r"reaching|yielding|demonstrating|leading|resulting|reducing|improving|compared)\b)"
 )
-# What every clause boundary holds: a sentence with none of them is one clause, unsearched.
-_CLAUSE_MARKS = (";", ":", ",", "\u2014", "--")
+# (The alternatives open with different characters: their order decides nothing.)
+_CLAUSE = re.compile(r"(?=[;:,\u2014\s])(?:\s+--\s+|\s+\u2014\s*|\u2014|" + _PUNCT_CLAUSE + ")")
+# A sentence without dashes can only be cut at a semicolon, colon or comma: this copy opens with
+# those three characters alone, which the engine skips to; _CLAUSE, whose dashes may follow
+# spaces, is tried at every space.
+_CLAUSE_PUNCT = re.compile(_PUNCT_CLAUSE)
 _WORD = AsciiFirst(r"[^\W_][\w'\-+@.^/&]*[\w+]|[^\W_]")
 # One word and the space after it in a pattern that counts words; tokenized text writes
 # 'high-performance' as 'high - performance', still one word.
@@ -207,7 +211,9 @@ def clause_spans(text: str, sentence: tuple[int, int]) -> list[tuple[int, int]]:
     depth = 0
     position = start
     piece = text[start:end]
-    for match in _CLAUSE.finditer(text, start, end) if any(m in piece for m in _CLAUSE_MARKS) else ():
+    dashed = "\u2014" in piece or "--" in piece
+    marked = dashed or ";" in piece or ":" in piece or "," in piece
+    for match in (_CLAUSE if dashed else _CLAUSE_PUNCT).finditer(text, start, end) if marked else ():
         depth += _depth(text, position, match.start())
         position = match.start()
         if depth <= 0:
