@@ -24,6 +24,7 @@ from extractor.rules.vocabulary import (
     METRIC_WORDS,
     MODEL_FAMILIES,
     alternation,
+    word_start,
 )
 
 _NAME_TOKEN = r"[^\s,;:()\[\]]+"
@@ -57,7 +58,8 @@ _LIST_AFTER_HEAD = AsciiFirst(
     r"(?:(?:i\.e\.|e\.g\.)\s*,?\s*)?"
 )
 # A dataset noun followed by the coined name it is called ('the curve text dataset SCUT - CTW1500').
-_HEAD_THEN_NAME = re.compile(r"\b(?:dataset|benchmark|corpus)\s+(?=[A-Z])")
+# Its nouns open with their letters (vocabulary.word_start): a word boundary was tested at every character.
+_HEAD_THEN_NAME = re.compile(r"(?:" + word_start("dataset|benchmark|corpus") + r")\s+(?=[A-Z])")
 # 'achieves 24.40 BLEU on LDC2015E86', 'state-of-the-art results on CIFAR, SVHN and COCO'.
 # 'on' as a word, checked after the letters so that the engine can jump from one 'on' to the next.
 _ON = re.compile(r"on(?<!\won)\s+(?:the\s+)?(?=\S)")
