@@ -899,6 +899,7 @@ _NAME_HEAD = re.compile(
 )
 # A possessive before the subject's head ('FooNet's representations'; tokenized 'FooNet 's').
 _POSSESSIVE = re.compile(r"(?P<name>[^\s(]+)\s?['\u2019]s\s+(?:[\w-]+\s+){0,3}?[\w-]+$")
+_APOSTROPHE = re.compile(r"['\u2019]")
 # Before a verb, what continues a list of predicates ('improves X by 31.4%, increases ...').
 _CONJOINED = re.compile(
     r"(?:[,;-]|(?<![\w./-])[\d.]+|%|\)|\b(?:and|or|but|while|whereas|thus|thereby|by|yet|to|not|"
@@ -990,7 +991,9 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
                 if name_key(m.name) in subjects.measures:
                     return None  # 'models exhibit AG exceeding 0.50': a measure, not who
                 return (m.name, None) if role == "method" else (None, m.name)
-    owner = _POSSESSIVE.search(text, max(floor, end - 60), end)
+    window = max(floor, end - 60)
+    # The pattern, which may start at any character, is only searched for when its apostrophe is there.
+    owner = _POSSESSIVE.search(text, window, end) if _APOSTROPHE.search(text, window, end) else None
     if owner:
         return _resolve(text, floor, owner.start("name") + len(owner.group("name")), subjects)
     chunk = chunk_ending(text, floor, end)
@@ -1053,7 +1056,11 @@ def _subject_before(
             named = [m for m in (*subjects.methods, *subjects.models) if agent and m.start == agent.end()]
             if named:
                 return (named[0].name, None) if named[0] in subjects.methods else (None, named[0].name)
-        named = _OWN_NAMED.search(text, max(sentence[0], verb.start() - 90), verb.start())
+        # Only words that end with a closing parenthesis may hold the name; the pattern, which may
+        # start at any character, is not searched for otherwise.
+        reach = max(sentence[0], verb.start() - 90)
+        closed = text[reach : verb.start()].rstrip().endswith(")")
+        named = _OWN_NAMED.search(text, reach, verb.start()) if closed else None
         if named and coined(named.group("name")):
             return _canonical_method(named.group("name"), subjects), None
         lead = _BEFORE_VERB.search(text, max(sentence[0], verb.start() - 80), verb.start())
