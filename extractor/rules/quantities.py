@@ -75,6 +75,10 @@ _QUALIFIER = re.compile(
     r"|approx(?:imately|\.)?|sim|geq|leq|~|\u2248|\u223c|[<>]=?|\u2265|\u2264)\s*$",
     re.IGNORECASE,
 )
+# The characters a qualifier ends with (in lower case; none of them has a case form outside ASCII):
+# the pattern, which may start at any character, is searched for only before a number whose words
+# before it end with one of them.
+QUALIFIER_LAST = frozenset("otdyrnwegxmq.-~<>=\u2248\u223c\u2265\u2264")
 _CHANGE_VERB_BEFORE_FROM = re.compile(
     r"\b(?:reduc\w*|rais\w*|increas\w*|improv\w*|boost\w*|drop\w*|decreas\w*|lower\w*|cut\w*|"
     r"grow\w*|grew|ris\w*|rose|climb\w*|shrink\w*|shrank|narrow\w*|fall\w*|fell|jump\w*|go|goes|"
@@ -167,7 +171,9 @@ def _atom(text: str, mention: NumberMention) -> Quantity:
     hyphen = _HYPHEN_WORD.match(text, end)
     if hyphen:
         modifier = hyphen.group(1).lower()
-    qualifier = _QUALIFIER.search(text, max(0, mention.start - 20), mention.start)
+    reach = max(0, mention.start - 20)
+    last = text[reach : mention.start].rstrip()[-1:].lower()
+    qualifier = _QUALIFIER.search(text, reach, mention.start) if last in QUALIFIER_LAST else None
     return Quantity(
         start=mention.start,
         end=end,
