@@ -42,11 +42,12 @@ def test_ascii_only_refuses_what_it_cannot_rewrite() -> None:
 def test_every_qualifier_ends_with_a_character_the_gate_lets_through() -> None:
     from extractor.rules.quantities import _QUALIFIER, QUALIFIER_LAST
 
-    qualifiers = (
-        "up to|about|around|roughly|nearly|almost|over|more than|less than|fewer than|at least|at most|"
-        "below|above|under|exceeding|ge|le|near|near-|only|just|merely|approx|approx.|approximately|"
-        "sim|geq|leq|~|\u2248|\u223c|<|>|<=|>=|\u2265|\u2264"
-    ).split("|")
+    qualifiers = [
+        *("up to", "about", "around", "roughly", "nearly", "almost", "over", "more than", "less than"),
+        *("fewer than", "at least", "at most", "below", "above", "under", "exceeding", "ge", "le", "near"),
+        *("near-", "only", "just", "merely", "approx", "approx.", "approximately", "sim", "geq", "leq"),
+        *("~", "\u2248", "\u223c", "<", ">", "<=", ">=", "\u2265", "\u2264"),
+    ]
     for qualifier in qualifiers + [q.upper() for q in qualifiers]:
         text = f"a {qualifier} "
         found = _QUALIFIER.search(text)
