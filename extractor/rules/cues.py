@@ -42,14 +42,17 @@ from extractor.rules.vocabulary import (
 # The paper speaking of itself: 'we', 'this paper', 'this document describes', 'this thesis'.
 _ITSELF = r"this\s+(?:paper|work|study|article|report|document|thesis|manuscript|note)"
 FIRST_PERSON = AnyCase(r"(?:" + word_start(r"we|our|" + _ITSELF) + r")\b")
+# Every alternative opens with the first letter of its words ('we', 'this', 'which', 'leading',
+# 'namely', 'by'), which the engine skips to; only then are the word boundary before it and the
+# letter itself (behind) checked: a word boundary was tested at every character of the sentence.
 CUE = AnyCase(
-    r"\b(?:we|" + _ITSELF + r")\s+(?:\w+ly\s+|then\s+|also\s+|further\s+|will\s+|"
-    r"first\s+|next\s+|now\s+|therefore\s+|thus\s+|hence\s+)*"
+    r"[wtlnb](?<!\w[wtlnb])(?:(?:(?<=w)e|(?<=t)" + _ITSELF.removeprefix("t") + r")\s+"
+    r"(?:\w+ly\s+|then\s+|also\s+|further\s+|will\s+|first\s+|next\s+|now\s+|therefore\s+|thus\s+|hence\s+)*"
     r"(?P<verb>propos\w*|introduc\w*|present\w*|develop\w*|design\w*|devis\w*|build\w*|built|"
     r"construct\w*|creat\w*|releas\w*|deriv\w*|formulat\w*|offer\w*|contribut\w*|train\w*|"
     r"establish\w*|curat\w*|collect\w*|publish\w*|open-sourc\w*|describ\w*|put\s+forward)\b"
-    r"|\b(?:this|which)\s+(?:leads|led)\s+(?:us\s+)?to\b|\bleading\s+to\b|\bnamely,?\b"
-    r"|\bby\s+(?:building|introducing|proposing|designing|developing|constructing)\b"
+    r"|(?:(?<=t)his|(?<=w)hich)\s+(?:leads|led)\s+(?:us\s+)?to\b|(?<=l)eading\s+to\b|(?<=n)amely,?\b"
+    r"|(?<=b)y\s+(?:building|introducing|proposing|designing|developing|constructing)\b)"
 )
 CUE_WORDS = ("we ", "this ", "lead", "namely", "by ")
 # 'We note similarities with ... and develop drop - path , a ...': a contribution verb joined to
