@@ -116,6 +116,8 @@ SPACED_WORD = r"[\w-]+(?:\s-\s[\w-]+)*\s+"
 # the slash is read again, and from its start the same slash is found first anyway.
 _SLASHED = re.compile(r"(?<![^\s/])[^\s/]*/\S*|www\.\S+")
 _LINK = re.compile(r"://|^www\.|\.(?:com|org|io|ai|net|edu|dev|html?)(?:/|$)")
+# What every link holds: an abstract with none of them (most) has no links, and is not searched.
+_LINK_MARKS = ("://", "www.", ".com", ".org", ".io", ".ai", ".net", ".edu", ".dev", ".htm")
 # Inline LaTeX math; '$15$' (a number alone) is a number written in math mode, not a symbol.
 _MATH = re.compile(r"\$(?!\s*[\d.,]+\s*\$)[^$]{1,400}\$")
 
@@ -272,7 +274,9 @@ class Document:
         self._sentence_starts = [s for s, _ in self.sentences]
         self._clause_starts = [s for s, _ in self.clauses]
         self.urls = (
-            [m.span() for m in _SLASHED.finditer(text) if _LINK.search(m.group())] if "/" in text else []
+            [m.span() for m in _SLASHED.finditer(text) if _LINK.search(m.group())]
+            if "/" in text and any(mark in text for mark in _LINK_MARKS)
+            else []
         )
         self.math = [m.span() for m in _MATH.finditer(text)] if "$" in text else []
 
