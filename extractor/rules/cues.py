@@ -215,6 +215,8 @@ _COMPARED_BEFORE = AnyCase(
     r"(?:has|have|had|previously|recently|originally)\s+(?:been\s+)?proposed)\s*,?\s+"
     r"(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,2}?\Z"
 )
+# The most words _COMPARED_BEFORE spans: 'has been proposed', a comma, an article, two words.
+_COMPARED_WORDS = 7
 
 
 _JOINED_BEFORE = re.compile(r"(\S.*?)\s+(?:(?:" + "|".join(sorted(CONNECTORS)) + r")\s+)+$")
@@ -773,6 +775,14 @@ def _compared(text: str, name: str) -> bool:
     is looked for where each writing of the name starts: compiling it with the name in it, new
     for every name, cost half a millisecond."""
     return any(
-        _COMPARED_BEFORE.search(text, 0, written.start())
+        _COMPARED_BEFORE.search(text, _words_back(text, written.start(), _COMPARED_WORDS), written.start())
         for written in re.finditer("(?=" + re.escape(name) + ")", text, re.IGNORECASE)
     )
+
+
+def _words_back(text: str, end: int, count: int) -> int:
+    """Where the ``count`` words (runs without spaces) before ``end`` start, or a little before:
+    a pattern that spans at most that many words and ends at ``end`` starts there or after, and
+    is searched for from there instead of from the abstract's start."""
+    words = text[:end].rsplit(None, count)
+    return len(words[0]) if len(words) > count else 0
