@@ -27,7 +27,10 @@ _TOKEN = re.compile(r"[^\W\d_]+|\d+|[+\u221e]")
 # The same tokens cut out of a text, between what separates them; ASCII text has ASCII tokens,
 # which a plain range reads without asking the Unicode tables about every character.
 _SPLIT = re.compile(r"([^\W\d_]+|\d+|[+\u221e])")
-_ASCII_SPLIT = re.compile(r"([A-Za-z]+|[0-9]+|\+)")
+# The ASCII one reads a token's first character alone (a letter, a digit or '+'), which the engine
+# skips to, and the run it opens after it: three alternatives, none opening with one character,
+# were tried at every character between tokens.
+_ASCII_SPLIT = re.compile(r"([A-Za-z0-9+](?:(?<=[A-Za-z])[A-Za-z]*|(?<=[0-9])[0-9]*|))")
 # What may stand between two tokens of one name: nothing, one space, one joining mark with
 # optional spaces around it ('CNN / DailyMail', 'Tanks & Temples'), or a version dot ('2.0').
 _GAP = re.compile(r"\s?[-_/&'\u2019\u2010-\u2014:]\s?|\s|\.|")
