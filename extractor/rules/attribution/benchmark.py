@@ -1,0 +1,137 @@
+"""A result's **benchmark** (ANNOTATION.md, "Attribution"): the one the number is reported
+``on`` (``72.6% on HumanEval``), the one its metric names (``HumanEval accuracy``), a sentence
+opened by ``On X,``, or the list aligned by ``respectively`` (:mod:`.lists`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from extractor.rules.attribution.phrases import _QUALIFIER, _names_metric, _phrase_after
+from extractor.rules.quantities import Quantity
+from extractor.rules.text import Mention
+
+# '18.7% phoneme error rate (PER) on the TIMIT task', '72.27% on the test-std split of the VQA
+# v2.0 dataset': the metric, its acronym, and the part of the benchmark the number is on.
+_REPORTED_ON = re.compile(
+    r"(?:\s*[\w@-]+){0,4}?(?:\s*\([^()]{1,20}\))?\s*(?:\)\s*)?,?\s*\b(?:on|in|for|over|across)\s+(?:the\s+|both\s+)?"
+    r"(?:(?:[\w-]+\s+){1,4}?(?:split|set|subset|portion|part)\s+of\s+(?:the\s+)?)?"
+    r"(?:[\w-]+(?:\s-\s\w+)*\s+){0,3}?[\"\u201c]?\s?$",  # a modifier may be tokenized: 'English - to - German'
+    re.IGNORECASE,
+)
+_FRONTED = re.compile(
+    r"^(?:[A-Z]\w*(?:\s+\w+)?\s*,\s*)?(?:on|in|for|across|over)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?$",
+    re.IGNORECASE,
+)
+
+
+# '85.3% MMLU accuracy': a benchmark that opens the metric phrase after the number.
+_METRIC_OPENER = re.compile(r"\s*(?:[\w@-]+\s+)?")
+
+
+_OPENS = re.compile(r"\s*\(\s*")
+_CLOSES = re.compile(r"\s*\)")
+
+
+def _benchmark_after(text: str, q: Quantity, benchmarks: list[Mention], limit: int) -> str | None:
+    """'72.6% on HumanEval', '72.6% HumanEval accuracy', '85.3 (SST-2)'."""
+    for m in benchmarks:
+        if q.end <= m.start < limit and _REPORTED_ON.fullmatch(text, q.end, m.start):
+            return m.name
+        if q.end <= m.start < limit and _OPENS.fullmatch(text, q.end, m.start) and _CLOSES.match(text, m.end):
+            return m.name
+        if q.end <= m.start < limit and _METRIC_OPENER.fullmatch(text, q.end, m.start):
+            following = _phrase_after(text, m.end + 1, limit) if text[m.end : m.end + 1] == " " else None
+            if following and _names_metric(following[0]):
+                return m.name
+    return None
+
+
+_LABELLING = re.compile(r"\s*(?:\)\s*)?[(:=]\s*" + _QUALIFIER)  # 'GSM8K (85.3%)', '( SVHN ) ( 4 % error )'
+
+
+def _benchmark_before(text: str, q: Quantity, benchmarks: list[Mention], floor: int) -> str | None:
+    """'HumanEval accuracy of 72.6%', 'pass@1 on MBPP of'... a benchmark in the number's own
+    metric phrase, or one a fronted 'On X,' gives the whole sentence."""
+    for m in reversed(benchmarks):
+        if floor <= m.end <= q.start and q.start - m.end < 40:
+            between = text[m.end : q.start]
+            if not re.search(r"[,;:()]|\b(?:and|while|but|than|vs|over)\b|\d", between):
+                return m.name
+            if _LABELLING.fullmatch(between):  # 'GSM8K (85.3%)', 'GSM8K: 85.3'
+                return m.name
+    return None
+
+
+def _benchmark_fronted(text: str, benchmarks: list[Mention], sentence: tuple[int, int], q: Quantity) -> str | None:
+    """'On GSM8K, ...', 'For the MMLU benchmark, ...': a fronted phrase places the sentence."""
+    for m in benchmarks:
+        if sentence[0] <= m.start < q.start and _FRONTED.match(text[sentence[0] : m.start]):
+            rest = text[m.end : q.start]
+            if re.match(r"\s*(?:\([^()]*\)\s*)?(?:benchmark|dataset|test\s+set|split)?s?\s*,", rest):
+                return m.name
+    return None
+
+
+_HEADING = re.compile(r"\s*(?:\([^()]*\)\s*)?(?:benchmark|dataset|test\s+set|split)?s?\s*:")
+
+
+def _benchmark_heading(text: str, benchmarks: list[Mention], sentence: tuple[int, int], q: Quantity) -> str | None:
+    """'GSM8K: FooNet reaches 85.3% and BarNet 80.1%': a benchmark that opens its sentence with a
+    colon heads every number of it."""
+    for m in benchmarks:
+        if m.start >= q.start:
+            break
+        if m.start == sentence[0] and _HEADING.match(text, m.end, q.start):
+            return m.name
+    return None
+
+
+def _benchmark_in_sentence(
+    text: str, q: Quantity, benchmarks: list[Mention], sentence: tuple[int, int]
+) -> str | None:
+    """A sentence that ties one benchmark to its results ('a comparison on ... FineWeb-Edu shows
+    X reaching 2.5% lower loss'): the only benchmark of the sentence, evaluated on before the
+    number."""
+    inside = [m for m in benchmarks if sentence[0] <= m.start and m.end <= sentence[1]]
+    if len({m.name for m in inside}) != 1 or inside[0].start > q.start:
+        return None
+    lead = text[max(sentence[0], inside[0].start - 40) : inside[0].start]
+    if re.search(r"\b(?:on|of|over|across|in|using)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}$", lead, re.IGNORECASE):
+        return inside[0].name
+    return None
+
+
+def _benchmark_in_metric(
+    text: str, metric: str | None, benchmarks: list[Mention], sentence: tuple[int, int], q: Quantity
+) -> str | None:
+    """A benchmark written in the number's own metric phrase ('GSM8K accuracy by 3.1 points'):
+    it wins over one named after the number for another."""
+    if not metric:
+        return None
+    for m in benchmarks:
+        surface = text[m.start : m.end]
+        if sentence[0] <= m.start < q.start and surface != metric and re.search(
+            r"(?<![\w-])" + re.escape(surface) + r"(?![\w-])", metric
+        ):
+            return m.name
+    return None
+
+
+def _benchmark_of(
+    text: str, q: Quantity, benchmarks: list[Mention], clause: tuple[int, int], sentence: tuple[int, int], following: int
+) -> tuple[str | None, bool]:
+    """The number's benchmark, and whether the number is reported 'on' it itself."""
+    own = _benchmark_after(text, q, benchmarks, min(sentence[1], following))
+    if own:
+        return own, True
+    # 'On MMLU, X reaches 61.2%; on GSM8K, it reaches 85.3%': a fronted phrase places its clause
+    opening = max(sentence[0], text.rfind(";", sentence[0], q.start) + 1)
+    while opening < q.start and text[opening].isspace():
+        opening += 1
+    return (
+        _benchmark_before(text, q, benchmarks, clause[0])
+        or _benchmark_fronted(text, benchmarks, (opening, sentence[1]), q)
+        or _benchmark_heading(text, benchmarks, sentence, q)
+        or _benchmark_in_sentence(text, q, benchmarks, sentence)
+    ), False

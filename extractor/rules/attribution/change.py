@@ -1,0 +1,244 @@
+"""A result's **kind**, **direction** and **baseline** (ANNOTATION.md, "Attribution"): change
+cues (``by``, ``gain``, ``points over``, ``fewer``, ``gap``, ``faster``), their direction, and what
+the change is relative to (``over``, ``than``, ``vs``, ``compared to``, ``relative to``). ``From A
+to B`` is two scores: A belongs to the baseline, B to the subject.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extractor.rules.attribution.phrases import (
+    _CHANGE_NOUNS,
+    _QUALIFIER,
+    _SPEED,
+    _VERB_ENDING,
+    _names_metric,
+    _phrase_before,
+)
+from extractor.rules.attribution.subject import Subjects, _clean_name
+from extractor.rules.chunks import coined
+from extractor.rules.quantities import Quantity
+from extractor.rules.text import AsciiFirst, Document
+from extractor.rules.vocabulary import CHANGE_CUE, DECREASE, INCREASE
+
+_PHRASE_BREAK = re.compile(r"[,;]|\.\s|(?<![\w.-])\d")
+# After the number: a comparative, or a change noun heading its phrase ('0.2% step-time
+# overhead', '3.1-point accuracy drop', '18-point gap').
+_CHANGE_AFTER = re.compile(
+    r"\s*(?:relative\s+|absolute\s+)?(?:fewer|less|lower|higher|more|faster|slower|smaller|larger|earlier|"
+    r"longer|shorter|cheaper|"
+    r"(?:(?!(?:of|on|in|at|for|with|and|or|to|the|a|an)\b)[\w-]+\s+){0,2}?(?:speed-?ups?|gains?|improvements?|"
+    r"reductions?|drops?|increases?|decreases?|overhead|savings?|lifts?|uplifts?|boosts?|gaps?)\b|"
+    r"(?:of\s+)?improvement|over\b|above\b|below\b|behind\b|ahead\s+of\b|(?:\w+\s+)?better|"
+    r"(?:[\w@-]+\s+){1,2}(?:higher|lower|more|less|fewer|faster|slower|worse)\s+than)\b",
+    re.IGNORECASE,
+)
+_CHANGE_BEFORE = AsciiFirst(
+    r"\b(?:improv\w*|gains?|degrad\w*|drops?|dropped|declin\w*|lifts?|boost\w*|reduc\w*|increas\w*|"
+    r"decreas\w*|gap)\b(?:\s+\S+){0,5}\s*\(?\s*(?:up\s+to\s+|about\s+|~|just\s+|only\s+)?$",
+    re.IGNORECASE,
+)
+_BASELINE_AFTER = re.compile(
+    r"\b(?:over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|than|against|from|above|below|behind|"
+    r"ahead\s+of)\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?(?P<b>[^,;:()\d][^,;:()]{0,60}?)"
+    r"(?=\s+(?:on|in|at|for|with|by|while|across|under|when|and|using|which|where|to|is|are|"
+    r"as|after|of)\b|[,;:()]|\s*$)",
+    re.IGNORECASE,
+)
+_BASELINE_BEFORE = AsciiFirst(
+    r"\b(?:surpass\w*|outperform\w*|beat\w*|exceed\w*|improv\w*\s+(?:over|on|upon))\s+"
+    r"(?:the\s+)?(?P<b>[^,;:()]{1,50}?)\s+by\s+(?:up\s+to\s+|about\s+|~|(?:an\s+)?(?:absolute|relative)\s+)?$",
+    re.IGNORECASE,
+)
+
+
+_ABOVE = re.compile(r"\s*(?:[\w-]+\s+)?(?:over|above|ahead\s+of)\b", re.IGNORECASE)
+_BELOW = re.compile(r"\s*(?:[\w-]+\s+)?(?:below|behind)\b", re.IGNORECASE)
+# The verb whose 'by' takes the number states the direction, whatever its object names:
+# 'reducing KV cache memory by up to 75% and improving ...' is a decrease. 'improve' is left
+# out: an improved latency is a lower one.
+_GOVERNING_VERB = AsciiFirst(
+    r"\b(?:(?P<decrease>reduc|decreas|lower|cut|shrink|shrank|narrow|trim|slash|compress|sav|drop|declin|fall|fell)|"
+    r"(?P<increase>increas|rais|boost|accelerat|lift|doubl|grow|grew|expand))\w*"
+    r"(?:\s+[^\s,;:\d]+){0,6}?\s+by\s*" + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+_LABEL_GAP = re.compile(r"\s*[=:(]?\s*$")
+
+
+def _labelled(text: str, floor: int, q: Quantity) -> bool:
+    """An unsigned value written right after a metric's name ('(perplexity 5.03, ...)', 'BLEU:
+    34.7', 'the best majority-vote score (42/50)') is that metric's value, whatever change
+    words the clause holds."""
+    if q.sign or q.unit in ("pp", "x") or not text[max(0, q.start - 3) : q.start].rstrip(" =:").strip():
+        return False
+    gap = _LABEL_GAP.search(text, max(floor, q.start - 4), q.start)
+    phrase = _phrase_before(text, floor, gap.start()) if gap else None
+    if not phrase or phrase.split()[-1].lower() in _CHANGE_NOUNS | {"gap", "gaps"}:
+        return False
+    return _names_metric(phrase)
+
+
+# A change verb whose 'to' takes the number ('further reduces PER to 17.6%', 'climbs to 61%'),
+# and the word before it (what changes, when it is the verb's subject).
+_NEW_LEVEL = AsciiFirst(
+    r"(?P<before>[\w-]+)\s+(?:\w+ly\s+)?(?:reduc|lower|cut|decreas|increas|rais|improv|boost|drop|fall|fell|ris|"
+    r"rose|climb|grow|grew|shrink|shrank)" + _VERB_ENDING + r"\b(?:(?!\b(?:by|up)\b)[^,;:()\d]){0,60}?(?<!\bup)\s+to\s+"
+    + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+_TO_BEFORE = re.compile(r"\bto\s+" + _QUALIFIER + r"$", re.IGNORECASE)
+
+
+def _new_level(text: str, floor: int, q: Quantity) -> bool:
+    """A change verb with 'to N' gives the level reached, a score (as the B of 'from A to B');
+    a signed value, a multiple, a point difference, or the level a change itself reaches ('this
+    improvement rises to 4%') stays a change."""
+    if q.sign or q.unit in ("x", "pp") or not _TO_BEFORE.search(text, max(floor, q.start - 40), q.start):
+        return False
+    found = _NEW_LEVEL.search(text, max(floor, q.start - 100), q.start)
+    return bool(found) and found.group("before").lower() not in _CHANGE_NOUNS | {"gap", "gaps"}
+
+
+def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, str | None]:
+    """'score' or 'change', and for a change its direction."""
+    text = doc.text
+    before_text = text[clause[0] : q.start]
+    if q.form in ("before", "after") or _labelled(text, clause[0], q) or _new_level(text, clause[0], q):
+        return "score", None
+    change = (
+        q.sign == "+"
+        or (q.sign == "-" and q.unit in ("%", "pp", "points"))
+        or q.unit in ("pp", "x")
+        or bool(CHANGE_CUE.search(before_text[-40:]))
+        or bool(_CHANGE_AFTER.match(text, q.end, clause[1]))
+        or bool(_CHANGE_BEFORE.search(_PHRASE_BREAK.split(before_text[-60:])[-1]))
+    )
+    if not change:
+        return "score", None
+    if q.sign == "-":
+        return "change", "decrease"
+    if q.sign == "+":
+        return "change", "increase"
+    governing = _GOVERNING_VERB.search(text, max(clause[0], q.start - 90), q.start)
+    if governing:
+        return "change", "decrease" if governing.group("decrease") else "increase"
+    local_start = max(clause[0], q.start - 50)
+    local = text[local_start : min(clause[1], q.end + 40)]
+    anchor = q.start - local_start
+    cues = [(abs(m.start() - anchor), "decrease") for m in DECREASE.finditer(local)]
+    cues += [(abs(m.start() - anchor), "increase") for m in INCREASE.finditer(local)]
+    if cues:
+        return "change", min(cues)[1]
+    if _ABOVE.match(text, q.end, clause[1]) or _SPEED.search(local):
+        return "change", "increase"  # '2.1 points over LLaMA-2', 'speeds up decoding by 2.4x'
+    if _BELOW.match(text, q.end, clause[1]):
+        return "change", "decrease"  # '2.1 points below GPT-4o'
+    return "change", None
+
+
+_GAP_OF = re.compile(r"(?:[\w-]+\s+)?(?:gap|ratio)s?\s*(?:of|=|:)\s*" + _QUALIFIER + r"$", re.IGNORECASE)
+
+
+def _kind_of_gap(
+    text: str, q: Quantity, clause: tuple[int, int], metric: str | None, kind: tuple[str, str | None]
+) -> tuple[str, str | None]:
+    """A gap named by the metric it is a gap in ('a 0.17 perplexity gap', 'reduces the accuracy
+    gap ... to 0.54%') is a difference from a baseline, a change; a gap or ratio named by a
+    property ('a detectability gap of 0.35 AUC', 'a perplexity jump ratio of 2.39x') is itself
+    the measured quantity, a score. What a gap changes by ('narrows the gap by 16%') is a change."""
+    window = text[max(clause[0], q.start - 60) : q.start].lower()
+    if not any(w in window or w in (metric or "").lower() for w in ("gap", "ratio")):
+        return kind
+    gap_of = _GAP_OF.search(text, max(clause[0], q.start - 60), q.start)
+    words = (gap_of.group() if gap_of else metric or "").lower().split()
+    words = words[: next((i + 1 for i, w in enumerate(words) if w.rstrip("s") in ("gap", "ratio")), len(words))]
+    head = words[-1].rstrip("s") if words else ""
+    if head not in ("gap", "ratio") or q.sign or CHANGE_CUE.search(text, max(clause[0], q.start - 40), q.start):
+        return kind
+    if len(words) == 1 or _names_metric(words[-2]):
+        return ("change", kind[1]) if head == "gap" else kind
+    return "score", None
+
+
+def _baseline(text: str, q: Quantity, clause: tuple[int, int]) -> str | None:
+    after = _BASELINE_AFTER.search(text, q.end, clause[1])
+    if after and after.start() - q.end < 60:
+        return _clean_phrase(after.group("b"))
+    before = _BASELINE_BEFORE.search(text[clause[0] : q.start])
+    if before:
+        # 'surpassing TEAL by 1.77% and CATS by 17.14%': the last one named before this 'by'.
+        return _clean_phrase(re.split(r"\s+by\s+[^,;]*?\s+and\s+", before.group("b"))[-1])
+    return None
+
+
+def _clean_phrase(phrase: str) -> str | None:
+    phrase = re.sub(r"^(?:the|a|an|its|their|our)\s+", "", phrase.strip().rstrip(".!?").rstrip(), flags=re.IGNORECASE)
+    words = phrase.split()
+    if not words or len(words) > 7 or re.match(r"[\d.%]", phrase):
+        return None
+    return phrase
+
+
+# 'from A to B for M': the number B ends, then the name A and B were measured for.
+_TO_FOR = re.compile(r"\s*to\s+" + _QUALIFIER + r"[\d.,]+\s*(?:\\?%|[a-zA-Z]{1,3}\b)?\s+for\s+(?:the\s+)?", re.IGNORECASE)
+# What a sentence compares its result with before 'from A to B' ('improvements over the state of
+# the art, increasing accuracy from ...', 'Compared to approaches like MosaicFusion, ...').
+_COMPARED_WITH = re.compile(
+    r"\b(?:over|compared\s+(?:to|with)|relative\s+to|than)\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?P<b>[^,;:()\d][^,;:()]{0,60}?)(?=\s*[,;:(]|\s+(?:on|in|at|by|while|when|which|where|and|to|is|are)\b)",
+    re.IGNORECASE,
+)
+_EXAMPLE = re.compile(r"\s+(?:like|such\s+as|including)\s+", re.IGNORECASE)
+# The record a sentence improves from A to B ('we improve the state - of - the - art ( SoTA )
+# results of bpc from 1.06 to 0.99', 'improving the best published NLL from 3.83 to 3.77'): A is
+# that record's.
+_IMPROVED_RECORD = re.compile(
+    r"\bimprov\w*\s+(?:(?:on|upon)\s+)?(?:the\s+)?"
+    r"(?P<b>(?:current\s+|previous\s+)?(?:state\s-\sof\s-\sthe\s-\sart|"
+    r"state-of-the-art|state\s+of\s+the\s+art|best\s+published|best\s+reported|previous\s+best|SoTA)"
+    r"(?:\s*\(\s*SoTA\s*\))?)(?=\s)[^.;:\d]{0,80}\bfrom\s",
+    re.IGNORECASE,
+)
+
+
+# A baseline the sentence names before 'from A to B': 'Using 26% of the budget of baseline models,
+# we reduce perplexity from 25.7 to 21.9'.
+_BASELINE_NAMED = re.compile(
+    r"\b(?P<b>(?:(?!(?:of|the|a|an|our|their|its|to|for|on|in|over|than|with)\b)[\w-]+\s+)?baselines?"
+    r"(?:\s+models?|\s+methods?|\s+systems?)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _starting_condition(text: str, q: Quantity, sentence: tuple[int, int], subjects: Subjects) -> str | None:
+    """Whose the A of 'from A to B' is when the sentence names the starting point: the system
+    both are measured for ('from 55.3% to 80.5% for CaffeNet'), the model whose measure changes
+    ('improves the accuracy of Qwen-2.5 ..., increasing it from 19.0% to 35.5%'), or what the
+    result is compared with ('improvements over the state of the art, increasing accuracy from
+    71.2% to 74.4%')."""
+    named = (*subjects.methods, *subjects.models)
+    after = _TO_FOR.match(text, q.end, sentence[1])
+    if after:
+        for m in named:
+            if m.start == after.end():
+                return m.name
+        name = _clean_name(text, after.end(), sentence[1])
+        if name and coined(name):
+            return name
+    for m in subjects.models:
+        if sentence[0] <= m.start < q.start and text[max(0, m.start - 4) : m.start].lower().rstrip() == " of":
+            return m.name
+    compared = list(_COMPARED_WITH.finditer(text, sentence[0], q.start))
+    if compared:
+        return _clean_phrase(_EXAMPLE.split(compared[-1].group("b"))[-1])
+    record = _IMPROVED_RECORD.search(text, sentence[0], q.start)
+    if record:
+        return record.group("b")
+    named = list(_BASELINE_NAMED.finditer(text, sentence[0], q.start))
+    return named[-1].group("b") if named else None  # 'with 26% of the budget of baseline models, ...'

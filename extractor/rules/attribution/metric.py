@@ -1,0 +1,546 @@
+"""A result's **metric**, read from the grammar of its sentence (ANNOTATION.md, "Attribution"):
+the noun phrase bound to the number: after it (``85.3% top-1 accuracy``, ``55.6% fewer visual
+tokens``, ``34.7 BLEU``), before it (``accuracy of 85.3%``, ``GenPPL=27.06``, ``perplexity 5.11``),
+``in`` after it (``by 9.7% in accuracy``), the object of a change verb (``reduces KV cache memory
+by 75%``, ``improves accuracy from 82.1% to 91.4%``), the subject of one (``the perplexity gap
+shrinks by 32%``), or a share (``retains 90% of teacher accuracy``); a multiplier of speed is a
+``speedup``. Generic words (``score``, ``performance``) are not a metric, and a number in a list
+(``70.1% and 44.2%``) shares the list's metric (:mod:`.lists`); a metric is never taken from
+another clause.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extractor.catalog.registry import metric_entry
+from extractor.rules.attribution.phrases import (
+    _CHANGE_NOUNS,
+    _HEADED_NAME,
+    _IN_NAME,
+    _NOUN_VERB,
+    _QUALIFIER,
+    _SPEED,
+    _clean,
+    _names_metric,
+    _phrase_after,
+    _phrase_before,
+)
+from extractor.rules.chunks import name_like
+from extractor.rules.quantities import Quantity
+from extractor.rules.text import AnyCase, AsciiFirst, Document
+
+_COMPARATIVE = re.compile(
+    r"\s*(?:relative\s+|absolute\s+)?(?:fewer|less|lower|higher|more|smaller|larger|faster|slower|"
+    r"earlier|better|worse|shorter|longer|cheaper)\b",
+    re.IGNORECASE,
+)
+
+
+# What binds a metric written before the number to it: 'accuracy of', 'GenPPL=', 'perplexity
+# approximately', 'generative perplexity (GenPPL) of'.
+_BOUND_LINK = (
+    r"\s*(?P<link>of|=|:|is|was|stays\s+in|remains|reaching|at|around|within|"
+    r"approximately|approx|about|~|sim|\\approx|\\sim|from|between)?\s*[(\[]?\s*" + _QUALIFIER + r"[(\[]?\s*\$?$"
+)
+_BOUND_BEFORE = AnyCase(r"(?:\s*\([^()]{1,20}\))?" + _BOUND_LINK)
+# Every character the binding after its parenthesis may read: the pattern's own characters in
+# both cases and the spaces (more than it reads, never less).
+_BOUND_CHARS = "".join(sorted(set(_BOUND_LINK + _BOUND_LINK.upper() + " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")))
+
+
+_IN_AFTER = AsciiFirst(
+    _IN_NAME + r"{0,24}?\b(?:in|from|on\s+average)\s+(?:terms\s+of\s+)?(?:the\s+|their\s+|its\s+)?(?=[^\W\d])",
+    re.IGNORECASE,
+)
+_SHARE_OF = re.compile(r"\s+of\s+(?:the\s+|its\s+|their\s+)?(?=[^\W\d])", re.IGNORECASE)
+_CHANGE_VERB = AsciiFirst(
+    r"\b(?:(?:improv|increas|reduc|lower|rais|boost|cut|decreas|narrow|shrink|halv|doubl|accelerat|"
+    r"lift|enhanc|elevat|trim|slash)(?:e|es|ed|s|ing|ting|d)?|speed(?:s|ing)?\s+up)\s+"
+    r"(?:the\s+|its\s+|their\s+|our\s+)?",
+    re.IGNORECASE,
+)
+# The subject of a change, intransitive ('the perplexity gap shrinks by 32%') or passive ('rank-1
+# accuracy is improved from 55.3% to 80.5%', 'the error rate was reduced to 3.1%').
+_SUBJECT_CHANGE = AsciiFirst(
+    r"\s+(?:\w+ly\s+)?(?:(?:is|are|was|were|has\s+been|have\s+been|can\s+be)\s+(?:\w+ly\s+)?"
+    r"(?:improv|reduc|lower|rais|boost|cut|decreas|increas|halv|doubl|narrow)|"
+    r"shrink|shrank|drop|dropp|fall|fell|rise|rose|ris|climb|collaps|grow|grew|"
+    r"increas|decreas|improv|degrad|declin|jump)\w*\s+(?:\w+ly\s+)?"
+    r"(?:by\s+|to\s+|from\s+)?" + _QUALIFIER + r"\$?$",
+    re.IGNORECASE,
+)
+
+
+# 'exits 17% earlier in denoising steps', '30% faster in wall-clock time': what a comparative
+# is measured in.
+_IN_AFTER_COMPARATIVE = re.compile(
+    r"\s+in\s+(?:terms\s+of\s+)?(?:the\s+|its\s+|their\s+)?(?=[^\W\d])", re.IGNORECASE
+)
+# A comparative with nothing after it names its own measure when nothing else does: '35% faster
+# than M' is a speed, 'a convergence rate 50% faster than M' a convergence rate.
+_IMPLIED = {"faster": "speed", "slower": "speed"}
+
+
+def _metric_after(text: str, q: Quantity, limit: int, weak: bool = False) -> str | None:
+    """'85.3% top-1 accuracy', '55.6% fewer visual tokens', '1.30x wall-clock time speed-up'."""
+    position = q.end
+    comparative = _COMPARATIVE.match(text, position, limit)
+    if comparative:
+        position = comparative.end()
+    elif q.unit == "x":  # '1.44x the best measured throughput'
+        the = re.match(r"\s+the\s+", text[position:limit])
+        position += the.end() if the else 0
+    measured_in = _IN_AFTER_COMPARATIVE.match(text, position, limit) if comparative else None
+    found = _phrase_after(text, measured_in.end() if measured_in else position, limit)
+    if not found:
+        return None
+    phrase = _clean(found[0])
+    if phrase and (comparative or _names_metric(phrase) or (weak and (q.unit or q.scale) is not None)):
+        return phrase  # weak: any noun after a unit ('24% abstention', '4.5 MB byte buffer', '67M parameters')
+    return None
+
+
+_PARENS_AFTER = re.compile(r"\s*\(\s*(?P<label>[^()]{1,30}?)\s*\)")
+
+
+def _metric_in_parens(text: str, q: Quantity, limit: int) -> str | None:
+    """'62.42 (GLEU)': a metric's name in parentheses right after the number labels it."""
+    found = _PARENS_AFTER.match(text, q.end, limit)
+    label = _clean(found.group("label")) if found else None
+    return label if label and _names_metric(label) else None
+
+
+def _bound_floor(text: str, start: int, end: int) -> int:
+    """Where :data:`_BOUND_BEFORE` can first match in ``text[start:end]``: in the run of its
+    characters that ends an ASCII window, or in a parenthesis right before that run. One rstrip
+    finds the run; the pattern, all of it optional, was tried at every place of the window."""
+    window = text[start:end]
+    if not window.isascii():
+        return start
+    run = start + len(window.rstrip(_BOUND_CHARS))
+    return start if "(" in text[max(start, run - 22) : run] else run
+
+
+def _metric_before(text: str, floor: int, q: Quantity) -> str | None:
+    """'accuracy of 85.3%', 'GenPPL=27.06', 'perplexity approximately 59', 'a top-1 accuracy of'."""
+    start = max(floor, q.start - 60)
+    bound = _BOUND_BEFORE.search(text, _bound_floor(text, start, q.start), q.start)
+    if not bound:
+        return None
+    end = bound.start()
+    phrase = _clean(_phrase_before(text, floor, end))
+    if not phrase:
+        return None
+    link = (bound.group("link") or "").lower()
+    words = phrase.split()
+    if (
+        not link
+        and len(words) >= 2
+        and _NOUN_VERB.match(words[-1].lower())
+        and name_like(words[-2])
+        and not all(_names_metric(w) for w in words[:-1])
+    ):
+        return None  # 'FooNet scores 85.4': a name and its verb, not a metric ('F1 scores up to 10 %' is)
+    return phrase if link in ("of", "=", ":") or _names_metric(phrase) else None
+
+
+def _metric_in_after(text: str, q: Quantity, limit: int) -> str | None:
+    """'by 9.7% in accuracy', '-0.12 in loss', 'by 0.9dB on average PSNR'; after 'in terms of' any
+    noun is the measure ('96% smaller than M in terms of model parameters')."""
+    found = _IN_AFTER.match(text, q.end, limit)
+    if not found:
+        return None
+    phrase = _phrase_after(text, found.end(), limit)
+    cleaned = _clean(phrase[0]) if phrase else None
+    if cleaned and not _names_metric(cleaned) and phrase:
+        # 'gains of 22% and 76% in the Ego2Exo and Exo2Ego IoU': modifiers coordinated before
+        # the metric's name they share
+        joined = _AND.match(text, phrase[1], limit)
+        second = _phrase_after(text, joined.end(), limit) if joined else None
+        if second and _names_metric(second[0].split()[-1]):
+            cleaned = _clean(text[found.end() : second[1]])
+    # what a change noun right before 'in' changes is the measure ('a 40 % reduction in parameters')
+    lead = found.group().lower().split()
+    changed = len(lead) == 2 and lead[0] in _CHANGE_NOUNS
+    if cleaned and (changed or _names_metric(cleaned) or _IN_TERMS_OF.search(found.group())):
+        return cleaned
+    return None
+
+
+_AND = re.compile(r"\s+and\s+")
+
+
+# 'The accuracy of FooNet on GSM8K is 84.2%', 'The accuracies on MNIST and SVHN are 99.6 % and
+# 97.9 %': the metric heads the clause's subject.
+_METRIC_OF_SUBJECT = AsciiFirst(
+    r"\b(?:the|its|their)\s+(?P<metric>(?:[\w@-]+\s+){0,3}?[\w@-]+)\s+(?:of|on)\s+[^,;:()]{1,60}?\s+"
+    r"(?:is|was|are|were|reaches|reached|stands\s+at|equals)\s+" + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+def _metric_of_subject(text: str, floor: int, q: Quantity) -> str | None:
+    found = _METRIC_OF_SUBJECT.search(text, max(floor, q.start - 120), q.start)
+    phrase = _clean(found.group("metric")) if found else None
+    return phrase if phrase and _names_metric(phrase) else None
+
+
+def _metric_points_of(text: str, q: Quantity, limit: int) -> str | None:
+    """'gains 3.2 points of accuracy', '2 pp of top-1 accuracy': points of a metric."""
+    found = _SHARE_OF.match(text, q.end, limit) if q.unit in ("points", "pp") else None
+    phrase = _phrase_after(text, found.end(), limit) if found else None
+    cleaned = _clean(phrase[0]) if phrase else None
+    return cleaned if cleaned and _names_metric(cleaned) else None
+
+
+_DURATIONS = frozenset({"s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"})
+
+
+def _metric_duration_of(text: str, q: Quantity, limit: int) -> str | None:
+    """'approximately 33 minutes of training': a duration of an activity is that activity's time."""
+    found = _SHARE_OF.match(text, q.end, limit) if q.unit in _DURATIONS else None
+    phrase = _phrase_after(text, found.end(), limit) if found else None
+    activity = _clean(phrase[0]) if phrase else None
+    return f"{activity} time" if activity and not name_like(activity.split()[0]) else None
+
+
+_WITHIN = re.compile(r"\bwithin\s+" + _QUALIFIER + r"$", re.IGNORECASE)
+
+
+def _metric_share(text: str, q: Quantity, limit: int) -> str | None:
+    """'retains 86--90% of teacher accuracy', 'recovers 93% of native decoder decisions'."""
+    if q.unit != "%" or _WITHIN.search(text, max(0, q.start - 30), q.start):
+        return None  # 'within 2-5% of the baseline' is a distance to it, not a share of it
+    found = _SHARE_OF.match(text, q.end, limit)
+    if not found:
+        return None
+    phrase = _phrase_after(text, found.end(), limit)
+    cleaned = _clean(phrase[0]) if phrase else None
+    if not cleaned or cleaned.split()[-1].lower() in _COUNTED:
+        return None
+    return cleaned
+
+
+_COUNTED = frozenset(
+    "pairs cases questions items tasks samples examples models problems prompts queries instances "
+    "scenarios time times rollouts runs trials users documents images languages comparisons judgments "
+    "judgements games matches episodes battles responses conversations dialogues trajectories".split()
+)
+_OF_COUNTED = re.compile(r"\s+of\s+(?:the\s+|all\s+|their\s+|its\s+)?(?P<nouns>[\w-]+(?:\s+[\w-]+){0,2})")
+_NOT_PREDICATE = r"(?!(?:is|was|has|does|as|us|this|its|plus|thus|across|less|whereas|its)\b)"
+# 'wins 60% of comparisons', 'solves 40% of the problems': the verb's rate.
+_COUNTING_VERB = re.compile(r"\b" + _NOT_PREDICATE + r"(?P<verb>[a-z]{3,}s)\s+" + _QUALIFIER + r"$")
+# 'correctly ranks the positive member above the negative one in 92.3% of pairs': the predicate.
+_PREDICATE = re.compile(
+    r"(?:\b[a-z]+ly\s+)?\b" + _NOT_PREDICATE + r"[a-z]{3,}(?:s|ed)\b" + _IN_NAME + r"{0,80}?(?=\s+(?:in|on|for)\s+"
+    + _QUALIFIER + r"$)"
+)
+
+# A verb that takes a clause ('a probe shows X preserves ...'): the predicate starts after it.
+_CLAUSE_OPENER = re.compile(
+    r"\b(?:shows?|showed|shown|finds?|found|reveals?|revealed|demonstrates?|demonstrated|indicates?|"
+    r"indicated|confirms?|confirmed|that)\s+",
+    re.IGNORECASE,
+)
+
+
+def _lemma(verb: str) -> str:
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    return verb[:-2] if verb.endswith(("sses", "shes", "ches", "xes")) else verb[:-1]
+
+
+# 'ranks A above B in 92.3% of pairs but answers both correctly in only 74.1%': a share whose
+# counted noun a coordinated predicate left out, after one that wrote it.
+_COUNTED_BEFORE = re.compile(
+    r"\b(?:in|on|for)\s+" + _QUALIFIER + r"[\d.]+\s*%\s+of\s+(?:the\s+|all\s+)?(?P<noun>[\w-]+)"
+)
+_SHARE_IN = re.compile(r"\b(?:in|on|for)\s+" + _QUALIFIER + r"$", re.IGNORECASE)
+
+
+def _metric_counted(text: str, floor: int, q: Quantity, limit: int, sentence_start: int) -> str | None:
+    """A share of counted things is the rate of what the clause's verb does to them: 'wins 60% of
+    comparisons' is a win rate; 'ranks A above B in 92.3% of pairs' measures that ranking, and so
+    does 'but answers both correctly in only 74.1%' after it."""
+    if q.unit != "%":
+        return None
+    start = max(floor, q.start - 120)
+    of = _OF_COUNTED.match(text, q.end, limit)
+    if of and _COUNTED.intersection(of.group("nouns").lower().split()):
+        verb = _COUNTING_VERB.search(text, max(floor, q.start - 40), q.start)
+        if verb and not of.group("nouns").lower().startswith("time"):  # '68% of the time' is how often
+            return f"{_lemma(verb.group('verb').lower())} rate"
+    else:
+        written = [
+            m for m in _COUNTED_BEFORE.finditer(text, sentence_start, q.start) if m.group("noun").lower() in _COUNTED
+        ]
+        if of or not written or not _SHARE_IN.search(text, max(floor, q.start - 20), q.start):
+            return None
+        start = max(start, written[-1].end())
+    opener = None
+    for opener in _CLAUSE_OPENER.finditer(text, start, q.start):
+        pass
+    predicate = _PREDICATE.search(text, opener.end() if opener else start, q.start)
+    if predicate and len(predicate.group().split()) <= 10:
+        return predicate.group()
+    return None
+
+
+# The place a subject's measure is taken, between it and the name it ends with ('Accuracy on GSM8K').
+_PLACE_BEFORE = re.compile(r"\s+(?:on|in|for|of|across)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _metric_of_change(text: str, floor: int, q: Quantity) -> str | None:
+    """The object of a change verb ('reduces KV cache memory by 75%', 'improves accuracy from
+    82.1% to 91.4%') or the subject of a change ('the perplexity gap shrinks by 32%')."""
+    window_start = max(floor, q.start - 120)
+    verbs = list(_CHANGE_VERB.finditer(text, window_start, q.start))
+    for verb in reversed(verbs):
+        found = _phrase_after(text, verb.end(), q.start)
+        if not found:
+            continue
+        between = text[found[1] : q.start]
+        if re.search(r"[;:]", between) or len(between) > 70:
+            continue
+        if not re.search(r"\b(?:by|from|to)\b", between, re.IGNORECASE):
+            continue
+        if _clean(found[0]) is None:
+            continue  # 'improve performance of X ( miss rate decreases from ...': generic, look on
+        return _measured(found[0])
+    change = _SUBJECT_CHANGE.search(text, window_start, q.start)
+    if not change:
+        return None
+    subject = _phrase_before(text, floor, change.start())
+    where = _PLACE_BEFORE.search(text, floor, change.start() - len(subject)) if subject else None
+    # 'Accuracy on GSM8K rises from 60.1% to 75.3%', 'the convergence rate of the X algorithm increases'
+    if where and (not _measured(subject) or _HEADED_NAME.search(" " + subject)):
+        subject = _phrase_before(text, floor, where.start())
+    return _measured(subject)
+
+
+# 'reduces latency by 30% and memory by 40%', 'improving the efficiency of M by 6x and the AP by
+# 1%': the change verb is left out before the second object, written just before its 'by'.
+_GAPPED = re.compile(
+    r"(?:\band|,)\s+(?:the\s+|its\s+|their\s+)?(?P<object>(?:[\w@-]+\s+){0,3}?[\w@-]+)\s+by\s+" + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+_FIRST_BY = re.compile(r"\bby\s+" + _QUALIFIER + r"[-+\u2212]?\d[\d.,]*\s*[^\s,;]{0,10}\s*$", re.IGNORECASE)
+
+
+def _metric_gapped(text: str, floor: int, q: Quantity) -> str | None:
+    """The object of a change verb left out by gapping: it follows a first 'V X by N' of the
+    clause, and holds no verb of its own."""
+    found = _GAPPED.search(text, max(floor, q.start - 60), q.start)
+    if (
+        not found
+        or not _FIRST_BY.search(text, max(floor, found.start() - 40), found.start())
+        or not _CHANGE_VERB.search(text, max(floor, q.start - 160), found.start())
+        or _CHANGE_VERB.search(found.group("object") + " ")
+    ):
+        return None
+    return _measured(found.group("object"))
+
+
+def _measured(phrase: str | None) -> str | None:
+    """What a change verb changes, unless it is a name: 'improves Llama-3-8B by 12.1%', 'Qwen2.5-7B
+    improves from 45.1% to 52.3%' change a model's score, not a metric called by its name."""
+    cleaned = _clean(phrase)
+    if cleaned and all(name_like(w) for w in cleaned.split()) and not _names_metric(cleaned):
+        return None
+    return cleaned
+
+
+_BY_LIST = re.compile(r"\bby\s+" + _QUALIFIER + r"(?:[\d.]+\s*(?:,\s*|and\s+))*$", re.IGNORECASE)
+_BEATS = re.compile(r"\b(?:beat|surpass|exceed|outperform|outscor)\w*\s+(?:the\s+)?", re.IGNORECASE)
+
+
+def _metric_beaten(text: str, floor: int, q: Quantity) -> str | None:
+    """'we beat the accuracy of our closest competitors by 8 and 9.5 points': the measure a
+    verb of beating takes as its object, when its phrase names a metric (never the rival's
+    name: 'outperforms the baseline by 3%')."""
+    for verb in reversed(list(_BEATS.finditer(text, max(floor, q.start - 120), q.start))):
+        found = _phrase_after(text, verb.end(), q.start)
+        if not found or not _BY_LIST.search(text[found[1] : q.start]):
+            continue
+        phrase = _clean(found[0])
+        return phrase if phrase and _names_metric(phrase) else None
+    return None
+
+
+_PAIR_OPENS = re.compile(r"[,:]\s*" + _QUALIFIER + r"$")
+_VERSUS_NUMBER = re.compile(r"\s*(?:vs\.?|versus)\s*\\?\s*" + _QUALIFIER + r"[-+\u2212]?\d", re.IGNORECASE)
+_COMPARED_MEASURE = re.compile(
+    r"\b(?:lower|higher|better|worse|greater|smaller|larger|stronger|weaker)\s+(?=\S)", re.IGNORECASE
+)
+
+
+def _metric_of_compared_pair(text: str, sentence: tuple[int, int], q: Quantity) -> str | None:
+    """'The fixed-code runs have a lower mean validation perplexity in our experiments, 2.36
+    versus 2.44': a pair set after a comma or colon spells out the comparison the sentence has
+    just made, so it is measured with the comparative's noun."""
+    if not _PAIR_OPENS.search(text, max(sentence[0], q.start - 20), q.start) or not _VERSUS_NUMBER.match(text, q.end):
+        return None
+    for comparative in reversed(list(_COMPARED_MEASURE.finditer(text, sentence[0], q.start))):
+        found = _phrase_after(text, comparative.end(), q.start)
+        phrase = _clean(found[0]) if found else None
+        if phrase and _names_metric(phrase):
+            return phrase
+    return None
+
+
+_IN_TERMS_OF = re.compile(r"\bin\s+terms\s+of\s+(?:the\s+)?", re.IGNORECASE)
+
+
+def _metric_in_terms(text: str, sentence: tuple[int, int], q: Quantity) -> str | None:
+    """'In terms of model perplexity, our method narrows the gap ... by 16.3%'."""
+    found = _IN_TERMS_OF.search(text, sentence[0], q.start)
+    phrase = _phrase_after(text, found.end(), q.start) if found else None
+    return _clean(phrase[0]) if phrase else None
+
+
+# A fitted exponent or slope names what every number of its list measures: 'power-law exponents
+# of -0.15 vs. -0.12 in loss and -0.65 vs. -0.49 in perplexity' are exponents, not losses.
+_EXPONENT = re.compile(
+    r"\b(?:(?P<mod>[\w]+-[\w-]+|scaling|decay|power)\s+)?(?P<head>exponent|slope)s?\b"
+    r"(?:\s*\([^()]{1,20}\))?\s*(?:of|=|:|is|are|was|were|around|about|near)\b(?:[^;.]|(?<=vs)\.|\.(?=\d)){0,90}$",
+    re.IGNORECASE,
+)
+
+
+def _metric_exponent(text: str, q: Quantity, limit: int) -> str | None:
+    """'exponents of -0.15 in loss and -0.65 in perplexity': an exponent, and of what, so that the
+    loss exponent and the perplexity exponent are never ranked together."""
+    exponent = _exponent_name(text, q)
+    if not exponent:
+        return None
+    compared = _COMPARED_AFTER.match(text, q.end, limit)  # '-0.15 vs. -0.12 in loss'
+    found = _IN_AFTER.match(text, compared.end(), limit)
+    phrase = _phrase_after(text, found.end(), limit) if found else None
+    of = _clean(phrase[0]) if phrase else None
+    return f"{exponent} in {of}" if of and _names_metric(of) else exponent
+
+
+_COMPARED_AFTER = re.compile(r"(?:\s*(?:vs\.?|versus)\s*\\?\s*[-\u2212+]?\d[\d.]*)*", re.IGNORECASE)
+
+
+def _exponent_name(text: str, q: Quantity) -> str | None:
+    window = text[max(0, q.start - 120) : q.start].lower()
+    if q.unit is not None or ("xponent" not in window and "slope" not in window):
+        return None
+    # no sentence floor: a splitter may end a sentence at 'vs.'; the pattern crosses no '. '
+    found = _EXPONENT.search(text, max(0, q.start - 120), q.start)
+    if not found:
+        return None
+    return f"{found.group('mod')} {found.group('head')}" if found.group("mod") else found.group("head")
+
+
+# 'the smallest (17.5 GiB) and fastest-prefill (+14-19%) recipe': a number in parentheses right
+# after an adjective of degree measures that adjective's dimension (of what a hyphen joins to it).
+_DEGREE = re.compile(
+    r"\b(?P<adj>(?:small|larg|light|heav|fast|slow|cheap|short|long)(?:est|er))(?:\s?-\s?(?P<what>[a-z][\w-]*))?"
+    r"\s*\(\s*" + _QUALIFIER + r"[+\u2212-]?\s*$",
+    re.IGNORECASE,
+)
+_DIMENSION = {
+    "small": "size", "larg": "size", "light": "size", "heav": "size", "fast": "speed", "slow": "speed",
+    "cheap": "cost", "short": "length", "long": "length",
+}
+
+
+def _metric_of_degree(text: str, q: Quantity) -> str | None:
+    found = _DEGREE.search(text, max(0, q.start - 40), q.start)
+    if not found:
+        return None
+    dimension = _DIMENSION[re.sub(r"(?:est|er)$", "", found.group("adj").lower())]
+    return f"{found.group('what')} {dimension}" if found.group("what") else dimension
+
+
+# '(5-task average -0.52)', '(perplexity 5.03)': a parenthesis that opens with a lower-case label
+# and then the number.
+_LABEL_IN_PARENS = re.compile(
+    r"\(\s*(?P<label>(?:\d+-)?[a-z][\w-]+(?:\s+[a-z][\w-]*){0,3})\s*[=:]?\s*" + _QUALIFIER + r"[+\u2212-]?\s*$"
+)
+
+
+# A parenthesis opened by the number after 'in X': 'varies in prevalence across models (16% to 77%)'.
+_IN_BEFORE_PARENS = re.compile(
+    r"\b(?:var|differ|rang|chang|improv|increas|decreas|drop|gain|declin|grow|grew|ris|rose|fall|fell)\w*\s+"
+    r"(?:\w+ly\s+)?in\s+(?P<measure>[^\W\d][^,;:()\d]{0,50}?)\s*\(\s*" + _QUALIFIER + r"$"
+)
+_DIFFERENCE_LABELS = frozenset({"gap", "difference", "delta", "margin"})
+
+
+def _metric_labelled_in_parens(text: str, q: Quantity, sentence: tuple[int, int]) -> str | None:
+    """'(5-task average -0.52)': the label; '(gap 0.083 nats)' after 'lower X than Y': the compared
+    measure X; 'varies in prevalence across models (16% to 77%)': what the clause varies in."""
+    found = _LABEL_IN_PARENS.search(text, max(0, q.start - 50), q.start)
+    if found and found.group("label").lower() in _DIFFERENCE_LABELS:
+        for comparative in reversed(list(_COMPARED_MEASURE.finditer(text, sentence[0], found.start()))):
+            phrase = _phrase_after(text, comparative.end(), found.start())
+            measure = _clean(phrase[0]) if phrase else None
+            if measure and _names_metric(measure):
+                return measure
+        return None
+    if found and not re.fullmatch(_QUALIFIER, found.group("label") + " ", re.IGNORECASE):  # '(sim 0.06)'
+        phrase = _phrase_before(text, found.start("label"), found.end("label"))
+        return _clean(phrase) if phrase == found.group("label") else None
+    varies = _IN_BEFORE_PARENS.search(text, max(sentence[0], q.start - 80), q.start)
+    phrase = _phrase_after(text, varies.start("measure"), q.start) if varies else None
+    return _clean(phrase[0]) if phrase else None
+
+
+def _implied(text: str, q: Quantity, limit: int) -> str | None:
+    """The measure a comparative with nothing after it names ('35% faster than M' is a speed)."""
+    comparative = _COMPARATIVE.match(text, q.end, limit)
+    if not comparative or _metric_after(text, q, limit):
+        return None
+    return _IMPLIED.get(comparative.group().split()[-1].lower())
+
+
+def _metric_from_grammar(
+    doc: Document, q: Quantity, clause: tuple[int, int], sentence: tuple[int, int], limit: int
+) -> str | None:
+    """The first metric phrase a construction binds to the number."""
+    text = doc.text
+    return (
+        _metric_exponent(text, q, max(limit, doc.sentence_of(q.start)[1]))
+        or _metric_after(text, q, limit)
+        or _metric_in_parens(text, q, limit)
+        or _metric_of_degree(text, q)
+        or _metric_labelled_in_parens(text, q, sentence)
+        or _metric_in_after(text, q, limit)
+        or _metric_before(text, clause[0], q)
+        or _metric_of_subject(text, clause[0], q)
+        or _metric_counted(text, clause[0], q, limit, sentence[0])
+        or _metric_share(text, q, limit)
+        or _metric_points_of(text, q, limit)
+        or _metric_duration_of(text, q, limit)
+        or _metric_gapped(text, clause[0], q)
+        or _metric_of_change(text, clause[0], q)
+        or _metric_beaten(text, clause[0], q)
+        or _metric_in_terms(text, sentence, q)
+        or _metric_of_compared_pair(text, sentence, q)
+    )
+
+
+def metric_of(
+    doc: Document, q: Quantity, clause: tuple[int, int], sentence: tuple[int, int], limit: int
+) -> tuple[str | None, bool]:
+    """The metric phrase bound to the number, or None (never another clause's metric), and
+    whether the grammar binds it firmly (a bare noun after a unit does not)."""
+    text = doc.text
+    implied = _implied(text, q, limit)
+    if implied:  # 'a convergence rate 50% faster than M': the measure bound before wins
+        metric = _metric_before(text, clause[0], q) or implied
+    else:
+        metric = _metric_from_grammar(doc, q, clause, sentence, limit)
+    if q.unit == "x" and (metric is None or not _names_metric(metric)) and _SPEED.search(text, *clause):
+        return "speedup", True  # 'speeds up decoding by 2.4x', '2.4x faster'
+    if metric:
+        return metric, True
+    if q.unit and q.unit not in ("%", "x") and metric_entry(q.unit):
+        return q.unit, True  # a unit that names its measure: '1.08 bpc', '20 FPS'
+    return _metric_after(text, q, limit, weak=True), False

@@ -1,0 +1,565 @@
+"""A result's **subject** (ANNOTATION.md, "Attribution"): ``for M`` after a compared number
+(``compared to 77.2% for M``), ``M (-16.5%)``, else the nearest subject of a verb before the
+number: a method or a model named there, or ``we`` / ``our method`` / ``it`` / ``the proposed X``,
+which stand for the paper's proposed method.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from extractor.grounding import name_key
+from extractor.rules.attribution.phrases import (
+    _HEADED_NAME,
+    _QUALIFIER,
+    _RESULT_VERBS,
+    _STOP,
+    _VERB,
+    _VERB_ENDING,
+    _names_metric,
+    _phrase_after,
+    _phrase_before,
+)
+from extractor.rules.chunks import chunk_ending, coined, name_like
+from extractor.rules.quantities import Quantity
+from extractor.rules.text import AnyCase, AsciiFirst, Mention
+from extractor.rules.vocabulary import MODEL_FAMILIES, alternation
+
+# 'we', 'it', 'our quantized models', 'the proposed method', 'this approach': the paper itself;
+# so is a LaTeX macro the authors define for its name ('\name outperforms GRPO', 'our \name
+# algorithm'), and its name with the abbreviation in parentheses ('our Past Decode
+# Regularization ( PDR ) method', 'our Improved A + ( IA ) method').
+_OWN_WORDS = (
+    r"(?:(?<![\w\\}])\\[A-Za-z]+\b|\b(?:we|it|our\s+(?:\\?[\w+-]+\s+){0,3}?(?:\(\s*[^()]{1,20}\)\s+)?"
+    r"(?:method|approach|framework|model|system|technique|"
+    r"algorithm|pipeline|agent|architecture|variant|design|scheme|strategy|recipe|solution|"
+    r"network|parser|optimizer|policy|estimator|quantization|compression)s?|(?:the\s+)?(?:proposed|resulting)\s+"
+    r"(?:[\w-]+\s+){0,2}?[\w-]+|(?:this|the)\s+(?:method|approach|framework|technique|algorithm)))"
+)
+_OWN = AsciiFirst(_OWN_WORDS + "$", re.IGNORECASE)
+# Verbs a result's subject acts with, and those a contribution is brought with ('We introduce X,
+# ... eliminating 91%', 'X, which uses ... and provides 99%', 'X cuts token usage by 50%', 'We
+# apply X on Y to achieve 1.26'); a stem glued to a hyphen is a compound noun ('an average
+# speed-up of 21%'), and so is one 'of' follows ('R1 scores of 27.8', 'an increase of 5%'):
+# neither is the clause's verb.
+_SUBJECT_VERB = AnyCase(
+    r"(?<![\w-])(?:(?:"
+    + alternation(
+        _RESULT_VERBS
+        + r"|introduc|propos|present|develop|us(?=e|es|ed)|appl(?:y|ies|ied|ying)|sets|eliminat|remov"
+        + r"|cut(?=s\b|ting)"
+    )
+    + r")"
+    + _VERB_ENDING
+    + r"|is|are|was|were|has|have|had|be|becomes?|became)\b(?!-|\s+of\b)"
+)
+# What an unnamed subject runs with: 'an audit with a fixed ISR=1.0 achieves ...'.
+_WITH_NAME = re.compile(r"\s+with\s+(?:(?:a|an|the|our)\s+)?(?:[\w-]+\s+){0,2}", re.IGNORECASE)
+# A passive with its agent: 'the best trade-off is achieved by M'.
+_BY_AGENT = re.compile(r"\s+by\s+(?:the\s+)?", re.IGNORECASE)
+_PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been)\s+(?:\w+ly\s+)?$", re.IGNORECASE)
+# An aside between dashes ('any LLM -- for example, M that achieves 82.4% -- with ...'): its
+# verbs are not the main clause's.
+_ASIDE = re.compile(r"\s(?:--|\u2014|\u2013)\s[^;]*?\s(?:--|\u2014|\u2013)\s")
+# What may stand between a subject and its verb: adverbs, a relative pronoun, a parenthesis,
+# 'with ...' ('AL8 with uniform 8-bit momentum reaches'), a modal ('X can far surpass', 'X can
+# be made 12% more efficient').
+_BEFORE_VERB = AsciiFirst(
+    r"(?=[\s(,]|$)"  # every part opens with a space, '(' or ',': other places are skipped at once
+    r"(?:\s*\([^()]{0,60}\))?(?:\s+with\s+[^,;()]{1,40}?)?(?:\s*,?\s+(?:that|which|who))?"
+    r"(?:\s+(?:\w+ly|also|further|still|only|not\s+only|even|then|thus|both|consistently|far|"
+    r"can|cannot|could|may|might|will|would|should|must))*\s*$",
+    re.IGNORECASE,
+)
+# The common noun a name is written before ('the BAI-MCTS algorithm achieves', 'the PTv3 model
+# had'): the name is the subject, the noun only says what kind of thing it is.
+_NAME_HEAD = re.compile(
+    r"\s+(?:algorithm|method|model|framework|approach|system|architecture|network|pipeline|agent|"
+    r"detector|retriever|planner|policy|judge)s?$",
+    re.IGNORECASE,
+)
+# A possessive before the subject's head ('FooNet's representations'; tokenized 'FooNet 's').
+_POSSESSIVE = re.compile(r"(?P<name>[^\s(]+)\s?['\u2019]s\s+(?:[\w-]+\s+){0,3}?[\w-]+$")
+_APOSTROPHE = re.compile(r"['\u2019]")
+# Before a verb, what continues a list of predicates ('improves X by 31.4%, increases ...').
+_CONJOINED = re.compile(
+    r"(?:[,;-]|(?<![\w./-])[\d.]+|%|\)|\b(?:and|or|but|while|whereas|thus|thereby|by|yet|to|not|"
+    r"simultaneously|further|also))\s*$",
+    re.IGNORECASE,
+)
+# An unnamed subject ('a margin rule', 'the fixed-code runs', 'no model'): the number is not
+# the paper's nor a named system's.
+_UNNAMED = AsciiFirst(
+    r"(?<![\w-])(?:a|an|the|this|these|that|those|no|each|every|all|both|its|their|such|some|most|"
+    r"many|few)\s+(?:[\w-]+\s+){0,4}?[\w-]+$",
+    re.IGNORECASE,
+)
+
+# A bare plural opened by a name inside a sentence: 'we show that Masked diffusion models can be
+# made 12% more efficient' (a named family; 'Encoder-only models' opening a sentence is not).
+_FAMILY_SUBJECT = re.compile(
+    r"(?:(?<=\bthat\s)|(?<=[,;:]\s))(?P<name>[A-Z][\w-]*(?:\s+[a-z][\w-]*){0,2}\s+[a-z][\w-]*s)$"
+)
+
+# A sentence opened by a plural noun phrase as its subject ('Encoder-only models perform worst').
+_BARE_SUBJECT = re.compile(r"\s*(?:[A-Za-z][\w-]*\s+){0,3}(?:[a-z][\w-]*|[A-Z]+)s")  # 'models', 'LLMs'
+# ... or one opening a contrasting clause ('GPT-4o reaches 41.2%, while humans reach 92.0%').
+_CLAUSE_BARE = re.compile(r"\b(?:while|whereas|but|although|though)\s+(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*s$")
+
+_FOR_AFTER = re.compile(r"\s*(?:\)\s*)?(?:for|by|with|from)\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)
+# What makes a number the second of a comparison: 'compared to 77.2% for M', 'versus 73.54 for M'.
+_COMPARED_NUMBER = AsciiFirst(
+    r"(?:\b(?:vs\.?|versus|compared\s+(?:to|with)|relative\s+to|than|against|while|whereas)|,)\s*\\?\s*"
+    + _QUALIFIER + r"$",
+    re.IGNORECASE,
+)
+
+
+_VERSUS = re.compile(r"\b(?:vs\.?|versus)", re.IGNORECASE)
+_ABLATION = AsciiFirst(r"\b(?:ablat\w*|variants?|w/o)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Subjects:
+    """The names that can be a number's subject, the paper's proposed method, and the names that
+    are measures (a name the paper gives a metric is what a number measures, never who)."""
+
+    methods: list[Mention]
+    models: list[Mention]
+    proposed: str | None
+    measures: frozenset[str] = frozenset()
+
+
+# The head noun of a measure's name ('Abstraction Gap', 'Confusion Index', 'Hallucination Rate'),
+# or the noun a name is written before ('the AG metric').
+_MEASURE_HEAD = re.compile(
+    r"(?:gap|score|index|rate|ratio|metric|measure|error|distance|divergence|coefficient)s?$", re.IGNORECASE
+)
+_MEASURE_AFTER = re.compile(r"\s*(?:\([^()]{1,12}\)\s*)?(?:metric|measure|score|index)\b", re.IGNORECASE)
+
+
+def measure_names(text: str, names: list[tuple[str, tuple[str, ...]]], written: list[Mention]) -> frozenset[str]:
+    """The names (keys) that name a measure: one of its forms ends with a measure noun, or the
+    text writes it (``written``) before one ('The Abstraction Gap (AG) metric quantifies ...')."""
+    measures = {name_key(m.name) for m in written if _MEASURE_AFTER.match(text, m.end)}
+    measures.update(name_key(name) for name, surfaces in names if any(_MEASURE_HEAD.search(s) for s in surfaces))
+    return frozenset(measures)
+
+
+_ACRONYM_BEFORE = re.compile(r"\s*\([^()]{1,24}\)$")
+
+
+def _named_at(end: int, subjects: Subjects) -> Mention | None:
+    return next((m for m in (*subjects.methods, *subjects.models) if m.end == end), None)
+
+
+def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str | None, str | None] | None:
+    """(method, model) of the subject that ends at ``end``; None when the words there are no
+    subject (a list of predicates goes on), (None, None) when the subject is unnamed."""
+    if _CONJOINED.search(text, max(floor, end - 4), end) or end <= floor:
+        return None
+    if subjects.proposed and _OWN.search(text, max(floor, end - 60), end):
+        return subjects.proposed, None
+    head = _NAME_HEAD.search(text, max(floor, end - 24), end)
+    for role, mentions in (("method", subjects.methods), ("model", subjects.models)):
+        for m in mentions:
+            if m.end == end or (m.start < end <= m.end) or (head and m.end == head.start()):
+                if name_key(m.name) in subjects.measures:
+                    return None  # 'models exhibit AG exceeding 0.50': a measure, not who
+                return (m.name, None) if role == "method" else (None, m.name)
+    window = max(floor, end - 60)
+    # The pattern, which may start at any character, is only searched for when its apostrophe is there.
+    owner = _POSSESSIVE.search(text, window, end) if _APOSTROPHE.search(text, window, end) else None
+    if owner:
+        return _resolve(text, floor, owner.start("name") + len(owner.group("name")), subjects)
+    chunk = chunk_ending(text, floor, end)
+    if not chunk or not (coined(chunk[0]) or (chunk[1] > floor and name_like(chunk[0].split()[0]))):
+        # 'Performance improves ...' at a sentence start, 'a margin rule exits ...'
+        family = _FAMILY_SUBJECT.search(text, max(floor, end - 60), end)
+        words = family.group("name").split() if family else []
+        if (
+            family
+            and family.start("name") > floor
+            and name_like(words[0])
+            and not any(_VERB.match(w) or w in _STOP for w in words[1:])
+        ):
+            name = family.group("name")  # 'we show that Masked diffusion models can be made 12% ...'
+            return (None, name) if MODEL_FAMILIES.match(name) else (name, None)
+        unnamed = (
+            _UNNAMED.search(text, max(floor, end - 60), end)
+            or _BARE_SUBJECT.fullmatch(text, floor, end)
+            or _CLAUSE_BARE.search(text, max(floor, end - 60), end)
+        )
+        headed = _HEADED_NAME.search(text, max(floor, end - 40), end) if unnamed else None
+        named = _named_at(headed.start(), subjects) if headed else None
+        if named and unnamed.start() <= named.start:  # 'the PTv3 model had an mIoU of 91.35%'
+            return (named.name, None) if named in subjects.methods else (None, named.name)
+        coined_name = chunk_ending(text, unnamed.start(), headed.start()) if headed else None
+        definite = coined_name and re.fullmatch(r"the\s+", text[unnamed.start() : coined_name[1]], re.IGNORECASE)
+        if coined_name and definite and coined(coined_name[0]):
+            return (None, coined_name[0]) if MODEL_FAMILIES.match(coined_name[0]) else (coined_name[0], None)
+        return (None, None) if unnamed else None
+    name = re.split(r"\s+on\s+", chunk[0])[0]  # 'the accuracy of FooNet on GSM8K is ...'
+    if name_key(name) in subjects.measures or _names_metric(name.split()[-1]):
+        return None  # 'strong F1 scores', 'a 2.6% mAP boost': a metric's name is what, not who
+    for m in subjects.methods:  # 'Kronecker' for 'Kronecker Embeddings'
+        if m.name.lower().startswith(name.lower()):
+            return m.name, None
+    return (None, name) if MODEL_FAMILIES.match(name) else (name, None)
+
+
+# The paper's own models with their name in parentheses ('our models ( BigGANs ) achieve').
+_OWN_NAMED = re.compile(_OWN_WORDS + r"\s*\(\s*(?P<name>[^()]{1,30}?)\s*\)\s*$", re.IGNORECASE)
+
+
+def _canonical_method(name: str, subjects: Subjects) -> str:
+    """A name as the rules list the method it is a form of, else as written."""
+    return next((m.name for m in subjects.methods if name_key(m.name) == name_key(name)), name)
+
+
+def _subject_before(
+    text: str, position: int, sentence: tuple[int, int], subjects: Subjects
+) -> tuple[str | None, str | None] | None:
+    """The subject of the nearest verb before the number, (method, model); None when no verb
+    before it has a subject (the sentence goes on from an earlier one: 'This gives 11.0 points')."""
+    asides = [a.span() for a in _ASIDE.finditer(text, sentence[0], position)]
+    measured = False
+    for verb in reversed(list(_SUBJECT_VERB.finditer(text, sentence[0], position))):
+        if any(start < verb.start() < end for start, end in asides):
+            continue
+        if _PASSIVE.search(text, max(sentence[0], verb.start() - 16), verb.start()):
+            agent = _BY_AGENT.match(text, verb.end())
+            named = [m for m in (*subjects.methods, *subjects.models) if agent and m.start == agent.end()]
+            if named:
+                return (named[0].name, None) if named[0] in subjects.methods else (None, named[0].name)
+        # Only words that end with a closing parenthesis may hold the name; the pattern, which may
+        # start at any character, is not searched for otherwise.
+        reach = max(sentence[0], verb.start() - 90)
+        closed = text[reach : verb.start()].rstrip().endswith(")")
+        named = _OWN_NAMED.search(text, reach, verb.start()) if closed else None
+        if named and coined(named.group("name")):
+            return _canonical_method(named.group("name"), subjects), None
+        lead = _BEFORE_VERB.search(text, max(sentence[0], verb.start() - 80), verb.start())
+        end = lead.start() if lead else verb.start()
+        while end > sentence[0] and text[end - 1].isspace():
+            end -= 1
+        found = _resolve(text, sentence[0], end, subjects)
+        if found is None and not verb.group().endswith("ing"):
+            found = _appositive(text, sentence[0], end, subjects)
+        if found == (None, None) and verb.group().lower().endswith("ing"):
+            continue  # 'X sets new results outperforming Y by 0.9dB': the participle's is X's
+        if found == (None, None) and _names_metric(_phrase_before(text, sentence[0], end) or ""):
+            measured = True  # 'X is better: the perplexity gap shrinks by 32%': what changes, not who
+            continue
+        if found == (None, None):  # 'an audit with a fixed ISR=1.0 achieves': the method it runs with
+            named = next((m for m in subjects.methods if _WITH_NAME.fullmatch(text, end, max(end, m.start))), None)
+            return (named.name, None) if named else found
+        if found is not None:
+            return found
+    return (None, None) if measured else None
+
+
+# Between coordinated names, and before the first of them: a maker's name may come first
+# ('Google Gemini-2.5-Pro and OpenAI o3').
+_NAMES_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:the\s+)?(?:[A-Z][\w-]*\s+)?")
+_APPOSITIVE_OPEN = re.compile(r"[^\s,;(]\s*,\s*(?:(?:called|named|dubbed|termed)\s+)?(?:[A-Z][\w-]*\s+)?$")
+
+
+def _name_chain(text: str, last: Mention, named: list[Mention]) -> list[Mention]:
+    """The names coordinated up to ``last`` ('A, B and C'), in the order written."""
+    chain = [last]
+    while previous := [
+        m for m in named if m.end <= chain[0].start and _NAMES_GAP.fullmatch(text, m.end, chain[0].start)
+    ]:
+        chain.insert(0, previous[-1])
+    return chain
+
+
+def _appositive(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str | None, str | None] | None:
+    """'the best-performing models, Gemini-2.5-Pro and o3, achieve 30%', 'the proposed architecture,
+    called Light GRU (Li-GRU), reduces': the names set off by commas after a description are the
+    subject the description only announces."""
+    if end - 1 <= floor or text[end - 1] != ",":
+        return None
+    close = end - 1
+    while close > floor and text[close - 1].isspace():
+        close -= 1
+    named = sorted((*subjects.methods, *subjects.models), key=lambda m: m.start)
+    acronym = _ACRONYM_BEFORE.search(text, max(floor, close - 30), close)  # 'Light GRU (Li-GRU),'
+    last = next((m for m in named if m.end in (close, acronym.start() if acronym else -1)), None)
+    if last is None:
+        return None
+    first = _name_chain(text, last, named)[0]
+    if not _APPOSITIVE_OPEN.search(text, max(floor, first.start - 24), first.start):
+        return None
+    return (first.name, None) if first in subjects.methods else (None, first.name)
+
+
+# A participle clause after a comma goes on from the main clause ('We validate on X, showing
+# gains of 2.8x'); 'including', 'using' and the like are prepositions, not clauses.
+_PARTICIPLE = re.compile(
+    r",\s+(?:\w+ly\s+)?(?:thereby\s+|thus\s+)?(?!(?:including|using|follow|according|regard|depend|concern)"
+    r"ing\b)[a-z]{3,}ing\b"
+)
+# A fronted phrase before the main clause's subject ('Finally, ', 'On GSM8K, ', 'Evaluating X on
+# Y, '), and a complement clause whose subject is its own ('We find that ...').
+_FRONTED_PHRASE = re.compile(r"^(?:[^,;]{0,80}?,\s+)?", re.IGNORECASE)
+_COMPLEMENT = re.compile(r".*\bthat\s+", re.IGNORECASE | re.DOTALL)
+# The paper's own study as a subject ('Experiments on five datasets confirm ...', 'Empirical tests
+# affirm ...'): its results are the proposed method's.
+_STUDY = re.compile(
+    r"(?:(?:extensive|empirical|experimental|comprehensive|further|our)\s+)*"
+    r"(?:experiments|evaluations|validations|tests|results|studies|analyses|benchmarks)\b",
+    re.IGNORECASE,
+)
+_OPENING_OWN = re.compile(_OWN_WORDS + r"\b", re.IGNORECASE)
+
+
+def _participle_subject(
+    text: str, q: Quantity, sentence: tuple[int, int], subjects: Subjects
+) -> tuple[str | None, str | None] | None:
+    """'Empirical tests affirm the value of X, demonstrating an improvement of 1.24%': a number in
+    a participle clause belongs to the main clause's subject, whatever that clause's verb is
+    (the paper itself, its study, or a name opening the clause)."""
+    participles = list(_PARTICIPLE.finditer(text, sentence[0], q.start))
+    if not participles:
+        # 'Experimental validations on three MLLMs demonstrate improvements up to 9.5%': a
+        # sentence the paper's study opens is about the proposed method, whatever its verb.
+        study = _STUDY.match(text, sentence[0], q.start)
+        return (subjects.proposed, None) if study and subjects.proposed else None
+    main = text[sentence[0] : participles[-1].start()]
+    complement = _COMPLEMENT.match(main)
+    opening = main[complement.end() :] if complement else main
+    fronted = _FRONTED_PHRASE.match(opening)
+    for start in dict.fromkeys((0, fronted.end() if fronted else 0)):
+        head = opening[start:]
+        if subjects.proposed and (_OPENING_OWN.match(head) or _STUDY.match(head)):
+            return subjects.proposed, None
+        offset = sentence[0] + (len(main) - len(opening)) + start
+        for role, mentions in (("method", subjects.methods), ("model", subjects.models)):
+            for m in mentions:
+                if m.start == offset:
+                    return (m.name, None) if role == "method" else (None, m.name)
+    return None
+
+
+# After a name opening a sentence, the verb it governs, whatever verb it is ('TabFlex processes',
+# 'LISA also out - performs', 'FPTQuant enables ... and shows ...'), a copula too ('FlowNet 2.0 is
+# only marginally slower ... but decreases the error by 50 %').
+_OPENING_VERB = re.compile(
+    r"\s+(?:(?:\w+ly|also|further|still|then|thus|consistently|even|can|could|may|will)\s+)*"
+    r"(?:(?:[a-z]+\s-\s)?[a-z]{2,}(?:s|ed)|is|are|was|were)\b"
+)
+
+
+# A fronted phrase, which may hold commas of its own ('On a comprehensive, unseen test set, X
+# demonstrates ...'): every place after a comma in the sentence's opening may start the subject.
+_FRONTED_CLAUSE = re.compile(r",\s+")
+_FRONTED_REACH = 120
+
+
+def _opening_subject(
+    text: str, sentence: tuple[int, int], q: Quantity, subjects: Subjects
+) -> tuple[str | None, str | None] | None:
+    """A method or model that opens the sentence (after a fronted phrase) as the subject of a
+    verb the verb lists do not hold is the subject of every predicate after it ('TabFlex
+    processes the dataset in just 5 seconds', 'FPTQuant enables INT4 and shows a speed-up of
+    3.9 times'); used only when no verb before the number has a subject."""
+    reach = min(q.start, sentence[0] + _FRONTED_REACH)
+    starts = [sentence[0], *(f.end() for f in _FRONTED_CLAUSE.finditer(text, sentence[0], reach))]
+    for start in starts:
+        for role, mentions in (("method", subjects.methods), ("model", subjects.models)):
+            for m in mentions:
+                if m.start == start and m.end < q.start and _OPENING_VERB.match(text, m.end, q.start):
+                    if name_key(m.name) in subjects.measures:
+                        return None
+                    return (m.name, None) if role == "method" else (None, m.name)
+    return None
+
+
+# 'compared with M', 'along with M': a model named as a comparison point is never the one a
+# method ran on (docs/ANNOTATION.md); 'a/an' and a modifier may stand before it ('using a 1001 -
+# layer ResNet').
+_RAN_ON = re.compile(
+    r"(?<!\bcompared\s)(?<!\bcomparison\s)(?<!\balong\s)(?<!\btogether\s)"
+    r"\b(?:on|for|with|using|applied\s+to|of)\s+(?:the\s+|an?\s+(?:[\w]+(?:\s-\s\w+)*\s+)?)?$",
+    re.IGNORECASE,
+)
+_FRONTED_ON = re.compile(r"\b(?:on|for|with|using|applied\s+to|of|in)\s+(?:the\s+)?$", re.IGNORECASE)
+_USING = re.compile(r"\busing\s+(?:the\s+|an?\s+(?:[\w]+(?:\s-\s\w+)*\s+)?)?$", re.IGNORECASE)
+
+
+def _model_ran_on(
+    text: str, sentence: tuple[int, int], q: Quantity, models: list[Mention], fronted: bool = False
+) -> str | None:
+    """'for LLaMA2-7B at 40% sparsity, LaRoSA surpasses ...': the model a method ran on. With no
+    subject at all, only a model that ends a fronted phrase ('when clustering the weights in
+    LLaMA-2-7B, the accuracy drop is 46.5%') or that the paper used ('We report improved results
+    using a 1001 - layer ResNet on CIFAR - 10 ( 4.62 % error )') is the one the number was
+    measured on."""
+    for m in models:
+        if not sentence[0] <= m.start < q.start:
+            continue
+        lead = max(sentence[0], m.start - 30)
+        if not fronted and _RAN_ON.search(text, lead, m.start):
+            return m.name
+        ends_fronted = text.startswith(",", m.end) and _FRONTED_ON.search(
+            text, max(sentence[0], m.start - 14), m.start
+        )
+        if fronted and (ends_fronted or _USING.search(text, lead, m.start)):
+            return m.name
+    return None
+
+
+_ON_AFTER = re.compile(r"(?:\s+[^\s,;:()\d]+){0,3}?\s+on\s+(?:the\s+)?")
+
+
+def _model_measured_on(text: str, q: Quantity, limit: int, models: list[Mention]) -> str | None:
+    """'it surpasses random selection by 4% on Qwen2.5-72B': a pretrained model named right
+    after the number as where it is measured is the model it ran on."""
+    after = _ON_AFTER.match(text, q.end, limit)
+    if not after:
+        return None
+    return next((m.name for m in models if m.start == after.end()), None)
+
+
+def _subject_named_after(text: str, q: Quantity, limit: int, subjects: Subjects) -> str | None:
+    """'compared to 77.2% for LLaVA-1.5-13B', 'versus 73.54 for bitsandbytes 8-bit AdamW'."""
+    found = _FOR_AFTER.match(text, q.end, limit)
+    if not found:
+        return None
+    for m in (*subjects.methods, *subjects.models):
+        if m.start == found.end():
+            return m.name
+    return _clean_name(text, found.end(), limit)
+
+
+def _clean_name(text: str, start: int, limit: int) -> str | None:
+    phrase = _phrase_after(text, start, limit)
+    if not phrase:
+        return None
+    name = phrase[0]
+    return name if len(name) >= 2 and not name[0].isdigit() else None
+
+
+_IN_PARENS = re.compile(r"\(\s*" + _QUALIFIER + r"$")
+
+
+def _subject_in_parens(text: str, q: Quantity, subjects: Subjects) -> tuple[str | None, str | None]:
+    """'o1-mini (-16.49%)': a name right before the parenthesis that holds the number."""
+    if not _IN_PARENS.search(text[max(0, q.start - 12) : q.start]):
+        return None, None
+    opening = text.rfind("(", 0, q.start)
+    for role, mentions in (("method", subjects.methods), ("model", subjects.models)):
+        for m in mentions:
+            if 0 <= opening - m.end <= 1:
+                return (m.name, None) if role == "method" else (None, m.name)
+    return None, None
+
+
+_THE_MODEL = re.compile(r"\b(?:the|this)\s+model\s+(?:\w+ly\s+)?[a-z]{3,}(?:s|ed)\b", re.IGNORECASE)
+
+
+def _the_model(
+    text: str, sentence: tuple[int, int], q: Quantity, subjects: Subjects
+) -> tuple[str | None, str | None] | None:
+    """'We probe Gemma-2B ... the model detects fake entities (AUC = 1.000)': in a paper that
+    proposes no method, 'the model' acting in the sentence is the one model it has named."""
+    if subjects.proposed or not _THE_MODEL.search(text, sentence[0], q.start):
+        return None
+    named = {m.name for m in subjects.models if m.end <= q.start}
+    return (None, named.pop()) if len(named) == 1 else None
+
+
+def _subject_of(
+    text: str,
+    q: Quantity,
+    sentences: tuple[tuple[int, int], tuple[int, int] | None],
+    limit: int,
+    subjects: Subjects,
+    baseline: str | None,
+) -> tuple[str | None, str | None, bool]:
+    """(method, model, compared): compared when the number is the second of a comparison and
+    its subject is named after it. A sentence with no subject of its own before the number goes
+    on from the one before it ('We propose X. This gives 11.0 points')."""
+    sentence, previous = sentences
+    if q.form == "before":
+        return baseline, None, False  # 'from A to B': A is the baseline's
+    method, model = _subject_in_parens(text, q, subjects)
+    if method or model:
+        return method, model, False
+    reference = _REFERENCE_AFTER.match(text, q.end, limit)
+    if (
+        reference
+        and _ARTICLE_BEFORE.search(text, max(0, q.start - 8), q.start)
+        and not _STOP.intersection(reference.group("name").lower().split())
+    ):
+        return reference.group("name"), None, True
+    compared = _COMPARED_NUMBER.search(text, max(sentence[0], q.start - 30), q.start)
+    if compared:
+        named = _subject_named_after(text, q, limit, subjects)
+        if named:
+            return (None, named, True) if MODEL_FAMILIES.match(named) else (named, None, True)
+        if _VERSUS.search(compared.group()):
+            other = _compared_before(text, sentence, q, subjects)
+            if other:  # 'improves over GPT-4o on MMLU (61.2% vs. 58.1%)': the second is GPT-4o's
+                return (other.name, None, True) if other in subjects.methods else (None, other.name, True)
+            described = _compared_description(text, sentence, q)
+            if described:  # 'X can surpass autoregressive models -- achieving 36.5 vs. 52.1'
+                return described, None, True
+            return None, None, False  # '-0.15 vs. -0.12': the second is the unnamed other's
+    found = (
+        _subject_before(text, q.start, sentence, subjects)
+        or _participle_subject(text, q, sentence, subjects)
+        or _opening_subject(text, sentence, q, subjects)
+    )
+    if found is None:
+        found = _the_model(text, sentence, q, subjects)
+    if found is None and previous is not None:
+        found = _subject_before(text, previous[1], previous, subjects)
+    method, model = found or (None, None)
+    if method == subjects.proposed and _ABLATION.search(text, sentence[0], q.start):
+        method = None  # 'an ablation without the gate reaches 70.1%' is not the proposed method's
+    if method and not model:
+        model = _model_ran_on(text, sentence, q, subjects.models)
+    elif not method and not model:
+        model = _model_ran_on(text, sentence, q, subjects.models, fronted=True)
+    if not model:
+        model = _model_measured_on(text, q, limit, subjects.models)
+    return method, model, False
+
+
+# A number inside a noun phrase a reference noun heads is that reference's: 'climbs to 61% (from a
+# 48% pre-RL baseline)', 'over a 70.2% supervised baseline'.
+_REFERENCE_AFTER = re.compile(
+    r"\s+(?P<name>(?:[\w-]+\s+){0,3}?(?:baseline|reference|checkpoint)s?)"
+    r"(?=\s*[),;.]|\s*$|\s+(?:on|in|at|for|and|while)\b)",
+    re.IGNORECASE,
+)
+
+
+_ARTICLE_BEFORE = re.compile(r"\b(?:a|an|the)\s+$", re.IGNORECASE)
+
+
+# What a clause names as the other side of its comparison ('improves over GPT-4o', 'than M').
+_OTHER_SIDE_WORDS = r"\b(?:over|than|against|outperform\w*|surpass\w*|beat\w*|exceed\w*)\s+(?:the\s+)?"
+_OTHER_SIDE = re.compile(_OTHER_SIDE_WORDS + "$", re.IGNORECASE)
+_OTHER_SIDE_ANY = re.compile(_OTHER_SIDE_WORDS, re.IGNORECASE)
+
+
+def _compared_before(text: str, sentence: tuple[int, int], q: Quantity, subjects: Subjects) -> Mention | None:
+    """The name the sentence compares its result with, written before the number."""
+    named = [
+        m
+        for m in (*subjects.methods, *subjects.models)
+        if sentence[0] <= m.start < q.start
+        and _OTHER_SIDE.search(text, max(sentence[0], m.start - 16), m.start)
+    ]
+    return max(named, key=lambda m: m.start) if named else None
+
+
+def _compared_description(text: str, sentence: tuple[int, int], q: Quantity) -> str | None:
+    """The other side of the comparison as the text describes it when it names none."""
+    found = list(_OTHER_SIDE_ANY.finditer(text, sentence[0], q.start))
+    return _clean_name(text, found[-1].end(), q.start) if found else None
