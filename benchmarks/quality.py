@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from extractor.api import run
-from extractor.config import RunConfig
+from extractor.config import make_config
 from extractor.eval.score import Report, evaluate_run
 from extractor.rules import RULES_VERSION
 
@@ -71,11 +71,11 @@ def markdown(rows: list[dict]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backend", default="rules", help="rules, or openai with the usual key/base URL")
+    parser.add_argument("--backend", default="rules", help="rules, or openai (OPENAI_API_KEY / OPENAI_BASE_URL as for extractor run)")
     parser.add_argument("--model", default=None, help="the model, for --backend openai")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    config = RunConfig(backend=args.backend, model=args.model, use_cache=False)
+    config = make_config(args.backend, args.model, use_cache=False)  # key and base URL as for a run
     rows, held_out = [], []
     with tempfile.TemporaryDirectory() as scratch:
         runs: dict[str, Path] = {}  # one run per abstracts file, shared by the sets it serves
