@@ -95,10 +95,6 @@ def _everywhere(text: str, mentions: list[Mention]) -> list[Mention]:
     """Every place a benchmark's name is written, once a cue has shown it is one ('We release
     IneqMath ... An evaluation on IneqMath shows ...'): a claim is tied to the mention near it."""
     spans = [(m.start, m.end) for m in mentions]
-    found = list(mentions)
-    for name in dict.fromkeys(m.name for m in mentions):
-        for start in written_at(text, name):
-            end = start + len(name)
-            if not any(s < end and start < e for s, e in spans):
-                found.append(Mention(name, start, end))
-    return sorted(found, key=lambda m: m.start)
+    names = [(name, (name,)) for name in dict.fromkeys(m.name for m in mentions)]
+    more = [w for w in _written(text, names) if not any(s < w.end and w.start < e for s, e in spans)]
+    return sorted([*mentions, *more], key=lambda m: m.start)

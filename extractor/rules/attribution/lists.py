@@ -125,7 +125,7 @@ def _numbers_for_names(
             owned.append((draft, named[0]))
     if len({m.name for _, m in owned}) >= 2:
         for draft, m in owned:
-            draft.method, draft.model = (m.name, None) if m in subjects.methods else (None, m.name)
+            draft.method, draft.model = subjects.role(m)
 
 
 def _respective_subjects(
@@ -145,7 +145,7 @@ def _respective_subjects(
     chain = _name_chain(text, written[-1], named) if written else []
     if len(chain) == len(listed):
         for draft, m in zip(listed, chain, strict=True):
-            draft.method, draft.model = (m.name, None) if m in subjects.methods else (None, m.name)
+            draft.method, draft.model = subjects.role(m)
 
 
 _AND_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)" + _QUALIFIER + r"(?:[+\u2212-]\s?)?$", re.IGNORECASE)

@@ -130,6 +130,15 @@ class Subjects:
     proposed: str | None
     measures: frozenset[str] = frozenset()
 
+    def role(self, mention: Mention) -> tuple[str | None, str | None]:
+        """(method, model) for a subject named by ``mention``: one of the methods, else a model."""
+        return (mention.name, None) if mention in self.methods else (None, mention.name)
+
+
+def _by_family(name: str) -> tuple[str | None, str | None]:
+    """(method, model) for a subject named by text alone: a model family's name is a model."""
+    return (None, name) if MODEL_FAMILIES.match(name) else (name, None)
+
 
 # The head noun of a measure's name ('Abstraction Gap', 'Confusion Index', 'Hallucination Rate'),
 # or the noun a name is written before ('the AG metric').
@@ -185,7 +194,7 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
             and not any(_VERB.match(w) or w in _STOP for w in words[1:])
         ):
             name = family.group("name")  # 'we show that Masked diffusion models can be made 12% ...'
-            return (None, name) if MODEL_FAMILIES.match(name) else (name, None)
+            return _by_family(name)
         unnamed = (
             _UNNAMED.search(text, max(floor, end - 60), end)
             or _BARE_SUBJECT.fullmatch(text, floor, end)
@@ -194,11 +203,11 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
         headed = _HEADED_NAME.search(text, max(floor, end - 40), end) if unnamed else None
         named = _named_at(headed.start(), subjects) if headed else None
         if named and unnamed.start() <= named.start:  # 'the PTv3 model had an mIoU of 91.35%'
-            return (named.name, None) if named in subjects.methods else (None, named.name)
+            return subjects.role(named)
         coined_name = chunk_ending(text, unnamed.start(), headed.start()) if headed else None
         definite = coined_name and re.fullmatch(r"the\s+", text[unnamed.start() : coined_name[1]], re.IGNORECASE)
         if coined_name and definite and coined(coined_name[0]):
-            return (None, coined_name[0]) if MODEL_FAMILIES.match(coined_name[0]) else (coined_name[0], None)
+            return _by_family(coined_name[0])
         return (None, None) if unnamed else None
     name = re.split(r"\s+on\s+", chunk[0])[0]  # 'the accuracy of FooNet on GSM8K is ...'
     if name_key(name) in subjects.measures or _names_metric(name.split()[-1]):
@@ -206,7 +215,7 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
     for m in subjects.methods:  # 'Kronecker' for 'Kronecker Embeddings'
         if m.name.lower().startswith(name.lower()):
             return m.name, None
-    return (None, name) if MODEL_FAMILIES.match(name) else (name, None)
+    return _by_family(name)
 
 
 # The paper's own models with their name in parentheses ('our models ( BigGANs ) achieve').
@@ -232,7 +241,7 @@ def _subject_before(
             agent = _BY_AGENT.match(text, verb.end())
             named = [m for m in (*subjects.methods, *subjects.models) if agent and m.start == agent.end()]
             if named:
-                return (named[0].name, None) if named[0] in subjects.methods else (None, named[0].name)
+                return subjects.role(named[0])
         # Only words that end with a closing parenthesis may hold the name; the pattern, which may
         # start at any character, is not searched for otherwise.
         reach = max(sentence[0], verb.start() - 90)
@@ -293,7 +302,7 @@ def _appositive(text: str, floor: int, end: int, subjects: Subjects) -> tuple[st
     first = _name_chain(text, last, named)[0]
     if not _APPOSITIVE_OPEN.search(text, max(floor, first.start - 24), first.start):
         return None
-    return (first.name, None) if first in subjects.methods else (None, first.name)
+    return subjects.role(first)
 
 
 # A participle clause after a comma goes on from the main clause ('We validate on X, showing
@@ -378,16 +387,18 @@ def _opening_subject(
     return None
 
 
+# An article, and after 'a/an' one modifier, perhaps tokenized ('a 1001 - layer'), before the name.
+_ARTICLE_MODIFIED = r"(?:the\s+|an?\s+(?:[\w]+(?:\s-\s\w+)*\s+)?)?$"
 # 'compared with M', 'along with M': a model named as a comparison point is never the one a
 # method ran on (docs/ANNOTATION.md); 'a/an' and a modifier may stand before it ('using a 1001 -
 # layer ResNet').
 _RAN_ON = re.compile(
     r"(?<!\bcompared\s)(?<!\bcomparison\s)(?<!\balong\s)(?<!\btogether\s)"
-    r"\b(?:on|for|with|using|applied\s+to|of)\s+(?:the\s+|an?\s+(?:[\w]+(?:\s-\s\w+)*\s+)?)?$",
+    r"\b(?:on|for|with|using|applied\s+to|of)\s+" + _ARTICLE_MODIFIED,
     re.IGNORECASE,
 )
 _FRONTED_ON = re.compile(r"\b(?:on|for|with|using|applied\s+to|of|in)\s+(?:the\s+)?$", re.IGNORECASE)
-_USING = re.compile(r"\busing\s+(?:the\s+|an?\s+(?:[\w]+(?:\s-\s\w+)*\s+)?)?$", re.IGNORECASE)
+_USING = re.compile(r"\busing\s+" + _ARTICLE_MODIFIED, re.IGNORECASE)
 
 
 def _model_ran_on(
@@ -500,11 +511,11 @@ def _subject_of(
     if compared:
         named = _subject_named_after(text, q, limit, subjects)
         if named:
-            return (None, named, True) if MODEL_FAMILIES.match(named) else (named, None, True)
+            return (*_by_family(named), True)
         if _VERSUS.search(compared.group()):
             other = _compared_before(text, sentence, q, subjects)
             if other:  # 'improves over GPT-4o on MMLU (61.2% vs. 58.1%)': the second is GPT-4o's
-                return (other.name, None, True) if other in subjects.methods else (None, other.name, True)
+                return (*subjects.role(other), True)
             described = _compared_description(text, sentence, q)
             if described:  # 'X can surpass autoregressive models -- achieving 36.5 vs. 52.1'
                 return described, None, True
