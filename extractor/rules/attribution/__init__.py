@@ -3,8 +3,8 @@
 
 Each attribute has its module: :mod:`.metric`, :mod:`.benchmark`, :mod:`.subject` and
 :mod:`.change` (kind, direction, baseline), all reading noun phrases with :mod:`.phrases`.
-:func:`build_claims` reads them for each result, then :mod:`.lists` aligns the results of a
-sentence with each other (lists, ``respectively``, shares).
+:func:`build_claims` reads them for each result, then :func:`.lists.align` aligns the results
+of a sentence with each other (lists, ``respectively``, shares).
 """
 
 from __future__ import annotations
@@ -12,40 +12,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 from extractor.grounding import name_key
-from extractor.rules.attribution.benchmark import _benchmark_in_metric, _benchmark_of
+from extractor.rules.attribution.benchmark import benchmark_in_metric, benchmark_of
 from extractor.rules.attribution.change import (
-    _baseline,
-    _kind_of_gap,
-    _starting_condition,
+    baseline_of,
     kind_of,
+    kind_of_gap,
+    starting_condition,
 )
-from extractor.rules.attribution.lists import (
-    _benchmark_closing,
-    _benchmarks_referred_to,
-    _benchmarks_together,
-    _changes_leading_to_results,
-    _compare_on_the_same_benchmark,
-    _compare_on_the_same_measure,
-    _continue_the_predicate_measure,
-    _Draft,
-    _numbers_for_names,
-    _paired_metric_lists,
-    _parallel_lists,
-    _respective_subjects,
-    _respectively,
-    _share_anaphor,
-    _share_apposed_difference,
-    _share_aside,
-    _share_before_and_after,
-    _share_by_lists,
-    _share_compared_value,
-    _share_lists,
-    _share_restatement,
-    _share_which_is,
-    _versus_pairs_are_scores,
-)
+from extractor.rules.attribution.lists import Draft, align
 from extractor.rules.attribution.metric import metric_of
-from extractor.rules.attribution.subject import Subjects, _subject_of, measure_names
+from extractor.rules.attribution.subject import Subjects, measure_names, subject_of
 from extractor.rules.claims import CLAIM, SETTING, Reading
 from extractor.rules.quantities import Quantity
 from extractor.rules.text import Document, Mention
@@ -115,7 +91,7 @@ def build_claims(
     results = [
         _past_math(text, r.quantity) for r in readings if r.role == CLAIM and not _in_name(r.quantity, names)
     ]
-    drafts: list[_Draft] = []
+    drafts: list[Draft] = []
     benchmark_keys = {name_key(b.name) for b in benchmarks}
     for index, q in enumerate(results):
         clause = doc.clause_of(q.start)
@@ -124,53 +100,26 @@ def build_claims(
         limit = min(clause[1], following)
         kind, direction = kind_of(doc, q, clause)
         metric, firm = metric_of(doc, q, clause, sentence, limit)
-        benchmark, own_benchmark = _benchmark_of(text, q, benchmarks, clause, sentence, following)
+        benchmark, own_benchmark = benchmark_of(text, q, benchmarks, clause, sentence, following)
         if metric and benchmark and name_key(metric) == name_key(benchmark):
             metric, firm = None, False  # 'GSM8K: 85.3' labels the number with where, not what
-        named = _benchmark_in_metric(text, metric, benchmarks, sentence, q)
+        named = benchmark_in_metric(text, metric, benchmarks, sentence, q)
         if named:  # 'improves GSM8K accuracy by 3.1 points and MATH accuracy by 4.2 points'
             benchmark, own_benchmark = named, True
-        kind, direction = _kind_of_gap(text, q, clause, metric, (kind, direction))
-        baseline = _baseline(text, q, clause) if kind == "change" or q.form == "before" else None
+        kind, direction = kind_of_gap(text, q, clause, metric, (kind, direction))
+        baseline = baseline_of(text, q, clause) if kind == "change" or q.form == "before" else None
         if q.form == "before" and baseline is None:
-            baseline = _starting_condition(text, q, sentence, subjects)
+            baseline = starting_condition(text, q, sentence, subjects)
         previous = doc.sentence_of(sentence[0] - 1) if sentence[0] > 0 else None
-        method, model, compared = _subject_of(text, q, (sentence, previous), limit, subjects, baseline)
+        method, model, compared = subject_of(text, q, (sentence, previous), limit, subjects, baseline)
         if not firm and metric == method:
             metric = None  # 'a 70.2% supervised baseline' names whose the number is, not what
         if method and name_key(method) in benchmark_keys:
             method = None  # 'The accuracies on MNIST and SVHN are ...': where, never who
         drafts.append(
-            _Draft(q, metric, firm, benchmark, own_benchmark, method, model, baseline, kind, direction, compared)
+            Draft(q, metric, firm, benchmark, own_benchmark, method, model, baseline, kind, direction, compared)
         )
-    _parallel_lists(text, drafts, benchmarks)
-    _benchmarks_referred_to(text, drafts, benchmarks)
-    _changes_leading_to_results(text, drafts)
-    for sentence in doc.sentences:
-        _respectively(text, drafts, benchmarks, sentence)
-        _respective_subjects(text, drafts, subjects, sentence)
-        _numbers_for_names(text, drafts, subjects, sentence)
-        _benchmark_closing(text, drafts, benchmarks, sentence)
-    _share_aside(text, drafts)
-    _share_lists(text, drafts)
-    _paired_metric_lists(text, doc, drafts)
-    _share_by_lists(text, drafts)
-    _share_before_and_after(text, drafts)
-    _share_restatement(text, drafts)
-    _share_apposed_difference(text, drafts)
-    _share_which_is(text, drafts)
-    _versus_pairs_are_scores(text, drafts)
-    _compare_on_the_same_measure(text, drafts)
-    _compare_on_the_same_benchmark(text, drafts)
-    for sentence in doc.sentences:
-        _benchmarks_together(text, drafts, benchmarks, sentence)
-    _share_anaphor(text, doc, drafts)
-    _share_compared_value(text, drafts)
-    _continue_the_predicate_measure(text, doc, drafts)
-    for a, b in zip(drafts, drafts[1:]):
-        other = b.method or b.model
-        if b.compared and not a.compared and other and other != (a.method or a.model) and a.baseline is None:
-            a.baseline = other  # '79.8%, compared to 77.2% for M': M is 79.8's baseline
+    align(doc, drafts, benchmarks, subjects)
     return [
         ClaimDraft(
             value=d.q.value,

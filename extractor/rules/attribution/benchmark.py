@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import re
 
-from extractor.rules.attribution.phrases import _QUALIFIER, _names_metric, _phrase_after
+from extractor.rules.attribution.phrases import QUALIFIER, names_metric, phrase_after
 from extractor.rules.quantities import Quantity
 from extractor.rules.text import Mention
 
 # '18.7% phoneme error rate (PER) on the TIMIT task', '72.27% on the test-std split of the VQA
 # v2.0 dataset': the metric, its acronym, and the part of the benchmark the number is on.
-_REPORTED_ON = re.compile(
+REPORTED_ON = re.compile(
     r"(?:\s*[\w@-]+){0,4}?(?:\s*\([^()]{1,20}\))?\s*(?:\)\s*)?,?\s*\b(?:on|in|for|over|across)\s+(?:the\s+|both\s+)?"
     r"(?:(?:[\w-]+\s+){1,4}?(?:split|set|subset|portion|part)\s+of\s+(?:the\s+)?)?"
     r"(?:[\w-]+(?:\s-\s\w+)*\s+){0,3}?[\"\u201c]?\s?$",  # a modifier may be tokenized: 'English - to - German'
@@ -36,18 +36,18 @@ _CLOSES = re.compile(r"\s*\)")
 def _benchmark_after(text: str, q: Quantity, benchmarks: list[Mention], limit: int) -> str | None:
     """'72.6% on HumanEval', '72.6% HumanEval accuracy', '85.3 (SST-2)'."""
     for m in benchmarks:
-        if q.end <= m.start < limit and _REPORTED_ON.fullmatch(text, q.end, m.start):
+        if q.end <= m.start < limit and REPORTED_ON.fullmatch(text, q.end, m.start):
             return m.name
         if q.end <= m.start < limit and _OPENS.fullmatch(text, q.end, m.start) and _CLOSES.match(text, m.end):
             return m.name
         if q.end <= m.start < limit and _METRIC_OPENER.fullmatch(text, q.end, m.start):
-            following = _phrase_after(text, m.end + 1, limit) if text[m.end : m.end + 1] == " " else None
-            if following and _names_metric(following[0]):
+            following = phrase_after(text, m.end + 1, limit) if text[m.end : m.end + 1] == " " else None
+            if following and names_metric(following[0]):
                 return m.name
     return None
 
 
-_LABELLING = re.compile(r"\s*(?:\)\s*)?[(:=]\s*" + _QUALIFIER)  # 'GSM8K (85.3%)', '( SVHN ) ( 4 % error )'
+_LABELLING = re.compile(r"\s*(?:\)\s*)?[(:=]\s*" + QUALIFIER)  # 'GSM8K (85.3%)', '( SVHN ) ( 4 % error )'
 
 
 def _benchmark_before(text: str, q: Quantity, benchmarks: list[Mention], floor: int) -> str | None:
@@ -102,7 +102,7 @@ def _benchmark_in_sentence(
     return None
 
 
-def _benchmark_in_metric(
+def benchmark_in_metric(
     text: str, metric: str | None, benchmarks: list[Mention], sentence: tuple[int, int], q: Quantity
 ) -> str | None:
     """A benchmark written in the number's own metric phrase ('GSM8K accuracy by 3.1 points'):
@@ -118,7 +118,7 @@ def _benchmark_in_metric(
     return None
 
 
-def _benchmark_of(
+def benchmark_of(
     text: str, q: Quantity, benchmarks: list[Mention], clause: tuple[int, int], sentence: tuple[int, int], following: int
 ) -> tuple[str | None, bool]:
     """The number's benchmark, and whether the number is reported 'on' it itself."""

@@ -9,14 +9,14 @@ from __future__ import annotations
 import re
 
 from extractor.rules.attribution.phrases import (
-    _CHANGE_NOUNS,
-    _QUALIFIER,
-    _SPEED,
-    _VERB_ENDING,
-    _names_metric,
-    _phrase_before,
+    CHANGE_NOUNS,
+    QUALIFIER,
+    SPEED,
+    VERB_ENDING,
+    names_metric,
+    phrase_before,
 )
-from extractor.rules.attribution.subject import Subjects, _clean_name
+from extractor.rules.attribution.subject import Subjects, name_after
 from extractor.rules.chunks import coined
 from extractor.rules.quantities import Quantity
 from extractor.rules.text import AsciiFirst, Document
@@ -61,7 +61,7 @@ _BELOW = re.compile(r"\s*(?:[\w-]+\s+)?(?:below|behind)\b", re.IGNORECASE)
 _GOVERNING_VERB = AsciiFirst(
     r"\b(?:(?P<decrease>reduc|decreas|lower|cut|shrink|shrank|narrow|trim|slash|compress|sav|drop|declin|fall|fell)|"
     r"(?P<increase>increas|rais|boost|accelerat|lift|doubl|grow|grew|expand))\w*"
-    r"(?:\s+[^\s,;:\d]+){0,6}?\s+by\s*" + _QUALIFIER + r"$",
+    r"(?:\s+[^\s,;:\d]+){0,6}?\s+by\s*" + QUALIFIER + r"$",
     re.IGNORECASE,
 )
 
@@ -76,23 +76,23 @@ def _labelled(text: str, floor: int, q: Quantity) -> bool:
     if q.sign or q.unit in ("pp", "x") or not text[max(0, q.start - 3) : q.start].rstrip(" =:").strip():
         return False
     gap = _LABEL_GAP.search(text, max(floor, q.start - 4), q.start)
-    phrase = _phrase_before(text, floor, gap.start()) if gap else None
-    if not phrase or phrase.split()[-1].lower() in _CHANGE_NOUNS | {"gap", "gaps"}:
+    phrase = phrase_before(text, floor, gap.start()) if gap else None
+    if not phrase or phrase.split()[-1].lower() in CHANGE_NOUNS | {"gap", "gaps"}:
         return False
-    return _names_metric(phrase)
+    return names_metric(phrase)
 
 
 # A change verb whose 'to' takes the number ('further reduces PER to 17.6%', 'climbs to 61%'),
 # and the word before it (what changes, when it is the verb's subject).
 _NEW_LEVEL = AsciiFirst(
     r"(?P<before>[\w-]+)\s+(?:\w+ly\s+)?(?:reduc|lower|cut|decreas|increas|rais|improv|boost|drop|fall|fell|ris|"
-    r"rose|climb|grow|grew|shrink|shrank)" + _VERB_ENDING + r"\b(?:(?!\b(?:by|up)\b)[^,;:()\d]){0,60}?(?<!\bup)\s+to\s+"
-    + _QUALIFIER + r"$",
+    r"rose|climb|grow|grew|shrink|shrank)" + VERB_ENDING + r"\b(?:(?!\b(?:by|up)\b)[^,;:()\d]){0,60}?(?<!\bup)\s+to\s+"
+    + QUALIFIER + r"$",
     re.IGNORECASE,
 )
 
 
-_TO_BEFORE = re.compile(r"\bto\s+" + _QUALIFIER + r"$", re.IGNORECASE)
+_TO_BEFORE = re.compile(r"\bto\s+" + QUALIFIER + r"$", re.IGNORECASE)
 
 
 def _new_level(text: str, floor: int, q: Quantity) -> bool:
@@ -102,7 +102,7 @@ def _new_level(text: str, floor: int, q: Quantity) -> bool:
     if q.sign or q.unit in ("x", "pp") or not _TO_BEFORE.search(text, max(floor, q.start - 40), q.start):
         return False
     found = _NEW_LEVEL.search(text, max(floor, q.start - 100), q.start)
-    return bool(found) and found.group("before").lower() not in _CHANGE_NOUNS | {"gap", "gaps"}
+    return bool(found) and found.group("before").lower() not in CHANGE_NOUNS | {"gap", "gaps"}
 
 
 def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, str | None]:
@@ -135,17 +135,17 @@ def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, s
     cues += [(abs(m.start() - anchor), "increase") for m in INCREASE.finditer(local)]
     if cues:
         return "change", min(cues)[1]
-    if _ABOVE.match(text, q.end, clause[1]) or _SPEED.search(local):
+    if _ABOVE.match(text, q.end, clause[1]) or SPEED.search(local):
         return "change", "increase"  # '2.1 points over LLaMA-2', 'speeds up decoding by 2.4x'
     if _BELOW.match(text, q.end, clause[1]):
         return "change", "decrease"  # '2.1 points below GPT-4o'
     return "change", None
 
 
-_GAP_OF = re.compile(r"(?:[\w-]+\s+)?(?:gap|ratio)s?\s*(?:of|=|:)\s*" + _QUALIFIER + r"$", re.IGNORECASE)
+_GAP_OF = re.compile(r"(?:[\w-]+\s+)?(?:gap|ratio)s?\s*(?:of|=|:)\s*" + QUALIFIER + r"$", re.IGNORECASE)
 
 
-def _kind_of_gap(
+def kind_of_gap(
     text: str, q: Quantity, clause: tuple[int, int], metric: str | None, kind: tuple[str, str | None]
 ) -> tuple[str, str | None]:
     """A gap named by the metric it is a gap in ('a 0.17 perplexity gap', 'reduces the accuracy
@@ -161,12 +161,14 @@ def _kind_of_gap(
     head = words[-1].rstrip("s") if words else ""
     if head not in ("gap", "ratio") or q.sign or CHANGE_CUE.search(text, max(clause[0], q.start - 40), q.start):
         return kind
-    if len(words) == 1 or _names_metric(words[-2]):
+    if len(words) == 1 or names_metric(words[-2]):
         return ("change", kind[1]) if head == "gap" else kind
     return "score", None
 
 
-def _baseline(text: str, q: Quantity, clause: tuple[int, int]) -> str | None:
+def baseline_of(text: str, q: Quantity, clause: tuple[int, int]) -> str | None:
+    """What a change is relative to: named after the number in its clause ('over M', 'than M'),
+    else before it ('surpassing M by 1.77%')."""
     after = _BASELINE_AFTER.search(text, q.end, clause[1])
     if after and after.start() - q.end < 60:
         return _clean_phrase(after.group("b"))
@@ -186,7 +188,7 @@ def _clean_phrase(phrase: str) -> str | None:
 
 
 # 'from A to B for M': the number B ends, then the name A and B were measured for.
-_TO_FOR = re.compile(r"\s*to\s+" + _QUALIFIER + r"[\d.,]+\s*(?:\\?%|[a-zA-Z]{1,3}\b)?\s+for\s+(?:the\s+)?", re.IGNORECASE)
+_TO_FOR = re.compile(r"\s*to\s+" + QUALIFIER + r"[\d.,]+\s*(?:\\?%|[a-zA-Z]{1,3}\b)?\s+for\s+(?:the\s+)?", re.IGNORECASE)
 # What a sentence compares its result with before 'from A to B' ('improvements over the state of
 # the art, increasing accuracy from ...', 'Compared to approaches like MosaicFusion, ...').
 _COMPARED_WITH = re.compile(
@@ -216,7 +218,7 @@ _BASELINE_NAMED = re.compile(
 )
 
 
-def _starting_condition(text: str, q: Quantity, sentence: tuple[int, int], subjects: Subjects) -> str | None:
+def starting_condition(text: str, q: Quantity, sentence: tuple[int, int], subjects: Subjects) -> str | None:
     """Whose the A of 'from A to B' is when the sentence names the starting point: the system
     both are measured for ('from 55.3% to 80.5% for CaffeNet'), the model whose measure changes
     ('improves the accuracy of Qwen-2.5 ..., increasing it from 19.0% to 35.5%'), or what the
@@ -228,7 +230,7 @@ def _starting_condition(text: str, q: Quantity, sentence: tuple[int, int], subje
         for m in named:
             if m.start == after.end():
                 return m.name
-        name = _clean_name(text, after.end(), sentence[1])
+        name = name_after(text, after.end(), sentence[1])
         if name and coined(name):
             return name
     for m in subjects.models:

@@ -2,7 +2,7 @@
 list (``70.1% and 44.2%``) shares the list's metric, ``respectively`` aligns a list of numbers with
 the benchmarks, metrics or names listed with it, and a number shares what a neighbour states for
 both (a restatement in parentheses, a ``vs`` pair, the two values of ``from A to B``, the
-benchmark that closes the sentence).
+benchmark that closes the sentence). :func:`align` runs the passes in their order.
 """
 
 from __future__ import annotations
@@ -11,31 +11,31 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from extractor.rules.attribution.benchmark import _REPORTED_ON
-from extractor.rules.attribution.metric import _CHANGE_VERB, _measured
+from extractor.rules.attribution.benchmark import REPORTED_ON
+from extractor.rules.attribution.metric import CHANGE_VERB, measured
 from extractor.rules.attribution.phrases import (
-    _IN_NAME,
-    _QUALIFIER,
-    _RESULT_VERBS,
-    _clean,
-    _names_metric,
-    _phrase_after,
-    _phrase_before,
+    GAP_CHAR,
+    QUALIFIER,
+    RESULT_VERBS,
+    clean_metric,
+    names_metric,
+    phrase_after,
+    phrase_before,
 )
-from extractor.rules.attribution.subject import _NAMES_GAP, Subjects, _name_chain
+from extractor.rules.attribution.subject import NAMES_GAP, Subjects, name_chain
 from extractor.rules.quantities import Quantity
 from extractor.rules.text import Document, Mention
 from extractor.rules.vocabulary import alternation
 
 # Tokenized text writes a sign apart from its number ('+ 4.37 % , + 1.6 %').
 _LIST_GAP = re.compile(
-    r"\s*(?:,\s*(?:and\s+|or\s+)?|(?:and|or|vs\.?|versus|to)\s+|vs\.?\\?\s*)\s*" + _QUALIFIER + r"(?:[+\u2212-]\s)?$",
+    r"\s*(?:,\s*(?:and\s+|or\s+)?|(?:and|or|vs\.?|versus|to)\s+|vs\.?\\?\s*)\s*" + QUALIFIER + r"(?:[+\u2212-]\s)?$",
     re.IGNORECASE,
 )
 
 
 _COMPARED_GAP = re.compile(
-    r"\s*(?:[\w@-]+\s+){0,3}?(?:vs\.?|versus|compared\s+(?:to|with)|than)\s*\\?\s*" + _QUALIFIER + r"$",
+    r"\s*(?:[\w@-]+\s+){0,3}?(?:vs\.?|versus|compared\s+(?:to|with)|than)\s*\\?\s*" + QUALIFIER + r"$",
     re.IGNORECASE,
 )
 
@@ -44,8 +44,8 @@ _COMPARED_GAP = re.compile(
 # the first perhaps with its metric ('30% accuracy on A and 40% on B', '7% improvement in
 # Spearman correlation for A and 14% for B').
 _ITEM_GAP = re.compile(
-    r"\s*(?:[\w@-]+\s+){0,4}?(?:on|for|across|in)\s+" + _IN_NAME + r"{1,40}?\s*(?:,\s*(?:and\s+)?|and\s+)"
-    + _QUALIFIER + r"$",
+    r"\s*(?:[\w@-]+\s+){0,4}?(?:on|for|across|in)\s+" + GAP_CHAR + r"{1,40}?\s*(?:,\s*(?:and\s+)?|and\s+)"
+    + QUALIFIER + r"$",
     re.IGNORECASE,
 )
 
@@ -61,7 +61,7 @@ def _listed(text: str, a: Quantity, b: Quantity, items: bool) -> bool:
 
 
 @dataclass
-class _Draft:
+class Draft:
     """One claim's attribution while the sentence's lists are aligned."""
 
     q: Quantity
@@ -78,7 +78,7 @@ class _Draft:
     compared_on: bool = False  # its metric is the one of the clause a comparing participle joins
 
 
-def _respectively(text: str, drafts: list[_Draft], benchmarks: list[Mention], sentence: tuple[int, int]) -> None:
+def _respectively(text: str, drafts: list[Draft], benchmarks: list[Mention], sentence: tuple[int, int]) -> None:
     """'by 26.3 and 11.9 points on A and B, respectively': the benchmarks in the order written."""
     if "respectively" not in text[sentence[0] : sentence[1]]:
         return
@@ -90,7 +90,7 @@ def _respectively(text: str, drafts: list[_Draft], benchmarks: list[Mention], se
     _respective_metrics(text, listed)
 
 
-def _respective_metrics(text: str, listed: list[_Draft]) -> None:
+def _respective_metrics(text: str, listed: list[Draft]) -> None:
     """'a top-1 accuracy of 50.9% and a top-5 accuracy of 79.7%, surpassing M by 13.7% and 9.8%,
     respectively': a last list with no metrics of its own takes those of the numbers before it,
     one each, in the order written."""
@@ -113,7 +113,7 @@ _FOR_NAME = re.compile(r"\s+for\s+(?:the\s+)?")
 
 
 def _numbers_for_names(
-    text: str, drafts: list[_Draft], subjects: Subjects, sentence: tuple[int, int]
+    text: str, drafts: list[Draft], subjects: Subjects, sentence: tuple[int, int]
 ) -> None:
     """'an accuracy of 61.2% for FooNet and 58.1% for GPT-4o': numbers that each name whose they
     are right after them belong to those names, whatever the sentence's subject."""
@@ -129,7 +129,7 @@ def _numbers_for_names(
 
 
 def _respective_subjects(
-    text: str, drafts: list[_Draft], subjects: Subjects, sentence: tuple[int, int]
+    text: str, drafts: list[Draft], subjects: Subjects, sentence: tuple[int, int]
 ) -> None:
     """'GPT-4o and Gemini-2.5-Pro reach 69% and 57%, respectively': the numbers take the
     coordinated names of their subject in the order written."""
@@ -142,20 +142,20 @@ def _respective_subjects(
     owner = owners.pop()
     named = sorted((*subjects.methods, *subjects.models), key=lambda m: m.start)
     written = [m for m in named if m.name == owner and sentence[0] <= m.start and m.end <= listed[0].q.start]
-    chain = _name_chain(text, written[-1], named) if written else []
+    chain = name_chain(text, written[-1], named) if written else []
     if len(chain) == len(listed):
         for draft, m in zip(listed, chain, strict=True):
             draft.method, draft.model = subjects.role(m)
 
 
-_AND_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)" + _QUALIFIER + r"(?:[+\u2212-]\s?)?$", re.IGNORECASE)
+_AND_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)" + QUALIFIER + r"(?:[+\u2212-]\s?)?$", re.IGNORECASE)
 _NAME_AND = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:the\s+)?")
 
 
-def _number_lists(text: str, drafts: list[_Draft]) -> list[list[_Draft]]:
+def _number_lists(text: str, drafts: list[Draft]) -> list[list[Draft]]:
     """The drafts in runs of coordinated numbers ('85.3%, 72.1% and 60.2%'); a lone number is a
     run of one."""
-    runs: list[list[_Draft]] = []
+    runs: list[list[Draft]] = []
     for index, draft in enumerate(drafts):
         if index and _AND_GAP.fullmatch(text, drafts[index - 1].q.end, draft.q.start):
             runs[-1].append(draft)
@@ -164,7 +164,7 @@ def _number_lists(text: str, drafts: list[_Draft]) -> list[list[_Draft]]:
     return runs
 
 
-def _parallel_lists(text: str, drafts: list[_Draft], benchmarks: list[Mention]) -> None:
+def _parallel_lists(text: str, drafts: list[Draft], benchmarks: list[Mention]) -> None:
     """'85.3% and 72.1% accuracy on SST-2 and MNLI': a list of numbers reported on a list of as
     many benchmarks pairs them in order, 'respectively' written or not."""
     for run in _number_lists(text, drafts):
@@ -187,7 +187,7 @@ _REFERRING = re.compile(
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
 
 
-def _benchmarks_referred_to(text: str, drafts: list[_Draft], benchmarks: list[Mention]) -> None:
+def _benchmarks_referred_to(text: str, drafts: list[Draft], benchmarks: list[Mention]) -> None:
     """'We introduce CP-Bench ... reaching up to 70% on this highly challenging benchmark',
     'accuracies of 73.6% and 76.6% on these two datasets': a demonstrative dataset phrase a list
     of numbers is reported on names the benchmarks written last before it, one per number, in
@@ -214,16 +214,16 @@ def _benchmarks_referred_to(text: str, drafts: list[_Draft], benchmarks: list[Me
 
 def _benchmark_chain(text: str, mention: Mention, inside: list[Mention]) -> list[Mention]:
     """The benchmarks coordinated with ``mention`` ('GSM8K, MATH and MMLU'), in order."""
-    chain = _name_chain(text, mention, inside)
+    chain = name_chain(text, mention, inside)
     while following := [
-        m for m in inside if m.start >= chain[-1].end and _NAMES_GAP.fullmatch(text, chain[-1].end, m.start)
+        m for m in inside if m.start >= chain[-1].end and NAMES_GAP.fullmatch(text, chain[-1].end, m.start)
     ]:
         chain.append(following[0])
     return chain
 
 
 def _benchmarks_together(
-    text: str, drafts: list[_Draft], benchmarks: list[Mention], sentence: tuple[int, int]
+    text: str, drafts: list[Draft], benchmarks: list[Mention], sentence: tuple[int, int]
 ) -> None:
     """'improves accuracy by 3.1% on average across GSM8K, MATH and MMLU': fewer numbers than the
     coordinated benchmarks they are stated on are tied to none of them (docs/ANNOTATION.md)."""
@@ -243,12 +243,12 @@ def _benchmarks_together(
 # a list of results.
 _LEADING_TO = re.compile(
     r"\s*(?:[\w@-]+\s+){0,2}?,\s*(?:\w+ly\s+)?(?:achiev|reach|attain|obtain|yield|giv|result|lead)\w*\s+"
-    r"(?:(?:in|to)\s+)?" + _QUALIFIER + r"$",
+    r"(?:(?:in|to)\s+)?" + QUALIFIER + r"$",
     re.IGNORECASE,
 )
 
 
-def _changes_leading_to_results(text: str, drafts: list[_Draft]) -> None:
+def _changes_leading_to_results(text: str, drafts: list[Draft]) -> None:
     """'BLEU score increase of 0.8 and 0.7, achieving 34.0 on Callhome and 64.7 on Fisher': each
     change of a list is on the benchmark of the result it leads to, paired in order."""
     position = {id(d): i for i, d in enumerate(drafts)}
@@ -271,7 +271,7 @@ def _changes_leading_to_results(text: str, drafts: list[_Draft]) -> None:
 
 # 'improvements over the BM25 model on the Robust and the ClueWeb collections': a list may hold
 # its metric and baseline before 'on'.
-_LIST_ON = re.compile(_IN_NAME + r"{0,60}?\b(?:on|across)\s+(?:the\s+)?", re.IGNORECASE)
+_LIST_ON = re.compile(GAP_CHAR + r"{0,60}?\b(?:on|across)\s+(?:the\s+)?", re.IGNORECASE)
 
 
 def _benchmark_list_after(text: str, position: int, benchmarks: list[Mention]) -> list[str]:
@@ -281,7 +281,7 @@ def _benchmark_list_after(text: str, position: int, benchmarks: list[Mention]) -
         if m.start < position:
             continue
         if not names and not (
-            _REPORTED_ON.fullmatch(text, position, m.start) or _LIST_ON.fullmatch(text, position, m.start)
+            REPORTED_ON.fullmatch(text, position, m.start) or _LIST_ON.fullmatch(text, position, m.start)
         ):
             break
         if names and not _NAME_AND.fullmatch(text, position, m.start):
@@ -294,12 +294,12 @@ def _benchmark_list_after(text: str, position: int, benchmarks: list[Mention]) -
 # Between two items that each name their metric: after the first ('88.1% joint goal accuracy and
 # 97.1%'), or before the second ('an EM score of 71.3 and F1 of 80.1 on SQuAD').
 _METRIC_ITEM_GAP = re.compile(
-    r"\s*(?:(?:[\w@-]+\s*){1,3}?(?:,\s*)?and\s+|(?:,\s*)?and\s+(?:an?\s+)?(?:[\w@-]+\s+){1,3}?of\s+)" + _QUALIFIER,
+    r"\s*(?:(?:[\w@-]+\s*){1,3}?(?:,\s*)?and\s+|(?:,\s*)?and\s+(?:an?\s+)?(?:[\w@-]+\s+){1,3}?of\s+)" + QUALIFIER,
     re.IGNORECASE,
 )
 
 
-def _share_lists(text: str, drafts: list[_Draft]) -> None:
+def _share_lists(text: str, drafts: list[Draft]) -> None:
     """Neighbours in a list of one unit share a metric ('accuracies of 70.1% and 44.2%', '73% and
     60% refusal'; a firm one wins over a bare noun), and a benchmark given once ('72.6% and 70.1%
     on MMLU'); a change cue ('by 26.3 and 11.9 points') holds for the whole list."""
@@ -338,11 +338,11 @@ def _share_lists(text: str, drafts: list[_Draft]) -> None:
             a.benchmark = b.benchmark
 
 
-_BY_NUMBER = re.compile(r"\bby\s+" + _QUALIFIER + r"$", re.IGNORECASE)
-_NEXT_BY = re.compile(r"(?:,\s*(?:and\s+)?|\s+and\s+)by\s+" + _QUALIFIER + r"$", re.IGNORECASE)
+_BY_NUMBER = re.compile(r"\bby\s+" + QUALIFIER + r"$", re.IGNORECASE)
+_NEXT_BY = re.compile(r"(?:,\s*(?:and\s+)?|\s+and\s+)by\s+" + QUALIFIER + r"$", re.IGNORECASE)
 
 
-def _share_by_lists(text: str, drafts: list[_Draft]) -> None:
+def _share_by_lists(text: str, drafts: list[Draft]) -> None:
     """'accuracy drops by 3.3% without vision input, by 4.1% without language input, and by 8.0%
     without either': each 'by N' that goes on a list of the clause's change measures what the
     first one does."""
@@ -360,12 +360,12 @@ def _share_by_lists(text: str, drafts: list[_Draft]) -> None:
 
 _RESTATED = re.compile(
     r"\s*(?:[\w@-]+\s+){0,3}?\(\s*(?:(?:from|vs\.?|versus|compared\s+(?:to|with))\s+)?(?:an?\s+)?"
-    + _QUALIFIER + r"[+\u2212-]?\s*$",
+    + QUALIFIER + r"[+\u2212-]?\s*$",
     re.IGNORECASE,
 )
 
 
-def _share_restatement(text: str, drafts: list[_Draft]) -> None:
+def _share_restatement(text: str, drafts: list[Draft]) -> None:
     """'pushes GLUE to 82.2% (1.8% absolute improvement)', '85.3% accuracy (+2.1% over M)',
     'climbs to 61% (from a 48% baseline)': a number in parentheses right after another restates
     it (its gain, its relative value, where it started) and is measured with the same metric on
@@ -380,7 +380,7 @@ def _share_restatement(text: str, drafts: list[_Draft]) -> None:
 
 # 'R1@IoU0.3 and R1@IoU0.5 scores of 27.82 and 18.68', 'precision and recall are 81% and 74%': a
 # list of metrics bound before a list of as many numbers.
-_LIST_LINK = re.compile(r"\s+(?:of|are|were)\s+" + _QUALIFIER + r"$|\s*[=:]\s*" + _QUALIFIER + r"$", re.IGNORECASE)
+_LIST_LINK = re.compile(r"\s+(?:of|are|were)\s+" + QUALIFIER + r"$|\s*[=:]\s*" + QUALIFIER + r"$", re.IGNORECASE)
 _METRIC_AND = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:(?:a|an|the|its|their)\s+)?$", re.IGNORECASE)
 
 
@@ -389,11 +389,11 @@ def _metrics_listed_before(text: str, position: int, floor: int, count: int) -> 
     phrases: list[str] = []
     end = position
     while len(phrases) < count:
-        phrase = _phrase_before(text, floor, end)
-        cleaned = _clean(phrase)
-        if cleaned and phrases and not _names_metric(cleaned):  # 'R1@0.3 and R1@0.5 scores': a shared head
+        phrase = phrase_before(text, floor, end)
+        cleaned = clean_metric(phrase)
+        if cleaned and phrases and not names_metric(cleaned):  # 'R1@0.3 and R1@0.5 scores': a shared head
             cleaned = f"{cleaned} {phrases[-1].split()[-1]}"
-        if not phrase or not cleaned or not _names_metric(cleaned):
+        if not phrase or not cleaned or not names_metric(cleaned):
             return None
         phrases.insert(0, cleaned)
         start = text.rfind(phrase, floor, end)
@@ -404,7 +404,7 @@ def _metrics_listed_before(text: str, position: int, floor: int, count: int) -> 
     return phrases
 
 
-def _paired_metric_lists(text: str, doc: Document, drafts: list[_Draft]) -> None:
+def _paired_metric_lists(text: str, doc: Document, drafts: list[Draft]) -> None:
     """A list of numbers bound to a list of as many metrics takes them one each, in order."""
     for run in _number_lists(text, drafts):
         link = _LIST_LINK.search(text, max(0, run[0].q.start - 20), run[0].q.start) if len(run) >= 2 else None
@@ -424,26 +424,26 @@ _BETWEEN_WORDS = r"(?:[^.;:\d]|(?<=[\w-])\d|(?<=-\s)\d|\d+-?(?=[^\W\d]))"
 # that says what the number before it gains.
 _WHICH_IS = re.compile(
     _BETWEEN_WORDS + r"{0,80}?,\s*which\s+(?:is|was|represents|amounts\s+to|"
-    r"corresponds\s+to|means)\s+(?:(?:a|an)\s+)?" + _QUALIFIER + r"[+\u2212-]?\s*$",
+    r"corresponds\s+to|means)\s+(?:(?:a|an)\s+)?" + QUALIFIER + r"[+\u2212-]?\s*$",
     re.IGNORECASE,
 )
 
 
-_ASIDE_AFTER = re.compile(_BETWEEN_WORDS + r"{1,80}?\(\s*" + _QUALIFIER + r"[+\u2212-]?\s*$", re.IGNORECASE)
+_ASIDE_AFTER = re.compile(_BETWEEN_WORDS + r"{1,80}?\(\s*" + QUALIFIER + r"[+\u2212-]?\s*$", re.IGNORECASE)
 
 
-def _share_aside(text: str, drafts: list[_Draft]) -> None:
+def _share_aside(text: str, drafts: list[Draft]) -> None:
     """'cos stays in [0.12, 0.20], identical before and after tuning (0.1197 vs 0.1200)': numbers in
     an aside that names no measure, of the unit of the number before, restate that number's measure."""
     for a, b in pairwise(drafts):
         if b.firm or not (a.firm and a.metric) or a.q.unit != b.q.unit:
             continue
         aside = _ASIDE_AFTER.fullmatch(text, a.q.end, b.q.start)
-        if aside and not _names_metric(aside.group()):
+        if aside and not names_metric(aside.group()):
             b.metric, b.firm = a.metric, True
 
 
-def _share_which_is(text: str, drafts: list[_Draft]) -> None:
+def _share_which_is(text: str, drafts: list[Draft]) -> None:
     """A change a 'which is' clause states about the number before it is of that number's measure."""
     for a, b in pairwise(drafts):
         if not (a.metric and a.firm) or b.firm or b.kind != "change":
@@ -453,10 +453,10 @@ def _share_which_is(text: str, drafts: list[_Draft]) -> None:
             b.benchmark = b.benchmark or a.benchmark
 
 
-_APPOSED = re.compile(_IN_NAME + r"{0,80}?,\s*" + _QUALIFIER + r"[+\u2212-]?$", re.IGNORECASE)
+_APPOSED = re.compile(GAP_CHAR + r"{0,80}?,\s*" + QUALIFIER + r"[+\u2212-]?$", re.IGNORECASE)
 _APPOSED_CHANGE = re.compile(
-    r"(?:" + _IN_NAME + r"|\([^()]{0,20}\)){0,80}?,\s*(?:an?\s+)?(?:[\w-]+\s+)?"
-    r"(?:improvement|gain|increase|reduction|decrease)\s+of\s+" + _QUALIFIER + r"[+\u2212-]?$",
+    r"(?:" + GAP_CHAR + r"|\([^()]{0,20}\)){0,80}?,\s*(?:an?\s+)?(?:[\w-]+\s+)?"
+    r"(?:improvement|gain|increase|reduction|decrease)\s+of\s+" + QUALIFIER + r"[+\u2212-]?$",
     re.IGNORECASE,
 )
 _MORE_THAN = re.compile(
@@ -465,7 +465,7 @@ _MORE_THAN = re.compile(
 )
 
 
-def _share_apposed_difference(text: str, drafts: list[_Draft]) -> None:
+def _share_apposed_difference(text: str, drafts: list[Draft]) -> None:
     """'we get 22.5 BLEU points in WMT 2014, 5.5 points more than M', 'an accuracy of 93.5 % on SST
     - 2 , an improvement of 1.2 % over the previous best': a difference set after a comma beside a
     number's phrase, with no verb of its own, says how far that number is ahead: same metric,
@@ -478,11 +478,11 @@ def _share_apposed_difference(text: str, drafts: list[_Draft]) -> None:
             b.benchmark = b.benchmark or a.benchmark
 
 
-_PAIR_OPEN = re.compile(r"\(\s*" + _QUALIFIER + r"$")
-_PAIR_VERSUS = re.compile(r"\s*(?:vs\.?|versus)\s*" + _QUALIFIER)
+_PAIR_OPEN = re.compile(r"\(\s*" + QUALIFIER + r"$")
+_PAIR_VERSUS = re.compile(r"\s*(?:vs\.?|versus)\s*" + QUALIFIER)
 
 
-def _versus_pairs_are_scores(text: str, drafts: list[_Draft]) -> None:
+def _versus_pairs_are_scores(text: str, drafts: list[Draft]) -> None:
     """'improves over GPT-4o on MMLU (61.2% vs. 58.1%)': a pair set in parentheses states the two
     sides' scores, whatever change the clause around it names."""
     for a, b in zip(drafts, drafts[1:]):
@@ -494,11 +494,11 @@ def _versus_pairs_are_scores(text: str, drafts: list[_Draft]) -> None:
 
 # What stands between two coordinated pairs: words, a name's digits ('on WikiText - 103 , from').
 _NEXT_PAIR = re.compile(
-    r"(?:[^.;:\d]|(?<=[\w-])\d|(?<=-\s)\d){0,60}?(?:,\s*|\band\s+)from\s+" + _QUALIFIER, re.IGNORECASE
+    r"(?:[^.;:\d]|(?<=[\w-])\d|(?<=-\s)\d){0,60}?(?:,\s*|\band\s+)from\s+" + QUALIFIER, re.IGNORECASE
 )
 
 
-def _share_before_and_after(text: str, drafts: list[_Draft]) -> None:
+def _share_before_and_after(text: str, drafts: list[Draft]) -> None:
     """'improves accuracy on ImageNet from 87.6% to 93.2%': the before and the after value are one
     measure taken twice, so they share its metric (the one bound before 'from' wins) and its
     benchmark, wherever the sentence writes them."""
@@ -525,12 +525,12 @@ def _share_before_and_after(text: str, drafts: list[_Draft]) -> None:
 _ANAPHOR = re.compile(
     r"\b(?:this|that|these|those|the|such)\s+(?:[\w-]+\s+)?(?:improvement|gain|gap|reduction|speed\s?-?\s?up|"
     r"margin|advantage|boost|drop|increase|decrease|saving)s?\s+(?:(?:\w+ly|further|even)\s+)?"
-    r"(?:[a-z]+\s+){0,2}?(?:to|by|at|of|reaches|reached|is|was)?\s*" + _QUALIFIER + r"$",
+    r"(?:[a-z]+\s+){0,2}?(?:to|by|at|of|reaches|reached|is|was)?\s*" + QUALIFIER + r"$",
     re.IGNORECASE,
 )
 
 
-def _share_anaphor(text: str, doc: Document, drafts: list[_Draft]) -> None:
+def _share_anaphor(text: str, doc: Document, drafts: list[Draft]) -> None:
     """'GenCLS achieves an accuracy improvement of 3.5% over SFT; on X, this improvement rises to
     4%': a change the clause points back to is measured like the change before it (same sentence
     or the one before), against the same baseline."""
@@ -553,12 +553,12 @@ def _share_anaphor(text: str, doc: Document, drafts: list[_Draft]) -> None:
 
 _COMPARED_TO = re.compile(
     _BETWEEN_WORDS + r"{0,80}?,\s*(?:(?:as\s+)?compared\s+(?:to|with)|relative\s+to|versus|vs\.?|against)\s*"
-    r"(?:(?:a|an|the)\s+)?" + _QUALIFIER + r"$",
+    r"(?:(?:a|an|the)\s+)?" + QUALIFIER + r"$",
     re.IGNORECASE,
 )
 
 
-def _share_compared_value(text: str, drafts: list[_Draft]) -> None:
+def _share_compared_value(text: str, drafts: list[Draft]) -> None:
     """'GLM reaches 93.5% contrast-group accuracy at a high setting, compared with 81.5% at its
     lowest': the number a clause is compared with is measured like it, on the same benchmark."""
     for a, b in pairwise(drafts):
@@ -585,22 +585,22 @@ def _measure_of_the_predicate_before(
     """The last measure a change verb or a comparing verb names in the sentence before ``q``, and
     where it ends."""
     found: tuple[str, int] | None = None
-    for pattern in (_CHANGE_VERB, _COMPARED_IN):
+    for pattern in (CHANGE_VERB, _COMPARED_IN):
         for verb in pattern.finditer(text, sentence[0], q.start):
-            phrase = _phrase_after(text, verb.end(), q.start)
-            measure = _measured(phrase[0]) if phrase else None
-            if phrase and measure and _names_metric(measure) and (found is None or phrase[1] > found[1]):
+            phrase = phrase_after(text, verb.end(), q.start)
+            measure = measured(phrase[0]) if phrase else None
+            if phrase and measure and names_metric(measure) and (found is None or phrase[1] > found[1]):
                 found = (measure, phrase[1])
     return found
 
 
 # '..., reaching up to 70%': a participle that gives the level a change reached.
 _REACHING = re.compile(
-    r",\s*(?:\w+ly\s+)?(?:reach|achiev|attain|obtain)\w*\s+(?:(?:a|an)\s+)?" + _QUALIFIER + r"$", re.IGNORECASE
+    r",\s*(?:\w+ly\s+)?(?:reach|achiev|attain|obtain)\w*\s+(?:(?:a|an)\s+)?" + QUALIFIER + r"$", re.IGNORECASE
 )
 
 
-def _continue_the_predicate_measure(text: str, doc: Document, drafts: list[_Draft]) -> None:
+def _continue_the_predicate_measure(text: str, doc: Document, drafts: list[Draft]) -> None:
     """'ADLM improves test perplexity on LM1B and OWT, achieving up to 25.4% gains', 'X outperforms
     Y in aggregate accuracy, and improves over Z on GSM8K by 20 points': a change in a participle
     or coordinated predicate that names no measure of its own is a change of the measure the
@@ -629,10 +629,10 @@ _COMPARING_PARTICIPLE = re.compile(
     r"\b[^.;:\d]{0,80}$",
     re.IGNORECASE,
 )
-_LIST_ITEM = re.compile(r"\s*(?:,\s*)?(?:and\s+)?[^.;:,\d]{0,30}?\bby\s+" + _QUALIFIER + r"$", re.IGNORECASE)
+_LIST_ITEM = re.compile(r"\s*(?:,\s*)?(?:and\s+)?[^.;:,\d]{0,30}?\bby\s+" + QUALIFIER + r"$", re.IGNORECASE)
 
 
-def _compare_on_the_same_measure(text: str, drafts: list[_Draft]) -> None:
+def _compare_on_the_same_measure(text: str, drafts: list[Draft]) -> None:
     """'X reaches 85% accuracy, surpassing Y by 2%': a comparing participle attached to a clause
     whose number has a metric states a change of that same measure (and so do the items of its
     list: 'surpassing TEAL by 1.77% and CATS by 17.14%')."""
@@ -645,7 +645,7 @@ def _compare_on_the_same_measure(text: str, drafts: list[_Draft]) -> None:
             b.metric, b.firm, b.compared_on = a.metric, True, True
 
 
-def _compare_on_the_same_benchmark(text: str, drafts: list[_Draft]) -> None:
+def _compare_on_the_same_benchmark(text: str, drafts: list[Draft]) -> None:
     """'achieves 24.40 BLEU on A, outperforming the state of the art by 1.1 points and 24.54 BLEU
     on B': a comparing participle's change is measured where the clause it joins is, unless it
     is reported on a benchmark of its own."""
@@ -657,7 +657,7 @@ def _compare_on_the_same_benchmark(text: str, drafts: list[_Draft]) -> None:
 
 # A predicate of its own after the last number ('9x faster , and achieves a higher mAP on X').
 _NEXT_PREDICATE = re.compile(
-    r"(?:,\s*|\band\s+)(?:\w+ly\s+)?(?:" + alternation(_RESULT_VERBS) + r")\w*", re.IGNORECASE
+    r"(?:,\s*|\band\s+)(?:\w+ly\s+)?(?:" + alternation(RESULT_VERBS) + r")\w*", re.IGNORECASE
 )
 # What introduces the benchmark that closes a sentence: 'on the COCO dataset .', 'on COCO )'.
 _CLOSING_ON = re.compile(r"\b(?:on|in)\s+(?:the\s+)?$", re.IGNORECASE)
@@ -665,7 +665,7 @@ _CLOSING_END = re.compile(r"\s*(?:(?:benchmark|dataset|test\s+set|corpus)s?\s*)?
 
 
 def _benchmark_closing(
-    text: str, drafts: list[_Draft], benchmarks: list[Mention], sentence: tuple[int, int]
+    text: str, drafts: list[Draft], benchmarks: list[Mention], sentence: tuple[int, int]
 ) -> None:
     """'SNIPER processes 30 % more pixels ... at 800x1333 pixels on the COCO dataset .',
     'improving the efficiency by 6.0x and the AP by 1.0 % on COCO .': the one benchmark a sentence
@@ -686,3 +686,51 @@ def _benchmark_closing(
         return
     for d in inside:
         d.benchmark = last.name
+
+
+def _compared_subject_is_baseline(drafts: list[Draft]) -> None:
+    """'79.8%, compared to 77.2% for M': the subject named after the second number of a
+    comparison is the baseline of the first."""
+    for a, b in zip(drafts, drafts[1:]):
+        other = b.method or b.model
+        if b.compared and not a.compared and other and other != (a.method or a.model) and a.baseline is None:
+            a.baseline = other
+
+
+def align(doc: Document, drafts: list[Draft], benchmarks: list[Mention], subjects: Subjects) -> None:
+    """Align the results of the abstract with each other, in place, once each has what its own
+    words give it. The order matters, since each pass reads what the ones before it set: the
+    benchmarks and subjects of lists and of ``respectively`` first, so that the passes that share
+    between neighbours copy aligned ones; a list's metric is shared before a list of as many
+    metrics overrides it one each; a ``vs`` pair in parentheses is made two scores before a
+    comparing participle passes its measure on to changes; coordinated benchmarks are untied from
+    too few numbers only once every pass has shared benchmarks; and the passes that borrow a
+    measure from earlier in the sentence (an anaphor, a compared value, the predicate's measure)
+    fill only what no other pass bound; the baseline named after a compared number comes last,
+    from the aligned subjects."""
+    text = doc.text
+    _parallel_lists(text, drafts, benchmarks)
+    _benchmarks_referred_to(text, drafts, benchmarks)
+    _changes_leading_to_results(text, drafts)
+    for sentence in doc.sentences:
+        _respectively(text, drafts, benchmarks, sentence)
+        _respective_subjects(text, drafts, subjects, sentence)
+        _numbers_for_names(text, drafts, subjects, sentence)
+        _benchmark_closing(text, drafts, benchmarks, sentence)
+    _share_aside(text, drafts)
+    _share_lists(text, drafts)
+    _paired_metric_lists(text, doc, drafts)
+    _share_by_lists(text, drafts)
+    _share_before_and_after(text, drafts)
+    _share_restatement(text, drafts)
+    _share_apposed_difference(text, drafts)
+    _share_which_is(text, drafts)
+    _versus_pairs_are_scores(text, drafts)
+    _compare_on_the_same_measure(text, drafts)
+    _compare_on_the_same_benchmark(text, drafts)
+    for sentence in doc.sentences:
+        _benchmarks_together(text, drafts, benchmarks, sentence)
+    _share_anaphor(text, doc, drafts)
+    _share_compared_value(text, drafts)
+    _continue_the_predicate_measure(text, doc, drafts)
+    _compared_subject_is_baseline(drafts)

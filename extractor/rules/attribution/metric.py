@@ -15,16 +15,16 @@ import re
 
 from extractor.catalog.registry import metric_entry
 from extractor.rules.attribution.phrases import (
-    _CHANGE_NOUNS,
-    _HEADED_NAME,
-    _IN_NAME,
-    _NOUN_VERB,
-    _QUALIFIER,
-    _SPEED,
-    _clean,
-    _names_metric,
-    _phrase_after,
-    _phrase_before,
+    CHANGE_NOUNS,
+    GAP_CHAR,
+    HEADED_NAME,
+    NOUN_VERB,
+    QUALIFIER,
+    SPEED,
+    clean_metric,
+    names_metric,
+    phrase_after,
+    phrase_before,
 )
 from extractor.rules.chunks import name_like
 from extractor.rules.quantities import Quantity
@@ -41,7 +41,7 @@ _COMPARATIVE = re.compile(
 # approximately', 'generative perplexity (GenPPL) of'.
 _BOUND_LINK = (
     r"\s*(?P<link>of|=|:|is|was|stays\s+in|remains|reaching|at|around|within|"
-    r"approximately|approx|about|~|sim|\\approx|\\sim|from|between)?\s*[(\[]?\s*" + _QUALIFIER + r"[(\[]?\s*\$?$"
+    r"approximately|approx|about|~|sim|\\approx|\\sim|from|between)?\s*[(\[]?\s*" + QUALIFIER + r"[(\[]?\s*\$?$"
 )
 _BOUND_BEFORE = AnyCase(r"(?:\s*\([^()]{1,20}\))?" + _BOUND_LINK)
 # Every character the binding after its parenthesis may read: the pattern's own characters in
@@ -50,11 +50,12 @@ _BOUND_CHARS = "".join(sorted(set(_BOUND_LINK + _BOUND_LINK.upper() + " \t\n\r\x
 
 
 _IN_AFTER = AsciiFirst(
-    _IN_NAME + r"{0,24}?\b(?:in|from|on\s+average)\s+(?:terms\s+of\s+)?(?:the\s+|their\s+|its\s+)?(?=[^\W\d])",
+    GAP_CHAR + r"{0,24}?\b(?:in|from|on\s+average)\s+(?:terms\s+of\s+)?(?:the\s+|their\s+|its\s+)?(?=[^\W\d])",
     re.IGNORECASE,
 )
 _SHARE_OF = re.compile(r"\s+of\s+(?:the\s+|its\s+|their\s+)?(?=[^\W\d])", re.IGNORECASE)
-_CHANGE_VERB = AsciiFirst(
+# A verb that changes its object ('improves the', 'reduces', 'speeds up'), up to the object.
+CHANGE_VERB = AsciiFirst(
     r"\b(?:(?:improv|increas|reduc|lower|rais|boost|cut|decreas|narrow|shrink|halv|doubl|accelerat|"
     r"lift|enhanc|elevat|trim|slash)(?:e|es|ed|s|ing|ting|d)?|speed(?:s|ing)?\s+up)\s+"
     r"(?:the\s+|its\s+|their\s+|our\s+)?",
@@ -67,7 +68,7 @@ _SUBJECT_CHANGE = AsciiFirst(
     r"(?:improv|reduc|lower|rais|boost|cut|decreas|increas|halv|doubl|narrow)|"
     r"shrink|shrank|drop|dropp|fall|fell|rise|rose|ris|climb|collaps|grow|grew|"
     r"increas|decreas|improv|degrad|declin|jump)\w*\s+(?:\w+ly\s+)?"
-    r"(?:by\s+|to\s+|from\s+)?" + _QUALIFIER + r"\$?$",
+    r"(?:by\s+|to\s+|from\s+)?" + QUALIFIER + r"\$?$",
     re.IGNORECASE,
 )
 
@@ -92,11 +93,11 @@ def _metric_after(text: str, q: Quantity, limit: int, weak: bool = False) -> str
         the = re.match(r"\s+the\s+", text[position:limit])
         position += the.end() if the else 0
     measured_in = _IN_AFTER_COMPARATIVE.match(text, position, limit) if comparative else None
-    found = _phrase_after(text, measured_in.end() if measured_in else position, limit)
+    found = phrase_after(text, measured_in.end() if measured_in else position, limit)
     if not found:
         return None
-    phrase = _clean(found[0])
-    if phrase and (comparative or _names_metric(phrase) or (weak and (q.unit or q.scale) is not None)):
+    phrase = clean_metric(found[0])
+    if phrase and (comparative or names_metric(phrase) or (weak and (q.unit or q.scale) is not None)):
         return phrase  # weak: any noun after a unit ('24% abstention', '4.5 MB byte buffer', '67M parameters')
     return None
 
@@ -107,8 +108,8 @@ _PARENS_AFTER = re.compile(r"\s*\(\s*(?P<label>[^()]{1,30}?)\s*\)")
 def _metric_in_parens(text: str, q: Quantity, limit: int) -> str | None:
     """'62.42 (GLEU)': a metric's name in parentheses right after the number labels it."""
     found = _PARENS_AFTER.match(text, q.end, limit)
-    label = _clean(found.group("label")) if found else None
-    return label if label and _names_metric(label) else None
+    label = clean_metric(found.group("label")) if found else None
+    return label if label and names_metric(label) else None
 
 
 def _bound_floor(text: str, start: int, end: int) -> int:
@@ -129,7 +130,7 @@ def _metric_before(text: str, floor: int, q: Quantity) -> str | None:
     if not bound:
         return None
     end = bound.start()
-    phrase = _clean(_phrase_before(text, floor, end))
+    phrase = clean_metric(phrase_before(text, floor, end))
     if not phrase:
         return None
     link = (bound.group("link") or "").lower()
@@ -137,12 +138,12 @@ def _metric_before(text: str, floor: int, q: Quantity) -> str | None:
     if (
         not link
         and len(words) >= 2
-        and _NOUN_VERB.match(words[-1].lower())
+        and NOUN_VERB.match(words[-1].lower())
         and name_like(words[-2])
-        and not all(_names_metric(w) for w in words[:-1])
+        and not all(names_metric(w) for w in words[:-1])
     ):
         return None  # 'FooNet scores 85.4': a name and its verb, not a metric ('F1 scores up to 10 %' is)
-    return phrase if link in ("of", "=", ":") or _names_metric(phrase) else None
+    return phrase if link in ("of", "=", ":") or names_metric(phrase) else None
 
 
 def _metric_in_after(text: str, q: Quantity, limit: int) -> str | None:
@@ -151,19 +152,19 @@ def _metric_in_after(text: str, q: Quantity, limit: int) -> str | None:
     found = _IN_AFTER.match(text, q.end, limit)
     if not found:
         return None
-    phrase = _phrase_after(text, found.end(), limit)
-    cleaned = _clean(phrase[0]) if phrase else None
-    if cleaned and not _names_metric(cleaned) and phrase:
+    phrase = phrase_after(text, found.end(), limit)
+    cleaned = clean_metric(phrase[0]) if phrase else None
+    if cleaned and not names_metric(cleaned) and phrase:
         # 'gains of 22% and 76% in the Ego2Exo and Exo2Ego IoU': modifiers coordinated before
         # the metric's name they share
         joined = _AND.match(text, phrase[1], limit)
-        second = _phrase_after(text, joined.end(), limit) if joined else None
-        if second and _names_metric(second[0].split()[-1]):
-            cleaned = _clean(text[found.end() : second[1]])
+        second = phrase_after(text, joined.end(), limit) if joined else None
+        if second and names_metric(second[0].split()[-1]):
+            cleaned = clean_metric(text[found.end() : second[1]])
     # what a change noun right before 'in' changes is the measure ('a 40 % reduction in parameters')
     lead = found.group().lower().split()
-    changed = len(lead) == 2 and lead[0] in _CHANGE_NOUNS
-    if cleaned and (changed or _names_metric(cleaned) or _IN_TERMS_OF.search(found.group())):
+    changed = len(lead) == 2 and lead[0] in CHANGE_NOUNS
+    if cleaned and (changed or names_metric(cleaned) or _IN_TERMS_OF.search(found.group())):
         return cleaned
     return None
 
@@ -175,23 +176,23 @@ _AND = re.compile(r"\s+and\s+")
 # 97.9 %': the metric heads the clause's subject.
 _METRIC_OF_SUBJECT = AsciiFirst(
     r"\b(?:the|its|their)\s+(?P<metric>(?:[\w@-]+\s+){0,3}?[\w@-]+)\s+(?:of|on)\s+[^,;:()]{1,60}?\s+"
-    r"(?:is|was|are|were|reaches|reached|stands\s+at|equals)\s+" + _QUALIFIER + r"$",
+    r"(?:is|was|are|were|reaches|reached|stands\s+at|equals)\s+" + QUALIFIER + r"$",
     re.IGNORECASE,
 )
 
 
 def _metric_of_subject(text: str, floor: int, q: Quantity) -> str | None:
     found = _METRIC_OF_SUBJECT.search(text, max(floor, q.start - 120), q.start)
-    phrase = _clean(found.group("metric")) if found else None
-    return phrase if phrase and _names_metric(phrase) else None
+    phrase = clean_metric(found.group("metric")) if found else None
+    return phrase if phrase and names_metric(phrase) else None
 
 
 def _metric_points_of(text: str, q: Quantity, limit: int) -> str | None:
     """'gains 3.2 points of accuracy', '2 pp of top-1 accuracy': points of a metric."""
     found = _SHARE_OF.match(text, q.end, limit) if q.unit in ("points", "pp") else None
-    phrase = _phrase_after(text, found.end(), limit) if found else None
-    cleaned = _clean(phrase[0]) if phrase else None
-    return cleaned if cleaned and _names_metric(cleaned) else None
+    phrase = phrase_after(text, found.end(), limit) if found else None
+    cleaned = clean_metric(phrase[0]) if phrase else None
+    return cleaned if cleaned and names_metric(cleaned) else None
 
 
 _DURATIONS = frozenset({"s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"})
@@ -200,12 +201,12 @@ _DURATIONS = frozenset({"s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"})
 def _metric_duration_of(text: str, q: Quantity, limit: int) -> str | None:
     """'approximately 33 minutes of training': a duration of an activity is that activity's time."""
     found = _SHARE_OF.match(text, q.end, limit) if q.unit in _DURATIONS else None
-    phrase = _phrase_after(text, found.end(), limit) if found else None
-    activity = _clean(phrase[0]) if phrase else None
+    phrase = phrase_after(text, found.end(), limit) if found else None
+    activity = clean_metric(phrase[0]) if phrase else None
     return f"{activity} time" if activity and not name_like(activity.split()[0]) else None
 
 
-_WITHIN = re.compile(r"\bwithin\s+" + _QUALIFIER + r"$", re.IGNORECASE)
+_WITHIN = re.compile(r"\bwithin\s+" + QUALIFIER + r"$", re.IGNORECASE)
 
 
 def _metric_share(text: str, q: Quantity, limit: int) -> str | None:
@@ -215,8 +216,8 @@ def _metric_share(text: str, q: Quantity, limit: int) -> str | None:
     found = _SHARE_OF.match(text, q.end, limit)
     if not found:
         return None
-    phrase = _phrase_after(text, found.end(), limit)
-    cleaned = _clean(phrase[0]) if phrase else None
+    phrase = phrase_after(text, found.end(), limit)
+    cleaned = clean_metric(phrase[0]) if phrase else None
     if not cleaned or cleaned.split()[-1].lower() in _COUNTED:
         return None
     return cleaned
@@ -230,11 +231,11 @@ _COUNTED = frozenset(
 _OF_COUNTED = re.compile(r"\s+of\s+(?:the\s+|all\s+|their\s+|its\s+)?(?P<nouns>[\w-]+(?:\s+[\w-]+){0,2})")
 _NOT_PREDICATE = r"(?!(?:is|was|has|does|as|us|this|its|plus|thus|across|less|whereas|its)\b)"
 # 'wins 60% of comparisons', 'solves 40% of the problems': the verb's rate.
-_COUNTING_VERB = re.compile(r"\b" + _NOT_PREDICATE + r"(?P<verb>[a-z]{3,}s)\s+" + _QUALIFIER + r"$")
+_COUNTING_VERB = re.compile(r"\b" + _NOT_PREDICATE + r"(?P<verb>[a-z]{3,}s)\s+" + QUALIFIER + r"$")
 # 'correctly ranks the positive member above the negative one in 92.3% of pairs': the predicate.
 _PREDICATE = re.compile(
-    r"(?:\b[a-z]+ly\s+)?\b" + _NOT_PREDICATE + r"[a-z]{3,}(?:s|ed)\b" + _IN_NAME + r"{0,80}?(?=\s+(?:in|on|for)\s+"
-    + _QUALIFIER + r"$)"
+    r"(?:\b[a-z]+ly\s+)?\b" + _NOT_PREDICATE + r"[a-z]{3,}(?:s|ed)\b" + GAP_CHAR + r"{0,80}?(?=\s+(?:in|on|for)\s+"
+    + QUALIFIER + r"$)"
 )
 
 # A verb that takes a clause ('a probe shows X preserves ...'): the predicate starts after it.
@@ -254,9 +255,9 @@ def _lemma(verb: str) -> str:
 # 'ranks A above B in 92.3% of pairs but answers both correctly in only 74.1%': a share whose
 # counted noun a coordinated predicate left out, after one that wrote it.
 _COUNTED_BEFORE = re.compile(
-    r"\b(?:in|on|for)\s+" + _QUALIFIER + r"[\d.]+\s*%\s+of\s+(?:the\s+|all\s+)?(?P<noun>[\w-]+)"
+    r"\b(?:in|on|for)\s+" + QUALIFIER + r"[\d.]+\s*%\s+of\s+(?:the\s+|all\s+)?(?P<noun>[\w-]+)"
 )
-_SHARE_IN = re.compile(r"\b(?:in|on|for)\s+" + _QUALIFIER + r"$", re.IGNORECASE)
+_SHARE_IN = re.compile(r"\b(?:in|on|for)\s+" + QUALIFIER + r"$", re.IGNORECASE)
 
 
 def _metric_counted(text: str, floor: int, q: Quantity, limit: int, sentence_start: int) -> str | None:
@@ -295,9 +296,9 @@ def _metric_of_change(text: str, floor: int, q: Quantity) -> str | None:
     """The object of a change verb ('reduces KV cache memory by 75%', 'improves accuracy from
     82.1% to 91.4%') or the subject of a change ('the perplexity gap shrinks by 32%')."""
     window_start = max(floor, q.start - 120)
-    verbs = list(_CHANGE_VERB.finditer(text, window_start, q.start))
+    verbs = list(CHANGE_VERB.finditer(text, window_start, q.start))
     for verb in reversed(verbs):
-        found = _phrase_after(text, verb.end(), q.start)
+        found = phrase_after(text, verb.end(), q.start)
         if not found:
             continue
         between = text[found[1] : q.start]
@@ -305,29 +306,29 @@ def _metric_of_change(text: str, floor: int, q: Quantity) -> str | None:
             continue
         if not re.search(r"\b(?:by|from|to)\b", between, re.IGNORECASE):
             continue
-        if _clean(found[0]) is None:
+        if clean_metric(found[0]) is None:
             continue  # 'improve performance of X ( miss rate decreases from ...': generic, look on
-        return _measured(found[0])
+        return measured(found[0])
     change = _SUBJECT_CHANGE.search(text, window_start, q.start)
     if not change:
         return None
-    subject = _phrase_before(text, floor, change.start())
+    subject = phrase_before(text, floor, change.start())
     where = _PLACE_BEFORE.search(text, floor, change.start() - len(subject)) if subject else None
     # 'Accuracy on GSM8K rises from 60.1% to 75.3%', 'the convergence rate of the X algorithm increases'
-    if where and (not _measured(subject) or _HEADED_NAME.search(" " + subject)):
-        subject = _phrase_before(text, floor, where.start())
-    return _measured(subject)
+    if where and (not measured(subject) or HEADED_NAME.search(" " + subject)):
+        subject = phrase_before(text, floor, where.start())
+    return measured(subject)
 
 
 # 'reduces latency by 30% and memory by 40%', 'improving the efficiency of M by 6x and the AP by
 # 1%': the change verb is left out before the second object, written just before its 'by'.
 _GAPPED = re.compile(
-    r"(?:\band|,)\s+(?:the\s+|its\s+|their\s+)?(?P<object>(?:[\w@-]+\s+){0,3}?[\w@-]+)\s+by\s+" + _QUALIFIER + r"$",
+    r"(?:\band|,)\s+(?:the\s+|its\s+|their\s+)?(?P<object>(?:[\w@-]+\s+){0,3}?[\w@-]+)\s+by\s+" + QUALIFIER + r"$",
     re.IGNORECASE,
 )
 
 
-_FIRST_BY = re.compile(r"\bby\s+" + _QUALIFIER + r"[-+\u2212]?\d[\d.,]*\s*[^\s,;]{0,10}\s*$", re.IGNORECASE)
+_FIRST_BY = re.compile(r"\bby\s+" + QUALIFIER + r"[-+\u2212]?\d[\d.,]*\s*[^\s,;]{0,10}\s*$", re.IGNORECASE)
 
 
 def _metric_gapped(text: str, floor: int, q: Quantity) -> str | None:
@@ -337,23 +338,23 @@ def _metric_gapped(text: str, floor: int, q: Quantity) -> str | None:
     if (
         not found
         or not _FIRST_BY.search(text, max(floor, found.start() - 40), found.start())
-        or not _CHANGE_VERB.search(text, max(floor, q.start - 160), found.start())
-        or _CHANGE_VERB.search(found.group("object") + " ")
+        or not CHANGE_VERB.search(text, max(floor, q.start - 160), found.start())
+        or CHANGE_VERB.search(found.group("object") + " ")
     ):
         return None
-    return _measured(found.group("object"))
+    return measured(found.group("object"))
 
 
-def _measured(phrase: str | None) -> str | None:
+def measured(phrase: str | None) -> str | None:
     """What a change verb changes, unless it is a name: 'improves Llama-3-8B by 12.1%', 'Qwen2.5-7B
     improves from 45.1% to 52.3%' change a model's score, not a metric called by its name."""
-    cleaned = _clean(phrase)
-    if cleaned and all(name_like(w) for w in cleaned.split()) and not _names_metric(cleaned):
+    cleaned = clean_metric(phrase)
+    if cleaned and all(name_like(w) for w in cleaned.split()) and not names_metric(cleaned):
         return None
     return cleaned
 
 
-_BY_LIST = re.compile(r"\bby\s+" + _QUALIFIER + r"(?:[\d.]+\s*(?:,\s*|and\s+))*$", re.IGNORECASE)
+_BY_LIST = re.compile(r"\bby\s+" + QUALIFIER + r"(?:[\d.]+\s*(?:,\s*|and\s+))*$", re.IGNORECASE)
 _BEATS = re.compile(r"\b(?:beat|surpass|exceed|outperform|outscor)\w*\s+(?:the\s+)?", re.IGNORECASE)
 
 
@@ -362,16 +363,16 @@ def _metric_beaten(text: str, floor: int, q: Quantity) -> str | None:
     verb of beating takes as its object, when its phrase names a metric (never the rival's
     name: 'outperforms the baseline by 3%')."""
     for verb in reversed(list(_BEATS.finditer(text, max(floor, q.start - 120), q.start))):
-        found = _phrase_after(text, verb.end(), q.start)
+        found = phrase_after(text, verb.end(), q.start)
         if not found or not _BY_LIST.search(text[found[1] : q.start]):
             continue
-        phrase = _clean(found[0])
-        return phrase if phrase and _names_metric(phrase) else None
+        phrase = clean_metric(found[0])
+        return phrase if phrase and names_metric(phrase) else None
     return None
 
 
-_PAIR_OPENS = re.compile(r"[,:]\s*" + _QUALIFIER + r"$")
-_VERSUS_NUMBER = re.compile(r"\s*(?:vs\.?|versus)\s*\\?\s*" + _QUALIFIER + r"[-+\u2212]?\d", re.IGNORECASE)
+_PAIR_OPENS = re.compile(r"[,:]\s*" + QUALIFIER + r"$")
+_VERSUS_NUMBER = re.compile(r"\s*(?:vs\.?|versus)\s*\\?\s*" + QUALIFIER + r"[-+\u2212]?\d", re.IGNORECASE)
 _COMPARED_MEASURE = re.compile(
     r"\b(?:lower|higher|better|worse|greater|smaller|larger|stronger|weaker)\s+(?=\S)", re.IGNORECASE
 )
@@ -384,9 +385,9 @@ def _metric_of_compared_pair(text: str, sentence: tuple[int, int], q: Quantity) 
     if not _PAIR_OPENS.search(text, max(sentence[0], q.start - 20), q.start) or not _VERSUS_NUMBER.match(text, q.end):
         return None
     for comparative in reversed(list(_COMPARED_MEASURE.finditer(text, sentence[0], q.start))):
-        found = _phrase_after(text, comparative.end(), q.start)
-        phrase = _clean(found[0]) if found else None
-        if phrase and _names_metric(phrase):
+        found = phrase_after(text, comparative.end(), q.start)
+        phrase = clean_metric(found[0]) if found else None
+        if phrase and names_metric(phrase):
             return phrase
     return None
 
@@ -397,8 +398,8 @@ _IN_TERMS_OF = re.compile(r"\bin\s+terms\s+of\s+(?:the\s+)?", re.IGNORECASE)
 def _metric_in_terms(text: str, sentence: tuple[int, int], q: Quantity) -> str | None:
     """'In terms of model perplexity, our method narrows the gap ... by 16.3%'."""
     found = _IN_TERMS_OF.search(text, sentence[0], q.start)
-    phrase = _phrase_after(text, found.end(), q.start) if found else None
-    return _clean(phrase[0]) if phrase else None
+    phrase = phrase_after(text, found.end(), q.start) if found else None
+    return clean_metric(phrase[0]) if phrase else None
 
 
 # A fitted exponent or slope names what every number of its list measures: 'power-law exponents
@@ -418,9 +419,9 @@ def _metric_exponent(text: str, q: Quantity, limit: int) -> str | None:
         return None
     compared = _COMPARED_AFTER.match(text, q.end, limit)  # '-0.15 vs. -0.12 in loss'
     found = _IN_AFTER.match(text, compared.end(), limit)
-    phrase = _phrase_after(text, found.end(), limit) if found else None
-    of = _clean(phrase[0]) if phrase else None
-    return f"{exponent} in {of}" if of and _names_metric(of) else exponent
+    phrase = phrase_after(text, found.end(), limit) if found else None
+    of = clean_metric(phrase[0]) if phrase else None
+    return f"{exponent} in {of}" if of and names_metric(of) else exponent
 
 
 _COMPARED_AFTER = re.compile(r"(?:\s*(?:vs\.?|versus)\s*\\?\s*[-\u2212+]?\d[\d.]*)*", re.IGNORECASE)
@@ -441,7 +442,7 @@ def _exponent_name(text: str, q: Quantity) -> str | None:
 # after an adjective of degree measures that adjective's dimension (of what a hyphen joins to it).
 _DEGREE = re.compile(
     r"\b(?P<adj>(?:small|larg|light|heav|fast|slow|cheap|short|long)(?:est|er))(?:\s?-\s?(?P<what>[a-z][\w-]*))?"
-    r"\s*\(\s*" + _QUALIFIER + r"[+\u2212-]?\s*$",
+    r"\s*\(\s*" + QUALIFIER + r"[+\u2212-]?\s*$",
     re.IGNORECASE,
 )
 _DIMENSION = {
@@ -461,14 +462,14 @@ def _metric_of_degree(text: str, q: Quantity) -> str | None:
 # '(5-task average -0.52)', '(perplexity 5.03)': a parenthesis that opens with a lower-case label
 # and then the number.
 _LABEL_IN_PARENS = re.compile(
-    r"\(\s*(?P<label>(?:\d+-)?[a-z][\w-]+(?:\s+[a-z][\w-]*){0,3})\s*[=:]?\s*" + _QUALIFIER + r"[+\u2212-]?\s*$"
+    r"\(\s*(?P<label>(?:\d+-)?[a-z][\w-]+(?:\s+[a-z][\w-]*){0,3})\s*[=:]?\s*" + QUALIFIER + r"[+\u2212-]?\s*$"
 )
 
 
 # A parenthesis opened by the number after 'in X': 'varies in prevalence across models (16% to 77%)'.
 _IN_BEFORE_PARENS = re.compile(
     r"\b(?:var|differ|rang|chang|improv|increas|decreas|drop|gain|declin|grow|grew|ris|rose|fall|fell)\w*\s+"
-    r"(?:\w+ly\s+)?in\s+(?P<measure>[^\W\d][^,;:()\d]{0,50}?)\s*\(\s*" + _QUALIFIER + r"$"
+    r"(?:\w+ly\s+)?in\s+(?P<measure>[^\W\d][^,;:()\d]{0,50}?)\s*\(\s*" + QUALIFIER + r"$"
 )
 _DIFFERENCE_LABELS = frozenset({"gap", "difference", "delta", "margin"})
 
@@ -479,17 +480,17 @@ def _metric_labelled_in_parens(text: str, q: Quantity, sentence: tuple[int, int]
     found = _LABEL_IN_PARENS.search(text, max(0, q.start - 50), q.start)
     if found and found.group("label").lower() in _DIFFERENCE_LABELS:
         for comparative in reversed(list(_COMPARED_MEASURE.finditer(text, sentence[0], found.start()))):
-            phrase = _phrase_after(text, comparative.end(), found.start())
-            measure = _clean(phrase[0]) if phrase else None
-            if measure and _names_metric(measure):
+            phrase = phrase_after(text, comparative.end(), found.start())
+            measure = clean_metric(phrase[0]) if phrase else None
+            if measure and names_metric(measure):
                 return measure
         return None
-    if found and not re.fullmatch(_QUALIFIER, found.group("label") + " ", re.IGNORECASE):  # '(sim 0.06)'
-        phrase = _phrase_before(text, found.start("label"), found.end("label"))
-        return _clean(phrase) if phrase == found.group("label") else None
+    if found and not re.fullmatch(QUALIFIER, found.group("label") + " ", re.IGNORECASE):  # '(sim 0.06)'
+        phrase = phrase_before(text, found.start("label"), found.end("label"))
+        return clean_metric(phrase) if phrase == found.group("label") else None
     varies = _IN_BEFORE_PARENS.search(text, max(sentence[0], q.start - 80), q.start)
-    phrase = _phrase_after(text, varies.start("measure"), q.start) if varies else None
-    return _clean(phrase[0]) if phrase else None
+    phrase = phrase_after(text, varies.start("measure"), q.start) if varies else None
+    return clean_metric(phrase[0]) if phrase else None
 
 
 def _implied(text: str, q: Quantity, limit: int) -> str | None:
@@ -537,7 +538,7 @@ def metric_of(
         metric = _metric_before(text, clause[0], q) or implied
     else:
         metric = _metric_from_grammar(doc, q, clause, sentence, limit)
-    if q.unit == "x" and (metric is None or not _names_metric(metric)) and _SPEED.search(text, *clause):
+    if q.unit == "x" and (metric is None or not names_metric(metric)) and SPEED.search(text, *clause):
         return "speedup", True  # 'speeds up decoding by 2.4x', '2.4x faster'
     if metric:
         return metric, True

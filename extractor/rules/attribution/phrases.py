@@ -17,7 +17,7 @@ _WORD = AsciiFirst(
     r"(?:state\s-\sof\s-\sthe\s-\sart|[^\W\d_][\w@^.+'/-]*[\w@+]|[^\W\d_]|\d[\w@.-]*[^\W\d_][\w@.-]*)(?:\s-\s(?!(?:a|an|the)\b)[\w@+]+)*"
 )
 # Words a metric phrase never holds: they end it.
-_STOP = frozenset(
+STOP = frozenset(
     """
     on in at for with over than and or while whilst whereas but compared vs vs. versus relative across
     under when using of to by from is are was were be been being has have had that which who where
@@ -29,7 +29,7 @@ _STOP = frozenset(
 )
 # Stems of the verbs a result's subject acts with ('FooNet reaches', 'which retains'); 'score' is
 # the verb only when a number follows it ('models score only around 69%'), else the noun.
-_RESULT_VERBS = (
+RESULT_VERBS = (
     r"achiev|reach|obtain|outperform|surpass|improv|reduc|yield|attain|deliver|match|retain|recover|"
     r"provid|rais|increas|decreas|narrow|shrink|accelerat|exceed|beat|establish|boost|preserv|need|"
     r"requir|consum|perform|generat|answer|exit|outscor|trail|lag|giv|clos|captur|remain|keep|kept|maintain|"
@@ -42,9 +42,12 @@ _NOUN_VERBS = (
     r"demonstrat|indicat|reveal|bring|score|gain|los(?=e|ing|t)|rose|grew|grow|declin|degrad|run|"
     r"find|found|observ|report|confirm"
 )
-_VERB_ENDING = r"(?:e|es|ed|d|s|t|ing|ting|ning|ped|ping|ted)?"
-_VERB = re.compile(r"(?:" + alternation(_RESULT_VERBS + "|" + _NOUN_VERBS) + r")" + _VERB_ENDING + r"$")
-_NOUN_VERB = re.compile(r"(?:" + alternation(_NOUN_VERBS) + r")(?:e|es|s)?$")
+# The endings a verb stem takes ('reach' -> 'reaches', 'cut' -> 'cutting').
+VERB_ENDING = r"(?:e|es|ed|d|s|t|ing|ting|ning|ped|ping|ted)?"
+# A word that is a verb, a result verb or a noun-verb with its ending: it ends a noun phrase.
+VERB = re.compile(r"(?:" + alternation(RESULT_VERBS + "|" + _NOUN_VERBS) + r")" + VERB_ENDING + r"$")
+# A verb that is also a noun ('gain', 'costs'): it may head a noun phrase.
+NOUN_VERB = re.compile(r"(?:" + alternation(_NOUN_VERBS) + r")(?:e|es|s)?$")
 # Words that are never a metric on their own (ANNOTATION.md: 'score', 'performance').
 _GENERIC = frozenset(
     """
@@ -55,7 +58,7 @@ _GENERIC = frozenset(
     """.split()
 )  # 'art': the tail of 'a new state of the art of 85.3%'
 # A change noun at the end of a phrase names the change, not what changed.
-_CHANGE_NOUNS = frozenset(
+CHANGE_NOUNS = frozenset(
     "improvement improvements gain gains boost boosts increase increases reduction reductions "
     "drop drops margin margins lift lifts uplift uplifts savings saving decrease decreases".split()
 )
@@ -63,11 +66,12 @@ _CHANGE_NOUNS = frozenset(
 # ('accuracy improvement', '2.5 F1 absolute').
 # Words after a metric's name that are not part of it: a change noun, and the unit of a score
 # written after the name ('10 F1 points', '31.2 BLEU points').
-_TRAILING = _CHANGE_NOUNS | {"absolute", "relative", "points", "point", "pts"}
+_TRAILING = CHANGE_NOUNS | {"absolute", "relative", "points", "point", "pts"}
 _METRIC_WORDS = METRIC_WORDS - _GENERIC
 
 
-_SPEED = re.compile(r"speed|faster|throughput|latency|accelerat", re.IGNORECASE)
+# Words of speed: a multiplier or a change they name is a speedup, not a score.
+SPEED = re.compile(r"speed|faster|throughput|latency|accelerat", re.IGNORECASE)
 
 
 def _function_case(word: str) -> str:
@@ -80,7 +84,7 @@ def _function_case(word: str) -> str:
 _HEAD_END = re.compile(r"\s+(?:by|from|to|of)\b|\s*[,;.)]")
 
 
-def _phrase_after(text: str, position: int, limit: int) -> tuple[str, int] | None:
+def phrase_after(text: str, position: int, limit: int) -> tuple[str, int] | None:
     """The noun phrase that starts at ``position``: up to five words, ending at punctuation, a
     function word or a verb."""
     picked: list[re.Match] = []
@@ -89,13 +93,13 @@ def _phrase_after(text: str, position: int, limit: int) -> tuple[str, int] | Non
         if gap.strip() or len(picked) == 5:
             break
         lower = _function_case(word.group())
-        if lower in _STOP or lower.endswith("ly"):
+        if lower in STOP or lower.endswith("ly"):
             break
-        if picked and _VERB.match(lower) and metric_entry(text[picked[0].start() : word.end()]) is None:
-            if _NOUN_VERB.match(lower) and _HEAD_END.match(text, word.end()):
+        if picked and VERB.match(lower) and metric_entry(text[picked[0].start() : word.end()]) is None:
+            if NOUN_VERB.match(lower) and _HEAD_END.match(text, word.end()):
                 picked.append(word)  # a noun that is also a verb heads it ('reduces API costs by 84%')
             break  # a verb ends the phrase, unless it completes a metric's name ('exact match')
-        if not picked and _VERB.match(lower) and not _NOUN_VERB.match(lower):
+        if not picked and VERB.match(lower) and not NOUN_VERB.match(lower):
             break  # nor does a verb open one ('a proportion of 4.1% captures 90%')
         picked.append(word)
     if not picked:
@@ -103,7 +107,7 @@ def _phrase_after(text: str, position: int, limit: int) -> tuple[str, int] | Non
     return text[picked[0].start() : picked[-1].end()], picked[-1].end()
 
 
-def _phrase_before(text: str, floor: int, end: int) -> str | None:
+def phrase_before(text: str, floor: int, end: int) -> str | None:
     """The noun phrase that ends at ``end`` (up to five words back, stopping at a function word,
     a verb or punctuation)."""
     picked: list[re.Match] = []
@@ -113,9 +117,9 @@ def _phrase_before(text: str, floor: int, end: int) -> str | None:
             break
         lower = _function_case(word.group())
         # the head, or the word before a change noun at the head ('BLEU score increase of')
-        head = all(p.group().lower() in _CHANGE_NOUNS for p in picked)
-        verb = _VERB.match(lower) and not (head and (_NOUN_VERB.match(lower) or lower in _CHANGE_NOUNS))
-        if lower in _STOP or lower.endswith("ly") or verb:
+        head = all(p.group().lower() in CHANGE_NOUNS for p in picked)
+        verb = VERB.match(lower) and not (head and (NOUN_VERB.match(lower) or lower in CHANGE_NOUNS))
+        if lower in STOP or lower.endswith("ly") or verb:
             break  # a noun that is also a verb may head the phrase ('an F1 score of', 'BLEU increase of')
         picked.insert(0, word)
     if not picked:
@@ -133,7 +137,7 @@ _EVALUATIVE = re.compile(
 )
 
 
-def _clean(phrase: str | None) -> str | None:
+def clean_metric(phrase: str | None) -> str | None:
     """The phrase without praise before it and a change noun after it ('accuracy improvement' ->
     'accuracy'); None when only generic words are left."""
     if not phrase:
@@ -146,7 +150,7 @@ def _clean(phrase: str | None) -> str | None:
     return " ".join(words)
 
 
-def _names_metric(phrase: str) -> bool:
+def names_metric(phrase: str) -> bool:
     """The phrase holds a metric word ('top-1 accuracy', 'GenPPL', 'pass@1', 'GPU memory')."""
     lower = phrase.lower()
     words = lower.split()
@@ -159,7 +163,8 @@ def _names_metric(phrase: str) -> bool:
     )
 
 
-_QUALIFIER = (
+# Hedges a number may be written after ('up to', 'about', 'more than', '~'), zero or more.
+QUALIFIER = (
     r"(?:(?:up\s+to|about|around|approximately|approx|roughly|nearly|almost|only|just|over|more\s+than|"
     r"less\s+than|below|above|at\s+least|at\s+most|(?:an\s+)?average\s+of|~|\\sim|sim)\s*)*"
 )
@@ -167,11 +172,11 @@ _QUALIFIER = (
 
 # A character of the words between a number and what binds to it: a digit only inside a name
 # ('CIFAR-10', tokenized 'CIFAR - 10'), never a number of its own.
-_IN_NAME = r"(?:[^,;:()\d]|(?<=[\w-])\d|(?<=-\s)\d|(?<=[A-Z]\s)\d)"
+GAP_CHAR = r"(?:[^,;:()\d]|(?<=[\w-])\d|(?<=-\s)\d|(?<=[A-Z]\s)\d)"
 
 
 # The head noun a name is written before: 'the PTv3 model', 'the FooNet-L variant'.
-_HEADED_NAME = re.compile(
+HEADED_NAME = re.compile(
     r"\s+(?:model|method|approach|algorithm|system|framework|variant|network|agent|architecture|pipeline|policy)s?$",
     re.IGNORECASE,
 )

@@ -11,15 +11,15 @@ from dataclasses import dataclass
 
 from extractor.grounding import name_key
 from extractor.rules.attribution.phrases import (
-    _HEADED_NAME,
-    _QUALIFIER,
-    _RESULT_VERBS,
-    _STOP,
-    _VERB,
-    _VERB_ENDING,
-    _names_metric,
-    _phrase_after,
-    _phrase_before,
+    HEADED_NAME,
+    QUALIFIER,
+    RESULT_VERBS,
+    STOP,
+    VERB,
+    VERB_ENDING,
+    names_metric,
+    phrase_after,
+    phrase_before,
 )
 from extractor.rules.chunks import chunk_ending, coined, name_like
 from extractor.rules.quantities import Quantity
@@ -46,12 +46,12 @@ _OWN = AsciiFirst(_OWN_WORDS + "$", re.IGNORECASE)
 _SUBJECT_VERB = AnyCase(
     r"(?<![\w-])(?:(?:"
     + alternation(
-        _RESULT_VERBS
+        RESULT_VERBS
         + r"|introduc|propos|present|develop|us(?=e|es|ed)|appl(?:y|ies|ied|ying)|sets|eliminat|remov"
         + r"|cut(?=s\b|ting)"
     )
     + r")"
-    + _VERB_ENDING
+    + VERB_ENDING
     + r"|is|are|was|were|has|have|had|be|becomes?|became)\b(?!-|\s+of\b)"
 )
 # What an unnamed subject runs with: 'an audit with a fixed ISR=1.0 achieves ...'.
@@ -111,7 +111,7 @@ _FOR_AFTER = re.compile(r"\s*(?:\)\s*)?(?:for|by|with|from)\s+(?:the\s+|a\s+|an\
 # What makes a number the second of a comparison: 'compared to 77.2% for M', 'versus 73.54 for M'.
 _COMPARED_NUMBER = AsciiFirst(
     r"(?:\b(?:vs\.?|versus|compared\s+(?:to|with)|relative\s+to|than|against|while|whereas)|,)\s*\\?\s*"
-    + _QUALIFIER + r"$",
+    + QUALIFIER + r"$",
     re.IGNORECASE,
 )
 
@@ -191,7 +191,7 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
             family
             and family.start("name") > floor
             and name_like(words[0])
-            and not any(_VERB.match(w) or w in _STOP for w in words[1:])
+            and not any(VERB.match(w) or w in STOP for w in words[1:])
         ):
             name = family.group("name")  # 'we show that Masked diffusion models can be made 12% ...'
             return _by_family(name)
@@ -200,7 +200,7 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
             or _BARE_SUBJECT.fullmatch(text, floor, end)
             or _CLAUSE_BARE.search(text, max(floor, end - 60), end)
         )
-        headed = _HEADED_NAME.search(text, max(floor, end - 40), end) if unnamed else None
+        headed = HEADED_NAME.search(text, max(floor, end - 40), end) if unnamed else None
         named = _named_at(headed.start(), subjects) if headed else None
         if named and unnamed.start() <= named.start:  # 'the PTv3 model had an mIoU of 91.35%'
             return subjects.role(named)
@@ -210,7 +210,7 @@ def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str |
             return _by_family(coined_name[0])
         return (None, None) if unnamed else None
     name = re.split(r"\s+on\s+", chunk[0])[0]  # 'the accuracy of FooNet on GSM8K is ...'
-    if name_key(name) in subjects.measures or _names_metric(name.split()[-1]):
+    if name_key(name) in subjects.measures or names_metric(name.split()[-1]):
         return None  # 'strong F1 scores', 'a 2.6% mAP boost': a metric's name is what, not who
     for m in subjects.methods:  # 'Kronecker' for 'Kronecker Embeddings'
         if m.name.lower().startswith(name.lower()):
@@ -258,7 +258,7 @@ def _subject_before(
             found = _appositive(text, sentence[0], end, subjects)
         if found == (None, None) and verb.group().lower().endswith("ing"):
             continue  # 'X sets new results outperforming Y by 0.9dB': the participle's is X's
-        if found == (None, None) and _names_metric(_phrase_before(text, sentence[0], end) or ""):
+        if found == (None, None) and names_metric(phrase_before(text, sentence[0], end) or ""):
             measured = True  # 'X is better: the perplexity gap shrinks by 32%': what changes, not who
             continue
         if found == (None, None):  # 'an audit with a fixed ISR=1.0 achieves': the method it runs with
@@ -271,15 +271,15 @@ def _subject_before(
 
 # Between coordinated names, and before the first of them: a maker's name may come first
 # ('Google Gemini-2.5-Pro and OpenAI o3').
-_NAMES_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:the\s+)?(?:[A-Z][\w-]*\s+)?")
+NAMES_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)(?:the\s+)?(?:[A-Z][\w-]*\s+)?")
 _APPOSITIVE_OPEN = re.compile(r"[^\s,;(]\s*,\s*(?:(?:called|named|dubbed|termed)\s+)?(?:[A-Z][\w-]*\s+)?$")
 
 
-def _name_chain(text: str, last: Mention, named: list[Mention]) -> list[Mention]:
+def name_chain(text: str, last: Mention, named: list[Mention]) -> list[Mention]:
     """The names coordinated up to ``last`` ('A, B and C'), in the order written."""
     chain = [last]
     while previous := [
-        m for m in named if m.end <= chain[0].start and _NAMES_GAP.fullmatch(text, m.end, chain[0].start)
+        m for m in named if m.end <= chain[0].start and NAMES_GAP.fullmatch(text, m.end, chain[0].start)
     ]:
         chain.insert(0, previous[-1])
     return chain
@@ -299,7 +299,7 @@ def _appositive(text: str, floor: int, end: int, subjects: Subjects) -> tuple[st
     last = next((m for m in named if m.end in (close, acronym.start() if acronym else -1)), None)
     if last is None:
         return None
-    first = _name_chain(text, last, named)[0]
+    first = name_chain(text, last, named)[0]
     if not _APPOSITIVE_OPEN.search(text, max(floor, first.start - 24), first.start):
         return None
     return subjects.role(first)
@@ -443,18 +443,20 @@ def _subject_named_after(text: str, q: Quantity, limit: int, subjects: Subjects)
     for m in (*subjects.methods, *subjects.models):
         if m.start == found.end():
             return m.name
-    return _clean_name(text, found.end(), limit)
+    return name_after(text, found.end(), limit)
 
 
-def _clean_name(text: str, start: int, limit: int) -> str | None:
-    phrase = _phrase_after(text, start, limit)
+def name_after(text: str, start: int, limit: int) -> str | None:
+    """The noun phrase at ``start`` taken as a name, unless it is one character or starts with a
+    digit."""
+    phrase = phrase_after(text, start, limit)
     if not phrase:
         return None
     name = phrase[0]
     return name if len(name) >= 2 and not name[0].isdigit() else None
 
 
-_IN_PARENS = re.compile(r"\(\s*" + _QUALIFIER + r"$")
+_IN_PARENS = re.compile(r"\(\s*" + QUALIFIER + r"$")
 
 
 def _subject_in_parens(text: str, q: Quantity, subjects: Subjects) -> tuple[str | None, str | None]:
@@ -483,7 +485,7 @@ def _the_model(
     return (None, named.pop()) if len(named) == 1 else None
 
 
-def _subject_of(
+def subject_of(
     text: str,
     q: Quantity,
     sentences: tuple[tuple[int, int], tuple[int, int] | None],
@@ -504,7 +506,7 @@ def _subject_of(
     if (
         reference
         and _ARTICLE_BEFORE.search(text, max(0, q.start - 8), q.start)
-        and not _STOP.intersection(reference.group("name").lower().split())
+        and not STOP.intersection(reference.group("name").lower().split())
     ):
         return reference.group("name"), None, True
     compared = _COMPARED_NUMBER.search(text, max(sentence[0], q.start - 30), q.start)
@@ -573,4 +575,4 @@ def _compared_before(text: str, sentence: tuple[int, int], q: Quantity, subjects
 def _compared_description(text: str, sentence: tuple[int, int], q: Quantity) -> str | None:
     """The other side of the comparison as the text describes it when it names none."""
     found = list(_OTHER_SIDE_ANY.finditer(text, sentence[0], q.start))
-    return _clean_name(text, found[-1].end(), q.start) if found else None
+    return name_after(text, found[-1].end(), q.start) if found else None
