@@ -13,6 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Kind = Literal["score", "change"]
 Direction = Literal["increase", "decrease"]
+#: A number the text gives as a ceiling ('less than 10%') or a floor ('more than 90%', 'at least').
+Bound = Literal["upper", "lower"]
 
 
 class _Strict(BaseModel):
@@ -46,6 +48,9 @@ class ClaimDraft(_Strict):
 
     value: float
     value_max: float | None = None
+    bound: Bound | None = Field(
+        None, description="upper: 'less than/below/at most N'; lower: 'more than/over/at least N'; else null."
+    )
     unit: str | None = Field(None, description="'%', 'x', 'points', 'GiB', 'ms', ... or null.")
     metric: str | None = Field(None, description="In the paper's words (top-1 accuracy, pass@1, speedup).")
     benchmark: str | None = Field(None, description="The dataset this number is measured on.")

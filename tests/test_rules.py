@@ -93,6 +93,16 @@ def test_grammar_reads_qualifiers_and_modifiers() -> None:
     assert bits.modifier == "bit"
 
 
+def test_a_ceiling_or_a_floor_is_a_bound_and_up_to_or_about_is_a_measured_value() -> None:
+    text = (
+        "We propose FooNet. On IneqMath, o1 achieves less than 10% overall accuracy. FooNet reaches "
+        "more than 90% accuracy on MNIST, at least 1.5 points over BarNet, with under 4 GB of "
+        "memory, and is up to 2.5x faster with about 85.1% accuracy on CIFAR-10."
+    )
+    bounds = {c.value: c.bound for c in extract(text).claims}
+    assert bounds == {10.0: "upper", 90.0: "lower", 1.5: "lower", 4.0: "upper", 2.5: None, 85.1: None}
+
+
 def test_from_to_after_a_change_verb_is_two_values_not_a_range() -> None:
     before, after = parse_quantities(Document("we reduce generative perplexity from 25.7 to 21.9"))
     assert (before.form, before.value, after.form, after.value) == ("before", 25.7, "after", 21.9)

@@ -124,6 +124,7 @@ def build_claims(
         ClaimDraft(
             value=d.q.value,
             value_max=d.q.value_max,
+            bound=d.q.bound,
             unit=_unit(d.q),
             metric=d.metric,
             benchmark=d.benchmark,
