@@ -62,6 +62,24 @@ def test_only_complete_scores_are_ranked_and_the_rest_say_what_they_lack(mixed: 
     assert set(board.unranked["claim_id"]).isdisjoint(board.scores["claim_id"])
 
 
+def test_a_bound_is_listed_as_unranked_not_ranked_as_a_measured_value() -> None:
+    """'o1 achieves less than 10% overall accuracy' says where the value lies, not what it is."""
+    text = "On IneqMath, o1 achieves less than 10% overall accuracy and GPT-4o reaches 12.5% overall accuracy."
+    result = paper("2401.00003", text, [
+        dict(value=10, bound="upper", unit="%", metric="overall accuracy", benchmark="IneqMath", model="o1",
+             evidence="o1 achieves less than 10% overall accuracy"),
+        dict(value=12.5, unit="%", metric="overall accuracy", benchmark="IneqMath", model="GPT-4o",
+             evidence="GPT-4o reaches 12.5% overall accuracy"),
+    ])
+    board = board_of(result)
+    assert board.scores["value"].tolist() == [12.5]
+    (row,) = board.unranked.to_dict("records")
+    assert (row["value"], row["bound"], row["unranked"]) == (10, "upper", "an upper bound, not a measured value")
+    out = io.StringIO()
+    board.unranked.to_csv(out)
+    assert "an upper bound" in out.getvalue()
+
+
 def test_the_proposed_method_is_shown_as_such(mixed: PaperResult) -> None:
     board = board_of(mixed)
     gsm8k = board.scores[board.scores["benchmark"] == "GSM8K"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import datetime
 import json
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -335,7 +336,7 @@ def test_a_date_in_a_text_or_number_column_is_refused_by_sheet_row_and_column(ru
     report = apply_review(book, run, "alice")
     assert report.counts["refused"] == 2 and report.counts["applied"] == 0
     assert report.refused == [
-        f"sheet Claims, row {setting_row}, column setting (M): the cell holds a date (2026-01-02), "
+        f"sheet Claims, row {setting_row}, column setting (N): the cell holds a date (2026-01-02), "
         "not what was typed; format the cell as text and type it again",
         f"sheet Claims, row {value_row}, column value (E): the cell holds a date (2024-01-05), "
         "not what was typed; format the cell as text and type it again",
@@ -420,6 +421,23 @@ def test_corrections_survive_reextraction_and_changed_or_vanished_ones_are_stale
     edit(fresh, fresh, "Claims", memory, decision="accept")
     assert apply_review(fresh, run, "alice").counts["applied"] == 1
     assert [s.target_id for s in review_status(run).stale] == [speed]
+
+
+def test_a_correction_recorded_before_a_field_existed_is_not_stale(run: Path, book: Path, tmp_path: Path) -> None:
+    """A history written by a version whose claims had no ``bound`` field: the field, unset
+    now, is no change to the extraction, so the correction stays in force."""
+    acc = claim_id(run, "p1", 83.6)
+    edited = tmp_path / "edited.xlsx"
+    edit(book, edited, "Claims", acc, metric="EM accuracy")
+    apply_review(edited, run, "alice")
+    with sqlite3.connect(run / STORE_FILE) as db:  # as an older version wrote it
+        db.execute("DROP TRIGGER corrections_no_update")
+        db.execute("UPDATE corrections SET extracted = json_remove(extracted, '$.bound')")
+    with CorrectionStore(run / STORE_FILE) as db:
+        assert all("bound" not in c.extracted for c in db.history() if c.extracted)
+    assert review_status(run).stale == []
+    papers, marks = load_reviewed(run)
+    assert claims_of(papers, "p1")[acc].metric == "EM accuracy" and not marks[acc].stale
 
 
 def test_a_row_of_an_older_export_whose_item_vanished_is_kept_as_stale(run: Path, book: Path, tmp_path: Path) -> None:

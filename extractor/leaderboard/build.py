@@ -9,7 +9,8 @@ table with a verdict, and flags conflicts (the same entry, ``identity_key``, rep
 different values by different papers; never averaged).
 
 A score is ranked only when its metric, benchmark and subject (method or model) are all known
-and it is one comparable number; every other score is listed as unranked with what it lacks.
+and it is one comparable, measured number (not a range, not a bound such as 'less than 10%');
+every other score is listed as unranked with what it lacks.
 The writers are :mod:`.tables` (CSV), :mod:`.xlsx` and :mod:`.charts`; :mod:`.export` picks
 one by the output's name.
 """
@@ -40,6 +41,7 @@ ONE_PAPER = "one paper"
 Marks = Mapping[str, Mapping[str, Stamp]]
 
 _ARROWS = {"higher": "\u2191", "lower": "\u2193"}
+_BOUND_REASONS = {"upper": "an upper bound, not a measured value", "lower": "a lower bound, not a measured value"}
 
 
 @dataclass
@@ -104,7 +106,7 @@ def _review_text(fields: Mapping[str, Stamp] | None) -> str | None:
 _ROW_FIELDS = [
     "paper_id", "claim_id", "kind", "benchmark", "benchmark_as_written", "benchmark_known",
     "metric", "metric_as_written", "better", "method", "model", "size_b", "value_as_written",
-    "value", "value_max", "unit", "comparable", "comparable_unit", "setting", "baseline",
+    "value", "value_max", "bound", "unit", "comparable", "comparable_unit", "setting", "baseline",
     "change_direction", "evidence", "arxiv_id", "setting_label", "setting_key", "method_key",
     "model_key", "metric_label", "proposed", "comparability", "identity", "unranked",
 ]  # fmt: skip
@@ -151,7 +153,7 @@ def _claim_frame(results: Iterable[PaperResult], marks: Marks) -> tuple[pd.DataF
                 n.metric, claim.metric if claim.metric != n.metric else None, n.direction,
                 claim.method, claim.model, n.size_b,
                 abstract[claim.value_span[0] : claim.value_span[1]] or None,
-                claim.value, claim.value_max, n.unit, n.comparable, n.comparable_unit,
+                claim.value, claim.value_max, claim.bound, n.unit, n.comparable, n.comparable_unit,
                 claim.setting, claim.baseline, claim.direction, claim.evidence,
                 paper["arxiv_id"], n.setting.label or None, n.setting.key, n.method_key, n.model_key,
                 metric_label, bool(n.method_key) and n.method_key in proposed,
@@ -166,12 +168,13 @@ def _claim_frame(results: Iterable[PaperResult], marks: Marks) -> tuple[pd.DataF
 
 
 def _unranked_reason(n: NormalizedClaim) -> str | None:
-    """Why a score stays off the board ('missing metric, subject', 'a range', 'value not
-    comparable'); '' for a score that is ranked, None for a change (never ranked)."""
+    """Why a score stays off the board ('missing metric, subject', 'a range', 'an upper bound',
+    'value not comparable'); '' for a score that is ranked, None for a change (never ranked)."""
     claim = n.claim
     if claim.kind != "score":
         return None
-    if n.metric and n.benchmark and (n.method_key or n.model_key) and claim.value_max is None and n.comparable is not None:
+    single = claim.value_max is None and claim.bound is None
+    if n.metric and n.benchmark and (n.method_key or n.model_key) and single and n.comparable is not None:
         return ""
     missing = [
         name
@@ -182,6 +185,8 @@ def _unranked_reason(n: NormalizedClaim) -> str | None:
     reasons = ["missing " + ", ".join(missing)] if missing else []
     if claim.value_max is not None:
         reasons.append("a range")
+    elif claim.bound is not None:
+        reasons.append(_BOUND_REASONS[claim.bound])
     elif n.comparable is None:
         reasons.append("value not comparable")
     return "; ".join(reasons)

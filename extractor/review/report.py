@@ -26,7 +26,7 @@ from extractor.review.state import ReviewMark, item_id
 from extractor.schema import Claim, PaperResult, Rejection
 from extractor.text.safe import html_text
 
-CLAIM_FIELDS = ("value", "unit", "metric", "benchmark", "method", "model", "baseline", "setting", "kind")
+CLAIM_FIELDS = ("value", "bound", "unit", "metric", "benchmark", "method", "model", "baseline", "setting", "kind")
 ALWAYS = ("value", "unit", "metric", "kind")
 
 STYLE = """

@@ -83,6 +83,7 @@ SHEETS: dict[str, list[Column]] = {
         Column("evidence", 40, edit=True, wrap=True),
         Column("value", 9, edit=True, number=True),
         Column("value_max", 11, edit=True, number=True),
+        Column("bound", 8, edit=True, choices=("upper", "lower")),
         *[Column(name, 8 if name == "unit" else 14, edit=True) for name in _CLAIM_TEXT],
         Column("kind", 9, edit=True, choices=("score", "change")),
         Column("direction", 10, edit=True, choices=("increase", "decrease")),

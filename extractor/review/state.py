@@ -244,6 +244,12 @@ def _latest(history: list[Correction]) -> dict[str, dict[str, Correction]]:
     return latest
 
 
+def _set_fields(extracted: dict) -> dict:
+    """An extracted item without its empty fields: a field a newer schema adds (``bound``) is
+    absent from what an older run recorded, and that is no change."""
+    return {k: v for k, v in extracted.items() if v is not None}
+
+
 def _changed(kind: str, before: dict, after: dict | None) -> str:
     if after is None:
         return "the extractor no longer produces this item"
@@ -261,7 +267,11 @@ def _target_state(target: Target, latest: dict[str, Correction]) -> TargetState:
     values = {**base, **{f: latest[f].new_value for f in ITEM_FIELDS[target.kind] if f in latest}}
     state = TargetState(target, values, latest)
     last = state.last
-    if last is not None and last.extracted is not None and last.extracted != target.extracted:
+    if (
+        last is not None
+        and last.extracted is not None
+        and (target.extracted is None or _set_fields(last.extracted) != _set_fields(target.extracted))
+    ):
         return replace(state, stale=_changed(target.kind, last.extracted, target.extracted))
     return state
 
