@@ -48,9 +48,7 @@ class ClaimDraft(_Strict):
 
     value: float
     value_max: float | None = None
-    bound: Bound | None = Field(
-        None, description="upper: 'less than/below/at most N'; lower: 'more than/over/at least N'; else null."
-    )
+    bound: Bound | None = Field(None, description="A ceiling ('less than N') or floor ('at least N').")
     unit: str | None = Field(None, description="'%', 'x', 'points', 'GiB', 'ms', ... or null.")
     metric: str | None = Field(None, description="In the paper's words (top-1 accuracy, pass@1, speedup).")
     benchmark: str | None = Field(None, description="The dataset this number is measured on.")
