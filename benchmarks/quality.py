@@ -1,7 +1,7 @@
 """The README's quality table: every gold set of ``fixtures/gold/sets.json``, run and scored as
 a user runs and scores it, plus the held-out sets pooled.
 
-    python benchmarks/quality.py [--backend rules] [--json]
+    python benchmarks/quality.py [--backend rules] [--json] [--role in-sample --role tuning]
 
 Each set's abstracts go through ``extractor run`` (the library call behind it, no cache) into
 a temporary run directory, scored by ``extractor eval``'s own scoring. The pooled row sums the
@@ -74,12 +74,20 @@ def main() -> None:
     parser.add_argument("--backend", default="rules", help="rules, or openai (OPENAI_API_KEY / OPENAI_BASE_URL as for extractor run)")
     parser.add_argument("--model", default=None, help="the model, for --backend openai")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--role",
+        action="append",
+        choices=("in-sample", "tuning", "held-out"),
+        help="only the sets of this role (repeatable): leave the held-out sets out while tuning",
+    )
     args = parser.parse_args()
     config = make_config(args.backend, args.model, use_cache=False)  # key and base URL as for a run
     rows, held_out = [], []
     with tempfile.TemporaryDirectory() as scratch:
         runs: dict[str, Path] = {}  # one run per abstracts file, shared by the sets it serves
         for spec in json.loads(SETS.read_text(encoding="utf-8")):
+            if args.role and spec["role"] not in args.role:
+                continue
             abstracts = spec["abstracts"]
             if abstracts not in runs:
                 runs[abstracts] = Path(scratch) / f"run-{len(runs)}"
@@ -88,8 +96,9 @@ def main() -> None:
             rows.append(row(spec["name"], spec["role"], report))
             if spec["role"] == "held-out":
                 held_out.append(report)
-    pooled = Report(held_out[0].fields, [p for r in held_out for p in r.papers], [])
-    rows.append(row("all held-out", "pooled", pooled))
+    if held_out:
+        pooled = Report(held_out[0].fields, [p for r in held_out for p in r.papers], [])
+        rows.append(row("all held-out", "pooled", pooled))
     if args.json:
         print(json.dumps({"backend": args.backend, "rules_version": RULES_VERSION, "sets": rows}, indent=2))
     else:
