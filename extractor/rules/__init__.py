@@ -26,7 +26,7 @@ from extractor.rules.text import Document, Mention, written_at
 from extractor.schema import Benchmark, ExtractionDraft, Method
 from extractor.text.numbers import find_numbers
 
-RULES_VERSION = "2.4"
+RULES_VERSION = "2.5"
 # A model named by more than its size ('LLaMA2-7B', 'Mistral 7B'; not '27B models', '720M scale').
 _NAMED = re.compile(r"[A-Z][A-Za-z]|[A-Za-z]-?\d|\d[A-Za-z]*-[A-Z]")
 
