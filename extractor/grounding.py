@@ -4,8 +4,9 @@ A claim survives when its evidence is found in the abstract (whitespace- and cas
 and its number (and the upper end of a range) is written inside that evidence. Spans are
 computed here, never taken from a backend. Names of methods, models and benchmarks must occur
 in the text too; a model size must be a number the text writes. So must each name a claim is
-attributed to (benchmark, method, model, baseline): an ungrounded one is cleared from the claim
-and recorded as an ``attribution`` rejection, and the number, when grounded, is kept.
+attributed to (benchmark, method, model, baseline), and a claim's bound must be written right
+before its number ('less than 10%'): an ungrounded one is cleared from the claim and recorded as
+an ``attribution`` rejection, and the number, when grounded, is kept.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from extractor.schema import (
 )
 from extractor.text.format_chars import drop_format
 from extractor.text.hashing import short_hash
-from extractor.text.numbers import NumberMention, find_numbers, mentions_in
+from extractor.text.numbers import NumberMention, bound_before, find_numbers, mentions_in
 
 T = TypeVar("T")
 
@@ -109,6 +110,7 @@ def _value_span(
 
 
 ATTRIBUTE_NAMES = ("benchmark", "method", "model", "baseline")
+_BOUND_WORDS = {"upper": "'less than', 'below' or 'at most'", "lower": "'more than', 'over' or 'at least'"}
 
 
 def ungrounded_names(draft: ClaimDraft, abstract: str) -> dict[str, str]:
@@ -205,6 +207,10 @@ def ground(
             continue
         for reason in unnamed.values():
             reject("attribution", item, reason)
+        if grounded.bound and bound_before(abstract, grounded.value_span[0]) != grounded.bound:
+            words = _BOUND_WORDS[grounded.bound]
+            reject("attribution", item, f"bound {grounded.bound!r} is not written: no {words} before the number")
+            grounded = grounded.model_copy(update={"bound": None})
         if grounded.id not in seen:
             seen.add(grounded.id)
             claims.append(grounded)

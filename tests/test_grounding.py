@@ -78,6 +78,22 @@ def test_an_ungrounded_attribute_name_is_cleared_and_the_number_kept() -> None:
     assert again.claims[0].id == kept.id
 
 
+def test_a_bound_must_be_written_before_its_number() -> None:
+    """A bound takes a score off the leaderboard, so one the text does not write is cleared."""
+    text = "GANQ keeps the error below 2.1% and reaches more than 90% accuracy, with 83.6% on GSM8K."
+    draft = ExtractionDraft(claims=[
+        claim(value=2.1, unit="%", bound="upper", evidence="keeps the error below 2.1%"),
+        claim(value=90, unit="%", bound="upper", evidence="reaches more than 90% accuracy"),  # the wrong side
+        claim(value=83.6, unit="%", bound="lower", evidence="83.6% on GSM8K"),  # none written
+    ])
+    extraction, rejected = ground(draft, text, "p")
+    assert [(c.value, c.bound) for c in extraction.claims] == [(2.1, "upper"), (90, None), (83.6, None)]
+    assert [(r.field, r.item["value"], r.reason) for r in rejected] == [
+        ("attribution", 90, "bound 'upper' is not written: no 'less than', 'below' or 'at most' before the number"),
+        ("attribution", 83.6, "bound 'lower' is not written: no 'more than', 'over' or 'at least' before the number"),
+    ]
+
+
 def test_an_ungrounded_number_is_rejected_once_whatever_its_names() -> None:
     draft = ExtractionDraft(claims=[claim(value=91.2, evidence="GANQ reaches 83.6% accuracy", benchmark="MATH-500")])
     _, rejected = ground(draft, ABSTRACT, "p")

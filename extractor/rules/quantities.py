@@ -75,10 +75,6 @@ _QUALIFIER = re.compile(
     r"|approx(?:imately|\.)?|sim|geq|leq|~|\u2248|\u223c|[<>]=?|\u2265|\u2264)\s*$",
     re.IGNORECASE,
 )
-_BOUNDS = {
-    **dict.fromkeys(("less than", "fewer than", "at most", "below", "under", "le", "leq", "<", "<=", "\u2264"), "upper"),
-    **dict.fromkeys(("more than", "over", "at least", "above", "exceeding", "ge", "geq", ">", ">=", "\u2265"), "lower"),
-}
 # The characters a qualifier ends with (in lower case; none of them has a case form outside ASCII):
 # the pattern, which may start at any character, is searched for only before a number whose words
 # before it end with one of them.
@@ -112,12 +108,6 @@ class Quantity:
     modifier: str | None = None  # the word of a compound adjective: '3-bit' -> 'bit'
     uncertainty: float | None = None  # '11.0 pm 1.3' -> 1.3
     number_end: int = 0  # end of the last number, before its unit
-
-    @property
-    def bound(self) -> str | None:
-        """'upper' for a number written as a ceiling ('less than 10%'), 'lower' for a floor
-        ('more than 90%'): not a measured value ('up to' and 'about' qualify measured ones)."""
-        return _BOUNDS.get(self.qualifier or "")
 
     @property
     def billions(self) -> float | None:

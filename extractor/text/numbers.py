@@ -52,6 +52,23 @@ def _signed(match: re.Match[str]) -> tuple[str | None, str, int]:
     return None, match.string[match.start() : end], match.start()
 
 
+# The words right before a number that make it a ceiling or a floor ('less than 10%', 'by over
+# 20 points', '$\\leq 3$'): where a value lies, not a measured value ('up to' and 'about' qualify
+# measured ones).
+_BOUND_BEFORE = re.compile(
+    r"(?<![A-Za-z])(?:(?P<upper>less\s+than|fewer\s+than|at\s+most|below|under|leq?|[<\u2264])"
+    r"|(?P<lower>more\s+than|over|at\s+least|above|exceeding|geq?|[>\u2265]))=?\s*\$?\s*$",
+    re.IGNORECASE,
+)
+_BOUND_REACH = 24
+
+
+def bound_before(text: str, start: int) -> str | None:
+    """'upper' or 'lower' when the words right before the number at ``start`` make it a bound."""
+    found = _BOUND_BEFORE.search(text, max(0, start - _BOUND_REACH), start)
+    return found.lastgroup if found else None
+
+
 @dataclass(frozen=True)
 class NumberMention:
     start: int

@@ -26,7 +26,7 @@ from extractor.rules.claims import CLAIM, SETTING, Reading
 from extractor.rules.quantities import Quantity
 from extractor.rules.text import Document, Mention
 from extractor.schema import ClaimDraft
-from extractor.text.numbers import NumberMention
+from extractor.text.numbers import NumberMention, bound_before
 
 __all__ = ["Subjects", "build_claims", "measure_names"]
 
@@ -124,7 +124,7 @@ def build_claims(
         ClaimDraft(
             value=d.q.value,
             value_max=d.q.value_max,
-            bound=d.q.bound,
+            bound=bound_before(text, d.q.start),
             unit=_unit(d.q),
             metric=d.metric,
             benchmark=d.benchmark,
