@@ -64,6 +64,7 @@ _IDS = ("Paper", "Claim id")  # never wrapped nor cut: the column fits the longe
 _WRAPPED = (
     "Evidence", "Conflict", "Title", "Why rejected", "Error", "Setting", "Baseline", "Method", "Model",
     "Benchmark", "Benchmark as written", "Metric", "Metric as written", "Reviewed", "Source",
+    "Unranked because",
 )
 _LINE = 13  # points per line of wrapped text
 WRAP_ROWS = 5000  # sheets up to this many rows wrap long text
