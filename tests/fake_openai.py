@@ -71,6 +71,7 @@ FAULT_KINDS = (
     "extra_keys",  # the grounded answer with keys the schema does not define, as small models add
     "invented_number",  # the grounded answer plus a claim whose number is not in the abstract
     "invented_name",  # the grounded answer with its claims credited to a benchmark not in the abstract
+    "invented_bound",  # the grounded answer with every claim called an upper bound ('less than')
     "length",  # cut JSON with finish_reason "length"
     "refusal",  # the model refuses (message.refusal, no content)
 )
@@ -188,6 +189,11 @@ def _invented_name(draft: ExtractionDraft) -> ExtractionDraft:
     """The draft with every claim's benchmark set to a name no abstract writes."""
     claims = [c.model_copy(update={"benchmark": INVENTED_BENCHMARK}) for c in draft.claims]
     return draft.model_copy(update={"claims": claims})
+
+
+def _invented_bound(draft: ExtractionDraft) -> ExtractionDraft:
+    """The draft with every claim called an upper bound, which no grounded answer's text writes."""
+    return draft.model_copy(update={"claims": [c.model_copy(update={"bound": "upper"}) for c in draft.claims]})
 
 
 def _tokens(text: str) -> int:
@@ -592,6 +598,8 @@ class FakeOpenAI:
             draft = _invented(abstract, draft)
         elif kind == "invented_name":
             draft = _invented_name(draft)
+        elif kind == "invented_bound":
+            draft = _invented_bound(draft)
         text = draft.model_dump_json(exclude_defaults=True)
         if kind in ("malformed", "length"):
             text = text[: len(text) // 2]

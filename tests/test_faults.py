@@ -196,6 +196,24 @@ def test_an_invented_benchmark_is_asked_about_then_cleared_and_its_numbers_kept(
     assert_others_ok(results)
 
 
+def test_an_invented_bound_is_asked_about_then_cleared_and_its_numbers_kept(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    """A bound takes a score off the ranking: one the text does not write is not believed."""
+    fake_openai.faults.append(Fault("invented_bound", times=5, match=MATCH))
+    results = run_batch(tmp_path, fake_openai)
+    target = results[TARGET.id]
+    expected = grounded_answer(TARGET.abstract).claims
+    assert target.status == "ok" and (target.usage.reasks, target.usage.requests) == (1, 2)
+    reason = "bound 'upper' is not written: no 'less than', 'below' or 'at most' before the number"
+    assert reason in second_request_text(fake_openai)
+    assert [(c.value, c.bound) for c in target.extraction.claims] == [(c.value, None) for c in expected]
+    assert {(r.field, r.reason) for r in target.rejected} == {("attribution", reason)}
+    with (tmp_path / "run" / "claims.csv").open() as handle:
+        assert {row["bound"] for row in csv.DictReader(handle)} == {""}
+    assert_others_ok(results)
+
+
 def test_an_answer_cut_off_by_the_token_limit_fails_clearly_and_a_rerun_retries_it(
     tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
