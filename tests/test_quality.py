@@ -28,8 +28,9 @@ SETS = {s["name"]: s for s in json.loads((FIXTURES / "gold" / "sets.json").read_
 FLOORS: dict[str, dict[str, float]] = {
     # 88 papers, 151 claims: tuples F1 0.857, claims F1 0.997, methods F1 0.974
     "dev": {"tuples": 0.83, "claims": 0.97, "methods": 0.94},
-    # 61 papers, 129 claims (fixtures/tune/README.md): tuples F1 0.747, claims F1 0.932, methods F1 0.988
-    "tune-new": {"tuples": 0.72, "claims": 0.91, "methods": 0.95},
+    # 97 papers, 210 claims (fixtures/tune/README.md): tuples F1 0.657, claims F1 0.920, methods F1 0.947
+    # (the third batch, tn-062 on, before any rule was written for it)
+    "tune-new": {"tuples": 0.63, "claims": 0.89, "methods": 0.92},
     # 60 papers, 161 claims (fixtures/gold/TUNE.md): tuples F1 0.726, claims F1 0.991, methods F1 0.974
     "tune-scirex": {"tuples": 0.69, "claims": 0.96, "methods": 0.94},
     # 30 papers, 12 claims: tuples F1 0.417, claims F1 1.000, methods F1 0.765
