@@ -1291,6 +1291,18 @@ def test_a_model_version_of_one_digit_or_a_spaced_variant_is_part_of_its_name() 
     assert [m.name for m in extract(text).models] == ["GPT-5", "DeepSeek R1", "GPT-4o"]
 
 
+def test_a_release_written_apart_is_one_model_and_its_version_no_result() -> None:
+    text = (
+        "Claude 3.7 Sonnet (47.7%) and GPT-4o mini (33.7%) trail Gemini 2.5 Pro, which reaches 80% "
+        "accuracy, while Claude Haiku 4.5 reaches 50%."
+    )
+    extraction = extract(text)
+    assert [m.name for m in extraction.models] == ["Claude 3.7 Sonnet", "GPT-4o mini", "Gemini 2.5 Pro", "Claude Haiku 4.5"]
+    assert [(c.value, c.model) for c in extraction.claims] == [
+        (47.7, "Claude 3.7 Sonnet"), (33.7, "GPT-4o mini"), (80.0, "Gemini 2.5 Pro"), (50.0, "Claude Haiku 4.5"),
+    ]
+
+
 # --- benchmarks -----------------------------------------------------------------------------
 
 

@@ -249,7 +249,15 @@ MODEL_FAMILIES = re.compile(r"^(?:" + _FAMILIES + r")(?:\b|[-\d.])", re.IGNORECA
 FAMILY_NAMES = alternation(_FAMILIES)
 # A model named in running text: a family name with its version and variant ('GPT-4o', 'GPT-5',
 # 'Llama-3.1-8B-Instruct', 'DeepSeek-R1', 'DeepSeek R1', 'Qwen2.5'), capitalized or carrying a digit.
+# ... and its release written apart: a version ('Claude 3.7 Sonnet', 'Gemini 2.5 Pro') and the
+# variant words of a release ('GPT-4o mini', 'Claude Haiku 4.5', 'Gemini 2.0 Flash').
+_VARIANT = (
+    r"(?-i:Sonnet|Opus|Haiku|Flash(?:-Lite)?|Pro|Ultra|Nano|Mini|mini|Turbo|Instruct|Chat|Lite|Max|Plus|"
+    r"Thinking|Preview|Coder|Omni|VL)"
+)
+_SPACED_VERSION = r"\s\d{1,2}(?:\.\d{1,2})?(?![\w.%]|\.\d)"
 MODEL_NAME = re.compile(
-    r"(?<![\w-])(?:" + FAMILY_NAMES + r")(?:(?:[-.]?\d|-[A-Za-z])(?:[\w.+-]*[\w+])?|\s[A-Z]\d(?:\.\d)?)?(?![\w-])",
+    r"(?<![\w-])(?:" + FAMILY_NAMES + r")(?:(?:[-.]?\d|-[A-Za-z])(?:[\w.+-]*[\w+])?|\s[A-Z]\d(?:\.\d)?)?"
+    + r"(?:" + _SPACED_VERSION + r")?(?:\s" + _VARIANT + r"(?:" + _SPACED_VERSION + r")?)*(?![\w-])",
     re.IGNORECASE,
 )

@@ -87,7 +87,7 @@ def build_claims(
 ) -> list[ClaimDraft]:
     """A claim for every quantity read as a result, with what its sentence says about it."""
     text = doc.text
-    names = [*subjects.methods, *benchmarks]
+    names = [*subjects.methods, *subjects.models, *benchmarks]
     results = [
         _past_math(text, r.quantity) for r in readings if r.role == CLAIM and not _in_name(r.quantity, names)
     ]

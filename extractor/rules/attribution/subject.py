@@ -166,8 +166,10 @@ def _named_at(end: int, subjects: Subjects) -> Mention | None:
 def _resolve(text: str, floor: int, end: int, subjects: Subjects) -> tuple[str | None, str | None] | None:
     """(method, model) of the subject that ends at ``end``; None when the words there are no
     subject (a list of predicates goes on), (None, None) when the subject is unnamed."""
-    if _CONJOINED.search(text, max(floor, end - 4), end) or end <= floor:
+    if end <= floor:
         return None
+    if _CONJOINED.search(text, max(floor, end - 4), end) and not _named_at(end, subjects):
+        return None  # a name may end with its version ('Claude Haiku 4.5 reaches'), a list never
     if subjects.proposed and _OWN.search(text, max(floor, end - 60), end):
         return subjects.proposed, None
     head = _NAME_HEAD.search(text, max(floor, end - 24), end)
