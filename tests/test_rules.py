@@ -660,6 +660,10 @@ def test_with_no_named_method_the_model_the_paper_used_achieved_the_number() -> 
         # the paper's own name with its abbreviation in parentheses
         ("With little overhead , our Fast Sparse Decoder ( FooNet ) method reaches 55.6 perplexity on PTB .",
          "FooNet", None),
+        # a verb's form after an article, a possessive or a preposition is a noun or an adjective
+        ("In experiments, the proposed method improved the more recently developed BarNet by 3.6 pp.", "FooNet", None),
+        ("Our framework gives an increase in task processing speed and 98.7% consistency in writing.",
+         "FooNet", None),
     ],
 )
 def test_the_subject_is_who_achieved_the_number(text: str, method: str | None, model: str | None) -> None:

@@ -33,7 +33,7 @@ RESULT_VERBS = (
     r"achiev|reach|obtain|outperform|surpass|improv|reduc|yield|attain|deliver|match|retain|recover|"
     r"provid|rais|increas|decreas|narrow|shrink|accelerat|exceed|beat|establish|boost|preserv|need|"
     r"requir|consum|perform|generat|answer|exit|outscor|trail|lag|giv|clos|captur|remain|keep|kept|maintain|"
-    r"fall|fell|collaps|climb|sit|speed|ranks|ranked|halv|doubl|sav|"
+    r"fall|fell|collaps|climb|sit|speed(?=(?:s|ed|ing)?\s+up\b)|ranks|ranked|halv|doubl|sav|"
     r"scor(?=es|ed|ing|e\s+(?:[a-z]+\s+){0,2}(?:\\?\$?\d|$))"
 )
 # Verbs that are also nouns ('gain', 'cost', 'drop'): they end a noun phrase, never open a clause.

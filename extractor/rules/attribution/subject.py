@@ -62,6 +62,14 @@ _PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been)\s+(?:\w+ly\s+)?$", re.IGNO
 # An aside between dashes ('any LLM -- for example, M that achieves 82.4% -- with ...'): its
 # verbs are not the main clause's.
 _ASIDE = re.compile(r"\s(?:--|\u2014|\u2013)\s[^;]*?\s(?:--|\u2014|\u2013)\s")
+# Before a verb's form, what makes it a noun or an adjective: an article, a possessive or a
+# preposition, with only numbers and degree words after it ('a 3x increase', 'the more recently
+# developed X', 'in speed').
+_NOUN_POSITION = re.compile(
+    r"(?<![\w-])(?:a|an|the|its|their|our|in|of|on|for|with|at|from|into|than)\s+(?:(?:[\d.]+\s*(?:%|x|\\times|times|-?fold)?|more|most|less|least|"
+    r"\w+ly)\s+)*$",
+    re.IGNORECASE,
+)
 # What may stand between a subject and its verb: adverbs, a relative pronoun, a parenthesis,
 # 'with ...' ('AL8 with uniform 8-bit momentum reaches'), a modal ('X can far surpass', 'X can
 # be made 12% more efficient').
@@ -239,6 +247,8 @@ def _subject_before(
     for verb in reversed(list(_SUBJECT_VERB.finditer(text, sentence[0], position))):
         if any(start < verb.start() < end for start, end in asides):
             continue
+        if _NOUN_POSITION.search(text, max(sentence[0], verb.start() - 30), verb.start()):
+            continue  # 'a 3x increase in speed', 'the more recently developed Co-DETR': no verb
         if _PASSIVE.search(text, max(sentence[0], verb.start() - 16), verb.start()):
             agent = _BY_AGENT.match(text, verb.end())
             named = [m for m in (*subjects.methods, *subjects.models) if agent and m.start == agent.end()]
