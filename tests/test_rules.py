@@ -664,6 +664,8 @@ def test_with_no_named_method_the_model_the_paper_used_achieved_the_number() -> 
         ("In experiments, the proposed method improved the more recently developed BarNet by 3.6 pp.", "FooNet", None),
         ("Our framework gives an increase in task processing speed and 98.7% consistency in writing.",
          "FooNet", None),
+        # after a comma, 'with' opens a clause of its own whose subject is the name it introduces
+        ("Baselines differ widely, with GPT-4o reaching 45.0% accuracy.", None, "GPT-4o"),
     ],
 )
 def test_the_subject_is_who_achieved_the_number(text: str, method: str | None, model: str | None) -> None:

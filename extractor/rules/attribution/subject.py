@@ -71,11 +71,12 @@ _NOUN_POSITION = re.compile(
     re.IGNORECASE,
 )
 # What may stand between a subject and its verb: adverbs, a relative pronoun, a parenthesis,
-# 'with ...' ('AL8 with uniform 8-bit momentum reaches'), a modal ('X can far surpass', 'X can
+# 'with ...' ('AL8 with uniform 8-bit momentum reaches'; after a comma, 'with' opens a clause of
+# its own: ', with GPT-4o reaching 45%'), a modal ('X can far surpass', 'X can
 # be made 12% more efficient').
 _BEFORE_VERB = AsciiFirst(
     r"(?=[\s(,]|$)"  # every part opens with a space, '(' or ',': other places are skipped at once
-    r"(?:\s*\([^()]{0,60}\))?(?:\s+with\s+[^,;()]{1,40}?)?(?:\s*,?\s+(?:that|which|who))?"
+    r"(?:\s*\([^()]{0,60}\))?(?:(?<!,)\s+with\s+[^,;()]{1,40}?)?(?:\s*,?\s+(?:that|which|who))?"
     r"(?:\s+(?:\w+ly|also|further|still|only|not\s+only|even|then|thus|both|consistently|far|"
     r"can|cannot|could|may|might|will|would|should|must))*\s*$",
     re.IGNORECASE,
