@@ -81,10 +81,11 @@ _BEFORE_VERB = AsciiFirst(
     r"can|cannot|could|may|might|will|would|should|must))*\s*$",
     re.IGNORECASE,
 )
-# The common noun a name is written before ('the BAI-MCTS algorithm achieves', 'the PTv3 model
-# had'): the name is the subject, the noun only says what kind of thing it is.
+# The common noun a name is written before, perhaps with a word of its own ('the BAI-MCTS
+# algorithm achieves', 'the PTv3 model had', 'AKG kernel agent achieves'): the name is the
+# subject, the noun only says what kind of thing it is.
 _NAME_HEAD = re.compile(
-    r"\s+(?:algorithm|method|model|framework|approach|system|architecture|network|pipeline|agent|"
+    r"\s+(?:[a-z][\w-]*\s+)?(?:algorithm|method|model|framework|approach|system|architecture|network|pipeline|agent|"
     r"detector|retriever|planner|policy|judge)s?$",
     re.IGNORECASE,
 )
