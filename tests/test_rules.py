@@ -845,6 +845,9 @@ def test_a_number_in_inline_math_binds_its_words_past_the_math() -> None:
     assert (claim.metric, claim.benchmark) == ("zero-shot ImageNet-1k accuracy", "ImageNet-1k")
     (claim,) = extract(PROPOSE + r"A trainable proportion of approximately $4.1\%$ captures most of it.").claims
     assert claim.metric == "trainable proportion"
+    (claim,) = extract(PROPOSE + r"FooNet gives a $1.71\times$ speedup in matrix multiplication.").claims
+    assert (claim.value, claim.unit, claim.metric) == (1.71, "x", "speedup")
+    assert extract(PROPOSE + r"The bound is $O(2\times n)$ with $3 \times 10^4$ terms.").claims == []
 
 
 def test_a_list_of_by_phrases_measures_what_its_first_does() -> None:

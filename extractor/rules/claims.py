@@ -189,7 +189,7 @@ def read_quantity(doc: Document, q: Quantity) -> Reading:
     glued = _glued_left(text, q)
     if glued == MATH or _glued_right(text, q) == MATH or _BIG_O.search(before_text[-8:]):
         return reading(MATH)
-    if doc.in_math(q.start) and q.unit != "%":
+    if doc.in_math(q.start) and q.unit not in ("%", "x"):  # '$4\times$' is a result, as '$4\%$' is
         return reading(MATH)
     if _LATEX_RESIDUE.search(text, max(0, q.start - 30), q.start) or (
         text.startswith("pt", q.number_end) and _LATEX_KEY.search(text, max(0, q.start - 12), q.start)
