@@ -52,6 +52,7 @@ class Reading:
 
 
 _GLUED_QUALIFIERS = ("approx", "sim", "leq", "geq")
+_DIGIT_AFTER = re.compile(r"\s*\d")
 _APPROXIMATE = ("~", "sim", "approx", "approximately", "about", "roughly", "around", "nearly")
 _EQUALS = ("=", ":=", "\\approx", "approx", "\u2248", "\\sim", "sim")
 _EQUATION = re.compile(
@@ -189,7 +190,8 @@ def read_quantity(doc: Document, q: Quantity) -> Reading:
     glued = _glued_left(text, q)
     if glued == MATH or _glued_right(text, q) == MATH or _BIG_O.search(before_text[-8:]):
         return reading(MATH)
-    if doc.in_math(q.start) and q.unit not in ("%", "x"):  # '$4\times$' is a result, as '$4\%$' is
+    # '$4\times$' is a result, as '$4\%$' is; '$4096 \times 4096$' is a product
+    if doc.in_math(q.start) and (q.unit not in ("%", "x") or _DIGIT_AFTER.match(text, q.end)):
         return reading(MATH)
     if _LATEX_RESIDUE.search(text, max(0, q.start - 30), q.start) or (
         text.startswith("pt", q.number_end) and _LATEX_KEY.search(text, max(0, q.start - 12), q.start)

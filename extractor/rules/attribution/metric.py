@@ -53,6 +53,10 @@ _IN_AFTER = AsciiFirst(
     GAP_CHAR + r"{0,24}?\b(?:in|from|on\s+average)\s+(?:terms\s+of\s+)?(?:the\s+|their\s+|its\s+)?(?=[^\W\d])",
     re.IGNORECASE,
 )
+# A change noun whose amount follows it ('a reduction of up to', 'an improvement of').
+_CHANGE_OF = re.compile(
+    r"\b(?:" + "|".join(sorted(CHANGE_NOUNS)) + r")\s+of\s+" + QUALIFIER + r"\$?$", re.IGNORECASE
+)
 _SHARE_OF = re.compile(r"\s+of\s+(?:the\s+|its\s+|their\s+)?(?=[^\W\d])", re.IGNORECASE)
 # A verb that changes its object ('improves the', 'reduces', 'speeds up'), up to the object.
 CHANGE_VERB = AsciiFirst(
@@ -161,9 +165,12 @@ def _metric_in_after(text: str, q: Quantity, limit: int) -> str | None:
         second = phrase_after(text, joined.end(), limit) if joined else None
         if second and names_metric(second[0].split()[-1]):
             cleaned = clean_metric(text[found.end() : second[1]])
-    # what a change noun right before 'in' changes is the measure ('a 40 % reduction in parameters')
+    # what a change noun right before 'in' changes is the measure ('a 40 % reduction in parameters',
+    # 'a reduction of up to 4x in weight storage')
     lead = found.group().lower().split()
-    changed = len(lead) == 2 and lead[0] in CHANGE_NOUNS
+    changed = (len(lead) == 2 and lead[0] in CHANGE_NOUNS) or (
+        len(lead) == 1 and _CHANGE_OF.search(text, max(0, q.start - 40), q.start) is not None
+    )
     if cleaned and (changed or names_metric(cleaned) or _IN_TERMS_OF.search(found.group())):
         return cleaned
     return None

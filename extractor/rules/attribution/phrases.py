@@ -62,10 +62,9 @@ CHANGE_NOUNS = frozenset(
     "improvement improvements gain gains boost boosts increase increases reduction reductions "
     "drop drops margin margins lift lifts uplift uplifts savings saving decrease decreases".split()
 )
-# Words after a metric's name that are not part of it: the change it names, and its reference
-# ('accuracy improvement', '2.5 F1 absolute').
-# Words after a metric's name that are not part of it: a change noun, and the unit of a score
-# written after the name ('10 F1 points', '31.2 BLEU points').
+# Words after a metric's name that are not part of it: the change it names, its reference and
+# the unit of a score written after the name ('accuracy improvement', '2.5 F1 absolute', '10 F1
+# points').
 _TRAILING = CHANGE_NOUNS | {"absolute", "relative", "points", "point", "pts"}
 _METRIC_WORDS = METRIC_WORDS - _GENERIC
 
