@@ -865,6 +865,14 @@ def test_a_list_of_by_phrases_measures_what_its_first_does() -> None:
     assert [(c.metric, c.kind, c.direction) for c in claims] == [("Accuracy", "change", "decrease")] * 3
 
 
+def test_objects_of_one_change_verb_each_measure_their_own_and_change_its_way() -> None:
+    text = PROPOSE + "It reduces latency by 30%, training time by 9.9%, and inference time by 8.0%."
+    claims = extract(text).claims
+    assert [(c.metric, c.direction) for c in claims] == [
+        ("latency", "decrease"), ("training time", "decrease"), ("inference time", "decrease"),
+    ]
+
+
 def test_modifiers_coordinated_before_a_shared_metric_name_are_its_phrase() -> None:
     text = PROPOSE + "FooNet obtains gains of +22% and +76% in the Ego2Exo and Exo2Ego IoU over GPT-4o."
     assert [c.metric for c in extract(text).claims] == ["Ego2Exo and Exo2Ego IoU"] * 2

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from extractor.rules.attribution.benchmark import REPORTED_ON
-from extractor.rules.attribution.metric import CHANGE_VERB, measured
+from extractor.rules.attribution.metric import CHANGE_VERB, GAPPED, measured
 from extractor.rules.attribution.phrases import (
     GAP_CHAR,
     QUALIFIER,
@@ -356,6 +356,21 @@ def _share_by_lists(text: str, drafts: list[Draft]) -> None:
         ):
             b.metric, b.firm = a.metric, a.firm
             b.kind, b.direction = a.kind, a.direction
+
+
+def _share_gapped_direction(text: str, drafts: list[Draft]) -> None:
+    """'reduces latency by 30%, memory by 40%, and energy by 8%': a change whose verb is left out
+    goes the way of the change before it, whose verb it shares."""
+    for a, b in zip(drafts, drafts[1:]):
+        if (
+            b.kind == "change"
+            and b.direction is None
+            and a.kind == "change"
+            and a.direction
+            and GAPPED.search(text, a.q.end, b.q.start)
+            and not re.search(r"[.;:]", text[a.q.end : b.q.start])
+        ):
+            b.direction = a.direction
 
 
 _RESTATED = re.compile(
@@ -721,6 +736,7 @@ def align(doc: Document, drafts: list[Draft], benchmarks: list[Mention], subject
     _share_lists(text, drafts)
     _paired_metric_lists(text, doc, drafts)
     _share_by_lists(text, drafts)
+    _share_gapped_direction(text, drafts)
     _share_before_and_after(text, drafts)
     _share_restatement(text, drafts)
     _share_apposed_difference(text, drafts)

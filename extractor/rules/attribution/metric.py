@@ -328,9 +328,10 @@ def _metric_of_change(text: str, floor: int, q: Quantity) -> str | None:
 
 
 # 'reduces latency by 30% and memory by 40%', 'improving the efficiency of M by 6x and the AP by
-# 1%': the change verb is left out before the second object, written just before its 'by'.
-_GAPPED = re.compile(
-    r"(?:\band|,)\s+(?:the\s+|its\s+|their\s+)?(?P<object>(?:[\w@-]+\s+){0,3}?[\w@-]+)\s+by\s+" + QUALIFIER + r"$",
+# 1%', '..., and energy by 8%': the change verb is left out before the second object, written just
+# before its 'by'.
+GAPPED = re.compile(
+    r"(?:,\s+and|\band|,)\s+(?:the\s+|its\s+|their\s+)?(?P<object>(?:[\w@-]+\s+){0,3}?[\w@-]+)\s+by\s+" + QUALIFIER + r"$",
     re.IGNORECASE,
 )
 
@@ -341,7 +342,7 @@ _FIRST_BY = re.compile(r"\bby\s+" + QUALIFIER + r"[-+\u2212]?\d[\d.,]*\s*[^\s,;]
 def _metric_gapped(text: str, floor: int, q: Quantity) -> str | None:
     """The object of a change verb left out by gapping: it follows a first 'V X by N' of the
     clause, and holds no verb of its own."""
-    found = _GAPPED.search(text, max(floor, q.start - 60), q.start)
+    found = GAPPED.search(text, max(floor, q.start - 60), q.start)
     if (
         not found
         or not _FIRST_BY.search(text, max(floor, found.start() - 40), found.start())
@@ -526,7 +527,7 @@ def _metric_from_grammar(
         or _metric_share(text, q, limit)
         or _metric_points_of(text, q, limit)
         or _metric_duration_of(text, q, limit)
-        or _metric_gapped(text, clause[0], q)
+        or _metric_gapped(text, sentence[0], q)  # its verb may be clauses back: ", and Y by 8%"
         or _metric_of_change(text, clause[0], q)
         or _metric_beaten(text, clause[0], q)
         or _metric_in_terms(text, sentence, q)
