@@ -873,6 +873,13 @@ def test_objects_of_one_change_verb_each_measure_their_own_and_change_its_way() 
     ]
 
 
+def test_what_a_noun_of_quantity_counts_is_part_of_the_metric() -> None:
+    (claim,) = extract(PROPOSE + "It reduces the number of parameters by up to 19%.").claims
+    assert claim.metric == "number of parameters"
+    (claim,) = extract(PROPOSE + "It cuts the amount of memory by 40%.").claims
+    assert claim.metric == "amount of memory"
+
+
 def test_modifiers_coordinated_before_a_shared_metric_name_are_its_phrase() -> None:
     text = PROPOSE + "FooNet obtains gains of +22% and +76% in the Ego2Exo and Exo2Ego IoU over GPT-4o."
     assert [c.metric for c in extract(text).claims] == ["Ego2Exo and Exo2Ego IoU"] * 2

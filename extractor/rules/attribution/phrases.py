@@ -83,6 +83,10 @@ def _function_case(word: str) -> str:
 _HEAD_END = re.compile(r"\s+(?:by|from|to|of)\b|\s*[,;.)]")
 
 
+# Nouns of quantity whose 'of' phrase says what they count ('the number of parameters').
+_COUNTING_HEADS = frozenset({"number", "amount", "fraction", "proportion", "percentage", "share", "count"})
+
+
 def phrase_after(text: str, position: int, limit: int) -> tuple[str, int] | None:
     """The noun phrase that starts at ``position``: up to five words, ending at punctuation, a
     function word or a verb."""
@@ -92,6 +96,9 @@ def phrase_after(text: str, position: int, limit: int) -> tuple[str, int] | None
         if gap.strip() or len(picked) == 5:
             break
         lower = _function_case(word.group())
+        if lower == "of" and picked and picked[-1].group().lower() in _COUNTING_HEADS:
+            picked.append(word)  # 'the number of parameters': what is counted belongs to the phrase
+            continue
         if lower in STOP or lower.endswith("ly"):
             break
         if picked and VERB.match(lower) and metric_entry(text[picked[0].start() : word.end()]) is None:
