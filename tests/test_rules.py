@@ -668,6 +668,10 @@ def test_with_no_named_method_the_model_the_paper_used_achieved_the_number() -> 
         ("Baselines differ widely, with GPT-4o reaching 45.0% accuracy.", None, "GPT-4o"),
         # a name with a word of its own before the noun of its kind
         ("The FooNet kernel agent achieves an average speedup of 1.46x over PyTorch.", "FooNet", None),
+        # variants of the proposed method are its own; an ablation's variant is not
+        ("The two variants of the proposed approach obtain strong results, outperforming BarNet by 6.9%.",
+         "FooNet", None),
+        ("A variant without the gate reaches 70.1%.", None, None),
     ],
 )
 def test_the_subject_is_who_achieved_the_number(text: str, method: str | None, model: str | None) -> None:

@@ -127,7 +127,9 @@ _COMPARED_NUMBER = AsciiFirst(
 
 
 _VERSUS = re.compile(r"\b(?:vs\.?|versus)", re.IGNORECASE)
-_ABLATION = AsciiFirst(r"\b(?:ablat\w*|variants?|w/o)\b", re.IGNORECASE)
+# An ablation's number is not the proposed method's; variants of the method itself are its own
+# ('the two variants of the proposed approach obtain ...').
+_ABLATION = AsciiFirst(r"\b(?:ablat\w*|variants?(?!\s+of\s+(?:the\s+proposed|our)\b)|w/o)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
