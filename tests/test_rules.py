@@ -106,6 +106,8 @@ def test_a_ceiling_or_a_floor_is_a_bound_and_up_to_or_about_is_a_measured_value(
 def test_from_to_after_a_change_verb_is_two_values_not_a_range() -> None:
     before, after = parse_quantities(Document("we reduce generative perplexity from 25.7 to 21.9"))
     assert (before.form, before.value, after.form, after.value) == ("before", 25.7, "after", 21.9)
+    before, after = parse_quantities(Document("it transforms a base model from 19.8% to 70.9% accuracy"))
+    assert (before.form, after.form) == ("before", "after")
 
 
 def test_from_to_set_off_by_a_dash_after_a_far_change_verb_is_two_values() -> None:

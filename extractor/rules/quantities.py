@@ -82,7 +82,7 @@ QUALIFIER_LAST = frozenset("otdyrnwegxmq.-~<>=\u2248\u223c\u2265\u2264")
 _CHANGE_VERB_BEFORE_FROM = re.compile(
     r"\b(?:reduc\w*|rais\w*|increas\w*|improv\w*|boost\w*|drop\w*|decreas\w*|lower\w*|cut\w*|"
     r"grow\w*|grew|ris\w*|rose|climb\w*|shrink\w*|shrank|narrow\w*|fall\w*|fell|jump\w*|go|goes|"
-    r"going|went|mov\w*|push\w*|bring\w*|brought|lift\w*|decay\w*|declin\w*|chang\w*)\b"
+    r"going|went|mov\w*|push\w*|bring\w*|brought|lift\w*|decay\w*|declin\w*|chang\w*|transform\w*)\b"
     # a dash or colon sets 'from A to B' off as the change's figures ('improve the performance of
     # the up - down model on VQA v2.0 dataset – from 65.67 % to 70.24 %'), farther from its verb
     r"(?:[^.;]{0,40}|(?:[^.;]|\.(?=\d)){0,100}\s(?:\u2013|\u2014|--|:)\s+from\s+)$",
