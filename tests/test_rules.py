@@ -879,6 +879,15 @@ def test_objects_of_one_change_verb_each_measure_their_own_and_change_its_way() 
     ]
 
 
+def test_a_pair_in_parentheses_after_a_change_is_measured_as_the_change_is() -> None:
+    text = PROPOSE + "FooNet shows a 40 percentage point accuracy advantage over BarNet on hard tasks (100% vs. 60%)."
+    claims = extract(text).claims
+    assert [(c.value, c.metric, c.kind) for c in claims] == [
+        (40.0, "accuracy", "change"), (100.0, "accuracy", "score"), (60.0, "accuracy", "score"),
+    ]
+    assert [(c.method, c.baseline) for c in claims[1:]] == [("FooNet", "BarNet"), ("BarNet", None)]
+
+
 def test_what_a_noun_of_quantity_counts_is_part_of_the_metric() -> None:
     (claim,) = extract(PROPOSE + "It reduces the number of parameters by up to 19%.").claims
     assert claim.metric == "number of parameters"

@@ -60,7 +60,7 @@ _GENERIC = frozenset(
 # A change noun at the end of a phrase names the change, not what changed.
 CHANGE_NOUNS = frozenset(
     "improvement improvements gain gains boost boosts increase increases reduction reductions "
-    "drop drops margin margins lift lifts uplift uplifts savings saving decrease decreases".split()
+    "drop drops margin margins lift lifts uplift uplifts savings saving decrease decreases advantage advantages".split()
 )
 # Words after a metric's name that are not part of it: the change it names, its reference and
 # the unit of a score written after the name ('accuracy improvement', '2.5 F1 absolute', '10 F1
