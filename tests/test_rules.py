@@ -879,6 +879,21 @@ def test_objects_of_one_change_verb_each_measure_their_own_and_change_its_way() 
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "metric"),
+    [
+        ("It speeds up decoding by 2.4x.", "speedup"),
+        ("It is 2.4x faster than BarNet.", "speedup"),
+        # the text names what got faster
+        ("Our framework delivers a 3x increase in task processing speed over BarNet.", "task processing speed"),
+        ("Inference speeds improve by 2.5x compared to FP16.", "Inference speeds"),
+    ],
+)
+def test_a_multiplier_of_speed_is_a_speedup_unless_the_text_names_the_speed(text: str, metric: str) -> None:
+    (claim,) = extract(PROPOSE + text).claims
+    assert claim.metric == metric
+
+
 def test_a_pair_in_parentheses_after_a_change_is_measured_as_the_change_is() -> None:
     text = PROPOSE + "FooNet shows a 40 percentage point accuracy advantage over BarNet on hard tasks (100% vs. 60%)."
     claims = extract(text).claims

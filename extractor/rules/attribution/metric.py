@@ -546,8 +546,11 @@ def metric_of(
         metric = _metric_before(text, clause[0], q) or implied
     else:
         metric = _metric_from_grammar(doc, q, clause, sentence, limit)
-    if q.unit == "x" and (metric is None or not names_metric(metric)) and SPEED.search(text, *clause):
-        return "speedup", True  # 'speeds up decoding by 2.4x', '2.4x faster'
+    # 'speeds up decoding by 2.4x', '2.4x faster'; but 'a 3x increase in task processing speed'
+    # names what got faster
+    named = metric is not None and (names_metric(metric) or (not implied and SPEED.search(metric) is not None))
+    if q.unit == "x" and not named and SPEED.search(text, *clause):
+        return "speedup", True
     if metric:
         return metric, True
     if q.unit and q.unit not in ("%", "x") and metric_entry(q.unit):
