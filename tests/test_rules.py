@@ -894,6 +894,14 @@ def test_a_multiplier_of_speed_is_a_speedup_unless_the_text_names_the_speed(text
     assert claim.metric == metric
 
 
+def test_a_latex_dash_separates_words_and_sets_off_a_comparing_participle() -> None:
+    text = PROPOSE + "Our method achieves up to 99.6% safety rate--exceeding full fine-tuning by 7.4 points."
+    claims = extract(text).claims
+    assert [(c.metric, c.kind, c.baseline) for c in claims] == [
+        ("safety rate", "score", None), ("safety rate", "change", "full fine-tuning"),
+    ]
+
+
 def test_a_pair_in_parentheses_after_a_change_is_measured_as_the_change_is() -> None:
     text = PROPOSE + "FooNet shows a 40 percentage point accuracy advantage over BarNet on hard tasks (100% vs. 60%)."
     claims = extract(text).claims

@@ -644,11 +644,12 @@ def _continue_the_predicate_measure(text: str, doc: Document, drafts: list[Draft
             draft.metric, draft.firm = measure, True
 
 
-# A participle clause that compares ('..., surpassing TEAL by 1.77%'), or a relative clause that
+# A participle clause that compares ('..., surpassing TEAL by 1.77%', '--exceeding X by 7.4
+# points'), or a relative clause that
 # does ('... which surpass Focal Loss by 0.8'), attached to the clause before it, and nothing
 # between but that clause's words.
 _COMPARING_PARTICIPLE = re.compile(
-    r"[^.;:]{0,80}?(?:,\s*(?:\w+ly\s+)?(?:while\s+)?(?:surpass|outperform|exceed|beat|improv|trail|lagg|outscor)"
+    r"[^.;:]{0,80}?(?:(?:,|--|\u2014)\s*(?:\w+ly\s+)?(?:while\s+)?(?:surpass|outperform|exceed|beat|improv|trail|lagg|outscor)"
     r"\w*ing|\s(?:which|that)\s+(?:\w+ly\s+)?(?:surpass|outperform|exceed|beat|trail|lag|outscor)\w*)"
     r"\b[^.;:\d]{0,80}$",
     re.IGNORECASE,
