@@ -865,6 +865,14 @@ def test_what_a_change_noun_with_its_amount_after_it_changes_is_the_measure() ->
     assert (claim.metric, claim.kind, claim.direction) == ("recall", "change", "increase")
 
 
+def test_a_number_in_a_type_macro_is_read_as_plain_text() -> None:
+    (claim,) = extract(PROPOSE + r"FooNet reaches a real-time throughput of \textbf{32 FPS} on one GPU.").claims
+    assert (claim.value, claim.unit) == (32.0, "FPS")
+    (claim,) = extract(PROPOSE + r"FooNet achieves \textbf{85.3\%} accuracy on MMLU.").claims
+    assert (claim.metric, claim.benchmark) == ("accuracy", "MMLU")
+    assert extract(PROPOSE + r"The loss is $x_{12}$ and $y^{3}$.").claims == []
+
+
 def test_a_list_of_by_phrases_measures_what_its_first_does() -> None:
     text = PROPOSE + "Accuracy drops by 3.3% without vision, by 4.1% without text, and by 8.0% without either."
     claims = extract(text).claims

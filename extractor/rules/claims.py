@@ -143,6 +143,10 @@ _SETTING_MODIFIERS = frozenset(
 )
 
 
+# LaTeX macros that only set the type of what their braces hold.
+_FORMAT_MACRO = re.compile(r"\\(?:textbf|textit|textrm|emph|underline|mathbf|mathrm|text|bm)\{$")
+
+
 def _glued_left(text: str, q: Quantity) -> str | None:
     """What the number is glued to on its left: a name, a symbol, or nothing."""
     if q.start == 0:
@@ -152,6 +156,8 @@ def _glued_left(text: str, q: Quantity) -> str | None:
         return None
     if before.isalnum():
         return NAME
+    if before == "{" and _FORMAT_MACRO.search(text, max(0, q.start - 12), q.start):
+        return None  # '\textbf{32 FPS}': bold type, no math
     if before in "^_{\\":
         return MATH
     if before in "@'#\u2019":
