@@ -865,6 +865,13 @@ def test_what_a_change_noun_with_its_amount_after_it_changes_is_the_measure() ->
     assert (claim.metric, claim.kind, claim.direction) == ("recall", "change", "increase")
 
 
+def test_a_factor_of_n_is_a_multiplier() -> None:
+    (claim,) = extract(PROPOSE + "It reduces the computation needed by roughly a factor of 20.").claims
+    assert (claim.value, claim.unit, claim.metric, claim.kind, claim.direction) == (
+        20.0, "x", "computation", "change", "decrease",
+    )
+
+
 def test_a_number_in_a_type_macro_is_read_as_plain_text() -> None:
     (claim,) = extract(PROPOSE + r"FooNet reaches a real-time throughput of \textbf{32 FPS} on one GPU.").claims
     assert (claim.value, claim.unit) == (32.0, "FPS")

@@ -63,6 +63,7 @@ _UNCERTAINTY = re.compile(r"^\s*(?:\u00b1|\\pm|pm|\+-|\+/-|\+/\u2212)\s*$")
 _RANGE = re.compile(r"^\s*(?:--|\u2013|\u2014|-|to|~)\s*(?:~|\u2248|approx\.?|sim)?\s*$")
 _OF = re.compile(r"^\s+(?:out\s+)?of\s+$")
 _SPACES = re.compile(r"\s+")
+_FACTOR_OF = re.compile(r"\bfactor\s+of\s+(?:about\s+|roughly\s+|approximately\s+|~\s*)?$", re.IGNORECASE)
 _BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
 _AND = re.compile(r"\s+and\s+")
 _COMMA = re.compile(r",\s*")
@@ -168,6 +169,8 @@ def _atom(text: str, mention: NumberMention) -> Quantity:
     points = _POINT_ADJECTIVE.match(text, end) if unit is None else None
     if points:  # 'a 3.1-point accuracy drop', tokenized '+ 4 - point mAP': a difference in points
         unit, end = "points", points.end()
+    if unit is None and _FACTOR_OF.search(text, max(0, mention.start - 30), mention.start):
+        unit = "x"  # 'by roughly a factor of 20': a multiplier
     hyphen = _HYPHEN_WORD.match(text, end)
     if hyphen:
         modifier = hyphen.group(1).lower()

@@ -61,7 +61,7 @@ _BELOW = re.compile(r"\s*(?:[\w-]+\s+)?(?:below|behind)\b", re.IGNORECASE)
 _GOVERNING_VERB = AsciiFirst(
     r"\b(?:(?P<decrease>reduc|decreas|lower|cut|shrink|shrank|narrow|trim|slash|compress|sav|drop|declin|fall|fell)|"
     r"(?P<increase>increas|rais|boost|accelerat|lift|doubl|grow|grew|expand))\w*"
-    r"(?:\s+[^\s,;:\d]+){0,6}?\s+by\s*" + QUALIFIER + r"$",
+    r"(?:\s+[^\s,;:\d]+){0,6}?\s+by\s*" + QUALIFIER + r"(?:(?:a\s+)?factor\s+of\s+" + QUALIFIER + r")?$",
     re.IGNORECASE,
 )
 

@@ -55,7 +55,7 @@ _GENERIC = frozenset(
     score scores performance performances result results improvement improvements gain gains
     average overall relative absolute mean value values margin margins boost boosts increase
     increases reduction reductions drop drops quality points point percentage percent gap gaps
-    state-of-the-art sota best new art
+    state-of-the-art sota best new art factor factors
     """.split()
 )  # 'art': the tail of 'a new state of the art of 85.3%'
 # A change noun at the end of a phrase names the change, not what changed.
