@@ -865,6 +865,14 @@ def test_what_a_change_noun_with_its_amount_after_it_changes_is_the_measure() ->
     assert (claim.metric, claim.kind, claim.direction) == ("recall", "change", "increase")
 
 
+def test_a_coefficient_in_a_sentence_about_correlation_is_a_result() -> None:
+    (claim,) = extract("We find a strong positive correlation between alignment and model size (r = 0.95).").claims
+    assert (claim.value, claim.metric) == (0.95, "correlation")
+    (claim,) = extract("Scores correlate with human judgments (Spearman rho = 0.81).").claims
+    assert (claim.value, claim.metric) == (0.81, "Spearman rho")
+    assert extract("We set r = 0.5 for all runs.").claims == []
+
+
 def test_a_factor_of_n_is_a_multiplier() -> None:
     (claim,) = extract(PROPOSE + "It reduces the computation needed by roughly a factor of 20.").claims
     assert (claim.value, claim.unit, claim.metric, claim.kind, claim.direction) == (

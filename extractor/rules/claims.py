@@ -58,6 +58,12 @@ _EQUALS = ("=", ":=", "\\approx", "approx", "\u2248", "\\sim", "sim")
 _EQUATION = re.compile(
     r"(?P<lhs>[\w^*|\\{}()'.-]*[\w^*|}')])\s*(?:" + "|".join(map(re.escape, _EQUALS)) + r")\s*$"
 )
+# Symbols of a measured coefficient: in a sentence about correlation or agreement, 'r = 0.95' and
+# 'rho = 0.81' state a result ('we set r = 0.5' does not).
+_COEFFICIENTS = frozenset(
+    {"r", "rho", "\u03c1", "\\rho", "tau", "\u03c4", "\\tau", "kappa", "\u03ba", "\\kappa", "r^2", "r\u00b2", "icc"}
+)
+_CORRELATION = re.compile(r"correlat|agreement|associat|reliabilit", re.IGNORECASE)
 _P_VALUE = re.compile(
     r"(?:\bp(?:-value)?s?\s*(?:[<>=\u2264\u2265]=?|\\leq|\\geq|leq|geq|of)|\bp-values?\s+of)\s*$",
     re.IGNORECASE,
@@ -221,7 +227,8 @@ def read_quantity(doc: Document, q: Quantity) -> Reading:
     equation = _EQUATION.search(window) if bare and any(e in window for e in _EQUALS) else None
     if equation:
         lhs = equation.group("lhs").lower().strip("|()")
-        if lhs in METRIC_WORDS or METRIC_PATTERN.fullmatch(lhs):
+        measured = lhs in _COEFFICIENTS and _CORRELATION.search(text, *sentence)
+        if lhs in METRIC_WORDS or measured or METRIC_PATTERN.fullmatch(lhs):
             return reading(CLAIM)
         if "=" in before_text[-24:][equation.start() :] or not q.decimal:
             return reading(

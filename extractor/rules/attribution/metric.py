@@ -535,6 +535,10 @@ def _metric_from_grammar(
     )
 
 
+# A coefficient named by its bare symbol ('(r = 0.95)') is a correlation.
+_CORRELATION_SYMBOLS = dict.fromkeys(("r", "rho", "\u03c1", "tau", "\u03c4"), "correlation")
+
+
 def metric_of(
     doc: Document, q: Quantity, clause: tuple[int, int], sentence: tuple[int, int], limit: int
 ) -> tuple[str | None, bool]:
@@ -552,7 +556,7 @@ def metric_of(
     if q.unit == "x" and not named and SPEED.search(text, *clause):
         return "speedup", True
     if metric:
-        return metric, True
+        return _CORRELATION_SYMBOLS.get(metric.lower(), metric), True
     if q.unit and q.unit not in ("%", "x") and metric_entry(q.unit):
         return q.unit, True  # a unit that names its measure: '1.08 bpc', '20 FPS'
     return _metric_after(text, q, limit, weak=True), False
