@@ -917,12 +917,14 @@ def test_a_multiplier_of_speed_is_a_speedup_unless_the_text_names_the_speed(text
     assert claim.metric == metric
 
 
-def test_a_latex_dash_separates_words_and_sets_off_a_comparing_participle() -> None:
+def test_a_latex_dash_joins_a_compound_and_sets_off_a_comparing_participle() -> None:
     text = PROPOSE + "Our method achieves up to 99.6% safety rate--exceeding full fine-tuning by 7.4 points."
     claims = extract(text).claims
     assert [(c.metric, c.kind, c.baseline) for c in claims] == [
         ("safety rate", "score", None), ("safety rate", "change", "full fine-tuning"),
     ]
+    (claim,) = extract(PROPOSE + r"It retains only about 52\% of the original teacher--student discrepancy.").claims
+    assert claim.metric == "original teacher--student discrepancy"  # a compound, not a clause
 
 
 def test_a_pair_in_parentheses_after_a_change_is_measured_as_the_change_is() -> None:
