@@ -16,6 +16,7 @@ from extractor.catalog.registry import benchmark_entry
 from extractor.rules.quantities import Quantity
 from extractor.rules.text import AsciiFirst, Document
 from extractor.rules.vocabulary import (
+    CORRELATION_SYMBOLS,
     COUNT_NOUNS,
     DATA_NOUNS,
     METRIC_PATTERN,
@@ -60,9 +61,7 @@ _EQUATION = re.compile(
 )
 # Symbols of a measured coefficient: in a sentence about correlation or agreement, 'r = 0.95' and
 # 'rho = 0.81' state a result ('we set r = 0.5' does not).
-_COEFFICIENTS = frozenset(
-    {"r", "rho", "\u03c1", "\\rho", "tau", "\u03c4", "\\tau", "kappa", "\u03ba", "\\kappa", "r^2", "r\u00b2", "icc"}
-)
+_COEFFICIENTS = CORRELATION_SYMBOLS | {"kappa", "\u03ba", "\\kappa", "r^2", "r\u00b2", "icc"}
 _CORRELATION = re.compile(r"correlat|agreement|associat|reliabilit", re.IGNORECASE)
 _P_VALUE = re.compile(
     r"(?:\bp(?:-value)?s?\s*(?:[<>=\u2264\u2265]=?|\\leq|\\geq|leq|geq|of)|\bp-values?\s+of)\s*$",

@@ -261,3 +261,7 @@ MODEL_NAME = re.compile(
     + r"(?:" + _SPACED_VERSION + r")?(?:\s" + _VARIANT + r"(?:" + _SPACED_VERSION + r")?)*(?![\w-])",
     re.IGNORECASE,
 )
+
+
+# Symbols of a correlation coefficient ('r = 0.95', 'Spearman rho = 0.81').
+CORRELATION_SYMBOLS = frozenset({"r", "rho", "\u03c1", "\\rho", "tau", "\u03c4", "\\tau"})

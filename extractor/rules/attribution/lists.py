@@ -506,14 +506,15 @@ def _versus_pairs_are_scores(text: str, drafts: list[Draft]) -> None:
         opened = _PAIR_OPEN.search(text, max(0, a.q.start - 12), a.q.start)
         if not (opened and _PAIR_VERSUS.fullmatch(text, a.q.end, b.q.start)):
             continue
-        change = drafts[index - 1] if index else None
-        stated = change is not None and change.kind == "change" and not re.search(r"[.;]", text[change.q.end : a.q.start])
         for draft in (a, b):
             draft.kind, draft.direction = "score", None
-            if stated and draft.metric is None:
+        change = drafts[index - 1] if index else None
+        if change is None or change.kind != "change" or re.search(r"[.;]", text[change.q.end : a.q.start]):
+            continue
+        for draft in (a, b):
+            if draft.metric is None:
                 draft.metric, draft.firm = change.metric, change.firm
-            if stated:
-                draft.benchmark = draft.benchmark or change.benchmark
+            draft.benchmark = draft.benchmark or change.benchmark
 
 
 # What stands between two coordinated pairs: words, a name's digits ('on WikiText - 103 , from').
@@ -645,9 +646,8 @@ def _continue_the_predicate_measure(text: str, doc: Document, drafts: list[Draft
 
 
 # A participle clause that compares ('..., surpassing TEAL by 1.77%', '--exceeding X by 7.4
-# points'), or a relative clause that
-# does ('... which surpass Focal Loss by 0.8'), attached to the clause before it, and nothing
-# between but that clause's words.
+# points'), or a relative clause that does ('... which surpass Focal Loss by 0.8'), attached to
+# the clause before it, and nothing between but that clause's words.
 _COMPARING_PARTICIPLE = re.compile(
     r"[^.;:]{0,80}?(?:(?:,|--|\u2014)\s*(?:\w+ly\s+)?(?:while\s+)?(?:surpass|outperform|exceed|beat|improv|trail|lagg|outscor)"
     r"\w*ing|\s(?:which|that)\s+(?:\w+ly\s+)?(?:surpass|outperform|exceed|beat|trail|lag|outscor)\w*)"

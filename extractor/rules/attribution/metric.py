@@ -29,6 +29,7 @@ from extractor.rules.attribution.phrases import (
 from extractor.rules.chunks import name_like
 from extractor.rules.quantities import Quantity
 from extractor.rules.text import AnyCase, AsciiFirst, Document
+from extractor.rules.vocabulary import CORRELATION_SYMBOLS
 
 _COMPARATIVE = re.compile(
     r"\s*(?:relative\s+|absolute\s+)?(?:fewer|less|lower|higher|more|smaller|larger|faster|slower|"
@@ -535,10 +536,6 @@ def _metric_from_grammar(
     )
 
 
-# A coefficient named by its bare symbol ('(r = 0.95)') is a correlation.
-_CORRELATION_SYMBOLS = dict.fromkeys(("r", "rho", "\u03c1", "tau", "\u03c4"), "correlation")
-
-
 def metric_of(
     doc: Document, q: Quantity, clause: tuple[int, int], sentence: tuple[int, int], limit: int
 ) -> tuple[str | None, bool]:
@@ -556,7 +553,8 @@ def metric_of(
     if q.unit == "x" and not named and SPEED.search(text, *clause):
         return "speedup", True
     if metric:
-        return _CORRELATION_SYMBOLS.get(metric.lower(), metric), True
+        # a coefficient named by its bare symbol ('(r = 0.95)') is a correlation
+        return ("correlation" if metric.lower() in CORRELATION_SYMBOLS else metric), True
     if q.unit and q.unit not in ("%", "x") and metric_entry(q.unit):
         return q.unit, True  # a unit that names its measure: '1.08 bpc', '20 FPS'
     return _metric_after(text, q, limit, weak=True), False

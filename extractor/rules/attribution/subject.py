@@ -66,8 +66,8 @@ _ASIDE = re.compile(r"\s(?:--|\u2014|\u2013)\s[^;]*?\s(?:--|\u2014|\u2013)\s")
 # preposition, with only numbers and degree words after it ('a 3x increase', 'the more recently
 # developed X', 'in speed').
 _NOUN_POSITION = re.compile(
-    r"(?<![\w-])(?:a|an|the|its|their|our|in|of|on|for|with|at|from|into|than)\s+(?:(?:[\d.]+\s*(?:%|x|\\times|times|-?fold)?|more|most|less|least|"
-    r"\w+ly)\s+)*$",
+    r"(?<![\w-])(?:a|an|the|its|their|our|in|of|on|for|with|at|from|into|than)\s+"
+    r"(?:(?:[\d.]+\s*(?:%|x|\\times|times|-?fold)?|more|most|less|least|\w+ly)\s+)*$",
     re.IGNORECASE,
 )
 # What may stand between a subject and its verb: adverbs, a relative pronoun, a parenthesis,
