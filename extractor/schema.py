@@ -23,7 +23,7 @@ class _Strict(BaseModel):
 
 # The draft models are sent to the LLM with every request, so their field descriptions are
 # short: the system prompt (prompts/<version>/system.md) defines each field with examples, and
-# the descriptions restate the attribution rules of docs/ANNOTATION.md (version 2) where the
+# the descriptions restate the attribution rules of docs/ANNOTATION.md (version 3) where the
 # model reads each field.
 
 
@@ -56,6 +56,7 @@ class ClaimDraft(_Strict):
     model: str | None = Field(None, description="The pretrained model that achieved it.")
     baseline: str | None = Field(None, description="What it is compared with ('FP16').")
     setting: str | None = None
+    proposed: bool = Field(False, description="The paper's own proposed method's result, named or not.")
     kind: Kind = Field("score", description="change: a gain, reduction, speedup or gap.")
     direction: Direction | None = Field(None, description="Of the measured quantity, for a change.")
     evidence: str

@@ -245,9 +245,10 @@ def _latest(history: list[Correction]) -> dict[str, dict[str, Correction]]:
 
 
 def _set_fields(extracted: dict) -> dict:
-    """An extracted item without its empty fields: a field a newer schema adds (``bound``) is
-    absent from what an older run recorded, and that is no change."""
-    return {k: v for k, v in extracted.items() if v is not None}
+    """An extracted item without its unset fields: a field a newer schema adds (``bound``,
+    ``proposed``) is absent from what an older run recorded, and that is no change. ``False`` is
+    unset for ``proposed``, its default."""
+    return {k: v for k, v in extracted.items() if v is not None and not (k == "proposed" and v is False)}
 
 
 def _changed(kind: str, before: dict, after: dict | None) -> str:
