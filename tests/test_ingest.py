@@ -60,7 +60,7 @@ def test_csv_and_missing_paths(tmp_path: Path) -> None:
     bad = tmp_path / "bad.csv"
     bad.write_text("id,text\n1,hello\n")
     (failed,) = read_inputs([str(bad)])
-    assert failed.error == f"{bad}:1: CSV header has no 'abstract' column"
+    assert failed.error == f"{bad}:1: CSV header has no 'abstract' column (read: 'id', 'text')"
 
 
 def test_csv_headers_match_ignoring_case_and_spaces(tmp_path: Path) -> None:
@@ -72,7 +72,7 @@ def test_csv_headers_match_ignoring_case_and_spaces(tmp_path: Path) -> None:
     twice = tmp_path / "twice.csv"
     twice.write_text('abstract,Abstract\n"' + ABSTRACT + '","' + ABSTRACT + '"\n')
     (failed,) = read_inputs([str(twice)])
-    assert failed.error == f"{twice}:1: CSV header has more than one 'abstract' column (names are matched ignoring case)"
+    assert failed.error == f"{twice}:1: CSV header has more than one 'abstract' column (names are matched ignoring case): 'abstract', 'Abstract'"
 
 
 def test_an_oversized_csv_field_fails_its_record_and_the_batch_goes_on(tmp_path: Path) -> None:

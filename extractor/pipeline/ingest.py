@@ -1,5 +1,6 @@
-"""Read abstracts from the formats users paste: JSON Lines, CSV, arXiv listing text, the
-"Daily Papers" digest, a directory of those, or stdin.
+"""Read abstracts from the formats users have: JSON Lines, CSV (any delimiter), an Excel
+workbook (.xlsx), arXiv listing text, the "Daily Papers" digest, pasted text (a title line above
+its abstract), a directory of those, or stdin.
 
 Reading never stops at a bad record: it yields a :class:`Paper` whose ``error`` names the file,
 line and problem, and goes on with the next one.
@@ -25,7 +26,11 @@ from extractor.text.arxiv import find_arxiv_id
 from extractor.text.hashing import normalize_text, short_hash
 from extractor.text.safe import printable
 
-SUPPORTED_SUFFIXES = (".jsonl", ".ndjson", ".csv", ".txt")
+SUPPORTED_SUFFIXES = (".jsonl", ".ndjson", ".csv", ".txt", ".xlsx")
+#: ``papers.xlsx#Sheet2`` names a worksheet; without it the first one is read.
+SHEET_SEPARATOR = "#"
+_CSV_DELIMITERS = ",;\t|"
+_TITLE_MAX_CHARS = 200
 
 _LISTING_HEADER = re.compile(r"^#(\d+)\s*(.*)$")
 
@@ -60,7 +65,7 @@ def read_inputs(
         if name == "-":
             yield from _read_stream(sys.stdin.buffer, "<stdin>", "", max_chars)
             continue
-        path = Path(name)
+        path, sheet = _split_sheet(name)
         if path.is_dir():
             files = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUPPORTED_SUFFIXES)
             if not files:
@@ -68,12 +73,29 @@ def read_inputs(
             for file in files:
                 yield from _read_file(file, max_chars)
         elif path.exists():
-            yield from _read_file(path, max_chars)
+            yield from _read_file(path, max_chars, sheet)
         else:
             yield _failed(name, None, "no such file or directory")
 
 
-def _read_file(path: Path, max_chars: int) -> Iterator[Paper]:
+def _split_sheet(name: str) -> tuple[Path, str | None]:
+    """``book.xlsx#Results`` is the worksheet Results of book.xlsx (a file of that very name wins)."""
+    path = Path(name)
+    stem, separator, sheet = name.rpartition(SHEET_SEPARATOR)
+    if separator and not path.exists() and stem.lower().endswith(".xlsx"):
+        return Path(stem), sheet
+    return path, None
+
+
+def _read_file(path: Path, max_chars: int, sheet: str | None = None) -> Iterator[Paper]:
+    suffix = path.suffix.lower()
+    if suffix == ".xls":
+        yield _failed(str(path), None, "an Excel 97-2003 workbook (.xls) is not read: save it as .xlsx or CSV")
+        return
+    if suffix == ".xlsx":
+        for record in _xlsx_records(path, sheet):
+            yield _checked(record, max_chars)
+        return
     try:
         handle = path.open("rb")
     except OSError as exc:
@@ -129,7 +151,11 @@ def _failed(file: str, line: int | None, problem: str, given_id: object = None) 
 
 
 def _from_fields(fields: dict, file: str, line: int) -> Paper:
-    fields = dict(fields)
+    """A record's fields, its keys matched as CSV headers are (``Abstract`` is abstract)."""
+    names, problem = _known_header(list(fields))
+    if problem and "more than one" in problem:
+        return _failed(file, line, f"record {problem.removeprefix('header ')}")
+    fields = dict(zip(names, fields.values()))
     given_id = fields.pop("id", None)
     title = fields.pop("title", None)
     abstract = fields.pop("abstract", None)
@@ -166,6 +192,27 @@ def _jsonl_records(lines: Iterable[str | None], name: str) -> Iterator[Paper]:
 
 
 _KNOWN_FIELD = {f: f for f in ("id", "title", "abstract")}
+
+
+def _known_header(names: list) -> tuple[list, str | None]:
+    """Column names as fields: spreadsheets title their columns (`Abstract`, ` ID ` are the
+    fields abstract and id). The problem, naming the header as read, when there is no abstract."""
+    header = [_KNOWN_FIELD.get(str(f).strip().casefold(), f) if f is not None else f for f in names]
+    shown = ", ".join(repr(str(f)) for f in names[:12]) + (", ..." if len(names) > 12 else "")
+    doubled = sorted({f for f in header if f in _KNOWN_FIELD and header.count(f) > 1})
+    if doubled:
+        return header, f"header has more than one {doubled[0]!r} column (names are matched ignoring case): {shown}"
+    if "abstract" not in header:
+        return header, f"header has no 'abstract' column (read: {shown or 'nothing'})"
+    return header, None
+
+
+def _delimiter(first_line: str) -> str:
+    """The delimiter of a CSV, from its header line: what European Excel writes is ``;``."""
+    try:
+        return csv.Sniffer().sniff(first_line, delimiters=_CSV_DELIMITERS).delimiter
+    except csv.Error:
+        return ","
 _LARGEST_FIELD = 2**31 - 1  # the csv module's limit, raised to what a C long holds everywhere
 
 
@@ -191,6 +238,13 @@ class _Lines:
             raise StopIteration
         self.at += 1
         self._kept.append(line)
+        return line
+
+    def peek(self) -> str:
+        """The next line, left to be read again."""
+        line = self._read()
+        if line:
+            self._again.append(line)
         return line
 
     def skip_blank(self) -> None:
@@ -220,23 +274,17 @@ def _csv_records(handle: BinaryIO, name: str) -> Iterator[Paper]:
     source = _Lines(text)
     # strict: a quote left open is an error at the record that opened it, not a field that
     # silently swallows the records after it.
-    reader = csv.DictReader(source, strict=True)
+    reader = csv.DictReader(source, strict=True, delimiter=_delimiter(source.peek()))
     try:
         fieldnames = reader.fieldnames
     except csv.Error as exc:
         yield _failed(name, 1, f"malformed CSV header ({exc})")
         return
-    if fieldnames is not None:
-        # Spreadsheets title their columns: `Abstract`, ` ID ` are the fields abstract and id.
-        header = [_KNOWN_FIELD.get(f.strip().casefold(), f) for f in fieldnames]
-        doubled = sorted({f for f in header if f in _KNOWN_FIELD and header.count(f) > 1})
-        if doubled:
-            yield _failed(name, 1, f"CSV header has more than one {doubled[0]!r} column (names are matched ignoring case)")
-            return
-        reader.fieldnames = fieldnames = header
-    if fieldnames is None or "abstract" not in fieldnames:
-        yield _failed(name, 1, "CSV header has no 'abstract' column")
+    header, problem = _known_header(fieldnames or [])
+    if problem:
+        yield _failed(name, 1, f"CSV {problem}")
         return
+    reader.fieldnames = header
     while True:
         source.skip_blank()
         line = source.at + 1
@@ -252,6 +300,50 @@ def _csv_records(handle: BinaryIO, name: str) -> Iterator[Paper]:
             yield _failed(name, line, "row is not valid UTF-8", row.get("id"))
             continue
         yield _from_fields({k: v for k, v in row.items() if k is not None}, name, line)
+
+
+def _xlsx_records(path: Path, sheet: str | None) -> Iterator[Paper]:
+    """The rows of a worksheet (the first unless one is named), with the column rules of CSV;
+    a line number is the row's number in the sheet."""
+    from openpyxl import load_workbook  # only for workbooks: openpyxl is slow to import
+
+    name = str(path)
+    try:
+        book = load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # a corrupt or foreign zip: openpyxl raises many kinds
+        yield _failed(name, None, f"not a readable .xlsx workbook ({type(exc).__name__}: {exc})")
+        return
+    try:
+        if sheet is not None and sheet not in book.sheetnames:
+            yield _failed(name, None, f"workbook has no worksheet {sheet!r} (it has {', '.join(map(repr, book.sheetnames))})")
+            return
+        rows = (book[sheet] if sheet is not None else book.worksheets[0]).iter_rows()
+        first = next(rows, None)
+        header, problem = _known_header([cell.value for cell in first or ()])
+        if problem:
+            yield _failed(name, 1, f"worksheet {problem}")
+            return
+        for number, row in enumerate(rows, start=2):
+            values = [_cell_text(cell) for cell in row]
+            if not any(values):
+                continue
+            yield _from_fields({k: v for k, v in zip(header, values) if k is not None}, name, number)
+    finally:
+        book.close()
+
+
+def _cell_text(cell: object) -> str | None:
+    """A cell as the sheet shows it: an id typed as a number keeps the decimals its format
+    shows (``2401.10100`` formatted ``0.00000``), a whole number has no ``.0``."""
+    value = getattr(cell, "value", None)
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    decimals = re.fullmatch(r"0\.(0+)", getattr(cell, "number_format", "") or "")
+    if decimals:
+        return f"{value:.{len(decimals.group(1))}f}"
+    return str(int(value)) if float(value).is_integer() else repr(value)
 
 
 def _listing_records(lines: Iterable[str | None], name: str) -> Iterator[Paper]:
@@ -291,9 +383,12 @@ def _listing_entry(block: list[str | None], line_no: int, name: str) -> Paper:
 
 
 def _paragraph_records(lines: Iterable[str | None], name: str) -> Iterator[Paper]:
-    """One abstract per paragraph; a short heading line ("Daily Papers") is skipped."""
+    """One abstract per paragraph, as a user pastes them: a title line directly above its
+    abstract, or alone in a paragraph before it, is that paper's title; a short heading line
+    ("Daily Papers") is skipped."""
     paragraph: list[str] = []
     start = 0
+    title: str | None = None
     for number, text in enumerate(itertools.chain(lines, [""]), start=1):
         if text is None:
             yield _failed(name, number, "line is not valid UTF-8")
@@ -303,17 +398,36 @@ def _paragraph_records(lines: Iterable[str | None], name: str) -> Iterator[Paper
                 start = number
             paragraph.append(text.strip())
             continue
-        if paragraph:
-            abstract = " ".join(paragraph)
-            paragraph = []
-            if len(abstract.split()) < 8 and not re.search(r"[.!?]\s*$", abstract):
-                continue  # a heading, not an abstract
-            yield Paper(
-                id=paper_id(abstract),
-                abstract=abstract,
-                title=None,
-                source=Source(file=name, line=start),
-            )
+        if not paragraph:
+            continue
+        if len(paragraph) == 1 and is_title_line(paragraph[0]):
+            title, paragraph = paragraph[0], []  # a title alone: its abstract is the next paragraph
+            continue
+        if len(paragraph) > 1 and is_title_line(paragraph[0]) and paragraph[1][:1].isupper():
+            title, paragraph = paragraph[0], paragraph[1:]
+        abstract = " ".join(paragraph)
+        paragraph = []
+        if len(abstract.split()) < 8 and not re.search(r"[.!?]\s*$", abstract):
+            title = None
+            continue  # a heading, not an abstract
+        yield Paper(id=paper_id(abstract), abstract=abstract, title=title, source=Source(file=name, line=start))
+        title = None
+
+
+def is_title_line(line: str) -> bool:
+    """A paper's title as pasted: one line under 200 characters, not ending in a period, of at
+    least three words or with a colon, its longer words mostly capitalized ("Attention Is All You
+    Need") or a colon after its name ("BiDAF: Bidirectional ..."). A hard-wrapped first line of an
+    abstract ends mid-sentence in lower case and is not one."""
+    line = line.strip()
+    words = line.split()
+    if not words or len(line) >= _TITLE_MAX_CHARS or line.endswith((".", "!", "?", ",", ";")):
+        return False
+    if ":" in line and len(words) >= 2:
+        return True
+    long_words = [w for w in words if len(w.strip("()[]\"'")) > 3]
+    capitalized = sum(1 for w in long_words if w.strip("()[]\"'")[:1].isupper())
+    return len(words) >= 3 and bool(long_words) and capitalized / len(long_words) >= 0.6
 
 
 def _checked(paper: Paper, max_chars: int) -> Paper:

@@ -1,0 +1,114 @@
+"""The inputs researchers actually have: a workbook, a semicolon CSV, JSONL keys in title case,
+and abstracts pasted with their titles."""
+
+from pathlib import Path
+
+from openpyxl import Workbook
+
+from extractor.pipeline.ingest import is_title_line, read_inputs
+
+ABSTRACT = "We propose GANQ. It reaches 83.6% accuracy on GSM8K, a strong result for 3-bit models."
+OTHER = "Sparse attention is slow on GPUs. Our kernel reaches a 2.1x speedup over FlashAttention-2 on long inputs."
+
+
+def _book(path: Path, sheets: dict[str, list[list]]) -> Path:
+    book = Workbook()
+    book.remove(book.active)
+    for name, rows in sheets.items():
+        sheet = book.create_sheet(name)
+        for row in rows:
+            sheet.append(row)
+    book.save(path)
+    return path
+
+
+def test_a_workbook_is_read_with_csv_column_rules_and_ids_as_written(tmp_path: Path) -> None:
+    path = _book(tmp_path / "papers.xlsx", {"Papers": [
+        ["ID", "Title", "Abstract", "URL"],
+        ["2401.10100", "GANQ", ABSTRACT, "https://arxiv.org/abs/2401.10100"],
+        [None, None, None, None],
+        [2401.101, "Kernel", OTHER, None],
+    ]})
+    book = __import__("openpyxl").load_workbook(path)
+    book["Papers"]["A4"].number_format = "0.00000"
+    book.save(path)
+    papers = list(read_inputs([str(path)]))
+    assert [p.error for p in papers] == [None, None]
+    assert [p.id for p in papers] == ["2401.10100", "2401.10100"]  # text as typed; a number as formatted
+    assert papers[0].title == "GANQ" and papers[0].metadata["URL"].endswith("2401.10100")
+    assert [p.source.line for p in papers] == [2, 4]
+
+
+def test_a_named_worksheet_is_read_and_a_missing_one_is_named(tmp_path: Path) -> None:
+    path = _book(tmp_path / "book.xlsx", {
+        "Notes": [["nothing here"]],
+        "Results": [["abstract", "id"], [ABSTRACT, 7]],
+    })
+    [paper] = list(read_inputs([f"{path}#Results"]))
+    assert paper.error is None and paper.id == "7"
+    [first] = list(read_inputs([str(path)]))
+    assert "worksheet header has no 'abstract' column (read: 'nothing here')" in first.error
+    [missing] = list(read_inputs([f"{path}#Sheet9"]))
+    assert "no worksheet 'Sheet9'" in missing.error and "'Results'" in missing.error
+
+
+def test_an_xls_or_broken_workbook_fails_by_name(tmp_path: Path) -> None:
+    (tmp_path / "old.xls").write_bytes(b"\xd0\xcf\x11\xe0 not really")
+    (tmp_path / "bad.xlsx").write_bytes(b"PK not a zip")
+    old, bad = (list(read_inputs([str(tmp_path / n)]))[0] for n in ("old.xls", "bad.xlsx"))
+    assert "old.xls" in old.error and "save it as .xlsx or CSV" in old.error
+    assert "bad.xlsx" in bad.error and "not a readable .xlsx workbook" in bad.error
+
+
+def test_a_semicolon_csv_is_read_and_a_wrong_header_is_shown(tmp_path: Path) -> None:
+    path = tmp_path / "europe.csv"
+    path.write_text(f'Title;Abstract;URL\nGANQ;"{ABSTRACT}";https://arxiv.org/abs/2401.10100\n', encoding="utf-8")
+    [paper] = list(read_inputs([str(path)]))
+    assert paper.error is None and paper.title == "GANQ" and paper.id == "2401.10100"
+    wrong = tmp_path / "wrong.csv"
+    wrong.write_text("Titel;Zusammenfassung\nA;B\n", encoding="utf-8")
+    [failed] = list(read_inputs([str(wrong)]))
+    assert "no 'abstract' column (read: 'Titel', 'Zusammenfassung')" in failed.error
+
+
+def test_jsonl_keys_are_matched_as_csv_headers(tmp_path: Path) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_text(
+        f'{{"ID": "a", "Abstract": "{ABSTRACT}", "Title": "GANQ"}}\n'
+        f'{{"abstract": "{OTHER}", "Abstract": "{ABSTRACT}"}}\n',
+        encoding="utf-8",
+    )
+    good, doubled = read_inputs([str(path)])
+    assert (good.error, good.id, good.title) == (None, "a", "GANQ")
+    assert "papers.jsonl:2" in doubled.error and "more than one 'abstract'" in doubled.error
+
+
+def test_pasted_titles_go_with_their_abstracts(tmp_path: Path) -> None:
+    path = tmp_path / "pasted.txt"
+    path.write_text(
+        "Daily Papers\n\n"
+        "GANQ: GPU-Adaptive Non-Uniform Quantization for Large Language Models\n\n"
+        f"{ABSTRACT}\n\n"
+        "Fast Sparse Attention Kernels for Long Inputs\n"
+        f"{OTHER}\n\n"
+        "Sparse attention is slow on GPUs because its memory access is irregular and\n"
+        "our kernel reaches a 2.1x speedup over FlashAttention-2 on long inputs of 64K.\n",
+        encoding="utf-8",
+    )
+    papers = list(read_inputs([str(path)]))
+    assert [p.title for p in papers] == [
+        "GANQ: GPU-Adaptive Non-Uniform Quantization for Large Language Models",
+        "Fast Sparse Attention Kernels for Long Inputs",
+        None,
+    ]
+    assert [p.abstract for p in papers[:2]] == [ABSTRACT, OTHER]
+    assert papers[2].abstract.startswith("Sparse attention is slow on GPUs because")
+
+
+def test_what_is_a_title_line() -> None:
+    assert is_title_line("Attention Is All You Need")
+    assert is_title_line("BiDAF: Bidirectional Attention Flow for Machine Comprehension")
+    assert not is_title_line("Daily Papers")
+    assert not is_title_line("We propose a method that is fast.")
+    assert not is_title_line("Sparse attention is slow on GPUs because its memory access is irregular and")
+    assert not is_title_line("A" * 10 + " Long " * 40)
