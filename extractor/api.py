@@ -11,6 +11,7 @@ from extractor.leaderboard import write_run_leaderboard
 from extractor.pipeline.runner import ResultCallback, RunSummary
 from extractor.pipeline.runner import run as run_batch
 from extractor.progress import Step, silent
+from extractor.text.counting import counted
 
 
 def write_leaderboard(run_dir: Path, step: Step = silent) -> list[str]:
@@ -18,7 +19,7 @@ def write_leaderboard(run_dir: Path, step: Step = silent) -> list[str]:
     the lines that tell the user what was written, and where tables too long for it went."""
     board, exported = write_run_leaderboard(Path(run_dir), step)
     summary = (
-        f"leaderboard: {len(board.scores)} ranked scores in {len(board.blocks)} blocks, "
+        f"leaderboard: {counted(len(board.scores), 'ranked score')} in {counted(len(board.blocks), 'block')}, "
         f"{len(board.unranked)} unranked -> {exported.path}"
     )
     return [summary, *exported.notes()]

@@ -66,6 +66,13 @@ def progress_bars(quiet: bool = False) -> Iterator[Step]:
         yield step
 
 
+def verbatim(epilog: str) -> str:
+    """An epilog for click's help: its indented paragraphs (examples) kept as written, not
+    rewrapped (click's ``\\b`` marker)."""
+    paragraphs = epilog.strip("\n").split("\n\n")
+    return "\n\n".join("\b\n" + p if p.startswith("  ") else p for p in paragraphs)
+
+
 def console(stderr: bool = True, quiet: bool = False) -> Console:
     """A console that prints text as it is: no markup, no highlighting (data may hold ``[/]``),
     and long lines left for the terminal to wrap."""

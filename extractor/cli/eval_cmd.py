@@ -102,7 +102,7 @@ def _print_errors(console: Console, report: Report) -> None:
 def eval_command(
     run_dir: Annotated[Path, typer.Argument(help="Run directory (or its papers.jsonl) from any backend.")],
     gold: Annotated[Path, typer.Option("--gold", help="Gold JSON Lines file.")],
-    gold_format: Annotated[str, typer.Option(help="annotation (ANNOTATION.md gold) or scirex (methods and datasets of scirex_train_abstracts.jsonl).")] = "annotation",
+    gold_format: Annotated[str, typer.Option(help="annotation (ANNOTATION.md gold) or scirex (methods and datasets of scirex_train_abstracts.jsonl); default: annotation.", show_default=False)] = "annotation",
     as_json: Annotated[bool, typer.Option("--json", help="Print scores as JSON.")] = False,
     errors: Annotated[bool, typer.Option("--errors", help="List, per paper, what was missed, what was extra and each wrong attribute (gold vs extracted).")] = False,
 ) -> None:

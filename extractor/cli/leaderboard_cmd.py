@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from extractor.cli.common import QuietOption, StoreOption, console, line, progress_bars
+from extractor.text.counting import counted
 
 LEADERBOARD_EXAMPLES = """
 Examples:
@@ -26,7 +27,7 @@ def leaderboard_command(
     run_dirs: Annotated[list[Path], typer.Argument(help="Run directories (or papers.jsonl files) to merge.", exists=True)],
     out: Annotated[Path, typer.Option("--out", "-o", help="FILE.xlsx or FILE.csv to write.")],
     wide: Annotated[bool, typer.Option("--wide", help="CSV with one row per method/model and one column per benchmark/metric.")] = False,
-    no_charts: Annotated[bool, typer.Option("--no-charts", help="Do not write the PNG charts (FILE_charts/).")] = False,
+    charts: Annotated[bool, typer.Option("--charts/--no-charts", show_default=False, help="Write the PNG charts, FILE_charts/ (default: --charts).")] = True,
     excel: Annotated[bool, typer.Option("--excel", help="CSV for Excel: UTF-8 with a byte-order mark, so τ and ↓ are not read as Ï„ and â†“.")] = False,
     store: StoreOption = None,
     quiet: QuietOption = False,
@@ -36,12 +37,12 @@ def leaderboard_command(
 
     with progress_bars(quiet) as step:
         board = build_leaderboard(*load_runs(run_dirs, store, step))
-        exported = export(board, out, wide=wide, charts=not no_charts, excel=excel, step=step)
+        exported = export(board, out, wide=wide, charts=charts, excel=excel, step=step)
     console().print(line(
-        f"{len(board.scores)} ranked scores in {len(board.blocks)} blocks, {len(board.unranked)} unranked, "
-        f"{len(board.changes)} changes, "
-        f"{len(board.claims)} claims from {len(board.papers)} papers -> {exported.path}"
-        + (f" (+{len(exported.charts)} charts)" if exported.charts else "")
+        f"{counted(len(board.scores), 'ranked score')} in {counted(len(board.blocks), 'block')}, {len(board.unranked)} unranked, "
+        f"{counted(len(board.changes), 'change')}, "
+        f"{counted(len(board.claims), 'claim')} from {counted(len(board.papers), 'paper')} -> {exported.path}"
+        + (f" (+{counted(len(exported.charts), 'chart')})" if exported.charts else "")
     ))
     for note in exported.notes():
         console.print(line(note))

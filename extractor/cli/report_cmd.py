@@ -15,6 +15,7 @@ from extractor.cli.common import (
     line,
     progress_bars,
 )
+from extractor.text.counting import counted
 
 
 def report_command(
@@ -29,6 +30,6 @@ def report_command(
     with progress_bars(quiet) as step:
         counts = write_report(run_dir, out, store, step)
     console().print(line(
-        f"{counts.papers} papers ({counts.failed} failed), {counts.claims} claims, "
+        f"{counted(counts.papers, 'paper')} ({counts.failed} failed), {counted(counts.claims, 'claim')}, "
         f"{counts.rejected} rejected, {counts.reviewed} reviewed -> {out}"
     ))

@@ -15,8 +15,10 @@ from extractor.cli.common import (
     line,
     progress_bars,
     reports_errors,
+    verbatim,
 )
 from extractor.pipeline.rundir import STORE_FILE
+from extractor.text.counting import counted
 
 REVIEW_EXAMPLES = f"""
 Examples:
@@ -35,7 +37,8 @@ Corrections live in RUN_DIR/{STORE_FILE} unless --store names a store shared by 
 review_app = typer.Typer(
     help="Review extracted results in a spreadsheet; corrections are kept in an append-only store.",
     no_args_is_help=True,
-    epilog=REVIEW_EXAMPLES,
+    epilog=verbatim(REVIEW_EXAMPLES),
+    rich_markup_mode=None,
 )
 
 
@@ -83,7 +86,7 @@ def apply_command(
     out.print(line(
         f"applied {counts['applied']}" + (f" (decisions: {decisions})" if decisions else "")
         + f", unchanged {counts['unchanged']}, refused {counts['refused']}, stale {counts['stale']}; "
-        f"{len(report.conflicts)} conflicts"
+        f"{counted(len(report.conflicts), 'conflict')}"
         + (f" (batch {report.batch_id} in {report.store})" if report.batch_id else " (nothing recorded)")
     ))
     raise typer.Exit(EXIT_ROWS_REFUSED if counts["refused"] else 0)
@@ -99,7 +102,7 @@ def status_command(run_dir: RunDir, store: StoreOption = None) -> None:
     out = console(stderr=False)
     reviewers = sorted({b.reviewer for b in report.batches})
     out.print(line(
-        f"{report.corrections} corrections in {len(report.batches)} batch(es)"
+        f"{counted(report.corrections, 'correction')} in {counted(len(report.batches), 'batch', 'batches')}"
         + (f" by {', '.join(reviewers)}" if reviewers else "")
         + f" ({report.store})"
     ))
@@ -140,4 +143,4 @@ def export_gold_command(
     from extractor.review import export_gold
 
     n = export_gold(run_dir, out, store)
-    console().print(line(f"{n} reviewed papers -> {out}"))
+    console().print(line(f"{counted(n, 'reviewed paper')} -> {out}"))

@@ -13,6 +13,7 @@ from rich.progress import (
     Progress,
     TextColumn,
     TimeElapsedColumn,
+    TimeRemainingColumn,
 )
 from rich.table import Table
 
@@ -26,6 +27,7 @@ from extractor.config import (
     parse_shard,
     resolve_backend,
 )
+from extractor.text.counting import counted
 
 if TYPE_CHECKING:
     from extractor.backends.openai.batch import BatchProgress
@@ -62,6 +64,8 @@ class _Progress:
             MofNCompleteColumn(),
             TextColumn("[green]{task.fields[ok]} ok[/] [red]{task.fields[failed]} failed[/] {task.fields[tokens]:,} tokens"),
             TimeElapsedColumn(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
             console=console,
             transient=False,
             disable=disable,
@@ -91,6 +95,8 @@ class _Progress:
 
     def stop(self) -> None:
         if self.task is not None:  # a run refused before any work drew no bar to close
+            done = self.ok + self.failed
+            self.progress.update(self.task, total=done, completed=done)  # repeats and resumed ones drop out
             self.progress.stop()
 
 
@@ -101,23 +107,23 @@ def run_command(
     model: Annotated[Optional[str], typer.Option(help="Model name for the openai backend.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint (or OPENAI_BASE_URL).")] = None,
     mode: Annotated[Optional[str], typer.Option(help=f"Structured-output mode: {'|'.join(MODES)} (default: chosen for the endpoint).")] = None,
-    concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
-    timeout: Annotated[Optional[float], typer.Option(min=0.1, help=f"Seconds to wait for one answer (default {RunConfig.timeout:g}).")] = None,
-    max_retries: Annotated[Optional[int], typer.Option(min=0, help=f"Retries of a request after 429, 5xx, timeouts (default {RunConfig.max_retries}).")] = None,
-    max_tokens: Annotated[Optional[int], typer.Option(min=1, help=f"Longest answer, in tokens (default {RunConfig.max_tokens}).")] = None,
+    concurrency: Annotated[int, typer.Option(min=1, show_default=False, help="Requests in flight at once (default: 8).")] = 8,
+    timeout: Annotated[Optional[float], typer.Option(min=0.1, help=f"Seconds to wait for one answer (default: {RunConfig.timeout:g}).")] = None,
+    max_retries: Annotated[Optional[int], typer.Option(min=0, help=f"Retries of a request after 429, 5xx, timeouts (default: {RunConfig.max_retries}).")] = None,
+    max_tokens: Annotated[Optional[int], typer.Option(min=1, help=f"Longest answer, in tokens (default: {RunConfig.max_tokens}).")] = None,
     rpm: Annotated[Optional[float], typer.Option(help="At most this many requests per minute.")] = None,
     max_cost: Annotated[Optional[float], typer.Option(help="Stop sending new requests once this many USD are spent.")] = None,
     cache_dir: Annotated[Optional[Path], typer.Option(help="Cache directory (default: the user cache dir).")] = None,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the cache.")] = False,
+    cache: Annotated[bool, typer.Option("--cache/--no-cache", show_default=False, help="Read and write the response cache (default: --cache).")] = True,
     max_chars: Annotated[Optional[int], typer.Option(help="Longest abstract accepted, in characters.")] = None,
-    prompt_version: Annotated[Optional[str], typer.Option(help=f"Prompt templates to use, prompts/<version>/ (default {RunConfig.prompt_version}).")] = None,
+    prompt_version: Annotated[Optional[str], typer.Option(help=f"Prompt templates to use, prompts/<version>/ (default: {RunConfig.prompt_version}).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (the summary and failures are still printed).")] = False,
     workers: Annotated[Optional[int], typer.Option(min=1, help=f"Processes for the rules backend (default: this machine's cores, {default_workers()}).")] = None,
     shard: Annotated[Optional[str], typer.Option(help="K/N: extract only the K-th of N shares of the papers (by abstract), for N machines; merge with `extractor leaderboard`.")] = None,
-    no_leaderboard: Annotated[bool, typer.Option("--no-leaderboard", help="Do not write leaderboard.xlsx and its charts into the run directory.")] = False,
+    leaderboard: Annotated[bool, typer.Option("--leaderboard/--no-leaderboard", show_default=False, help="Write leaderboard.xlsx and its charts into the run directory (default: --leaderboard).")] = True,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Count the requests, tokens and cost of the openai backend; send nothing.")] = False,
     batch: Annotated[bool, typer.Option("--batch", help="Send the requests through the OpenAI Batch API (half price, answers within 24 h); rerun the same command to resume.")] = False,
-    batch_poll: Annotated[Optional[float], typer.Option(min=0.01, help=f"Seconds between two looks at a pending batch (default {RunConfig.batch_poll:g}).")] = None,
+    batch_poll: Annotated[Optional[float], typer.Option(min=0.01, help=f"Seconds between two looks at a pending batch (default: {RunConfig.batch_poll:g}).")] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run in --out even when it was made from other inputs (its corrections are kept).")] = False,
 ) -> None:
     """Extract methods, models, benchmarks and grounded claims from abstracts."""
@@ -130,7 +136,7 @@ def run_command(
         backend, model, base_url, None,
         mode=mode, concurrency=concurrency, rpm=rpm, max_cost=max_cost,
         timeout=timeout, max_retries=max_retries, max_tokens=max_tokens,
-        cache_dir=cache_dir, use_cache=not no_cache, max_chars=max_chars, prompt_version=prompt_version,
+        cache_dir=cache_dir, use_cache=cache, max_chars=max_chars, prompt_version=prompt_version,
         batch=batch, batch_poll=batch_poll,
         workers=workers, shard=parse_shard(shard) if shard else None,
     )
@@ -159,10 +165,10 @@ def run_command(
     counts = summary.info["counts"]
     resumed = f", {counts['resumed']} from the journal of an earlier run" if counts["resumed"] else ""
     console.print(line(
-        f"{counts['ok']} ok, {counts['failed']} failed, {counts['claims']} claims "
+        f"{counts['ok']} ok, {counts['failed']} failed, {counted(counts['claims'], 'claim')} "
         f"({counts['rejected']} rejected{resumed}) -> {out}"
     ))
-    if not no_leaderboard:
+    if leaderboard:
         from extractor.api import write_leaderboard  # loads pandas and openpyxl
 
         with progress_bars(quiet) as step:
@@ -172,5 +178,5 @@ def run_command(
     for paper, error in summary.failures:
         console.print(line(("failed", "red"), f" {paper}: {error}"))
     if summary.failed > len(summary.failures):
-        console.print(line(f"... and {summary.failed - len(summary.failures)} more failed papers: see {out}/papers.jsonl"))
+        console.print(line(f"... and {counted(summary.failed - len(summary.failures), 'more failed paper')}: see {out}/papers.jsonl"))
     raise typer.Exit(EXIT_SOME_FAILED if summary.failed else EXIT_OK)

@@ -10,7 +10,7 @@ import typer
 
 
 def schema_command(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory to write the schemas to.")] = Path("schemas"),
+    out: Annotated[Path, typer.Option("--out", "-o", show_default=False, help="Directory to write the schemas to (default: schemas).")] = Path("schemas"),
 ) -> None:
     """Write the JSON Schema of the extraction draft and of a papers.jsonl line."""
     from extractor.pipeline.rundir import atomic_write_text

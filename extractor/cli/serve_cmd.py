@@ -48,8 +48,8 @@ def _signals_interrupt() -> Iterator[None]:
 
 
 def serve_local(
-    port: Annotated[int, typer.Option(min=0, max=65535, help="Loopback port (0: any free one).")] = DEFAULT_PORT,
-    n_ctx: Annotated[int, typer.Option(min=512, help="Context window in tokens (prompt + abstract + answer).")] = DEFAULT_N_CTX,
+    port: Annotated[int, typer.Option(min=0, max=65535, show_default=False, help=f"Loopback port, 0 for any free one (default: {DEFAULT_PORT}).")] = DEFAULT_PORT,
+    n_ctx: Annotated[int, typer.Option(min=512, show_default=False, help=f"Context window in tokens: prompt + abstract + answer (default: {DEFAULT_N_CTX}).")] = DEFAULT_N_CTX,
     threads: Annotated[Optional[int], typer.Option(min=1, help="CPU threads (default: all cores).")] = None,
     log: Annotated[Optional[Path], typer.Option(help="Write the server's output here (default: a temporary file).")] = None,
 ) -> None:

@@ -61,19 +61,53 @@ def read_inputs(
 ) -> Iterator[Paper]:
     """Every record of every path (``-`` is stdin), in order, read as it is consumed: a file
     is never held in memory whole, so a million-line input costs what one line does."""
+    for source in _sources(paths):
+        if isinstance(source, Paper):
+            yield source
+        elif source[0] == "-":
+            yield from _read_stream(sys.stdin.buffer, "<stdin>", "", max_chars)
+        else:
+            yield from _read_file(*source, max_chars)
+
+
+def count_records(paths: Iterable[str]) -> int | None:
+    """How many records the inputs hold, in a cheap first pass for a progress bar's total: a
+    JSON Lines file's non-blank lines (a bad line is a record too, it fails by name), every
+    other file read through; None when stdin is among them (it can be read only once)."""
+    paths = list(paths)
+    if "-" in paths:
+        return None
+    total = 0
+    for source in _sources(paths):
+        if isinstance(source, Paper):
+            total += 1
+        elif source[0].suffix.lower() in (".jsonl", ".ndjson"):
+            try:
+                with source[0].open("rb") as handle:
+                    total += sum(1 for raw in handle if raw.strip())
+            except OSError:
+                total += 1
+        else:
+            total += sum(1 for _ in _read_file(*source, DEFAULT_MAX_CHARS))
+    return total
+
+
+def _sources(paths: Iterable[str]) -> Iterator[tuple[Path | str, str | None] | Paper]:
+    """Each file to read with its worksheet (``("-", None)`` for stdin), in order, directories
+    expanded; a path that cannot be read is its failed record."""
     for name in paths:
         if name == "-":
-            yield from _read_stream(sys.stdin.buffer, "<stdin>", "", max_chars)
+            yield name, None
             continue
         path, sheet = _split_sheet(name)
         if path.is_dir():
             files = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUPPORTED_SUFFIXES)
             if not files:
-                yield _failed(str(path), None, "directory holds no .jsonl, .csv or .txt files")
+                yield _failed(str(path), None, "directory holds no .jsonl, .csv, .xlsx or .txt files")
             for file in files:
-                yield from _read_file(file, max_chars)
+                yield file, None
         elif path.exists():
-            yield from _read_file(path, max_chars, sheet)
+            yield path, sheet
         else:
             yield _failed(name, None, "no such file or directory")
 
@@ -87,7 +121,7 @@ def _split_sheet(name: str) -> tuple[Path, str | None]:
     return path, None
 
 
-def _read_file(path: Path, max_chars: int, sheet: str | None = None) -> Iterator[Paper]:
+def _read_file(path: Path, sheet: str | None, max_chars: int) -> Iterator[Paper]:
     suffix = path.suffix.lower()
     if suffix == ".xls":
         yield _failed(str(path), None, "an Excel 97-2003 workbook (.xls) is not read: save it as .xlsx or CSV")

@@ -155,6 +155,11 @@ class Journal:
         self._offsets[position] = offset
         self._fingerprints[position] = mark
 
+    @property
+    def finished(self) -> int:
+        """How many input records an earlier run finished (a changed one is done again)."""
+        return sum(1 for mark in self._fingerprints if mark)
+
     def done(self, position: int, paper: Paper) -> bool:
         """Whether this input record was finished, as it is now, by an earlier run."""
         return position < len(self._fingerprints) and self._fingerprints[position] == fingerprint(paper)

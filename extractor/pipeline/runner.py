@@ -34,7 +34,7 @@ from extractor.config import RunConfig
 from extractor.errors import BackendError, BudgetExceeded, NoInputError
 from extractor.pipeline.cache import ExtractionCache, cache_key
 from extractor.pipeline.dedupe import Deduper, abstract_hash, in_shard
-from extractor.pipeline.ingest import Paper, paper_id, read_inputs
+from extractor.pipeline.ingest import Paper, count_records, paper_id, read_inputs
 from extractor.pipeline.journal import Entry, Failure, Journal, record
 from extractor.pipeline.rundir import RunWriter, read_papers
 from extractor.pipeline.rundir_guard import check_request, hold_run_dir, input_paths
@@ -495,8 +495,9 @@ def _run(
     backend = get_backend(config)
     cache = ExtractionCache(config.cache_dir) if config.use_cache and backend.cacheable else None
     journal = Journal(out_dir, backend.identity())
-    if on_start:
-        on_start(None)  # inputs are read as they go: the total is not known up front
+    if on_start:  # stdin and a shard's share are not counted ahead; an earlier run's are done
+        total = None if config.shard else count_records(inputs)
+        on_start(None if total is None else max(total - journal.finished, 0))
     try:
         count, resumed = asyncio.run(_extract(inputs, config, backend, cache, journal, out_dir, on_result, on_batch))
         if count == 0:
