@@ -8,21 +8,42 @@ from pathlib import Path
 
 from extractor.config import RunConfig
 from extractor.leaderboard import write_run_leaderboard
+from extractor.leaderboard.export import RUN_LEADERBOARD
+from extractor.pipeline.rundir import REVIEWED_CLAIMS_FILE, write_claims
 from extractor.pipeline.runner import ResultCallback, RunSummary
 from extractor.pipeline.runner import run as run_batch
 from extractor.progress import Step, silent
 from extractor.text.counting import counted
 
 
-def write_leaderboard(run_dir: Path, step: Step = silent) -> list[str]:
-    """Write ``leaderboard.xlsx`` and its charts into the run directory (corrections applied);
-    the lines that tell the user what was written, and where tables too long for it went."""
-    board, exported = write_run_leaderboard(Path(run_dir), step)
+def write_leaderboard(run_dir: Path, step: Step = silent, store: Path | None = None) -> list[str]:
+    """Write ``leaderboard.xlsx`` and its charts into the run directory, and ``claims.reviewed.csv``
+    (corrections applied, from ``store`` or the run's own); the lines that tell the user what was
+    written, and where tables too long for it went."""
+    board, exported = write_run_leaderboard(Path(run_dir), step, store)
     summary = (
         f"leaderboard: {counted(len(board.scores), 'ranked score')} in {counted(len(board.blocks), 'block')}, "
         f"{len(board.unranked)} unranked -> {exported.path}"
     )
-    return [summary, *exported.notes()]
+    return [summary, *exported.notes(), write_reviewed_claims(Path(run_dir), store)]
+
+
+def write_reviewed_claims(run_dir: Path, store: Path | None = None) -> str:
+    """Write the run's ``claims.reviewed.csv``: ``claims.csv``'s columns with the reviewers'
+    corrections applied (a rejected claim is left out, an added one is in); what was written."""
+    from extractor.review import reviewed_papers  # loads openpyxl
+
+    path = Path(run_dir) / REVIEWED_CLAIMS_FILE
+    count = write_claims(path, (paper for paper, _ in reviewed_papers(Path(run_dir), store)))
+    return f"reviewed claims: {counted(count, 'claim')} -> {path}"
+
+
+def refresh_reviewed_files(run_dir: Path, store: Path | None = None, step: Step = silent) -> list[str]:
+    """After corrections were recorded: the run's files that carry them, rewritten
+    (``claims.reviewed.csv``, and ``leaderboard.xlsx`` when the run wrote one)."""
+    if (Path(run_dir) / RUN_LEADERBOARD).exists():
+        return write_leaderboard(run_dir, step, store)
+    return [write_reviewed_claims(run_dir, store)]
 
 
 def run(

@@ -684,3 +684,41 @@ def test_rerunning_extraction_into_a_reviewed_run_keeps_the_corrections(tmp_path
     [row] = [r for r in rows if r["Claim id"] == first]
     assert row["Metric"] == "reviewed metric"
     assert row["Reviewed"].startswith("alice ")
+
+
+def test_review_apply_rewrites_the_runs_leaderboard_and_reviewed_claims(tmp_path: Path) -> None:
+    """The files a user already has take the corrections: leaderboard.xlsx (as `extractor run`
+    left it) and claims.reviewed.csv; claims.csv stays the raw extraction."""
+    runner = CliRunner()
+    run = tmp_path / "demo"
+    inputs = tmp_path / "papers.jsonl"
+    inputs.write_text("".join(json.dumps({"id": k, "abstract": v}) + "\n" for k, v in ABSTRACTS.items()))
+    assert runner.invoke(app, ["run", str(inputs), "--out", str(run), "--backend", "rules", "-q"]).exit_code == 0
+    raw = (run / "claims.csv").read_bytes()
+    before = {r["claim_id"] for r in csv.DictReader((run / "claims.reviewed.csv").open(encoding="utf-8"))}
+    book = tmp_path / "review.xlsx"
+    export_review(run, book)
+    first, second = (load_workbook(book)["Claims"].cell(r, 1).value for r in (2, 3))
+    edit(book, book, "Claims", first, decision="reject")
+    edit(book, book, "Claims", second, metric="reviewed metric")
+    result = runner.invoke(app, ["review", "apply", str(book), str(run), "-r", "alice"], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    assert f"-> {run / 'leaderboard.xlsx'}" in result.output and f"-> {run / 'claims.reviewed.csv'}" in result.output
+    reviewed = {r["claim_id"]: r for r in csv.DictReader((run / "claims.reviewed.csv").open(encoding="utf-8"))}
+    assert set(reviewed) == before - {first} and reviewed[second]["metric"] == "reviewed metric"
+    assert (run / "claims.csv").read_bytes() == raw
+    board = load_workbook(run / "leaderboard.xlsx")["Claims"]
+    header = [c.value for c in board[1]]
+    ids = {row[header.index("Claim id")] for row in board.iter_rows(min_row=2, values_only=True)}
+    assert first not in ids and second in ids
+    assert json.loads((run / "run.json").read_text())["files"]["claims.csv"].startswith("raw extraction")
+
+
+def test_review_apply_leaves_a_run_without_a_leaderboard_without_one(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "run")
+    book = tmp_path / "review.xlsx"
+    export_review(run, book)
+    edit(book, book, "Claims", claim_id(run, "p1", 2.57), decision="reject")
+    result = CliRunner().invoke(app, ["review", "apply", str(book), str(run), "-r", "alice"], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    assert not (run / "leaderboard.xlsx").exists() and (run / "claims.reviewed.csv").exists()

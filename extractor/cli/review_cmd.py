@@ -58,7 +58,7 @@ def export_command(
 
     with progress_bars(quiet) as step:
         counts = export_review(run_dir, out, store, step)
-    items = ", ".join(f"{n} {kind}s" for kind, n in sorted(counts.items()))
+    items = ", ".join(counted(n, kind) for kind, n in sorted(counts.items()))
     console().print(line(f"{items} -> {out}"))
 
 
@@ -89,6 +89,12 @@ def apply_command(
         f"{counted(len(report.conflicts), 'conflict')}"
         + (f" (batch {report.batch_id} in {report.store})" if report.batch_id else " (nothing recorded)")
     ))
+    if report.batch_id:
+        from extractor.api import refresh_reviewed_files
+
+        with progress_bars() as step:
+            for note in refresh_reviewed_files(run_dir, store, step):
+                out.print(line(note))
     raise typer.Exit(EXIT_ROWS_REFUSED if counts["refused"] else 0)
 
 

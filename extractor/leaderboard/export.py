@@ -54,8 +54,8 @@ def export(
 RUN_LEADERBOARD = "leaderboard.xlsx"
 
 
-def write_run_leaderboard(run_dir: Path, step: Step = silent) -> tuple[Leaderboard, Exported]:
-    """The board of one run (corrections applied), written into its directory (``leaderboard.xlsx``
-    and charts)."""
-    board = build_leaderboard(*load_runs([run_dir]))
+def write_run_leaderboard(run_dir: Path, step: Step = silent, store: Path | None = None) -> tuple[Leaderboard, Exported]:
+    """The board of one run (corrections applied, from ``store`` or the run's own), written into
+    its directory (``leaderboard.xlsx`` and charts)."""
+    board = build_leaderboard(*load_runs([run_dir], store))
     return board, export(board, Path(run_dir) / RUN_LEADERBOARD, step=step)

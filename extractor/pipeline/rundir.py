@@ -19,7 +19,8 @@ from extractor.schema import Claim, PaperResult
 from extractor.text.safe import CSV_LINE_END, csv_cell
 
 PAPERS_FILE = "papers.jsonl"
-CLAIMS_FILE = "claims.csv"
+CLAIMS_FILE = "claims.csv"  # the raw extraction, as the backend and grounding left it
+REVIEWED_CLAIMS_FILE = "claims.reviewed.csv"  # the same columns, reviewers' corrections applied
 RUN_FILE = "run.json"
 STORE_FILE = "corrections.sqlite"  # reviewers' corrections (extractor.review.store)
 
@@ -93,6 +94,33 @@ def _csv_header() -> str:
     return buffer.getvalue()
 
 
+def _temporary(directory: Path, name: str) -> tuple[str, io.TextIOWrapper]:
+    """A new temporary text file beside ``directory / name``, to be moved into place whole."""
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".tmp")
+    os.fchmod(fd, 0o666 & ~_umask())  # as atomic_write_bytes: readable like any new file
+    return tmp, os.fdopen(fd, "w", encoding="utf-8", newline="")
+
+
+def write_claims(path: Path, results: Iterable[PaperResult]) -> int:
+    """Write a ``claims.csv``-shaped file of these papers, one paper at a time, atomically;
+    the number of claims written."""
+    tmp, handle = _temporary(path.parent, path.name)
+    count = 0
+    try:
+        with handle:
+            handle.write(_csv_header())
+            for result in results:
+                handle.write(claims_text(result))
+                count += len(result.extraction.claims) if result.extraction else 0
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return count
+
+
 class RunWriter:
     """Writes ``papers.jsonl`` and ``claims.csv`` one paper at a time (bounded memory) to
     temporary files, and moves them into place with ``run.json`` only when all is written."""
@@ -103,13 +131,8 @@ class RunWriter:
         for name in (PAPERS_FILE, CLAIMS_FILE):  # left by a run killed while writing them
             for stale in self.out_dir.glob(f".{name}.*.tmp"):
                 stale.unlink()
-        self._files = {name: self._temporary(name) for name in (PAPERS_FILE, CLAIMS_FILE)}
+        self._files = {name: _temporary(self.out_dir, name) for name in (PAPERS_FILE, CLAIMS_FILE)}
         self._files[CLAIMS_FILE][1].write(_csv_header())
-
-    def _temporary(self, name: str) -> tuple[str, io.TextIOWrapper]:
-        fd, tmp = tempfile.mkstemp(dir=self.out_dir, prefix=f".{name}.", suffix=".tmp")
-        os.fchmod(fd, 0o666 & ~_umask())  # as atomic_write_bytes: readable like any new file
-        return tmp, os.fdopen(fd, "w", encoding="utf-8", newline="")
 
     def add(self, paper_line: str, claims: str) -> None:
         """One paper: its ``papers.jsonl`` line (without the newline) and its claims rows."""

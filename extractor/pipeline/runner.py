@@ -36,7 +36,14 @@ from extractor.pipeline.cache import ExtractionCache, cache_key
 from extractor.pipeline.dedupe import Deduper, abstract_hash, in_shard
 from extractor.pipeline.ingest import Paper, count_records, paper_id, read_inputs
 from extractor.pipeline.journal import Entry, Failure, Journal, record
-from extractor.pipeline.rundir import RunWriter, read_papers
+from extractor.pipeline.rundir import (
+    CLAIMS_FILE,
+    PAPERS_FILE,
+    REVIEWED_CLAIMS_FILE,
+    STORE_FILE,
+    RunWriter,
+    read_papers,
+)
 from extractor.pipeline.rundir_guard import check_request, hold_run_dir, input_paths
 from extractor.schema import PaperResult, Source, Usage
 from extractor.version import __version__
@@ -522,6 +529,16 @@ def _run(
     return RunSummary(out_dir=out_dir, info=info, failures=tally.failures)
 
 
+#: What each file of a run holds: which are the raw extraction, which carry the corrections.
+RUN_FILES = {
+    PAPERS_FILE: "raw extraction, one paper a line",
+    CLAIMS_FILE: "raw extraction, one claim a row",
+    REVIEWED_CLAIMS_FILE: "claims.csv with the reviewers' corrections applied (rewritten by `review apply`)",
+    "leaderboard.xlsx": "ranked scores, corrections applied (rewritten by `review apply`)",
+    STORE_FILE: "the reviewers' corrections, append-only",
+}
+
+
 def run_info(
     config: RunConfig, backend: Backend, tally: _Tally, started: datetime, inputs: list[str], resumed: int
 ) -> dict:
@@ -538,4 +555,5 @@ def run_info(
         "seconds": round((finished - started).total_seconds(), 3),
         "counts": {**tally.counts, "resumed": resumed},
         "usage": tally.usage.model_dump(exclude={"cached"}),
+        "files": RUN_FILES,
     }
