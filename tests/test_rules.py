@@ -2010,3 +2010,20 @@ def test_a_change_noun_ending_a_list_makes_each_item_a_change() -> None:
         ("change", "SVHN"),
         ("change", "CIFAR - 10"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "direction"),
+    [
+        # An improvement of a lower-is-better metric is a decrease of it (the Improvements sheet
+        # then calls it an improvement, not a regression).
+        ("ADLM significantly improves test perplexity on LM1B, achieving up to 25.4% gains over prior DLMs.", "decrease"),
+        ("Our CNN obtains an absolute 5.77% WER improvement over the baseline PLP DNN.", "decrease"),
+        # An improvement of a higher-is-better metric, and a rise said as such, stay increases.
+        ("GANQ improves accuracy on GSM8K, achieving up to 4.2% gains over GPTQ.", "increase"),
+        ("Perplexity rises by 12% over the dense baseline when half the heads are pruned.", "increase"),
+    ],
+)
+def test_the_direction_is_what_happens_to_the_measured_quantity(text: str, direction: str) -> None:
+    [claim] = extract(text, None).claims
+    assert (claim.kind, claim.direction) == ("change", direction)

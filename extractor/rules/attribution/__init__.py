@@ -15,6 +15,7 @@ from extractor.grounding import name_key
 from extractor.rules.attribution.benchmark import benchmark_in_metric, benchmark_of
 from extractor.rules.attribution.change import (
     baseline_of,
+    improved_direction,
     kind_of,
     kind_of_gap,
     starting_condition,
@@ -134,7 +135,7 @@ def build_claims(
             setting=_setting(readings, text, doc.clause_of(d.q.start))
             or _setting(readings, text, doc.sentence_of(d.q.start)),
             kind=d.kind,
-            direction=d.direction,
+            direction=improved_direction(text, d.q, doc.sentence_of(d.q.start), d.metric, d.direction),
             evidence=_evidence(doc, d.q, mentions),
         )
         for d in drafts

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from extractor.catalog.normalize import normalize_metric
 from extractor.rules.attribution.phrases import (
     CHANGE_NOUNS,
     QUALIFIER,
@@ -140,6 +141,20 @@ def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, s
     if _BELOW.match(text, q.end, clause[1]):
         return "change", "decrease"  # '2.1 points below GPT-4o'
     return "change", None
+
+
+_IMPROVES = AsciiFirst(r"\b(?:improv\w*|gains?|better|enhanc\w*)\b", re.IGNORECASE)
+_RAISES = AsciiFirst(r"\b(?:increas\w*|rais\w*|higher|grow\w*|grew|ris(?:e|es|ing)|rose|larger|greater)\b", re.IGNORECASE)
+
+
+def improved_direction(text: str, q: Quantity, sentence: tuple[int, int], metric: str | None, direction: str | None) -> str | None:
+    """The direction says what happens to the measured quantity: an improvement of a
+    lower-is-better metric ('improves test perplexity ..., achieving up to 25.4% gains') is a
+    decrease of it, unless the sentence says the quantity rises."""
+    if direction != "increase" or not metric or normalize_metric(metric).direction != "lower":
+        return direction
+    window = text[sentence[0] : min(sentence[1], q.end + 30)]
+    return "decrease" if _IMPROVES.search(window) and not _RAISES.search(window) else direction
 
 
 _GAP_OF = re.compile(r"(?:[\w-]+\s+)?(?:gap|ratio)s?\s*(?:of|=|:)\s*" + QUALIFIER + r"$", re.IGNORECASE)
