@@ -1,68 +1,48 @@
-"""Start-up time of the command line: ``extractor --help`` (and the help of each command) in new
-processes, the median of ``--repeat`` runs, and which heavy libraries ``import extractor.cli.app``
-loads (none should: commands import them when they run).
+"""How long do the commands that answer at once take to start? Whole processes, as a user runs them.
 
-    python benchmarks/startup.py [--repeat 11]
+    python benchmarks/startup.py [--repeat 5] [--run RUN_DIR]
 
-Prints wall and CPU (user + system) seconds per command line; the target is under 0.5 s of wall
-time for ``extractor --help`` on an idle machine.
+Prints the median wall time of ``python -c pass``, ``extractor --help``, ``extractor --version``
+and, given a run directory, ``extractor review status RUN_DIR``, and each one's time above the
+bare interpreter. Target: ``extractor --help`` at most 0.30 s above ``python -c pass``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import shutil
 import statistics
 import subprocess
 import sys
 import time
 
-HEAVY = ("pandas", "numpy", "openpyxl", "matplotlib", "openai", "instructor", "tiktoken", "diskcache", "tenacity", "httpx")
-COMMANDS = (["--help"], ["run", "--help"], ["leaderboard", "--help"], ["review", "--help"])
+
+def median_seconds(command: list[str], repeat: int) -> float:
+    """The median wall time of ``repeat`` runs (one warm-up run first: the page cache)."""
+    subprocess.run(command, check=True, capture_output=True)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
-def extractor_command() -> list[str]:
-    """The installed console script, else ``python -m extractor``."""
-    script = shutil.which("extractor", path=os.path.dirname(sys.executable)) or shutil.which("extractor")
-    return [script] if script else [sys.executable, "-m", "extractor"]
-
-
-def timed(command: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds of one run of ``command`` in a new process."""
-    before = os.times()
-    wall = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall = time.perf_counter() - wall
-    after = os.times()
-    return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)
-
-
-def heavy_modules_loaded() -> list[str]:
-    """The heavy libraries that ``import extractor.cli.app`` loads, from a new interpreter."""
-    probe = (
-        "import json, sys; import extractor.cli.app; "
-        f"print(json.dumps(sorted(m for m in {list(HEAVY)!r} if m in sys.modules)))"
-    )
-    result = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True)
-    return json.loads(result.stdout)
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=11, help="runs per command line (the median is printed)")
-    args = parser.parse_args(argv)
-    base = extractor_command()
-    timed([sys.executable, "-c", "pass"])  # the interpreter itself, from disk once
-    print("| command | wall s (median) | CPU s (median) | runs |")
-    print("| --- | ---: | ---: | ---: |")
-    for words in ([sys.executable, "-c", "pass"], *(base + list(c) for c in COMMANDS)):
-        runs = [timed(words) for _ in range(args.repeat)]
-        name = "python -c pass" if words[0] == sys.executable and words[1] == "-c" else "extractor " + " ".join(words[len(base):])
-        print(f"| {name} | {statistics.median(w for w, _ in runs):.3f} | {statistics.median(c for _, c in runs):.3f} | {args.repeat} |")
-    loaded = heavy_modules_loaded()
-    print(f"heavy libraries loaded by `import extractor.cli.app`: {', '.join(loaded) if loaded else 'none'}")
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--run", help="a run directory, for `review status`")
+    args = parser.parse_args()
+    extractor = shutil.which("extractor") or sys.exit("extractor is not on PATH: pip install . first")
+    commands = {"python -c pass": [sys.executable, "-c", "pass"], "extractor --help": [extractor, "--help"],
+                "extractor --version": [extractor, "--version"]}
+    if args.run:
+        commands["extractor review status RUN"] = [extractor, "review", "status", args.run]
+    bare = None
+    for label, command in commands.items():
+        seconds = median_seconds(command, args.repeat)
+        bare = seconds if bare is None else bare
+        print(f"{label:32s} {seconds:6.3f} s  (+{seconds - bare:.3f} s over the interpreter)")
 
 
 if __name__ == "__main__":

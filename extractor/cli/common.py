@@ -27,7 +27,7 @@ from rich.progress import (
 from rich.text import Text
 
 from extractor.errors import EXIT_FAILED, ExtractorError
-from extractor.pipeline.rundir import STORE_FILE
+from extractor.pipeline.run_files import STORE_FILE
 from extractor.progress import Step
 from extractor.text.safe import printable
 

@@ -15,14 +15,16 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from extractor.errors import NotARunError
+from extractor.pipeline.run_files import (  # noqa: F401  (the run's file names, imported from here too)
+    CLAIMS_FILE,
+    PAPERS_FILE,
+    REVIEWED_CLAIMS_FILE,
+    RUN_FILE,
+    STORE_FILE,
+)
 from extractor.schema import Claim, PaperResult
 from extractor.text.safe import CSV_LINE_END, csv_cell
 
-PAPERS_FILE = "papers.jsonl"
-CLAIMS_FILE = "claims.csv"  # the raw extraction, as the backend and grounding left it
-REVIEWED_CLAIMS_FILE = "claims.reviewed.csv"  # the same columns, reviewers' corrections applied
-RUN_FILE = "run.json"
-STORE_FILE = "corrections.sqlite"  # reviewers' corrections (extractor.review.store)
 
 CLAIM_COLUMNS = ["paper_id", "claim_id", *[f for f in Claim.model_fields if f not in ("id",)]]
 

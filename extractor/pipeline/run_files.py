@@ -1,0 +1,8 @@
+"""The names of a run directory's files, apart from the code that writes them, so that the
+commands that only name them (in ``--help``) import nothing else."""
+
+PAPERS_FILE = "papers.jsonl"
+CLAIMS_FILE = "claims.csv"  # the raw extraction, as the backend and grounding left it
+REVIEWED_CLAIMS_FILE = "claims.reviewed.csv"  # the same columns, reviewers' corrections applied
+RUN_FILE = "run.json"
+STORE_FILE = "corrections.sqlite"  # reviewers' corrections (extractor.review.store)
