@@ -17,7 +17,7 @@ from extractor.text.counting import counted
 
 
 def write_leaderboard(run_dir: Path, step: Step = silent, store: Path | None = None) -> list[str]:
-    """Write ``leaderboard.xlsx`` and its charts into the run directory, and ``claims.reviewed.csv``
+    """Write ``leaderboard.xlsx`` (with its native charts) into the run directory, and ``claims.reviewed.csv``
     (corrections applied, from ``store`` or the run's own); the lines that tell the user what was
     written, and where tables too long for it went."""
     board, exported = write_run_leaderboard(Path(run_dir), step, store)

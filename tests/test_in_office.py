@@ -185,3 +185,25 @@ def test_report_fits_desktop_and_phone_width_in_chromium(demo: Path, tmp_path: P
     shot.unlink(missing_ok=True)
     _chromium(frame.as_uri(), tmp_path / "profile", f"--screenshot={shot}", f"--window-size={width if width >= 500 else 500},{height}", "--hide-scrollbars")
     assert shot.stat().st_size > 10_000
+
+
+@pytest.mark.slow
+@needs_office
+def test_native_charts_are_drawn_by_libreoffice(tmp_path: Path) -> None:
+    """The Charts sheet's charts are the spreadsheet's own, drawn from the Leaderboard's cells:
+    LibreOffice renders their titles, bar labels and axis titles (a picture of it in tests/artifacts/)."""
+    source = tmp_path / "papers.jsonl"
+    papers = {
+        "a": "We propose GANQ. GANQ reaches 83.6% accuracy on GSM8K with Llama-3-8B.",
+        "b": "We propose SqueezeLLM. SqueezeLLM reaches 79.1% accuracy on GSM8K with Llama-3-8B.",
+        "m$\\frac{$1": "We propose FastKV. FastKV reaches 12.3 perplexity on WikiText-2 with Llama-3-8B.",
+        "d": "We propose SlowKV. SlowKV reaches 14.9 perplexity on WikiText-2 with Llama-3-8B.",
+    }
+    source.write_text("".join(json.dumps({"id": k, "abstract": v}) + "\n" for k, v in papers.items()))
+    run = tmp_path / "run"
+    assert runner.invoke(app, ["run", str(source), "--out", str(run), "-q", "--backend", "rules"]).exit_code == 0
+    text = _pdf_text_and_pages(run / "leaderboard.xlsx", tmp_path, "charts")
+    assert "2 charts, one per block" in text
+    assert "GSM8K with Llama-3-8B" in text and "WikiText-2 with Llama-3-8B" in text
+    assert "accuracy (%): higher is better" in text and "perplexity: lower is better" in text
+    assert "FastKV (proposed) [m$\\frac{$1]" in text  # plain text, never markup

@@ -15,7 +15,6 @@ from extractor.cli.app import app
 from extractor.grounding import ground
 from extractor.leaderboard import (
     build_leaderboard,
-    charts_dir,
     export,
     load_runs,
     wide_table,
@@ -153,14 +152,22 @@ def test_workbook_sheets_links_and_highlight(results: list[PaperResult], tmp_pat
     assert statuses["p-broken"] == "failed"
     assert book["Improvements"].max_row == 2
     assert book["Claims"].max_row == 7
-    assert len(exported.charts) == 2 and all(p.exists() and p.stat().st_size > 1000 for p in exported.charts)
-    assert exported.charts[0].parent == charts_dir(out) == tmp_path / "board_charts"
+    assert exported.charts == 2 and not (tmp_path / "board_charts").exists()  # drawn by the spreadsheet
+    charts = book["Charts"]._charts
+    assert [c.type for c in charts] == ["bar", "bar"]
+    # Each chart's values are the Leaderboard sheet's own Value cells of its block.
+    value_letter = board.cell(2, header.index("Value") + 1).column_letter
+    refs = [c.series[0].val.numRef.f for c in charts]
+    assert all(ref.startswith(f"'Leaderboard'!${value_letter}$") for ref in refs), refs
+    first_block = [r for r in board.iter_rows(min_row=3, values_only=True) if r[0] == "GSM8K" and r[1] == first["Metric"].value]
+    assert refs[0] == f"'Leaderboard'!${value_letter}$3:${value_letter}${2 + len(first_block)}"
+    assert charts[0].series[0].cat.numRef.f == f"'Charts'!$A$3:$A${2 + len(first_block)}"
 
 
 def test_no_charts_and_empty_board(tmp_path: Path) -> None:
     out = tmp_path / "empty.xlsx"
     exported = export(build_leaderboard([PaperResult(id="p-x", status="failed", error="boom")]), out, charts=False)
-    assert exported.charts == [] and not charts_dir(out).exists()
+    assert exported.charts == 0 and "Charts" not in load_workbook(out).sheetnames
     sheet = load_workbook(out)["Leaderboard"]
     assert "No score names its metric, benchmark and subject yet" in sheet["A3"].value
 
@@ -226,8 +233,8 @@ def test_leaderboard_command(results: list[PaperResult], tmp_path: Path) -> None
     out = tmp_path / "lb.xlsx"
     result = CliRunner().invoke(app, ["leaderboard", str(tmp_path / "run"), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert out.exists() and (tmp_path / "lb_charts").is_dir()
-    assert "2 blocks" in result.output
+    assert out.exists() and not (tmp_path / "lb_charts").exists()
+    assert "2 blocks" in result.output and "(with 2 charts)" in result.output
     bad = CliRunner().invoke(app, ["leaderboard", str(tmp_path / "run"), "--out", str(tmp_path / "x.xlsx"), "--wide"])
     assert bad.exit_code == 2
 
@@ -299,10 +306,25 @@ def test_long_work_reports_progress_by_stage(results: list[PaperResult], tmp_pat
     board = build_leaderboard(*load_runs([tmp_path / "run"], step=lambda *s: steps.append(s)))
     export(board, tmp_path / "board.xlsx", step=lambda *s: steps.append(s))
     stages = {stage: (done, total) for stage, done, total in steps}
-    assert stages == {"reading runs": (1, 1), "drawing charts": (2, 2), "writing board.xlsx": (7, 7)}
+    assert stages == {"reading runs": (1, 1), "writing board.xlsx": (7, 7)}
     assert steps[0] == ("reading runs", 0, 1)
     quiet = CliRunner().invoke(app, ["leaderboard", str(tmp_path / "run"), "--out", str(tmp_path / "q.csv"), "-q", "--excel"])
     assert quiet.exit_code == 0 and quiet.output.startswith("5 ranked scores in 2 blocks")
     assert (tmp_path / "q.csv").read_bytes().startswith(b"\xef\xbb\xbfpaper_id,")
     xlsx = CliRunner().invoke(app, ["leaderboard", str(tmp_path / "run"), "--out", str(tmp_path / "q.xlsx"), "--excel"])
     assert xlsx.exit_code == 2 and "--excel applies to CSV output" in xlsx.output
+
+
+def test_chart_text_is_plain_text_whatever_the_ids_hold(tmp_path: Path) -> None:
+    """An id with math markup (`m$\\frac{$1`) is a label like any other: the workbook is written."""
+    results = [
+        paper("m$\\frac{$1", "GANQ reaches 83.6% accuracy on GSM8K with Llama-3-8B.", [
+            dict(value=83.6, unit="%", metric="accuracy", benchmark="GSM8K", method="GANQ", evidence="GANQ reaches 83.6% accuracy on GSM8K")]),
+        paper("$x$", "SqueezeLLM reaches 79.1% accuracy on GSM8K with Llama-3-8B.", [
+            dict(value=79.1, unit="%", metric="accuracy", benchmark="GSM8K", method="SqueezeLLM", evidence="SqueezeLLM reaches 79.1% accuracy on GSM8K")]),
+    ]
+    out = tmp_path / "board.xlsx"
+    exported = export(build_leaderboard(results), out)
+    assert exported.charts == 1
+    labels = [row[0] for row in load_workbook(out)["Charts"].iter_rows(min_row=3, max_row=4, values_only=True)]
+    assert labels == ["GANQ [m$\\frac{$1]", "SqueezeLLM [$x$]"]

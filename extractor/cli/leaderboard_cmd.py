@@ -1,4 +1,4 @@
-"""``extractor leaderboard``: one board (XLSX or CSV, plus charts) from one or more runs."""
+"""``extractor leaderboard``: one board (XLSX with native charts, or CSV) from one or more runs."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from extractor.text.counting import counted
 LEADERBOARD_EXAMPLES = """
 Examples:
 
-  extractor leaderboard runs/demo --out board.xlsx            # + board_charts/*.png
+  extractor leaderboard runs/demo --out board.xlsx            # with a chart per block
 
-  extractor leaderboard runs/a runs/b --out board.csv --no-charts
+  extractor leaderboard runs/a runs/b --out board.csv
 
   extractor leaderboard runs/a --out by-method.csv --wide     # one row per method/model
 
@@ -27,7 +27,7 @@ def leaderboard_command(
     run_dirs: Annotated[list[Path], typer.Argument(help="Run directories (or papers.jsonl files) to merge.", exists=True)],
     out: Annotated[Path, typer.Option("--out", "-o", help="FILE.xlsx or FILE.csv to write.")],
     wide: Annotated[bool, typer.Option("--wide", help="CSV with one row per method/model and one column per benchmark/metric.")] = False,
-    charts: Annotated[bool, typer.Option("--charts/--no-charts", show_default=False, help="Write the PNG charts, FILE_charts/ (default: --charts).")] = True,
+    charts: Annotated[bool, typer.Option("--charts/--no-charts", show_default=False, help="A native chart per block in the workbook (default: --charts; a CSV has none).")] = True,
     excel: Annotated[bool, typer.Option("--excel", help="CSV for Excel: UTF-8 with a byte-order mark, so τ and ↓ are not read as Ï„ and â†“.")] = False,
     store: StoreOption = None,
     quiet: QuietOption = False,
@@ -42,7 +42,7 @@ def leaderboard_command(
         f"{counted(len(board.scores), 'ranked score')} in {counted(len(board.blocks), 'block')}, {len(board.unranked)} unranked, "
         f"{counted(len(board.changes), 'change')}, "
         f"{counted(len(board.claims), 'claim')} from {counted(len(board.papers), 'paper')} -> {exported.path}"
-        + (f" (+{counted(len(exported.charts), 'chart')})" if exported.charts else "")
+        + (f" (with {counted(exported.charts, 'chart')})" if exported.charts else "")
     ))
     for note in exported.notes():
         console.print(line(note))

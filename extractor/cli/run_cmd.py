@@ -120,7 +120,7 @@ def run_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (the summary and failures are still printed).")] = False,
     workers: Annotated[Optional[int], typer.Option(min=1, help=f"Processes for the rules backend (default: this machine's cores, {default_workers()}).")] = None,
     shard: Annotated[Optional[str], typer.Option(help="K/N: extract only the K-th of N shares of the papers (by abstract), for N machines; merge with `extractor leaderboard`.")] = None,
-    leaderboard: Annotated[bool, typer.Option("--leaderboard/--no-leaderboard", show_default=False, help="Write leaderboard.xlsx and its charts into the run directory (default: --leaderboard).")] = True,
+    leaderboard: Annotated[bool, typer.Option("--leaderboard/--no-leaderboard", show_default=False, help="Write leaderboard.xlsx into the run directory (default: --leaderboard).")] = True,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Count the requests, tokens and cost of the openai backend; send nothing.")] = False,
     batch: Annotated[bool, typer.Option("--batch", help="Send the requests through the OpenAI Batch API (half price, answers within 24 h); rerun the same command to resume.")] = False,
     batch_poll: Annotated[Optional[float], typer.Option(min=0.01, help=f"Seconds between two looks at a pending batch (default: {RunConfig.batch_poll:g}).")] = None,

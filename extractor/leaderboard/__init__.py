@@ -1,11 +1,10 @@
 """The leaderboard: normalized claims from one or more runs, ranked (:mod:`.build`), and
-written as CSV (:mod:`.tables`), XLSX (:mod:`.xlsx`) and PNG charts (:mod:`.charts`)."""
+written as CSV (:mod:`.tables`), XLSX (:mod:`.xlsx`) with native charts (:mod:`.charts`)."""
 
 from extractor.leaderboard.build import Leaderboard, build_leaderboard, load_runs
 from extractor.leaderboard.export import (
     RUN_LEADERBOARD,
     Exported,
-    charts_dir,
     export,
     write_run_leaderboard,
 )
@@ -16,7 +15,6 @@ __all__ = [
     "Exported",
     "Leaderboard",
     "build_leaderboard",
-    "charts_dir",
     "export",
     "load_runs",
     "wide_table",

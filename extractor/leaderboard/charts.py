@@ -1,22 +1,24 @@
-"""One PNG bar chart per block of the leaderboard (matplotlib, imported when charts are drawn)."""
+"""One native bar chart per block of the leaderboard (openpyxl.chart): the spreadsheet draws it
+from the Leaderboard sheet's own Value cells, so it can be restyled and follows the table; no
+picture is rendered here. A chart's text is the sheet's plain text: nothing in it is markup."""
 
 from __future__ import annotations
 
-import io
-import re
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import pandas as pd
+from openpyxl.chart import BarChart, Reference
+from openpyxl.chart.label import DataLabelList
+from openpyxl.chart.marker import DataPoint
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from extractor.leaderboard.build import NO_METRIC, Leaderboard
-from extractor.pipeline.rundir import atomic_write_bytes
-from extractor.progress import Step, silent, tracked
 
 MAX_BARS = 30  # bars per chart; a longer block shows its best entries
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60]
+BAR = "90A4AE"
+BEST = "2E7D32"
+_ROW_CM = 0.5  # height of a cell row, about: a chart spans its bars' rows and some
 
 
 def _text(value: object) -> str:
@@ -50,39 +52,76 @@ def axis_label(row: pd.Series) -> str:
     return f"{_text(row['metric']) or NO_METRIC}{f' ({unit})' if unit else ''}: {better}"
 
 
-def write_charts(board: Leaderboard, directory: Path, step: Step = silent) -> list[Path]:
-    """A horizontal bar chart per block with at least two entries; returns the PNG paths."""
-    import matplotlib
+@dataclass(frozen=True)
+class ChartBlock:
+    """A block to chart: its title, where its bars' values sit on the Leaderboard sheet (the
+    ``bars`` rows from ``first_row``), their labels, which bars are best, the value axis' title."""
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    title: str
+    first_row: int
+    labels: list[str]
+    best: list[bool]
+    axis: str
+    values: list[float]
 
-    paths: list[Path] = []
-    charted = [block for block in board.blocks.itertuples() if block.entries >= 2]
-    for block in tracked(charted, "drawing charts", step):
-        rows = board.scores[board.scores["block"] == block.block].head(MAX_BARS)
-        labels = entry_labels(rows)
-        values = rows["comparable"].tolist()
-        colors = ["#2e7d32" if best else "#90a4ae" for best in rows["best"]]
-        height = 1.2 + 0.38 * len(rows)
-        fig, ax = plt.subplots(figsize=(8, height), dpi=110)
-        ax.barh(range(len(rows)), values, color=colors)
-        ax.set_yticks(range(len(rows)), labels, fontsize=8)
-        ax.invert_yaxis()
-        for y, value in enumerate(values):
-            # Beside the end of the bar: right of a positive one, left of a negative one.
-            ax.annotate(f"{value:g}", (value, y), xytext=(3 if value >= 0 else -3, 0), textcoords="offset points",
-                        va="center", ha="left" if value >= 0 else "right", fontsize=7)
-        ax.set_xlabel(axis_label(rows.iloc[0]), fontsize=8)
+
+def chart_blocks(board: Leaderboard, first_row: int) -> list[ChartBlock]:
+    """The blocks with two or more entries; the Leaderboard sheet's row ``first_row`` holds the
+    board's first score, and its rows follow the scores' order."""
+    scores = board.scores.reset_index(drop=True)
+    found = []
+    for block in board.blocks.itertuples():
+        if block.entries < 2:
+            continue
+        rows = scores[scores["block"] == block.block].head(MAX_BARS)
         shown = f" (best {MAX_BARS} of {block.entries})" if block.entries > MAX_BARS else ""
-        ax.set_title(block.title + shown, fontsize=9, loc="left")
-        ax.spines[["top", "right"]].set_visible(False)
-        ax.margins(x=0.12)
-        fig.tight_layout()
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png")
-        plt.close(fig)
-        path = directory / f"{block.block:03d}-{_slug(block.title)}.png"
-        atomic_write_bytes(path, buffer.getvalue())
-        paths.append(path)
-    return paths
+        found.append(ChartBlock(
+            block.title + shown, first_row + int(rows.index[0]), entry_labels(rows),
+            [bool(b) for b in rows["best"]], axis_label(rows.iloc[0]), [float(v) for v in rows["comparable"]],
+        ))
+    return found
+
+
+def add_charts(
+    ws: WriteOnlyWorksheet, board_ws: WriteOnlyWorksheet, value_column: int, blocks: list[ChartBlock],
+    label_cell: Callable[[str], object],
+) -> None:
+    """A horizontal bar chart per block on ``ws``: its bar labels in column A (the chart's
+    categories), its values from ``board_ws``'s ``value_column``, the best bars in green."""
+    row = 3  # after the sheet's note and a blank row
+    for block in blocks:
+        bars = len(block.labels)
+        for label in block.labels:
+            ws.append([label_cell(label)])
+        chart = BarChart()
+        chart.type = "bar"  # horizontal bars, the first entry on top as on the board
+        chart.title = block.title
+        chart.legend = None
+        chart.add_data(Reference(board_ws, min_col=value_column, min_row=block.first_row, max_row=block.first_row + bars - 1))
+        chart.set_categories(Reference(ws, min_col=1, min_row=row, max_row=row + bars - 1))
+        chart.x_axis.scaling.orientation = "maxMin"
+        chart.x_axis.delete = False
+        chart.y_axis.delete = False
+        chart.y_axis.title = block.axis
+        if min(block.values) >= 0:
+            chart.y_axis.scaling.min = 0  # a bar's length is its value, as on paper
+        chart.y_axis.majorGridlines = None
+        series = chart.series[0]
+        series.graphicalProperties.solidFill = BAR
+        series.graphicalProperties.line.noFill = True
+        for index, best in enumerate(block.best):
+            if best:
+                point = DataPoint(idx=index)
+                point.graphicalProperties.solidFill = BEST
+                series.dPt.append(point)
+        series.dLbls = DataLabelList()
+        series.dLbls.showVal = True
+        for flag in ("showSerName", "showCatName", "showLegendKey", "showPercent"):
+            setattr(series.dLbls, flag, False)
+        chart.width = 24
+        chart.height = max(5.0, 2.5 + 0.6 * bars)
+        ws.add_chart(chart, f"C{row}")
+        span = max(bars, int(chart.height / _ROW_CM) + 1)
+        for _ in range(span - bars + 2):  # the chart's rows, then a gap before the next
+            ws.append([])
+        row += span + 2

@@ -7,7 +7,6 @@ from pathlib import Path
 
 from extractor.errors import UsageError
 from extractor.leaderboard.build import Leaderboard, build_leaderboard, load_runs
-from extractor.leaderboard.charts import write_charts
 from extractor.leaderboard.tables import write_csv
 from extractor.leaderboard.xlsx import EXCEL_ROWS, Moved, write_xlsx
 from extractor.progress import Step, silent
@@ -16,7 +15,7 @@ from extractor.progress import Step, silent
 @dataclass(frozen=True)
 class Exported:
     path: Path
-    charts: list[Path]
+    charts: int = 0  # native charts in the workbook
     moved: list[Moved] = field(default_factory=list)  # tables too long for the workbook: CSV
 
     def notes(self) -> list[str]:
@@ -27,28 +26,23 @@ class Exported:
         ]
 
 
-def charts_dir(out: Path) -> Path:
-    """Where the charts of ``board.xlsx`` go: ``board_charts/`` beside it."""
-    return out.with_name(out.stem + "_charts")
-
-
 def export(
     board: Leaderboard, out: Path, wide: bool = False, charts: bool = True, excel: bool = False, step: Step = silent,
     max_rows: int = EXCEL_ROWS - 2,
 ) -> Exported:
-    """Write ``out`` (.xlsx or .csv; ``excel``: a CSV Excel reads as UTF-8) and, unless
-    ``charts`` is false, the PNG charts beside it."""
+    """Write ``out`` (.xlsx or .csv; ``excel``: a CSV Excel reads as UTF-8); a workbook holds
+    a native chart per block unless ``charts`` is false (a CSV has none)."""
     suffix = out.suffix.lower()
     if suffix not in (".xlsx", ".csv"):
         raise UsageError(f"{out}: the output must end in .xlsx or .csv")
     for flag, given in (("--wide", wide), ("--excel", excel)):
         if given and suffix != ".csv":
             raise UsageError(f"{flag} applies to CSV output")
-    pictures = write_charts(board, charts_dir(out), step) if charts else []
     if suffix == ".csv":
         write_csv(board, out, wide=wide, excel=excel)
-        return Exported(out, pictures)
-    return Exported(out, pictures, write_xlsx(board, out, pictures, step, max_rows))
+        return Exported(out)
+    written = write_xlsx(board, out, charts, step, max_rows)
+    return Exported(out, written.charts, written.moved)
 
 
 RUN_LEADERBOARD = "leaderboard.xlsx"
@@ -56,6 +50,6 @@ RUN_LEADERBOARD = "leaderboard.xlsx"
 
 def write_run_leaderboard(run_dir: Path, step: Step = silent, store: Path | None = None) -> tuple[Leaderboard, Exported]:
     """The board of one run (corrections applied, from ``store`` or the run's own), written into
-    its directory (``leaderboard.xlsx`` and charts)."""
+    its directory as ``leaderboard.xlsx``."""
     board = build_leaderboard(*load_runs([run_dir], store))
     return board, export(board, Path(run_dir) / RUN_LEADERBOARD, step=step)

@@ -1,22 +1,22 @@
-"""The XLSX workbook: Leaderboard, Unranked, Improvements, Claims and Papers sheets (and the charts),
+"""The XLSX workbook: Leaderboard, Unranked, Improvements, Claims and Papers sheets (and native charts),
 streamed through openpyxl's write-only mode with one named style per look. Abstracts are
 untrusted: every text cell goes through :func:`~extractor.text.safe.set_text_cell`."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 from openpyxl import Workbook
 from openpyxl.cell import Cell, WriteOnlyCell
-from openpyxl.drawing.image import Image
 from openpyxl.styles import Alignment, Border, Font, NamedStyle, PatternFill, Side
 from openpyxl.utils import get_column_letter
 
 from extractor.leaderboard.build import Leaderboard
+from extractor.leaderboard.charts import add_charts, chart_blocks
 from extractor.leaderboard.columns import (
     BOARD_COLUMNS,
     CHANGE_COLUMNS,
@@ -196,7 +196,7 @@ def _records(frame: pd.DataFrame, columns: list[tuple[str, str]]) -> Iterable[tu
         yield list(row[:-1]), row[-1]
 
 
-def _board_sheet(book: _StyleBook, board: Leaderboard) -> None:
+def _board_sheet(book: _StyleBook, board: Leaderboard) -> _SheetWriter:
     scores = board.scores
     papers = scores["paper_id"].nunique() if not scores.empty else 0
     note = (
@@ -214,7 +214,7 @@ def _board_sheet(book: _StyleBook, board: Leaderboard) -> None:
             f"({len(board.unranked)} scores) and the Claims sheet ({len(board.claims)} claims).",
             frozenset({"muted"}),
         )])
-        return
+        return sheet
     titles = sheet.titles
     first_looks = {c: frozenset({"first"}) for c in range(len(titles))}
     first_looks[0] = frozenset({"first", "bold"})
@@ -232,6 +232,7 @@ def _board_sheet(book: _StyleBook, board: Leaderboard) -> None:
             looks[conflict_col] = looks.get(conflict_col, frozenset()) | {"conflict"}
         sheet.append(values, arxiv, looks)
     sheet.close()
+    return sheet
 
 
 def _id_width(*frames: pd.DataFrame) -> int:
@@ -247,18 +248,30 @@ def _table_sheet(book: _StyleBook, name: str, frame: pd.DataFrame, columns: list
     sheet.close()
 
 
-def _charts_sheet(workbook: Workbook, charts: Sequence[Path]) -> None:
-    ws = workbook.create_sheet("Charts")
+def _charts_sheet(book: _StyleBook, board: Leaderboard, board_sheet: _SheetWriter) -> int:
+    """One native chart per block with two or more entries, drawn from the Leaderboard sheet's
+    Value cells; the number of charts."""
+    blocks = chart_blocks(board, board_sheet.header_row + 1)
+    ws = book.workbook.create_sheet("Charts")
+    ws.column_dimensions["A"].width = 50
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
     ws.sheet_properties.pageSetUpPr.fitToPage = True
-    ws.append([xlsx_text(f"{len(charts)} charts, one per block with two or more entries (PNG files beside this workbook).")])
-    row = 3
-    for path in charts:
-        image = Image(str(path))
-        image.anchor = f"A{row}"
-        ws.add_image(image)
-        row += int(image.height / 20) + 2
+    note = WriteOnlyCell(ws)
+    set_text_cell(note, (
+        f"{len(blocks)} chart{'' if len(blocks) == 1 else 's'}, one per block with two or more entries, drawn from the "
+        "Leaderboard sheet's Value column (the best entry in green); column A holds each chart's labels."
+    ))
+    ws.append([note])
+    ws.append([])
+
+    def label(text: str) -> WriteOnlyCell:
+        cell = WriteOnlyCell(ws)
+        set_text_cell(cell, xlsx_text(text))
+        return cell
+
+    add_charts(ws, board_sheet.ws, board_sheet.titles.index("Value") + 1, blocks, label)
+    return len(blocks)
 
 
 @dataclass(frozen=True)
@@ -281,10 +294,19 @@ def _moved_sheet(book: _StyleBook, moved: Moved, max_rows: int) -> None:
     ws.append([cell])
 
 
+@dataclass(frozen=True)
+class Written:
+    """What a workbook holds beyond its sheets: the tables moved to CSV, the number of charts."""
+
+    moved: list[Moved]
+    charts: int
+
+
 def write_xlsx(
-    board: Leaderboard, path: Path, charts: Sequence[Path] = (), step: Step = silent, max_rows: int = EXCEL_ROWS - 2
-) -> list[Moved]:
-    """Leaderboard, Unranked, Improvements, Claims and Papers sheets (and the charts, when given).
+    board: Leaderboard, path: Path, charts: bool = True, step: Step = silent, max_rows: int = EXCEL_ROWS - 2
+) -> Written:
+    """Leaderboard, Unranked, Improvements, Claims and Papers sheets (and a Charts sheet of native
+    charts, unless ``charts`` is false or the Leaderboard table did not fit a sheet).
     A Claims sheet longer than :data:`WRAP_ROWS` is plain (one line per claim, no links) to stay
     fast. A table longer than ``max_rows`` (Excel's limit, less the note and header rows) is
     written as CSV beside the workbook and its sheet says so: the workbook is never one Excel
@@ -310,8 +332,10 @@ def write_xlsx(
 
         return move
 
+    board_sheet: list[_SheetWriter] = []
+    charted: list[int] = []
     sheets = [
-        fitting("Leaderboard", board.scores, BOARD_COLUMNS, lambda: _board_sheet(book, board)),
+        fitting("Leaderboard", board.scores, BOARD_COLUMNS, lambda: board_sheet.append(_board_sheet(book, board))),
         fitting("Unranked", board.unranked, UNRANKED_COLUMNS,
                 lambda: _table_sheet(book, "Unranked", board.unranked, UNRANKED_COLUMNS)),
         fitting("Improvements", board.changes, CHANGE_COLUMNS,
@@ -320,7 +344,7 @@ def write_xlsx(
                 lambda: _table_sheet(book, "Claims", claims, SHEET_CLAIM_COLUMNS, plain=len(claims) > WRAP_ROWS)),
         fitting("Papers", board.papers, PAPER_COLUMNS,
                 lambda: _table_sheet(book, "Papers", board.papers, PAPER_COLUMNS)),
-        lambda: _charts_sheet(workbook, charts) if charts else None,
+        lambda: charted.append(_charts_sheet(book, board, board_sheet[0])) if charts and board_sheet else None,
     ]
     stage = f"writing {path.name}"
     for done, write in enumerate(sheets):
@@ -330,4 +354,4 @@ def write_xlsx(
     workbook.save(buffer)  # the rows are streamed into the file here: the last, long step
     atomic_write_bytes(path, buffer.getvalue())
     step(stage, len(sheets) + 1, len(sheets) + 1)
-    return moved
+    return Written(moved, sum(charted))
