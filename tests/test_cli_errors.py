@@ -49,8 +49,8 @@ def one_line_error(result: object, exit_code: int, words: str) -> None:
     assert isinstance(result.exception, SystemExit), result.exception  # type: ignore[attr-defined]
     assert result.exit_code == exit_code, result.output  # type: ignore[attr-defined]
     assert "Traceback" not in result.output  # type: ignore[attr-defined]
-    lines = [line for line in result.output.splitlines() if words in line]  # type: ignore[attr-defined]
-    assert lines, result.output  # type: ignore[attr-defined]
+    errors = [line for line in result.output.splitlines() if line.startswith("error: ")]  # type: ignore[attr-defined]
+    assert len(errors) == 1 and words in errors[0], result.output  # type: ignore[attr-defined]
 
 
 @pytest.fixture

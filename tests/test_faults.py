@@ -65,7 +65,9 @@ def test_429_waits_for_retry_after(tmp_path: Path, fake_openai: FakeOpenAI) -> N
     refused, retried = fake_openai.requests_for(MATCH)
     assert refused.fault == "rate_limit"
     waited = retried.at - refused.at
-    assert 1.0 <= waited < 1.5, f"waited {waited:.2f} s after Retry-After: 1"
+    # At least what the server asked; the upper bound only tells Retry-After from the client's
+    # own exponential backoff (up to a minute), not how fast this machine is.
+    assert 1.0 <= waited < 30, f"waited {waited:.2f} s after Retry-After: 1"
     assert_others_ok(results)
 
 
