@@ -7,10 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from extractor.config import RunConfig
-from extractor.leaderboard import write_run_leaderboard
-from extractor.leaderboard.export import RUN_LEADERBOARD
-from extractor.pipeline.rundir import REVIEWED_CLAIMS_FILE, write_claims
-from extractor.pipeline.runner import ResultCallback, RunSummary
+from extractor.pipeline.run_files import REVIEWED_CLAIMS_FILE, RUN_LEADERBOARD
+from extractor.pipeline.rundir import write_claims
+from extractor.pipeline.runner import BatchCallback, ResultCallback, RunSummary
 from extractor.pipeline.runner import run as run_batch
 from extractor.progress import Step, silent
 from extractor.text.counting import counted
@@ -20,6 +19,8 @@ def write_leaderboard(run_dir: Path, step: Step = silent, store: Path | None = N
     """Write ``leaderboard.xlsx`` (with its native charts) into the run directory, and ``claims.reviewed.csv``
     (corrections applied, from ``store`` or the run's own); the lines that tell the user what was
     written, and where tables too long for it went."""
+    from extractor.leaderboard import write_run_leaderboard  # loads pandas and openpyxl
+
     board, exported = write_run_leaderboard(Path(run_dir), step, store)
     summary = (
         f"leaderboard: {counted(len(board.scores), 'ranked score')} in {counted(len(board.blocks), 'block')}, "
@@ -54,11 +55,19 @@ def run(
     leaderboard: bool = False,
     on_start: Callable[[int | None], None] | None = None,
     on_result: ResultCallback | None = None,
+    on_batch: BatchCallback | None = None,
+    overwrite: bool = False,
     step: Step = silent,
 ) -> RunSummary:
     """Extract every record of ``inputs`` into ``out_dir``; with ``leaderboard``, also write
-    the run's leaderboard there, as ``extractor run`` does (its lines in ``summary.notes``)."""
-    summary = run_batch(inputs, Path(out_dir), config or RunConfig(), on_start=on_start, on_result=on_result)
+    the run's leaderboard there, as ``extractor run`` does (its lines in ``summary.notes``).
+    ``on_start`` gets the number of records to extract (None when it is not known ahead),
+    ``on_result`` each paper's journal header as it finishes, ``on_batch`` the Batch API's
+    progress; ``overwrite`` replaces a run of other inputs in ``out_dir`` (corrections kept)."""
+    summary = run_batch(
+        inputs, Path(out_dir), config or RunConfig(),
+        on_start=on_start, on_result=on_result, on_batch=on_batch, overwrite=overwrite,
+    )
     if leaderboard:
         summary.notes.extend(write_leaderboard(Path(out_dir), step))
     return summary

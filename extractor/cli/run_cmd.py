@@ -153,7 +153,7 @@ def run_command(
             table.add_row(*row)
         make_console(stderr=False).print(table)
         raise typer.Exit(EXIT_OK)
-    from extractor.pipeline.runner import run
+    from extractor.api import run, write_leaderboard
 
     progress = _Progress(console, disable=quiet)
     try:
@@ -169,8 +169,6 @@ def run_command(
         f"({counts['rejected']} rejected{resumed}) -> {out}"
     ))
     if leaderboard:
-        from extractor.api import write_leaderboard  # loads pandas and openpyxl
-
         with progress_bars(quiet) as step:
             summary.notes.extend(write_leaderboard(out, step))
     for note in summary.notes:

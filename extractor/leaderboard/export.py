@@ -9,6 +9,7 @@ from extractor.errors import UsageError
 from extractor.leaderboard.build import Leaderboard, build_leaderboard, load_runs
 from extractor.leaderboard.tables import write_csv
 from extractor.leaderboard.xlsx import EXCEL_ROWS, Moved, write_xlsx
+from extractor.pipeline.run_files import RUN_LEADERBOARD
 from extractor.progress import Step, silent
 
 
@@ -45,7 +46,6 @@ def export(
     return Exported(out, written.charts, written.moved)
 
 
-RUN_LEADERBOARD = "leaderboard.xlsx"
 
 
 def write_run_leaderboard(run_dir: Path, step: Step = silent, store: Path | None = None) -> tuple[Leaderboard, Exported]:

@@ -6,3 +6,4 @@ CLAIMS_FILE = "claims.csv"  # the raw extraction, as the backend and grounding l
 REVIEWED_CLAIMS_FILE = "claims.reviewed.csv"  # the same columns, reviewers' corrections applied
 RUN_FILE = "run.json"
 STORE_FILE = "corrections.sqlite"  # reviewers' corrections (extractor.review.store)
+RUN_LEADERBOARD = "leaderboard.xlsx"  # the run's own board, corrections applied

@@ -36,6 +36,7 @@ from extractor.pipeline.cache import ExtractionCache, cache_key
 from extractor.pipeline.dedupe import Deduper, abstract_hash, in_shard
 from extractor.pipeline.ingest import Paper, count_records, paper_id, read_inputs
 from extractor.pipeline.journal import Entry, Failure, Journal, record
+from extractor.pipeline.run_files import RUN_LEADERBOARD
 from extractor.pipeline.rundir import (
     CLAIMS_FILE,
     PAPERS_FILE,
@@ -534,7 +535,7 @@ RUN_FILES = {
     PAPERS_FILE: "raw extraction, one paper a line",
     CLAIMS_FILE: "raw extraction, one claim a row",
     REVIEWED_CLAIMS_FILE: "claims.csv with the reviewers' corrections applied (rewritten by `review apply`)",
-    "leaderboard.xlsx": "ranked scores, corrections applied (rewritten by `review apply`)",
+    RUN_LEADERBOARD: "ranked scores, corrections applied (rewritten by `review apply`)",
     STORE_FILE: "the reviewers' corrections, append-only",
 }
 
