@@ -22,7 +22,6 @@ from extractor.cli.common import line, progress_bars
 from extractor.config import (
     MODES,
     RunConfig,
-    default_workers,
     make_config,
     parse_shard,
     resolve_backend,
@@ -101,7 +100,7 @@ class _Progress:
 
 
 def run_command(
-    inputs: Annotated[list[str], typer.Argument(help="Files or directories of abstracts (JSONL, CSV, arXiv listing, Daily Papers text), or - for stdin.")],
+    inputs: Annotated[list[str], typer.Argument(help="Files or directories of abstracts (JSONL, CSV, XLSX, arXiv listing, pasted text), or - for stdin.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Run directory to write.")],
     backend: Annotated[Optional[str], typer.Option(help="rules or openai (default: openai when a key or base URL is set, else rules).")] = None,
     model: Annotated[Optional[str], typer.Option(help="Model name for the openai backend.")] = None,
@@ -118,7 +117,7 @@ def run_command(
     max_chars: Annotated[Optional[int], typer.Option(help="Longest abstract accepted, in characters.")] = None,
     prompt_version: Annotated[Optional[str], typer.Option(help=f"Prompt templates to use, prompts/<version>/ (default: {RunConfig.prompt_version}).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (the summary and failures are still printed).")] = False,
-    workers: Annotated[Optional[int], typer.Option(min=1, help=f"Processes for the rules backend (default: this machine's cores, {default_workers()}).")] = None,
+    workers: Annotated[Optional[int], typer.Option(min=1, help="Processes for the rules backend (default: this machine's cores).")] = None,
     shard: Annotated[Optional[str], typer.Option(help="K/N: extract only the K-th of N shares of the papers (by abstract), for N machines; merge with `extractor leaderboard`.")] = None,
     leaderboard: Annotated[bool, typer.Option("--leaderboard/--no-leaderboard", show_default=False, help="Write leaderboard.xlsx into the run directory (default: --leaderboard).")] = True,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Count the requests, tokens and cost of the openai backend; send nothing.")] = False,
