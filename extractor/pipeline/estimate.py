@@ -88,7 +88,7 @@ def prompt_overhead(model: str | None, mode: str, prompt_version: str = DEFAULT_
 
 def completion_ratio(prompt: Prompt, encoding: tiktoken.Encoding) -> float:
     """Completion tokens per abstract token in the prompt's own worked examples."""
-    answers = sum(len(encoding.encode(e.output.model_dump_json())) for e in prompt.examples)
+    answers = sum(len(encoding.encode(e.output.model_dump_json(exclude_defaults=True))) for e in prompt.examples)  # as the prompt shows them
     abstracts = sum(len(encoding.encode(e.abstract)) for e in prompt.examples)
     return answers / abstracts
 
