@@ -3,10 +3,11 @@
 A claim survives when its evidence is found in the abstract (whitespace- and case-insensitive)
 and its number (and the upper end of a range) is written inside that evidence. Spans are
 computed here, never taken from a backend. Names of methods, models and benchmarks must occur
-in the text too; a model size must be a number the text writes. So must each name a claim is
-attributed to (benchmark, method, model, baseline), and a claim's bound must be written right
-before its number ('less than 10%'): an ungrounded one is cleared from the claim and recorded as
-an ``attribution`` rejection, and the number, when grounded, is kept.
+in the title or the abstract (both are the paper's words; contract v3); a model size must be a
+number the abstract writes. So must each name a claim is attributed to (benchmark, method, model,
+baseline), and a claim's bound must be written right before its number ('less than 10%'): an
+ungrounded one is cleared from the claim and recorded as an ``attribution`` rejection, and the
+number, when grounded, is kept. Evidence and numbers come from the abstract alone.
 """
 
 from __future__ import annotations
@@ -89,9 +90,25 @@ def name_key(name: str) -> str:
     return _NAME_KEY.sub("", name.lower())
 
 
-def name_in_text(name: str, abstract: str) -> bool:
+@lru_cache(maxsize=256)
+def _text_key(text: str) -> str:
+    """The name key of a whole text, folded once per text for all the names checked in it."""
+    return name_key(text)
+
+
+def name_in_text(name: str, text: str | tuple[str, ...]) -> bool:
+    """Whether the text (or one of the texts: a name never spans two) writes the name."""
     key = name_key(name)
-    return bool(key) and key in name_key(abstract)
+    return bool(key) and any(key in _text_key(t) for t in ((text,) if isinstance(text, str) else text))
+
+
+def paper_texts(abstract: str, title: str | None) -> tuple[str, ...]:
+    """The texts a name may come from: the title and the abstract."""
+    return (title, abstract) if title and title.strip() else (abstract,)
+
+
+def _where(title: str | None) -> str:
+    return "the title or the abstract" if title and title.strip() else "the abstract"
 
 
 def _value_span(
@@ -113,12 +130,13 @@ ATTRIBUTE_NAMES = ("benchmark", "method", "model", "baseline")
 _BOUND_WORDS = {"upper": "'less than', 'below' or 'at most'", "lower": "'more than', 'over' or 'at least'"}
 
 
-def ungrounded_names(draft: ClaimDraft, abstract: str) -> dict[str, str]:
-    """The claim's attribute names that the abstract does not write: field -> reason."""
+def ungrounded_names(draft: ClaimDraft, abstract: str, title: str | None = None) -> dict[str, str]:
+    """The claim's attribute names that neither the title nor the abstract writes: field -> reason."""
+    names = paper_texts(abstract, title)
     return {
-        field: f"{field} {name!r} does not occur in the abstract"
+        field: f"{field} {name!r} does not occur in {_where(title)}"
         for field in ATTRIBUTE_NAMES
-        if (name := getattr(draft, field)) and not name_in_text(name, abstract)
+        if (name := getattr(draft, field)) and not name_in_text(name, names)
     }
 
 
@@ -128,7 +146,7 @@ def claim_id(paper_id: str, value: float, value_max: float | None, value_start: 
 
 
 def ground_claim(
-    draft: ClaimDraft, abstract: str, paper_id: str, mentions: Sequence[NumberMention]
+    draft: ClaimDraft, abstract: str, paper_id: str, mentions: Sequence[NumberMention], title: str | None = None
 ) -> Claim | str:
     """The grounded claim, or the reason it cannot be grounded (an ungrounded attribute name is
     one: :func:`ground` clears those names first, a reviewer's edit is refused)."""
@@ -138,7 +156,7 @@ def ground_claim(
     located = _value_span(draft, mentions_in(mentions, *span))
     if isinstance(located, str):
         return located
-    unnamed = ungrounded_names(draft, abstract)
+    unnamed = ungrounded_names(draft, abstract, title)
     if unnamed:
         return next(iter(unnamed.values()))
     if draft.value_max is not None and draft.value_max < draft.value:
@@ -161,10 +179,12 @@ def _size_in_text(size: float | None, mentions: Sequence[NumberMention]) -> bool
 
 
 def ground(
-    draft: ExtractionDraft, abstract: str, paper_id: str
+    draft: ExtractionDraft, abstract: str, paper_id: str, title: str | None = None
 ) -> tuple[Extraction, list[Rejection]]:
-    """Split a draft into what the abstract supports and what it does not (with reasons)."""
+    """Split a draft into what the paper supports and what it does not (with reasons): names
+    from its title or abstract, evidence and numbers from its abstract."""
     mentions = _mentions(abstract)
+    names, where = paper_texts(abstract, title), _where(title)
     rejected: list[Rejection] = []
 
     def reject(field: str, item: object, reason: str) -> None:
@@ -172,16 +192,16 @@ def ground(
 
     methods = []
     for method in draft.methods:
-        if name_in_text(method.name, abstract):
-            aliases = [a for a in method.aliases if name_in_text(a, abstract)]
+        if name_in_text(method.name, names):
+            aliases = [a for a in method.aliases if name_in_text(a, names)]
             methods.append(method.model_copy(update={"aliases": aliases}))
         else:
-            reject("methods", method, f"name {method.name!r} does not occur in the abstract")
+            reject("methods", method, f"name {method.name!r} does not occur in {where}")
 
     models: list[Model] = []
     for model in draft.models:
-        if not name_in_text(model.name, abstract):
-            reject("models", model, f"name {model.name!r} does not occur in the abstract")
+        if not name_in_text(model.name, names):
+            reject("models", model, f"name {model.name!r} does not occur in {where}")
         elif not (
             _size_in_text(model.params_b, mentions)
             and _size_in_text(model.active_params_b, mentions)
@@ -192,16 +212,16 @@ def ground(
 
     benchmarks = []
     for benchmark in draft.benchmarks:
-        if name_in_text(benchmark.name, abstract):
+        if name_in_text(benchmark.name, names):
             benchmarks.append(benchmark)
         else:
-            reject("benchmarks", benchmark, f"name {benchmark.name!r} does not occur in the abstract")
+            reject("benchmarks", benchmark, f"name {benchmark.name!r} does not occur in {where}")
 
     claims: list[Claim] = []
     seen: set[str] = set()
     for item in draft.claims:
-        unnamed = ungrounded_names(item, abstract)
-        grounded = ground_claim(item.model_copy(update=dict.fromkeys(unnamed)), abstract, paper_id, mentions)
+        unnamed = ungrounded_names(item, abstract, title)
+        grounded = ground_claim(item.model_copy(update=dict.fromkeys(unnamed)), abstract, paper_id, mentions, title)
         if isinstance(grounded, str):
             reject("claims", item, grounded)
             continue
@@ -237,8 +257,8 @@ def unique_names(items: Iterable[T], name: Callable[[T], str] = attrgetter("name
     return out
 
 
-def problems(draft: ExtractionDraft, abstract: str) -> list[str]:
+def problems(draft: ExtractionDraft, abstract: str, title: str | None = None) -> list[str]:
     """Human-readable grounding problems, for a validation error the model can act on (an
     attribution problem names the claim by its evidence, and the name to fix)."""
-    _, rejected = ground(draft, abstract, "check")
+    _, rejected = ground(draft, abstract, "check", title)
     return [f"{r.field}: {r.item.get('name') or r.item.get('evidence')!r}: {r.reason}" for r in rejected]

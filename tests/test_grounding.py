@@ -118,3 +118,31 @@ def test_names_and_sizes_must_occur_in_the_text() -> None:
 def test_name_match_ignores_case_spacing_and_punctuation() -> None:
     assert name_in_text("Llama 3.2-3B", "we fine-tune llama-3.2-3b")
     assert not name_in_text("Llama-3.1", "we fine-tune llama-3.2-3b")
+
+
+def test_names_may_come_from_the_title_evidence_and_numbers_never() -> None:
+    """Contract v3: the title is the paper's words for names (methods, models, benchmarks and
+    the names a claim is attributed to), never for evidence or numbers."""
+    title = "BiDAF: Bidirectional Attention Flow for Machine Comprehension on SQuAD"
+    abstract = "We introduce a multi-stage network. Our model reaches 77.3 F1 on the test set."
+    draft = ExtractionDraft(
+        methods=[Method(name="BiDAF", aliases=["Bidirectional Attention Flow"])],
+        benchmarks=[Benchmark(name="SQuAD")],
+        claims=[
+            ClaimDraft(value=77.3, metric="F1", benchmark="SQuAD", method="BiDAF", proposed=True,
+                       evidence="Our model reaches 77.3 F1 on the test set"),
+            ClaimDraft(value=68.0, metric="EM", evidence="Machine Comprehension on SQuAD 68.0"),
+        ],
+    )
+    extraction, rejected = ground(draft, abstract, "p1", title)
+    assert [m.name for m in extraction.methods] == ["BiDAF"] and extraction.methods[0].aliases == ["Bidirectional Attention Flow"]
+    assert [b.name for b in extraction.benchmarks] == ["SQuAD"]
+    [claim] = extraction.claims
+    assert (claim.method, claim.benchmark, claim.proposed) == ("BiDAF", "SQuAD", True)
+    assert [r.reason for r in rejected] == ["evidence is not found in the abstract"]
+    # Without the title the same names are not the paper's words.
+    extraction, rejected = ground(draft, abstract, "p1")
+    assert extraction.methods == [] and extraction.claims[0].method is None
+    assert "name 'BiDAF' does not occur in the abstract" in [r.reason for r in rejected]
+    # A name never spans the title and the abstract.
+    assert not ground(ExtractionDraft(benchmarks=[Benchmark(name="SQuAD We")]), abstract, "p1", title)[0].benchmarks

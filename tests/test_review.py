@@ -286,7 +286,7 @@ BAD_ROWS = [
     ("evidence", {"evidence": "GANQ reaches 99% accuracy"}, "evidence", "evidence is not found in the abstract"),
     ("value not in evidence", {"value": 84}, "value", "value 84 is not written in the evidence"),
     ("range", {"value_max": 80}, "value_max", "value_max 80"),
-    ("benchmark", {"benchmark": "MATH-500"}, "benchmark", "'MATH-500' does not occur in the abstract"),
+    ("benchmark", {"benchmark": "MATH-500"}, "benchmark", "'MATH-500' does not occur in the title or the abstract"),
     ("kind", {"kind": "absolute"}, "kind", "'absolute' is not one of score, change"),
     ("decision", {"decision": "maybe"}, "decision", "'maybe' is not one of accept, reject, edit"),
     ("formula", {"metric": "=1+1"}, "metric", "formulas are not accepted"),
@@ -358,7 +358,7 @@ def test_unknown_ids_and_bad_new_rows_are_refused(run: Path, book: Path, tmp_pat
     assert any("column id (A): unknown id 'p1#deadbeef'" in m for m in report.refused)
     assert any("column paper_id (B): paper 'p9' is not in this run" in m for m in report.refused)
     assert any("sheet Items" in m and "column kind (C): choose what the new row is" in m for m in report.refused)
-    assert any("column name (E): name 'MATH' does not occur in the abstract" in m for m in report.refused)
+    assert any("column name (E): name 'MATH' does not occur in the title or the abstract" in m for m in report.refused)
 
 
 def test_items_are_validated_like_extraction(run: Path, book: Path, tmp_path: Path) -> None:

@@ -76,6 +76,7 @@ class Plan:
 class _Context:
     review: ReviewState
     abstracts: dict[str, str]
+    titles: dict[str, str | None]
     done: set[tuple[str, str, str, str, str]]
 
 
@@ -92,7 +93,7 @@ def _validate(kind: str, values: dict, paper_id: str, ctx: _Context, typed: set[
     """
     if "unit" in typed and not known_unit(values.get("unit")):
         return Problem("unit", f"unit {values['unit']!r} is not known ({UNIT_EXAMPLES}); leave it blank for a plain number")
-    return check_item(kind, values, ctx.abstracts[paper_id], paper_id)
+    return check_item(kind, values, ctx.abstracts[paper_id], paper_id, ctx.titles[paper_id])
 
 
 def _plan_edit(
@@ -216,6 +217,7 @@ def plan(rows: list[SheetRow], review: ReviewState) -> Plan:
     ctx = _Context(
         review=review,
         abstracts={p.id: p.abstract or "" for p in review.papers},
+        titles={p.id: p.title for p in review.papers},
         done={
             (c.target_id, c.field, canonical_json(c.new_value), canonical_json(c.base_value), canonical_json(c.extracted))
             for c in review.history

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
-from extractor.grounding import ground, ground_claim, name_in_text, name_key
+from extractor.grounding import ground, ground_claim, name_in_text, name_key, paper_texts
 from extractor.review.store import Correction, TargetKind
 from extractor.schema import (
     Benchmark,
@@ -100,8 +100,9 @@ class Problem(NamedTuple):
     message: str
 
 
-def check_item(kind: str, values: dict, abstract: str, paper_id: str) -> BaseModel | Problem:
-    """Validate an item with the extraction's own schema and grounding check.
+def check_item(kind: str, values: dict, abstract: str, paper_id: str, title: str | None = None) -> BaseModel | Problem:
+    """Validate an item with the extraction's own schema and grounding check (names from the
+    title or the abstract, evidence and numbers from the abstract).
 
     Returns the grounded :class:`Claim` for a claim, the item model otherwise, or the problem.
     """
@@ -113,13 +114,13 @@ def check_item(kind: str, values: dict, abstract: str, paper_id: str) -> BaseMod
         given = error.get("input")
         return Problem(column, "a value is required" if given is None else f"{error['msg']} (got {given!r})")
     if isinstance(item, ClaimDraft):
-        grounded = ground_claim(item, abstract, paper_id, find_numbers(abstract))
+        grounded = ground_claim(item, abstract, paper_id, find_numbers(abstract), title)
         # Grounding reasons start with the field they are about ("value 91.2 is not written...").
         return Problem(grounded.split()[0], grounded) if isinstance(grounded, str) else grounded
     for alias in getattr(item, "aliases", []):
-        if not name_in_text(alias, abstract):
-            return Problem("aliases", f"alias {alias!r} does not occur in the abstract")
-    _, rejected = ground(ExtractionDraft(**{PLURAL[kind]: [item]}), abstract, paper_id)
+        if not name_in_text(alias, paper_texts(abstract, title)):
+            return Problem("aliases", f"alias {alias!r} does not occur in the title or the abstract")
+    _, rejected = ground(ExtractionDraft(**{PLURAL[kind]: [item]}), abstract, paper_id, title)
     if rejected:
         reason = rejected[0].reason
         return Problem("name" if reason.startswith("name") else "params_b", reason)
@@ -327,7 +328,7 @@ def _corrected_paper(paper: PaperResult, states: list[TargetState]) -> tuple[Pap
             continue
         item = originals.get(state.target.id)
         if state.latest and set(state.latest) & {ADDED, *ITEM_FIELDS[kind]}:
-            checked = check_item(kind, state.values, abstract, paper.id)
+            checked = check_item(kind, state.values, abstract, paper.id, paper.title)
             if isinstance(checked, Problem):
                 unusable[state.target.id] = f"the corrected item no longer passes the check: {checked.message}"
             else:

@@ -112,7 +112,7 @@ class OpenAIBackend:
         return self._session
 
     async def extract(self, abstract: str, title: str | None) -> BackendResult:
-        draft, usage = await self.session().extract(self.prompt.messages(abstract, title), abstract)
+        draft, usage = await self.session().extract(self.prompt.messages(abstract, title), abstract, title)
         return BackendResult(draft=ExtractionDraft.model_validate(draft.model_dump()), usage=usage)
 
     async def extract_batch(

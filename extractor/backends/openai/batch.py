@@ -370,7 +370,7 @@ class BatchRun:
         if response.usage is not None:
             carry.prompt_tokens += response.usage.prompt_tokens or 0
             carry.completion_tokens += response.usage.completion_tokens or 0
-        grounding = Grounding(paper.abstract, reasks_left=carry.grounding_left)
+        grounding = Grounding(paper.abstract, paper.title, reasks_left=carry.grounding_left)
         try:
             draft = await parse_answer(response, self.mode, grounding)
         except CUT_OFF:

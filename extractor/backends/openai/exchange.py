@@ -79,6 +79,7 @@ class Grounding:
     when given a context, which would rewrite abstracts containing "{{" or "{#")."""
 
     abstract: str
+    title: str | None = None
     reasks_left: int = GROUNDING_REASKS
 
 
@@ -111,7 +112,7 @@ class GroundedDraft(ExtractionDraft, ResponseSchema):
         grounding = (info.context or {}).get("grounding")
         if grounding is None or grounding.reasks_left <= 0:
             return self
-        found = problems(self, grounding.abstract)
+        found = problems(self, grounding.abstract, grounding.title)
         if found:
             grounding.reasks_left -= 1
             raise ValueError(

@@ -242,10 +242,10 @@ class Session:
         self.fallbacks.append(Fallback(refused, following, reason))
         log.warning("the endpoint refused mode %s (%s); using %s from now on", refused, _one_line(reason), following)
 
-    async def extract(self, messages: list[dict], abstract: str) -> tuple[GroundedDraft, Usage]:
+    async def extract(self, messages: list[dict], abstract: str, title: str | None = None) -> tuple[GroundedDraft, Usage]:
         """The validated draft and what it cost; :class:`BackendError` after the retries."""
         attempts = Attempts(self.config.max_retries)
-        grounding = Grounding(abstract)
+        grounding = Grounding(abstract, title)
         model = self.config.model
         while True:
             mode = self.mode
