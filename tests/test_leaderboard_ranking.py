@@ -174,3 +174,40 @@ def test_an_unregistered_metric_takes_the_direction_of_the_metric_it_ends_with()
     assert normalize_metric("activation memory").name == "activation memory"  # not renamed
     assert normalize_metric("cache hit rate").direction == "higher"
     assert normalize_metric("5-task average").direction is None
+
+
+def test_the_papers_own_unnamed_method_is_ranked_under_its_title_and_a_context_benchmark_is_marked() -> None:
+    """Contract v3: a `proposed` claim has a subject even when the paper never names its method;
+    its row is shown under the paper's short label, and a benchmark its evidence does not write
+    says 'from context'."""
+    text = "We evaluate on SQuAD. Our model reaches 81.1 F1, and BiDAF reaches 77.3 F1 on SQuAD. Training takes 5 days."
+    result = paper("1611.00001", text, [
+        dict(value=81.1, metric="F1", benchmark="SQuAD", proposed=True, evidence="Our model reaches 81.1 F1"),
+        dict(value=77.3, metric="F1", benchmark="SQuAD", method="BiDAF", evidence="BiDAF reaches 77.3 F1 on SQuAD"),
+        dict(value=5.0, metric="training time", evidence="Training takes 5 days"),  # no subject: unranked as before
+    ])
+    result = result.model_copy(update={"title": "Gated Self-Matching Networks for Reading Comprehension"})
+    board = board_of(result)
+    rows = board.scores.set_index("value")
+    assert sorted(rows.index) == [77.3, 81.1]
+    assert rows.loc[81.1, "method_label"] == "Gated Self-Matching Networks for Reading\u2026 (proposed)"
+    assert bool(rows.loc[81.1, "proposed"]) and not bool(rows.loc[77.3, "proposed"])
+    assert rows.loc[81.1, "benchmark_source"] == "from context" and pd.isna(rows.loc[77.3, "benchmark_source"])
+    assert rows.loc[81.1, "title"] == "Gated Self-Matching Networks for Reading Comprehension"
+    assert board.unranked.set_index("value").loc[5.0, "unranked"] == "missing benchmark, subject"
+    # Without a title, the paper id names the row.
+    untitled = board_of(result.model_copy(update={"title": None})).scores.set_index("value")
+    assert untitled.loc[81.1, "method_label"] == "1611.00001 (proposed)"
+
+
+def test_the_workbook_shows_title_and_benchmark_source_beside_the_paper(tmp_path: Path) -> None:
+    text = "We evaluate on SQuAD. Our model reaches 81.1 F1."
+    result = paper("1611.00001", text, [
+        dict(value=81.1, metric="F1", benchmark="SQuAD", proposed=True, evidence="Our model reaches 81.1 F1")])
+    out = tmp_path / "board.xlsx"
+    export(board_of(result.model_copy(update={"title": "R-Net: Machine Reading"})), out)
+    sheet = load_workbook(out)["Leaderboard"]
+    header = [c.value for c in sheet[2]]
+    row = dict(zip(header, [c.value for c in sheet[3]]))
+    assert (row["Method"], row["Benchmark source"], row["Title"]) == ("R-Net (proposed)", "from context", "R-Net: Machine Reading")
+    assert header.index("Title") == header.index("Paper") + 1

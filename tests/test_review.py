@@ -184,7 +184,12 @@ def test_export_has_a_row_per_item_grey_columns_dropdowns_and_new_rows(run: Path
     decision_letter = row["decision"].column_letter
     assert validations[f"{decision_letter}2:{decision_letter}27"] == '"accept,reject,edit"'
     items = wb["Items"]
-    kinds = [items.cell(r, 3).value for r in range(2, 8)]
+    item_header = [c.value for c in items[1]]
+    assert item_header[:4] == ["id", "paper_id", "title", "kind"] and header[:3] == ["id", "paper_id", "title"]
+    assert items.cell(2, 3).value == claims.cell(2, 3).value == "GANQ: quantization"  # the paper's title, read-only
+    assert row["title"].fill.fgColor.rgb.endswith("E7E6E6") and row["proposed"].fill.fgColor.rgb == "00000000"
+    assert validations[f"{row['proposed'].column_letter}2:{row['proposed'].column_letter}27"] == '"yes,no"'
+    kinds = [items.cell(r, 4).value for r in range(2, 8)]
     assert kinds == ["method", "model", "benchmark"] * 2
     assert [items.cell(r, 1).value for r in range(2, 4)] == ["p1/method/ganq", "p1/model/qwen3827b"]
     papers = wb["Papers"]
@@ -336,9 +341,9 @@ def test_a_date_in_a_text_or_number_column_is_refused_by_sheet_row_and_column(ru
     report = apply_review(book, run, "alice")
     assert report.counts["refused"] == 2 and report.counts["applied"] == 0
     assert report.refused == [
-        f"sheet Claims, row {setting_row}, column setting (N): the cell holds a date (2026-01-02), "
+        f"sheet Claims, row {setting_row}, column setting (O): the cell holds a date (2026-01-02), "
         "not what was typed; format the cell as text and type it again",
-        f"sheet Claims, row {value_row}, column value (E): the cell holds a date (2024-01-05), "
+        f"sheet Claims, row {value_row}, column value (F): the cell holds a date (2024-01-05), "
         "not what was typed; format the cell as text and type it again",
     ]
 
@@ -357,8 +362,8 @@ def test_unknown_ids_and_bad_new_rows_are_refused(run: Path, book: Path, tmp_pat
     assert report.counts["refused"] == 4
     assert any("column id (A): unknown id 'p1#deadbeef'" in m for m in report.refused)
     assert any("column paper_id (B): paper 'p9' is not in this run" in m for m in report.refused)
-    assert any("sheet Items" in m and "column kind (C): choose what the new row is" in m for m in report.refused)
-    assert any("column name (E): name 'MATH' does not occur in the title or the abstract" in m for m in report.refused)
+    assert any("sheet Items" in m and "column kind (D): choose what the new row is" in m for m in report.refused)
+    assert any("column name (F): name 'MATH' does not occur in the title or the abstract" in m for m in report.refused)
 
 
 def test_items_are_validated_like_extraction(run: Path, book: Path, tmp_path: Path) -> None:
@@ -369,8 +374,8 @@ def test_items_are_validated_like_extraction(run: Path, book: Path, tmp_path: Pa
     edit(edited, edited, "Items", "new", paper_id="p2", kind="method", name="AWQ", proposed="no")
     report = apply_review(edited, run, "alice")
     assert report.counts["refused"] == 2 and report.counts["applied"] == 2
-    assert any("column params_b (H): parameter count is not written" in m for m in report.refused)
-    assert any("column aliases (F): alias 'Fast GANQ' does not occur" in m for m in report.refused)
+    assert any("column params_b (I): parameter count is not written" in m for m in report.refused)
+    assert any("column aliases (G): alias 'Fast GANQ' does not occur" in m for m in report.refused)
     papers, marks = load_reviewed(run)
     methods = {m.name: m.proposed for p in papers for m in p.extraction.methods}
     assert methods == {"GANQ": True, "SqueezeLLM": False, "AWQ": False}
@@ -547,11 +552,12 @@ def test_export_gold_holds_reviewed_items_and_leaves_the_rest_optional(run: Path
     assert export_gold(run, out) == 2
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     p1, p2 = lines
-    assert set(p1) == {"id", "methods", "benchmarks", "params_b", "claims", "optional", "notes"}
-    assert p1["claims"] == [{  # the claim as accepted, attribution included (contract version 2)
+    assert set(p1) == {"id", "version", "methods", "benchmarks", "params_b", "claims", "optional", "notes"}
+    assert p1["version"] == 3
+    assert p1["claims"] == [{  # the claim as accepted, attribution included (contract version 3)
         "value": 83.6, "value_max": None, "unit": "%", "metric": ["accuracy"], "benchmark": ["GSM8K"],
         "subject": None, "kind": "score", "direction": None, "baseline": None, "setting": None,
-        "evidence": "GANQ reaches 83.6% accuracy on GSM8K",
+        "evidence": "GANQ reaches 83.6% accuracy on GSM8K", "proposed": False,
     }]
     assert p1["methods"] == [["GANQ", "GPU-Adaptive Non-Uniform Quantization"]]
     # The model was not reviewed: its size is optional, neither rewarded nor punished.
@@ -625,7 +631,7 @@ def test_cli_round_trip(run: Path, tmp_path: Path) -> None:
     assert result.exit_code == 1  # a row was refused
     # A refused row is not a reject decision: each is counted under its own name.
     assert "applied 2 (decisions: 1 edit, 1 reject), unchanged 11, refused 1, stale 0; 0 conflicts" in result.output
-    assert "refused sheet Claims, row 3, column value (E)" in result.output
+    assert "refused sheet Claims, row 3, column value (F)" in result.output
     result = runner.invoke(app, ["review", "apply", str(book), str(run)])
     assert result.exit_code == 2 and "--reviewer" in result.output
     gold = tmp_path / "gold.jsonl"

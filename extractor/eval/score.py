@@ -69,11 +69,12 @@ class GoldClaim(BaseModel):
     baseline: list[str] | None = None
     setting: str | None = None
     evidence: str | None = None
+    proposed: bool | None = None  # version 3: the paper's own proposed method's result
 
     @classmethod
     def from_claim(cls, claim: Claim) -> GoldClaim:
         """An extracted claim taken as gold as it stands (a reviewer accepted it), attribution
-        included, in the version-2 format."""
+        included, in the version-3 format."""
         subject = [[name] for name in (claim.method, claim.model) if name]
         return cls(
             value=claim.value,
@@ -87,6 +88,7 @@ class GoldClaim(BaseModel):
             baseline=[claim.baseline] if claim.baseline else None,
             setting=claim.setting,
             evidence=claim.evidence,
+            proposed=claim.proposed,
         )
 
     @property
@@ -116,6 +118,7 @@ class GoldPaper(BaseModel):
 
     model_config = ConfigDict(extra="allow")
     id: str
+    version: int | None = None  # 3 for contract version 3; older gold has no key
     methods: list[list[str]] = Field(default_factory=list)
     benchmarks: list[list[str]] = Field(default_factory=list)
     params_b: list[float] = Field(default_factory=list)

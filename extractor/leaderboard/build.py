@@ -29,12 +29,15 @@ from extractor.catalog.normalize import (
     entity_key,
     normalize_claim,
 )
+from extractor.grounding import name_in_text
 from extractor.progress import Step, silent, tracked
 from extractor.review import Stamp, reviewed_papers
-from extractor.schema import PaperResult
+from extractor.schema import Claim, PaperResult
+from extractor.text.labels import paper_label
 
 NO_METRIC = "metric not stated"
 PROPOSED = " (proposed)"  # after a method the paper itself proposes
+FROM_CONTEXT = "from context"  # a benchmark not written in the claim's own evidence
 ONE_PAPER = "one paper"
 
 #: Review marks: {claim id or paper id: {field: who, when, the value before and after}}.
@@ -109,6 +112,7 @@ _ROW_FIELDS = [
     "value", "value_max", "bound", "unit", "comparable", "comparable_unit", "setting", "baseline",
     "change_direction", "evidence", "arxiv_id", "setting_label", "setting_key", "method_key",
     "model_key", "metric_label", "proposed", "comparability", "identity", "unranked",
+    "title", "paper_label", "benchmark_source",
 ]  # fmt: skip
 
 
@@ -138,6 +142,7 @@ def _claim_frame(results: Iterable[PaperResult], marks: Marks) -> tuple[pd.DataF
         if result.extraction is None:
             continue
         abstract = result.abstract or ""
+        label = paper_label(result.title, result.id)
         models = result.extraction.models
         proposed = {entity_key(name) for m in result.extraction.methods if m.proposed for name in (m.name, *m.aliases)}
         for claim in result.extraction.claims:
@@ -156,9 +161,10 @@ def _claim_frame(results: Iterable[PaperResult], marks: Marks) -> tuple[pd.DataF
                 claim.value, claim.value_max, claim.bound, n.unit, n.comparable, n.comparable_unit,
                 claim.setting, claim.baseline, claim.direction, claim.evidence,
                 paper["arxiv_id"], n.setting.label or None, n.setting.key, n.method_key, n.model_key,
-                metric_label, bool(n.method_key) and n.method_key in proposed,
+                metric_label, claim.proposed or (bool(n.method_key) and n.method_key in proposed),
                 comparability.setdefault(n.comparability_key, len(comparability)),
                 identity.setdefault(n.identity_key, len(identity)), _unranked_reason(n),
+                result.title, label, _benchmark_source(claim),
             ))  # fmt: skip
     claims = pd.DataFrame.from_records(rows, columns=_ROW_FIELDS)
     claims["reviewed"] = [_review_text(marks.get(c)) for c in claims["claim_id"]] if marks else None
@@ -174,12 +180,13 @@ def _unranked_reason(n: NormalizedClaim) -> str | None:
     if claim.kind != "score":
         return None
     single = claim.value_max is None and claim.bound is None
-    if n.metric and n.benchmark and (n.method_key or n.model_key) and single and n.comparable is not None:
+    # A subject is a named method or model, or the paper's own proposed method, named or not.
+    subject = bool(n.method_key or n.model_key or claim.proposed)
+    if n.metric and n.benchmark and subject and single and n.comparable is not None:
         return ""
     missing = [
         name
-        for name, absent in (("metric", n.metric is None), ("benchmark", n.benchmark is None),
-                             ("subject", not (n.method_key or n.model_key)))
+        for name, absent in (("metric", n.metric is None), ("benchmark", n.benchmark is None), ("subject", not subject))
         if absent
     ]  # fmt: skip
     reasons = ["missing " + ", ".join(missing)] if missing else []
@@ -190,6 +197,15 @@ def _unranked_reason(n: NormalizedClaim) -> str | None:
     elif n.comparable is None:
         reasons.append("value not comparable")
     return "; ".join(reasons)
+
+
+def _benchmark_source(claim: Claim) -> str | None:
+    """'from context' when the claim's benchmark is not written in its own evidence (contract
+    v3: an earlier sentence scoped it, or the paper evaluates on that one benchmark), so a
+    reviewer can check it."""
+    if claim.benchmark and not name_in_text(claim.benchmark, claim.evidence):
+        return FROM_CONTEXT
+    return None
 
 
 def _display_names(frame: pd.DataFrame, name: str, key: str) -> pd.Series:
@@ -244,8 +260,12 @@ def _rank_scores(scores: pd.DataFrame) -> pd.DataFrame:
 
 
 def _method_labels(frame: pd.DataFrame) -> pd.Series:
-    """The method as shown on a board: 'GANQ (proposed)' when the paper proposes it."""
-    return frame["method_name"].where(~frame["proposed"].astype(bool), frame["method_name"] + PROPOSED)
+    """The method as shown on a board: 'GANQ (proposed)' when the paper proposes it; the
+    paper's short label, '(proposed)', for a proposed method the paper never names."""
+    proposed = frame["proposed"].astype(bool)
+    named = frame["method_name"].fillna("").astype(str) != ""
+    shown = frame["method_name"].where(named, frame["paper_label"].where(proposed))
+    return shown.where(~proposed, shown + PROPOSED)
 
 
 def _conflicts(scores: pd.DataFrame) -> pd.Series:

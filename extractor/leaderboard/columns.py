@@ -6,9 +6,11 @@ from __future__ import annotations
 #: Columns of the long claims table (CSV header, in order); the XLSX shows them with titles.
 CLAIM_COLUMNS: list[tuple[str, str]] = [
     ("paper_id", "Paper"),
+    ("title", "Title"),
     ("claim_id", "Claim id"),
     ("kind", "Kind"),
     ("benchmark", "Benchmark"),
+    ("benchmark_source", "Benchmark source"),
     ("benchmark_as_written", "Benchmark as written"),
     ("benchmark_known", "Known benchmark"),
     ("metric", "Metric"),
@@ -53,7 +55,9 @@ BOARD_COLUMNS: list[tuple[str, str]] = [
     ("comparable", "Value"),
     ("comparable_unit", "Unit"),
     ("value_as_written", "As written"),
+    ("benchmark_source", "Benchmark source"),
     ("paper_id", "Paper"),
+    ("title", "Title"),
     ("evidence", "Evidence"),
     ("conflict", "Conflict"),
     ("reviewed", "Reviewed"),
@@ -71,7 +75,9 @@ UNRANKED_COLUMNS: list[tuple[str, str]] = [
     ("unit", "Unit"),
     ("value_as_written", "As written"),
     ("setting", "Setting"),
+    ("benchmark_source", "Benchmark source"),
     ("paper_id", "Paper"),
+    ("title", "Title"),
     ("evidence", "Evidence"),
     ("reviewed", "Reviewed"),
 ]
@@ -91,6 +97,7 @@ CHANGE_COLUMNS: list[tuple[str, str]] = [
     ("baseline", "Baseline"),
     ("setting", "Setting"),
     ("paper_id", "Paper"),
+    ("title", "Title"),
     ("evidence", "Evidence"),
     ("reviewed", "Reviewed"),
 ]
@@ -111,10 +118,10 @@ PAPER_COLUMNS: list[tuple[str, str]] = [
 #: Sheet column widths (characters), by title.
 WIDTHS = {
     "Benchmark": 18, "Metric": 18, "Setting": 14, "Size (B)": 7, "Rank": 6, "Method": 22, "Model": 22,
-    "Value": 9, "Unit": 6, "As written": 9, "Paper": 15, "Evidence": 55, "Conflict": 32, "Reviewed": 20,
-    "Title": 50, "Status": 8, "Error": 30, "Source": 30, "Why rejected": 36, "Claim id": 25, "Kind": 8,
+    "Value": 9, "Unit": 6, "As written": 9, "Paper": 15, "Evidence": 46, "Conflict": 26, "Reviewed": 20,
+    "Title": 22, "Status": 8, "Error": 30, "Source": 30, "Why rejected": 36, "Claim id": 25, "Kind": 8,
     "Change": 8, "Change max": 8, "Direction": 10, "Verdict": 12, "Baseline": 16, "Claims": 8,
     "Scores": 8, "Changes": 8, "Rejected": 9, "Unknown benchmark": 10, "Better": 8, "Value max": 8,
     "Comparable value": 11, "Comparable unit": 11, "Change direction": 10, "Block from": 10,
-    "Unranked because": 34, "Proposed method": 9, "Bound": 7,
+    "Unranked because": 34, "Proposed method": 9, "Bound": 7, "Benchmark source": 10,
 }

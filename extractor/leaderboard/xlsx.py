@@ -201,13 +201,15 @@ def _board_sheet(book: _StyleBook, board: Leaderboard) -> _SheetWriter:
     papers = scores["paper_id"].nunique() if not scores.empty else 0
     note = (
         f"Leaderboard: {len(scores)} scores in {len(board.blocks)} blocks from {papers} paper{'' if papers == 1 else 's'}. "
-        "A score is ranked only when its metric, benchmark and subject (method or model) are known; "
+        "A score is ranked only when its metric, benchmark and subject (a method or model, or the paper's "
+        "own proposed method, shown under the paper's short title when it is unnamed) are known; a benchmark "
+        "marked 'from context' is not written in the row's own evidence: check it; "
         f"the {len(board.unranked)} others are on the Unranked sheet with what they lack. A block "
         "holds comparable numbers (same benchmark, metric, unit, setting and model size), ranked by "
         "the metric's direction (\u2191 higher is better, \u2193 lower). Changes over a baseline are "
         "on the Improvements sheet; every claim is on the Claims sheet."
     )
-    sheet = _SheetWriter(book, "Leaderboard", BOARD_COLUMNS, len(scores), note=note, id_width=_id_width(scores))
+    sheet = _SheetWriter(book, "Leaderboard", BOARD_COLUMNS, len(scores), note=note, id_width=_id_width(scores[["paper_id"]]))  # the board shows no claim id
     if scores.empty:
         sheet.ws.append([sheet.cell(
             "No score names its metric, benchmark and subject yet: see the Unranked sheet "

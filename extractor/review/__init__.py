@@ -247,6 +247,7 @@ def _gold_paper(paper: PaperResult, marks: dict[str, ReviewMark]) -> GoldPaper |
     reviewers = ", ".join(sorted({m.reviewer for m in own.values()}))
     return GoldPaper(
         id=paper.id,
+        version=3,
         methods=methods,
         benchmarks=benchmarks,
         params_b=sorted(sizes),

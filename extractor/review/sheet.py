@@ -79,6 +79,7 @@ SHEETS: dict[str, list[Column]] = {
     "Claims": [
         Column("id", 20),
         Column("paper_id", 16, new_only=True),
+        Column("title", 24, wrap=True),
         Column("context", 60, wrap=True),
         Column("evidence", 40, edit=True, wrap=True),
         Column("value", 9, edit=True, number=True),
@@ -87,6 +88,7 @@ SHEETS: dict[str, list[Column]] = {
         *[Column(name, 8 if name == "unit" else 14, edit=True) for name in _CLAIM_TEXT],
         Column("kind", 9, edit=True, choices=("score", "change")),
         Column("direction", 10, edit=True, choices=("increase", "decrease")),
+        Column("proposed", 10, edit=True, choices=("yes", "no")),  # the paper's own method's result
         Column(DECISION, 10, edit=True, choices=DECISIONS),
         Column(NOTE, 24, edit=True, wrap=True),
         Column("review", 30, wrap=True),
@@ -95,6 +97,7 @@ SHEETS: dict[str, list[Column]] = {
     "Items": [
         Column("id", 26),
         Column("paper_id", 16, new_only=True),
+        Column("title", 24, wrap=True),
         Column("kind", 11, new_only=True, choices=_ITEM_KINDS),
         Column("context", 50, wrap=True),
         Column("name", 24, edit=True),
@@ -125,6 +128,7 @@ README_LINES = [
     "How to review this run",
     "",
     "Claims: one row per reported number. Items: methods, models and benchmarks. Papers: one row per abstract.",
+    "proposed (Claims): yes when the number is the result of the paper's own proposed method, named or not.",
     "Grey columns are read-only; white columns are yours to edit.",
     "decision: accept (the row is right), reject (it should not be in the tables), edit (you changed fields;",
     "  changing a field without choosing a decision counts as edit). On Papers, accept means every item of",
@@ -179,6 +183,7 @@ def _row(state: TargetState, paper: PaperResult, review: ReviewState) -> dict[st
     cells: dict[str, object] = {
         "id": target.id,
         "paper_id": target.paper_id,
+        "title": paper.title,
         "kind": target.kind,
         DECISION: decision,
         NOTE: state.note,
