@@ -1444,8 +1444,8 @@ def test_benchmarks(text: str, expected: list[str]) -> None:
         ("DRIFT: Robust Tuning", "We propose DRIFT, a tuning method for noisy labels.", ["DRIFT"]),
         # An ordinary English phrase is not a name.
         ("Attention Is All You Need: Revisited", "Attention Is All You Need showed a simple idea.", []),
-        # A name only in the title is not a method: the extractor reads the abstract.
-        ("ZetaFormer: Fast Transformers", "We study fast transformers on long inputs.", []),
+        # Contract v3: a name only in the title is the paper's method (the title is the paper's words).
+        ("ZetaFormer: Fast Transformers", "We study fast transformers on long inputs.", ["ZetaFormer"]),
         # A dataset: the subtitle or the abstract says so, and the benchmark logic decides.
         ("CityQA: A Benchmark for Urban Questions", "CityQA holds questions about cities.", []),
         ("PolyVox: Many Voices", "PolyVox dataset holds 3,000 hours of speech.", []),
@@ -1485,6 +1485,53 @@ def test_a_name_the_title_opens_with(title: str, abstract: str, expected: list[s
     assert [m.name for m in extract(abstract, title).methods] == expected
 
 
+def test_v3_the_title_names_the_method_our_model_is_and_grounding_keeps_it() -> None:
+    """'BiDAF: ...' names the method; 'our model' in the abstract is it (contract v3)."""
+    title = "BiDAF: Bidirectional Attention Flow for Machine Comprehension"
+    abstract = "We introduce a multi-stage network. Our model reaches 77.3 F1 on SQuAD."
+    extraction, rejected = ground(extract(abstract, title), abstract, "p", title)
+    assert [m.name for m in extraction.methods] == ["BiDAF"] and rejected == []
+    [claim] = extraction.claims
+    assert (claim.method, claim.benchmark, claim.proposed) == ("BiDAF", "SQuAD", True)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The paper's own method, named: its claims say proposed; a baseline's do not.
+        ("We propose GANQ. GANQ reaches 83.6% accuracy on GSM8K, while QuIP reaches 80.1% accuracy on GSM8K.",
+         [(83.6, "GANQ", True), (80.1, "QuIP", False)]),
+        # Never named: 'our model' is still the paper's method, with no name (contract v3).
+        ("We propose a novel attention network. Our model reaches 81.1 F1 on SQuAD, while BiDAF reaches 77.3 F1 on SQuAD.",
+         [(81.1, None, True), (77.3, "BiDAF", False)]),
+        # A paper that studies others' models proposes nothing.
+        ("We study how LLMs answer. GPT-4o reaches 45% accuracy on MATH.", [(45.0, None, False)]),
+    ],
+)
+def test_v3_every_claim_says_whether_it_is_the_proposed_methods(text: str, expected: list[tuple]) -> None:
+    assert [(c.value, c.method, c.proposed) for c in extract(text).claims] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "benchmark"),
+    [
+        # (1) a sentence that scopes those after it
+        ("We propose a new reader. We evaluate on SQuAD. Our model reaches 81.1 F1.", None, "SQuAD"),
+        # ... until another benchmark is named
+        ("We propose a new reader. We evaluate on SQuAD. On TriviaQA and NQ, our model reaches 81.1 F1.", None, None),
+        # (2) a paper that evaluates on exactly one named benchmark (the title names it)
+        ("We introduce a new parser. Our parser reaches 93.1 F1.", "A Span-Based Parser on the Penn Treebank", "Penn Treebank"),
+        # never for an average, an efficiency number, or a test set of the sentence's own
+        ("We propose a new reader. We evaluate on SQuAD. On average our model reaches 81.1 F1.", None, None),
+        ("We propose a new reader. We evaluate on SQuAD. Our model runs 2.1x faster.", None, None),
+        ("We introduce a new parser. On 110 hand-written pairs our parser reaches 93.1 F1.", "A Parser on the Penn Treebank", None),
+    ],
+)
+def test_v3_a_benchmark_from_context_in_exactly_two_cases(text: str, title: str | None, benchmark: str | None) -> None:
+    [claim] = extract(text, title).claims
+    assert claim.benchmark == benchmark
+
+
 def test_a_title_name_is_grounded_in_the_abstract() -> None:
     abstract = "Long documents strain attention. QuillNet routes tokens sparsely."
     extraction, rejected = ground(extract(abstract, "QuillNet: Sparse Routing"), abstract, "p")
@@ -1509,7 +1556,7 @@ def test_every_fixture_abstract_extracts_and_grounds(paper) -> None:
     """Nothing the rules return is refused by grounding; a paper whose gold reports results gets
     claims (an extractor returning nothing fails here), and one that reports none gets none."""
     draft = extract(paper.abstract, paper.title)
-    extraction, rejected = ground(draft, paper.abstract, paper.id)
+    extraction, rejected = ground(draft, paper.abstract, paper.id, paper.title)
     assert rejected == []
     assert len(extraction.claims) == len(draft.claims)
     gold = GOLD[paper.id]

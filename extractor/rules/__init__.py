@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 
+from extractor.catalog.registry import find_benchmarks
 from extractor.grounding import name_key, unique_names
 from extractor.rules.acronyms import abbreviations
-from extractor.rules.attribution import Subjects, build_claims, measure_names
+from extractor.rules.attribution import PROPOSES, UNNAMED_PROPOSED, Subjects, build_claims, measure_names
 from extractor.rules.benchmarks import find_benchmark_mentions
 from extractor.rules.claims import read_all
 from extractor.rules.cues import FIRST_PERSON, Name
@@ -26,7 +27,7 @@ from extractor.rules.text import Document, Mention, written_at
 from extractor.schema import Benchmark, ExtractionDraft, Method
 from extractor.text.numbers import find_numbers
 
-RULES_VERSION = "2.5"
+RULES_VERSION = "3.0"
 # A model named by more than its size ('LLaMA2-7B', 'Mistral 7B'; not '27B models', '720M scale').
 _NAMED = re.compile(r"[A-Z][A-Za-z]|[A-Za-z]-?\d|\d[A-Za-z]*-[A-Z]")
 
@@ -35,7 +36,8 @@ __all__ = ["RULES_VERSION", "extract"]
 
 def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
     """Methods, models, benchmarks and claims the abstract states, each with its own words; the
-    title only points at a name the abstract writes ('CyCADA: ...')."""
+    title names the paper's method ('CyCADA: ...', contract v3: even when the abstract does not
+    write it) and the benchmarks it names."""
     doc = Document(abstract)
     mentions = find_numbers(abstract)
     readings = read_all(doc, parse_quantities(doc, mentions))
@@ -60,7 +62,9 @@ def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
         # a title's name the abstract first writes in a first-person sentence ('we propose
         # quantized densely connected U - Nets'), before any other name, is the main method
         at = len(own)
-        if FIRST_PERSON.search(abstract, *doc.sentence_of(titled[1])):
+        if titled[1] < 0:  # written only in the title, which names the paper's method (v3)
+            at = 0
+        elif FIRST_PERSON.search(abstract, *doc.sentence_of(titled[1])):
             at = next((i for i, n in enumerate(own) if n.start > titled[1]), at)
         own.insert(at, Name(titled[0], (), titled[1], "method"))
     methods = [Method(name=n.name, aliases=list(n.aliases), proposed=True) for n in own]
@@ -69,11 +73,15 @@ def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
     subjects = Subjects(
         methods=written,
         models=[m for m in model_mentions if _NAMED.search(m.name)],
-        proposed=own[0].name if own else None,
+        # v3: a paper that proposes a method it never names still has one ('our model reaches ...')
+        proposed=own[0].name if own else (UNNAMED_PROPOSED if PROPOSES.search(abstract) else None),
         measures=measure_names(abstract, forms, written),
     )
-    claims = build_claims(doc, readings, mentions, _everywhere(abstract, benchmark_mentions), subjects)
-    benchmarks = unique_names([b.name for b in benchmark_mentions], name=str)
+    titled_benchmarks = tuple(dict.fromkeys(b.canonical for b in find_benchmarks(title))) if title else ()
+    claims = build_claims(
+        doc, readings, mentions, _everywhere(abstract, benchmark_mentions), subjects, titled_benchmarks
+    )
+    benchmarks = unique_names([*(b.name for b in benchmark_mentions), *titled_benchmarks], name=str)
     return ExtractionDraft(
         methods=methods,
         models=models,

@@ -62,10 +62,11 @@ def _title_model(title: str, text: str) -> tuple[str, int] | None:
 
 
 def title_name(title: str, text: str) -> tuple[str, int] | None:
-    """The coined name a title opens with ('CyCADA: Cycle-Consistent ...', 'FlowNet 2.0 - ...'),
-    where the abstract writes it first, or the model its opening noun phrase names ('Wide
-    Residual Networks'). An ordinary phrase ('Attention Is All You Need: ...'), a name the
-    abstract never writes, and a name the title calls a dataset are not one."""
+    """The coined name a title opens with ('CyCADA: Cycle-Consistent ...', 'FlowNet 2.0 - ...')
+    with where the abstract writes it first (-1 when only the title does: contract v3 counts a
+    name in the title), or the model its opening noun phrase names ('Wide Residual Networks').
+    An ordinary phrase ('Attention Is All You Need: ...') and a name the title calls a dataset
+    are not one."""
     if title.isupper():
         return None
     return _coined_title_name(title, text) or _title_model(title, text)
@@ -91,7 +92,9 @@ def _coined_title_name(title: str, text: str) -> tuple[str, int] | None:
     if not any(coined(t) for t in TOKEN.findall(name)) or name.lower() in GENERIC_NAMES:
         return None
     found = next(written_at(text, name), None)
-    if found is None or head_after(text, found + len(name)) in DATA_HEADS:
+    if found is None:
+        return (name, -1) if head_after(title, end) not in DATA_HEADS else None
+    if head_after(text, found + len(name)) in DATA_HEADS:
         return None
     return name, found
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from extractor.grounding import name_key
-from extractor.rules.attribution.benchmark import benchmark_in_metric, benchmark_of
+from extractor.rules.attribution.benchmark import benchmark_in_metric, benchmark_of, context_benchmark
 from extractor.rules.attribution.change import (
     baseline_of,
     improved_direction,
@@ -22,14 +22,20 @@ from extractor.rules.attribution.change import (
 )
 from extractor.rules.attribution.lists import Draft, align
 from extractor.rules.attribution.metric import metric_of
-from extractor.rules.attribution.subject import Subjects, measure_names, subject_of
+from extractor.rules.attribution.subject import (
+    PROPOSES,
+    UNNAMED_PROPOSED,
+    Subjects,
+    measure_names,
+    subject_of,
+)
 from extractor.rules.claims import CLAIM, SETTING, Reading
 from extractor.rules.quantities import Quantity
 from extractor.rules.text import Document, Mention
 from extractor.schema import ClaimDraft
 from extractor.text.numbers import NumberMention, bound_before
 
-__all__ = ["Subjects", "build_claims", "measure_names"]
+__all__ = ["PROPOSES", "UNNAMED_PROPOSED", "Subjects", "build_claims", "measure_names"]
 
 
 def _setting(readings: list[Reading], text: str, span: tuple[int, int]) -> str | None:
@@ -85,8 +91,10 @@ def build_claims(
     mentions: list[NumberMention],
     benchmarks: list[Mention],
     subjects: Subjects,
+    title_benchmarks: tuple[str, ...] = (),
 ) -> list[ClaimDraft]:
-    """A claim for every quantity read as a result, with what its sentence says about it."""
+    """A claim for every quantity read as a result, with what its sentence says about it (and
+    a benchmark its context gives, contract v3: ``title_benchmarks`` are those the title names)."""
     text = doc.text
     names = [*subjects.methods, *subjects.models, *benchmarks]
     results = [
@@ -121,6 +129,11 @@ def build_claims(
             Draft(q, metric, firm, benchmark, own_benchmark, method, model, baseline, kind, direction, compared)
         )
     align(doc, drafts, benchmarks, subjects)
+    drafts = [
+        d if d.benchmark else replace(d, benchmark=context_benchmark(doc, d.q, benchmarks, title_benchmarks, d.metric))
+        for d in drafts
+    ]
+    own = {m.name for m in subjects.methods} | ({subjects.proposed} if subjects.proposed else set())
     return [
         ClaimDraft(
             value=d.q.value,
@@ -129,13 +142,14 @@ def build_claims(
             unit=_unit(d.q),
             metric=d.metric,
             benchmark=d.benchmark,
-            method=d.method,
+            method=None if d.method == UNNAMED_PROPOSED else d.method,
             model=d.model,
             baseline=d.baseline,
             setting=_setting(readings, text, doc.clause_of(d.q.start))
             or _setting(readings, text, doc.sentence_of(d.q.start)),
             kind=d.kind,
             direction=improved_direction(text, d.q, doc.sentence_of(d.q.start), d.metric, d.direction),
+            proposed=d.method is not None and d.method in own,
             evidence=_evidence(doc, d.q, mentions),
         )
         for d in drafts

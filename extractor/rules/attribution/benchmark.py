@@ -1,15 +1,17 @@
 """A result's **benchmark** (ANNOTATION.md, "Attribution"): the one the number is reported
 ``on`` (``72.6% on HumanEval``), the one its metric names (``HumanEval accuracy``), a sentence
-opened by ``On X,``, or the list aligned by ``respectively`` (:mod:`.lists`).
+opened by ``On X,``, or the list aligned by ``respectively`` (:mod:`.lists`); and, when the
+number's sentence names none, the benchmark its context gives (:func:`context_benchmark`, v3).
 """
 
 from __future__ import annotations
 
 import re
 
+from extractor.catalog.normalize import normalize_metric
 from extractor.rules.attribution.phrases import QUALIFIER, names_metric, phrase_after
 from extractor.rules.quantities import Quantity
-from extractor.rules.text import Mention
+from extractor.rules.text import Document, Mention
 
 # '18.7% phoneme error rate (PER) on the TIMIT task', '72.27% on the test-std split of the VQA
 # v2.0 dataset': the metric, its acronym, and the part of the benchmark the number is on.
@@ -135,3 +137,55 @@ def benchmark_of(
         or _benchmark_heading(text, benchmarks, sentence, q)
         or _benchmark_in_sentence(text, q, benchmarks, sentence)
     ), False
+
+
+# Contract v3: a benchmark from context, in exactly two cases. (1) A sentence that scopes the
+# ones after it ('We evaluate on SQuAD. Our model reaches 81.1 F1.'), until a sentence names
+# another benchmark; (2) a paper that evaluates on exactly one named benchmark, for a number that
+# is a result of that evaluation. A number pooled over several (an average), one of efficiency
+# (speed, memory, cost), and one of a sentence that brings a test set of its own ('a spelling
+# probe over 110 pairs shows ...' is measured on the probe) is not taken to that benchmark.
+_SCOPES = re.compile(
+    r"\b(?:evaluat\w*|experiments?|test(?:s|ed)?\s+(?:on|it)|benchmark(?:ed|ing)\s+on|assess\w*)\b",
+    re.IGNORECASE,
+)
+_POOLED = re.compile(r"\b(?:averag\w*|on\s+average|across|overall|mean|all\s+(?:tasks|benchmarks|datasets))\b", re.IGNORECASE)
+_OWN_TEST_SET = re.compile(
+    r"\b(?:probes?|subsets?|pairs|questions|items|prompts|cases|scenarios|examples|samples|stud(?:y|ies)|"
+    r"surveys?|human\s+evaluation|categories|tasks)\b",
+    re.IGNORECASE,
+)
+_EFFICIENCY = re.compile(
+    r"\b(?:speed\w*|faster|slower|latenc\w*|throughput|memory|time|times|cost\w*|flops?|parameters?|params|"
+    r"size|energy|tokens?|compression|bits?|gpu|hours?|seconds?)\b",
+    re.IGNORECASE,
+)
+
+
+def context_benchmark(
+    doc: Document, q: Quantity, benchmarks: list[Mention], title_benchmarks: list[str], metric: str | None,
+) -> str | None:
+    """The benchmark the text scopes a number to when its own sentence names none (the two
+    cases above), else None."""
+    sentence = doc.sentence_of(q.start)
+    if metric is None or any(sentence[0] <= b.start < sentence[1] for b in benchmarks):
+        return None
+    clause = doc.text[sentence[0] : sentence[1]]
+    if _POOLED.search(clause) or _EFFICIENCY.search(metric) or _OWN_TEST_SET.search(clause):
+        return None
+    start = sentence[0]
+    while start > 0:  # the nearest earlier sentence that names a benchmark
+        before = doc.sentence_of(start - 1)
+        if before[0] >= start:
+            break
+        named = {b.name for b in benchmarks if before[0] <= b.start < before[1]}
+        if named:
+            if len(named) == 1 and _SCOPES.search(doc.text, before[0], before[1]):
+                return next(iter(named))
+            break
+        start = before[0]
+    # The one benchmark, for a metric the registry knows.
+    evaluated = {b.name for b in benchmarks} | set(title_benchmarks)
+    if len(evaluated) != 1 or not normalize_metric(metric).known:
+        return None
+    return next(iter(evaluated))

@@ -132,10 +132,26 @@ _VERSUS = re.compile(r"\b(?:vs\.?|versus)", re.IGNORECASE)
 _ABLATION = AsciiFirst(r"\b(?:ablat\w*|variants?(?!\s+of\s+(?:the\s+proposed|our)\b)|w/o)\b", re.IGNORECASE)
 
 
+#: The subject of a number the paper's own proposed method achieves when the paper never names
+#: that method ('We propose a ... network. Our model reaches 81.1 F1'): it stands in for the name
+#: while a claim is read, and the claim says ``proposed`` with no method (contract v3). Never text.
+UNNAMED_PROPOSED = "\u2063the proposed method\u2063"
+# A paper that brings a method of its own, named or not: 'we propose / introduce / present ...',
+# 'our approach represents ...'.
+PROPOSES = AsciiFirst(
+    r"\b(?:we\s+(?:\w+ly\s+)?(?:propose|introduce|present|develop|design|devise|build)|"
+    r"(?:this|the)\s+(?:paper|work|article)\s+(?:\w+ly\s+)?(?:proposes|introduces|presents|develops)|"
+    r"(?:is|are)\s+proposed|"
+    r"our\s+(?:[\w-]+\s+){0,2}?(?:method|approach|framework|model|system|technique|algorithm|architecture|pipeline)s?)\b",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class Subjects:
-    """The names that can be a number's subject, the paper's proposed method, and the names that
-    are measures (a name the paper gives a metric is what a number measures, never who)."""
+    """The names that can be a number's subject, the paper's proposed method (its name, or
+    :data:`UNNAMED_PROPOSED` for one the paper never names), and the names that are measures (a
+    name the paper gives a metric is what a number measures, never who)."""
 
     methods: list[Mention]
     models: list[Mention]
