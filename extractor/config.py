@@ -13,7 +13,7 @@ from extractor.errors import ConfigError
 DEFAULT_MODEL = "gpt-4o-mini"
 MODES = ("tools", "json_schema", "json", "md_json")
 DEFAULT_MAX_CHARS = 20_000  # an abstract longer than this is refused: it is not an abstract
-DEFAULT_PROMPT_VERSION = "v2"  # prompts/<version>/; older versions stay readable
+DEFAULT_PROMPT_VERSION = "v3"  # prompts/<version>/; older versions stay readable
 
 
 def default_cache_dir() -> Path:
