@@ -82,7 +82,7 @@ def test_identity_names_everything_that_changes_the_output() -> None:
     assert set(identity) == {
         "backend", "model", "mode", "prompt_version", "prompt_hash", "schema_hash", "temperature", "max_tokens",
     }
-    assert identity["mode"] == "json_schema" and identity["prompt_version"] == "v2"
+    assert identity["mode"] == "json_schema" and identity["prompt_version"] == "v3"
     for change in ({"model": "gpt-4o"}, {"mode": "json"}, {"temperature": 0.7}, {"max_tokens": 512}):
         other = RunConfig(**{**vars(config), **change})
         assert identity_for(other) != identity

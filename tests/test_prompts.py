@@ -22,7 +22,7 @@ from extractor.grounding import ground, problems
 GOLD = Path(__file__).resolve().parent.parent / "fixtures" / "gold" / "dev.jsonl"
 
 
-@pytest.mark.parametrize("version", ["v1", "v2"])
+@pytest.mark.parametrize("version", ["v1", "v2", "v3"])
 def test_the_examples_are_grounded_dev_gold_papers_and_at_most_two(version: str) -> None:
     prompt = load_prompt(version)
     gold_ids = {json.loads(line)["id"] for line in GOLD.read_text().splitlines() if line.strip()}
@@ -34,20 +34,40 @@ def test_the_examples_are_grounded_dev_gold_papers_and_at_most_two(version: str)
         assert example.output.model_dump_json(exclude_defaults=True) in prompt.system
 
 
-def test_v2_is_the_default_and_v1_still_reads() -> None:
-    assert DEFAULT_PROMPT_VERSION == RunConfig().prompt_version == load_prompt().version == "v2"
-    assert {"v1", "v2"} <= set(available_versions())
+def test_v3_is_the_default_and_v1_and_v2_still_read() -> None:
+    assert DEFAULT_PROMPT_VERSION == RunConfig().prompt_version == load_prompt().version == "v3"
+    assert {"v1", "v2", "v3"} <= set(available_versions())
 
 
-def test_the_v2_examples_are_attributed_as_the_dev_gold_is() -> None:
+@pytest.mark.parametrize("version", ["v2", "v3"])
+def test_the_examples_are_attributed_as_the_dev_gold_is(version: str) -> None:
     """Annotated by hand per docs/ANNOTATION.md; scored with eval's rules, every claim is a
     correct tuple with the right kind against the (independently annotated) dev gold."""
     gold = {paper.id: paper for paper in read_gold(GOLD)}
-    for example in load_prompt("v2").examples:
+    for example in load_prompt(version).examples:
         extraction, _ = ground(example.output, example.abstract, example.id)
         score = score_attribution(extraction.claims, gold[example.id].claims)
         assert score.tuples == Counts(tp=len(gold[example.id].claims)), score.wrong
         assert score.wrong == []
+
+
+def test_the_v3_examples_say_which_numbers_are_the_proposed_methods() -> None:
+    """Contract v3: a claim of the paper's own method says proposed; a baseline's does not.
+    The method names below are the ones each example abstract says it proposes."""
+    proposed_names = {"GANQ", "ODS"}
+    examples = load_prompt("v3").examples
+    claims = [claim for example in examples for claim in example.output.claims]
+    assert {claim.proposed for claim in claims} == {True, False}
+    for claim in claims:
+        assert claim.proposed == (claim.method in proposed_names), claim
+    assert '"proposed":true' in load_prompt("v3").system
+
+
+def test_v3_asks_for_title_names_proposed_and_the_two_context_cases() -> None:
+    instructions = load_prompt("v3").instructions
+    assert "title" in instructions and "Leave out names that occur only in the title" not in instructions
+    assert "proposed: true" in instructions
+    assert "exactly two cases" in instructions and "exactly one named benchmark" in instructions
 
 
 def test_messages_carry_the_abstract_verbatim_between_tags() -> None:
