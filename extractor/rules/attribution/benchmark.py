@@ -151,8 +151,7 @@ _SCOPES = re.compile(
 )
 _POOLED = re.compile(r"\b(?:averag\w*|on\s+average|across|overall|mean|all\s+(?:tasks|benchmarks|datasets))\b", re.IGNORECASE)
 _OWN_TEST_SET = re.compile(
-    r"\b(?:probes?|subsets?|pairs|questions|items|prompts|cases|scenarios|examples|samples|stud(?:y|ies)|"
-    r"surveys?|human\s+evaluation|categories|tasks)\b",
+    r"\b(?:probes?|stud(?:y|ies)|surveys?|human\s+evaluation)\b",
     re.IGNORECASE,
 )
 _EFFICIENCY = re.compile(
@@ -168,10 +167,10 @@ def context_benchmark(
     """The benchmark the text scopes a number to when its own sentence names none (the two
     cases above), else None."""
     sentence = doc.sentence_of(q.start)
-    if metric is None or any(sentence[0] <= b.start < sentence[1] for b in benchmarks):
+    if any(sentence[0] <= b.start < sentence[1] for b in benchmarks):
         return None
     clause = doc.text[sentence[0] : sentence[1]]
-    if _POOLED.search(clause) or _EFFICIENCY.search(metric) or _OWN_TEST_SET.search(clause):
+    if _POOLED.search(clause) or _EFFICIENCY.search(metric or clause) or _OWN_TEST_SET.search(clause):
         return None
     start = sentence[0]
     while start > 0:  # the nearest earlier sentence that names a benchmark
@@ -186,6 +185,6 @@ def context_benchmark(
         start = before[0]
     # The one benchmark, for a metric the registry knows.
     evaluated = {b.name for b in benchmarks} | set(title_benchmarks)
-    if len(evaluated) != 1 or not normalize_metric(metric).known:
+    if len(evaluated) != 1:
         return None
     return next(iter(evaluated))
