@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 
-from extractor.catalog.normalize import normalize_metric
 from extractor.rules.attribution.phrases import QUALIFIER, names_metric, phrase_after
 from extractor.rules.quantities import Quantity
 from extractor.rules.text import Document, Mention
