@@ -103,9 +103,9 @@ def test_metric_and_benchmark_normalization() -> None:
     assert (ppl.name, ppl.direction, ppl.known) == ("perplexity", "lower", True)
     assert normalize_metric("vibes").name == "vibes" and normalize_metric("vibes").direction is None
     assert normalize_metric(None).name is None
-    assert normalize_benchmark("gsm-8k") == ("GSM8K", True)
-    assert normalize_benchmark("Foo-Bench") == ("Foo-Bench", False)
-    assert normalize_benchmark(" ") == (None, False)
+    assert (normalize_benchmark("gsm-8k").name, normalize_benchmark("gsm-8k").known) == ("GSM8K", True)
+    assert (normalize_benchmark("Foo-Bench").name, normalize_benchmark("Foo-Bench").known) == ("Foo-Bench", False)
+    assert (normalize_benchmark(" ").name, normalize_benchmark(" ").known) == (None, False)
 
 
 def test_arxiv_id_from_id_or_metadata() -> None:
