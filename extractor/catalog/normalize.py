@@ -12,6 +12,7 @@ comparable only when benchmark, metric, comparable unit, setting and model size 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
@@ -402,10 +403,22 @@ def model_size(name: str | None, models: list[Model]) -> float | None:
     return parse_size_b(name)
 
 
-def normalize_claim(claim: Claim, models: list[Model] | None = None) -> NormalizedClaim:
-    """A grounded claim, normalized. ``models`` are its paper's models (for sizes)."""
-    benchmark = normalize_benchmark(claim.benchmark)
-    metric = normalize_metric(claim.metric)
+#: Names reviewers merged: {'benchmark' | 'metric': {folded name: the name it is another name of}}.
+Aliases = Mapping[str, Mapping[str, str]]
+
+
+def aliased(name: str | None, kind: str, aliases: Aliases | None) -> str | None:
+    """The name a reviewer said ``name`` is another name of, else ``name`` itself."""
+    if not name or not aliases:
+        return name
+    return aliases.get(kind, {}).get(fold_key(name), name)
+
+
+def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> NormalizedClaim:
+    """A grounded claim, normalized. ``models`` are its paper's models (for sizes); ``aliases``
+    the names reviewers merged, applied before the registry."""
+    benchmark = normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases))
+    metric = normalize_metric(aliased(claim.metric, "metric", aliases))
     unit = normalize_unit(claim.unit)
     converted = comparable(claim.value, unit, metric.scale)
     setting = with_written(parse_setting(claim.setting), benchmark.split or metric.split, benchmark.section)

@@ -24,6 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from extractor.catalog.normalize import (
+    Aliases,
     NormalizedClaim,
     arxiv_id,
     entity_key,
@@ -32,6 +33,8 @@ from extractor.catalog.normalize import (
 from extractor.pipeline.dedupe import abstract_hash
 from extractor.progress import Step, silent, tracked
 from extractor.review import Stamp, reviewed_papers
+from extractor.review.aliases import store_aliases
+from extractor.review.store import store_path
 from extractor.schema import PaperResult
 
 NO_METRIC = "metric not stated"
@@ -73,14 +76,16 @@ class Leaderboard:
 
 def load_runs(
     run_dirs: Iterable[Path | str], store: Path | None = None, step: Step = silent
-) -> tuple[Iterable[PaperResult], Marks]:
+) -> tuple[Iterable[PaperResult], Marks, Aliases]:
     """The papers of several run directories, in order (duplicates are merged later), with
-    their reviewers' corrections applied, and the review marks of what was corrected.
+    their reviewers' corrections applied, the review marks of what was corrected, and the
+    names reviewers merged in any of the runs' stores (applied to every paper of the board).
 
     The papers are read as they are iterated, one at a time, so a board of a million papers
     never holds them all; the marks fill in as they go (complete once the papers are read)."""
     marks: dict[str, Mapping[str, Stamp]] = {}
     directories = [Path(run_dir) for run_dir in run_dirs]
+    aliases = store_aliases(store_path(run_dir, store) for run_dir in directories)
 
     def papers() -> Iterator[PaperResult]:
         for run_dir in tracked(directories, "reading runs", step):
@@ -88,7 +93,7 @@ def load_runs(
                 marks.update((target, mark.fields) for target, mark in found.items())
                 yield paper
 
-    return papers(), marks
+    return papers(), marks, aliases
 
 
 def _review_text(fields: Mapping[str, Stamp] | None) -> str | None:
@@ -113,7 +118,9 @@ _ROW_FIELDS = [
 ]  # fmt: skip
 
 
-def _claim_frame(results: Iterable[PaperResult], marks: Marks) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _claim_frame(
+    results: Iterable[PaperResult], marks: Marks, aliases: Aliases | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The long claims table (each (paper, claim id) once) and the per-paper table."""
     rows: list[tuple] = []
     papers: dict[str, dict] = {}
@@ -146,7 +153,7 @@ def _claim_frame(results: Iterable[PaperResult], marks: Marks) -> tuple[pd.DataF
             if (result.id, claim.id) in seen:
                 continue
             seen.add((result.id, claim.id))
-            n = normalize_claim(claim, models)
+            n = normalize_claim(claim, models, aliases)
             metric_label = (n.metric or NO_METRIC) + (f" {_ARROWS[n.direction]}" if n.direction else "")
             rows.append((
                 result.id, claim.id, claim.kind,
@@ -308,10 +315,13 @@ def _verdict(changes: pd.DataFrame) -> pd.Series:
     )
 
 
-def build_leaderboard(results: Iterable[PaperResult], marks: Marks | None = None) -> Leaderboard:
+def build_leaderboard(
+    results: Iterable[PaperResult], marks: Marks | None = None, aliases: Aliases | None = None
+) -> Leaderboard:
     """The board for these papers. ``marks`` are review marks {claim or paper id: {field:
-    :class:`~extractor.review.Stamp`}}, shown in a 'reviewed' column."""
-    claims, papers = _claim_frame(results, {} if marks is None else marks)  # filled as results are read
+    :class:`~extractor.review.Stamp`}}, shown in a 'reviewed' column; ``aliases`` the names
+    reviewers merged (see :mod:`extractor.review.aliases`)."""
+    claims, papers = _claim_frame(results, {} if marks is None else marks, aliases)  # filled as results are read
     scores = _rank_scores(_one_copy(claims.loc[claims["unranked"] == ""]))
     unranked = claims.loc[claims["unranked"].fillna("") != ""].copy()
     unranked["method_label"] = _method_labels(unranked)
