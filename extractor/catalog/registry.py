@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from itertools import accumulate, compress
 from typing import Literal, NamedTuple
@@ -200,7 +200,7 @@ def _benchmark_surfaces() -> tuple[list[str], list[str]]:
     return [s for s, _ in surfaces], [c for _, c in surfaces]
 
 
-@cache
+@lru_cache(maxsize=65536)  # bounded: a million papers bring many distinct unknown names
 def propose_benchmark(name: str) -> str | None:
     """The registry benchmark an unknown name most resembles ('ImagNet-1k' -> 'ImageNet'), for a
     reviewer to confirm: a proposal never merges by itself. None when nothing is close."""
