@@ -158,6 +158,7 @@ def test_normalize_claim_keeps_original_and_builds_keys() -> None:
 def test_metric_spellings_merge(written: str, canonical: str, direction: str, split: str | None) -> None:
     info = normalize_metric(written)
     assert (info.name, info.direction, info.known, info.split) == (canonical, direction, True, split)
+    assert info.key == canonical
 
 
 def test_a_character_level_measure_is_never_perplexity() -> None:

@@ -169,6 +169,14 @@ def parse_setting(text: str | None) -> Setting:
     return Setting(shots, bits, context, split, other)
 
 
+def block_key(name: str | None, known: bool) -> str | None:
+    """What two names must share to be one block: the canonical name, or for a name the
+    registry does not know, its folded spelling ('Market - 1501' = 'Market-1501')."""
+    if name is None:
+        return None
+    return name if known else fold_key(name)
+
+
 @dataclass(frozen=True)
 class MetricInfo:
     name: str | None
@@ -176,6 +184,10 @@ class MetricInfo:
     known: bool
     scale: str
     split: str | None = None  # a split written into the name ('test F1' -> 'test')
+
+    @property
+    def key(self) -> str | None:
+        return block_key(self.name, self.known)
 
 
 def _head_direction(name: str) -> str | None:
@@ -280,11 +292,7 @@ class BenchmarkInfo:
 
     @property
     def key(self) -> str | None:
-        """What two benchmark names must share to be one block: the canonical name, or for a
-        name the registry does not know, its folded spelling ('Market - 1501' = 'Market-1501')."""
-        if self.name is None:
-            return None
-        return self.name if self.known else fold_key(self.name)
+        return block_key(self.name, self.known)
 
 
 _SECTION = re.compile(
@@ -360,7 +368,6 @@ class NormalizedClaim:
     benchmark: str | None
     benchmark_known: bool
     benchmark_key: str | None  # the canonical name, or an unknown name's folded spelling
-    benchmark_proposed: str | None  # for an unknown benchmark, the registry entry it resembles
     metric: str | None
     metric_known: bool
     direction: str | None  # 'higher' | 'lower' | None: which way is better
@@ -380,10 +387,7 @@ class NormalizedClaim:
 
     @property
     def metric_key(self) -> str | None:
-        """The canonical metric, or an unknown metric's folded spelling."""
-        if self.metric is None:
-            return None
-        return self.metric if self.metric_known else fold_key(self.metric)
+        return block_key(self.metric, self.metric_known)
 
     @property
     def identity_key(self) -> tuple:
@@ -427,7 +431,6 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         benchmark=benchmark.name,
         benchmark_known=benchmark.known,
         benchmark_key=benchmark.key,
-        benchmark_proposed=benchmark.proposed,
         metric=metric.name,
         metric_known=metric.known,
         direction=metric.direction,
