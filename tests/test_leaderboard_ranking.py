@@ -211,3 +211,31 @@ def test_the_workbook_shows_title_and_benchmark_source_beside_the_paper(tmp_path
     row = dict(zip(header, [c.value for c in sheet[3]]))
     assert (row["Method"], row["Benchmark source"], row["Title"]) == ("R-Net (proposed)", "from context", "R-Net: Machine Reading")
     assert header.index("Title") == header.index("Paper") + 1
+
+
+def test_one_abstract_under_two_ids_is_one_paper_in_a_block() -> None:
+    text = "GANQ reaches 83.6% accuracy on GSM8K."
+    claim = [dict(value=83.6, unit="%", metric="accuracy", benchmark="GSM8K", method="GANQ", evidence=text)]
+    other = "QuIP reaches 80.1% accuracy on GSM8K."
+    board = board_of(
+        paper("2401.00001", text, claim),
+        paper("p-copy", text.replace(" ", "  ", 1), claim),  # the same abstract, wrapped otherwise
+        paper("2401.00002", other, [dict(claim[0], value=80.1, method="QuIP", evidence=other)]),
+    )
+    assert board.blocks["papers"].tolist() == [2]
+    assert sorted(board.scores["paper_id"]) == ["2401.00001 = p-copy", "2401.00002"]
+    assert board.scores["value"].tolist() == [83.6, 80.1]
+    alone = board_of(paper("2401.00001", text, claim), paper("p-copy", text, claim))
+    assert alone.blocks["papers"].tolist() == [1]  # never two papers agreeing with each other
+    assert "all from one paper" not in alone.scores["block_title"].iloc[0]
+
+
+def test_names_written_differently_by_two_papers_share_one_block() -> None:
+    a = "On PTB AWD reaches a word-level perplexity of 55.3."
+    b = "QRNN obtains 57.1 perplexity on the Penn Treebank test set."
+    board = board_of(
+        paper("2401.00001", a, [dict(value=55.3, metric="word-level perplexity", benchmark="PTB", method="AWD", evidence=a)]),
+        paper("2401.00002", b, [dict(value=57.1, metric="perplexity", benchmark="Penn Treebank test set", method="QRNN", evidence=b)]),
+    )
+    assert board.blocks["papers"].tolist() == [2]
+    assert board.scores["rank"].tolist() == [1.0, 2.0]

@@ -17,7 +17,7 @@ from extractor.catalog.normalize import (
     parse_size_b,
 )
 from extractor.grounding import ground
-from extractor.schema import ClaimDraft, ExtractionDraft, Model
+from extractor.schema import Claim, ClaimDraft, ExtractionDraft, Model
 
 
 @pytest.mark.parametrize(
@@ -103,9 +103,9 @@ def test_metric_and_benchmark_normalization() -> None:
     assert (ppl.name, ppl.direction, ppl.known) == ("perplexity", "lower", True)
     assert normalize_metric("vibes").name == "vibes" and normalize_metric("vibes").direction is None
     assert normalize_metric(None).name is None
-    assert normalize_benchmark("gsm-8k") == ("GSM8K", True)
-    assert normalize_benchmark("Foo-Bench") == ("Foo-Bench", False)
-    assert normalize_benchmark(" ") == (None, False)
+    assert (normalize_benchmark("gsm-8k").name, normalize_benchmark("gsm-8k").known) == ("GSM8K", True)
+    assert (normalize_benchmark("Foo-Bench").name, normalize_benchmark("Foo-Bench").known) == ("Foo-Bench", False)
+    assert (normalize_benchmark(" ").name, normalize_benchmark(" ").known) == (None, False)
 
 
 def test_arxiv_id_from_id_or_metadata() -> None:
@@ -130,3 +130,93 @@ def test_normalize_claim_keeps_original_and_builds_keys() -> None:
     assert n.size_b == 8
     assert n.comparability_key == ("GSM8K", "accuracy", "%", parse_setting("8-shot").key, 8)
     assert n.identity_key[:2] == ("ganq", "llama38b")
+
+
+# Names that merge across papers (issue 25): the forms seen in the SciREX train abstracts.
+@pytest.mark.parametrize(
+    ("written", "canonical", "direction", "split"),
+    [
+        ("perplexity", "perplexity", "lower", None),
+        ("word level perplexities", "perplexity", "lower", None),
+        ("word-level perplexities", "perplexity", "lower", None),
+        ("Word-level perplexity", "perplexity", "lower", None),
+        ("bits-per-character (BPC)", "bits per character", "lower", None),
+        ("Bit_per_Character__BPC_", "bits per character", "lower", None),
+        ("test F1", "F1", "higher", "test"),
+        ("Test F1", "F1", "higher", "test"),
+        ("dev F1", "F1", "higher", "dev"),
+        ("F1 (dev)", "F1", "higher", "dev"),
+        ("Validation_perplexity", "perplexity", "lower", "validation"),
+        ("F1 scores", "F1", "higher", None),
+        ("accuracies", "accuracy", "higher", None),
+        ("BLEU points", "BLEU", "higher", None),
+        ("intersection - over - union score", "IoU", "higher", None),
+        ("Hits_10", "hits@10", "higher", None),
+        ("Percentage_correct", "accuracy", "higher", None),
+    ],
+)
+def test_metric_spellings_merge(written: str, canonical: str, direction: str, split: str | None) -> None:
+    info = normalize_metric(written)
+    assert (info.name, info.direction, info.known, info.split) == (canonical, direction, True, split)
+    assert info.key == canonical
+
+
+def test_a_character_level_measure_is_never_perplexity() -> None:
+    assert normalize_metric("character-level perplexity").name == "character-level perplexity"
+    assert not normalize_metric("character-level perplexity").known
+    assert normalize_metric("BPC").name == "bits per character"
+    assert normalize_metric("test").name == "test"  # a split alone is no metric without its split
+
+
+@pytest.mark.parametrize(
+    ("written", "canonical", "split", "section"),
+    [
+        ("PTB", "Penn Treebank", None, None),
+        ("PTB § 23", "Penn Treebank", None, "section 23"),
+        ("Penn Treebank section 23", "Penn Treebank", None, "section 23"),
+        ("Penn_Treebank__Word_Level_", "Penn Treebank", None, None),
+        ("Penn_Treebank__Character_Level_", "Penn Treebank", None, "character level"),
+        ("PTB test set", "Penn Treebank", "test", None),
+        ("SQuAD dev set", "SQuAD", "dev", None),
+        ("Hutter Prize", "enwik8", None, None),
+        ("Hutter Prize Wikipedia", "enwik8", None, None),
+        ("SemEval 2010 relation classification", "SemEval-2010 Task 8", None, None),
+        ("SemEval-2010 Task 8", "SemEval-2010 Task 8", None, None),
+        ("Story Cloze Test", "StoryCloze", None, None),  # 'Test' is part of this name
+    ],
+)
+def test_benchmark_spellings_merge(written: str, canonical: str, split: str | None, section: str | None) -> None:
+    info = normalize_benchmark(written)
+    assert (info.name, info.known, info.split, info.section) == (canonical, True, split, section)
+
+
+def test_a_fuzzy_match_proposes_but_never_merges() -> None:
+    info = normalize_benchmark("ImagNet - 1k")
+    assert (info.name, info.known, info.proposed) == ("ImagNet - 1k", False, "ImageNet")
+    assert normalize_benchmark("Foo-Bench").proposed is None
+    assert normalize_benchmark("GSM8K").proposed is None  # a known name needs no proposal
+
+
+def _claim(**fields) -> Claim:
+    base = dict(id="c", value=1.0, evidence="x", span=(0, 1), value_span=(0, 1), method="M")
+    return Claim(**{**base, **fields})
+
+
+def test_split_in_a_name_goes_to_the_setting_and_unstated_counts_as_test() -> None:
+    plain = normalize_claim(_claim(metric="F1", benchmark="SQuAD"))
+    test = normalize_claim(_claim(metric="Test F1", benchmark="SQuAD"))
+    dev = normalize_claim(_claim(metric="dev F1", benchmark="SQuAD"))
+    in_setting = normalize_claim(_claim(metric="F1", benchmark="SQuAD", setting="dev set"))
+    assert plain.comparability_key == test.comparability_key
+    assert dev.comparability_key != plain.comparability_key
+    assert dev.comparability_key == in_setting.comparability_key
+    section = normalize_claim(_claim(metric="F1", benchmark="PTB § 23"))
+    assert section.benchmark == "Penn Treebank" and section.setting.label == "section 23"
+    assert section.comparability_key != normalize_claim(_claim(metric="F1", benchmark="PTB")).comparability_key
+
+
+def test_unknown_names_merge_by_their_folded_spelling() -> None:
+    a = normalize_claim(_claim(metric="joint compatibility", benchmark="Foo - 1501"))
+    b = normalize_claim(_claim(metric="Joint-Compatibility", benchmark="foo-1501"))
+    assert a.comparability_key == b.comparability_key
+    assert a.benchmark == "Foo - 1501"  # shown as written

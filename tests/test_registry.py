@@ -10,6 +10,9 @@ from extractor.catalog.registry import (
     BenchmarkMention,
     _key,
     benchmark_entry,
+    exact_benchmark,
+    fold_key,
+    propose_benchmark,
     canonical_benchmark,
     canonical_metric,
     find_benchmarks,
@@ -145,3 +148,22 @@ def test_parametric_metric_inside_a_phrase() -> None:
 
 def test_unknown_metric_passes_through() -> None:
     assert canonical_metric(" vibes ") == ("vibes", None)
+
+
+def test_exact_benchmark_takes_no_words_off() -> None:
+    assert exact_benchmark("Story Cloze Test").name == "StoryCloze"
+    assert exact_benchmark("hutter prize") is not None and exact_benchmark("hutter prize").name == "enwik8"
+    assert exact_benchmark("the GSM8K benchmark") is None  # benchmark_entry takes 'the ... benchmark' off
+    assert benchmark_entry("the GSM8K benchmark").name == "GSM8K"
+
+
+def test_a_proposal_needs_a_close_registry_name() -> None:
+    assert propose_benchmark("ImagNet") == "ImageNet"
+    assert propose_benchmark("Markett-1501") == "Market-1501"
+    assert propose_benchmark("CIFAR-11") is None  # one digit apart is another dataset, not a typo
+    assert propose_benchmark("Foo") is None  # too short to resemble anything safely
+
+
+def test_fold_key_is_the_spelling_unknown_names_share() -> None:
+    assert fold_key("Market - 1501") == fold_key("market-1501") == fold_key("Market 1501")
+    assert fold_key("HumanEval+") != fold_key("HumanEval")

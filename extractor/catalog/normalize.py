@@ -12,10 +12,11 @@ comparable only when benchmark, metric, comparable unit, setting and model size 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
-from extractor.catalog.registry import canonical_benchmark, metric_entry
+from extractor.catalog.registry import canonical_benchmark, exact_benchmark, fold_key, metric_entry, propose_benchmark
 from extractor.grounding import name_key
 from extractor.schema import Claim, Model
 from extractor.text.arxiv import find_arxiv_id
@@ -113,7 +114,8 @@ class Setting:
     @cached_property  # parse_setting is cached, so each distinct setting computes it once
     def key(self) -> str:
         """What must match for two numbers to be compared (unparsed words included)."""
-        return "|".join([self.shots or "", self.bits or "", self.context or "", self.split or "", self.other])
+        # A split left unstated is the test split: 'F1' and 'test F1' are one number's names.
+        return "|".join([self.shots or "", self.bits or "", self.context or "", self.split or "test", self.other])
 
     @property
     def label(self) -> str:
@@ -130,6 +132,15 @@ def _context_label(number: str, scale: str | None) -> str:
         if value >= step and value % step == 0:
             return f"{value / step:g}{name} context"
     return f"{value:g} context"
+
+
+def with_written(setting: Setting, split: str | None, section: str | None) -> Setting:
+    """A claim's setting with the split and section its names wrote ('test F1', 'PTB § 23'); the
+    setting's own split wins over one a name implies."""
+    other = setting.other
+    if section and section not in other:
+        other = f"{other} {section}".strip()
+    return replace(setting, split=setting.split or split, other=other)
 
 
 @lru_cache(maxsize=16384)
@@ -158,12 +169,25 @@ def parse_setting(text: str | None) -> Setting:
     return Setting(shots, bits, context, split, other)
 
 
+def block_key(name: str | None, known: bool) -> str | None:
+    """What two names must share to be one block: the canonical name, or for a name the
+    registry does not know, its folded spelling ('Market - 1501' = 'Market-1501')."""
+    if name is None:
+        return None
+    return name if known else fold_key(name)
+
+
 @dataclass(frozen=True)
 class MetricInfo:
     name: str | None
     direction: str | None
     known: bool
     scale: str
+    split: str | None = None  # a split written into the name ('test F1' -> 'test')
+
+    @property
+    def key(self) -> str | None:
+        return block_key(self.name, self.known)
 
 
 def _head_direction(name: str) -> str | None:
@@ -178,25 +202,137 @@ def _head_direction(name: str) -> str | None:
     return None
 
 
+_SPLIT_WORD = r"(?P<split>test|dev|development|validation|val|held-out|heldout)(?:[\s_-]*(?:set|split))?"
+# A split at either end of a metric name ('test F1', 'Test_perplexity', 'NLL_Test', 'F1 (dev)').
+_METRIC_SPLIT = re.compile(
+    rf"^{_SPLIT_WORD}[\s_-]+(?P<rest>.+)$|^(?P<rest2>.+?)[\s_-]+\(?(?:on\s+(?:the\s+)?)?{_SPLIT_WORD.replace('split>', 'split2>')}\)?$",
+    re.IGNORECASE,
+)
+_METRIC_SPLITS = {"development": "dev", "val": "validation", "held-out": "test", "heldout": "test"}
+# Word level is how perplexity is meant unless said otherwise; a character-level measure is
+# another metric (bits per character) and keeps its words, so it never folds into perplexity.
+_WORD_LEVEL = re.compile(r"\bword[\s_-]*level\b|\bper[\s_-]*word\b", re.IGNORECASE)
+_ACRONYM = re.compile(r"^(?P<long>.+?)[\s_]*\((?P<short>[^()]+)\)[\s_]*$")
+_SCORE = re.compile(r"[\s_-]+(?:score|scores|value|values|metric|points?)$", re.IGNORECASE)
+# SciREX writes parentheses as underscores: 'Bit_per_Character__BPC_' is 'Bit per Character (BPC)'.
+_SCIREX_ACRONYM = re.compile(r"__(?P<short>[A-Za-z0-9]+)_$")
+
+
+def _singular(word: str) -> str:
+    """'perplexities' -> 'perplexity', 'losses' -> 'loss', 'scores' -> 'score'; others as given."""
+    lower = word.lower()
+    if lower.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if lower.endswith("sses"):
+        return word[:-2]
+    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _metric_forms(name: str) -> list[str]:
+    """The spellings a metric name is tried in, most literal first: as written, without 'word
+    level', an acronym in parentheses and its long form apart, without a trailing 'score', and
+    each of those with its words made singular."""
+    forms = [name]
+    unleveled = " ".join(_WORD_LEVEL.sub(" ", name).split())
+    if unleveled and unleveled != name:
+        forms.append(unleveled)
+    for form in list(forms):
+        if m := _ACRONYM.match(form):
+            forms += [m.group("long"), m.group("short")]
+    for form in list(forms):
+        if (bare := _SCORE.sub("", form)) != form and bare:
+            forms.append(bare)
+    forms += [" ".join(map(_singular, re.split(r"[\s_]+", f))) for f in list(forms)]
+    return list(dict.fromkeys(f.strip() for f in forms if f.strip()))
+
+
+def _split_of_metric(name: str) -> tuple[str, str | None]:
+    """A metric name without the split written into it, and that split ('dev F1' -> ('F1', 'dev'))."""
+    m = _METRIC_SPLIT.match(name)
+    if m is None:
+        return name, None
+    word = (m.group("split") or m.group("split2")).lower()
+    return (m.group("rest") or m.group("rest2")).strip(), _METRIC_SPLITS.get(word, word)
+
+
 @lru_cache(maxsize=4096)
 def normalize_metric(name: str | None) -> MetricInfo:
-    """Canonical metric with its direction; an unknown name passes through, with the direction
-    of the registry metric it ends with, if any."""
+    """The canonical metric of a name, with its direction and the split written into it.
+
+    Case, hyphens, spaces and underscores never matter; a name matches the registry as written,
+    or without its split ('test F1' is F1 on the test split), without 'word level' ('word-level
+    perplexities' is perplexity), by an acronym in parentheses ('bits-per-character (BPC)'), or in
+    the singular. An unknown name passes through (its split taken out), with the direction of
+    the registry metric it ends with, if any."""
     if not name or not name.strip():
         return MetricInfo(None, None, False, "none")
-    found = metric_entry(name)
+    written = _SCIREX_ACRONYM.sub(r" (\g<short>)", name.strip())
+    text, split = _split_of_metric(written)
+    found = next(filter(None, map(metric_entry, _metric_forms(text))), None)
+    if found is None and split:  # a name that only looks split ('test' alone)
+        text, split = written, None
+        found = next(filter(None, map(metric_entry, _metric_forms(text))), None)
     if found is None:
-        return MetricInfo(name.strip(), _head_direction(name), False, "none")
+        return MetricInfo(text, _head_direction(text), False, "none", split)
     entry, canonical = found
-    return MetricInfo(canonical, entry.direction, True, entry.scale)
+    return MetricInfo(canonical, entry.direction, True, entry.scale, split)
+
+
+@dataclass(frozen=True)
+class BenchmarkInfo:
+    """The canonical benchmark of a name and the setting written into it."""
+
+    name: str | None
+    known: bool
+    split: str | None = None  # 'PTB test set' -> 'test'
+    section: str | None = None  # 'PTB § 23' -> 'section 23'; 'character level', a subset
+    proposed: str | None = None  # for an unknown name, the registry entry it most resembles
+
+    @property
+    def key(self) -> str | None:
+        return block_key(self.name, self.known)
+
+
+_SECTION = re.compile(
+    r"[\s,_-]*\(?(?:(?:wsj|the)\s+)?(?:§+|sections?|sec\.?|wsj)\s*(?P<n>\d+(?:\s*[-\u2013]\s*\d+)?)\)?$",
+    re.IGNORECASE,
+)
+_BENCHMARK_SPLIT = re.compile(rf"[\s,_-]*\(?(?:the\s+)?{_SPLIT_WORD}\)?$", re.IGNORECASE)
+_LEVEL = re.compile(
+    r"[\s,_-]*\(?(?:(?P<level>word|character|char)[\s_-]*level|(?P<bare>character|char))\)?[\s_]*$", re.IGNORECASE
+)
 
 
 @lru_cache(maxsize=4096)
-def normalize_benchmark(name: str | None) -> tuple[str | None, bool]:
-    """``(canonical, known)``; an unknown benchmark keeps its own name and is flagged."""
+def normalize_benchmark(name: str | None) -> BenchmarkInfo:
+    """The canonical benchmark of a name and the setting written into it: a split ('PTB test
+    set') or a section ('Penn Treebank § 23') goes to the setting, 'word level' is the default
+    and dropped, 'character level' a subset of its own. Only the registry's exact aliases merge;
+    an unknown name keeps its own, with the registry entry it most resembles as a proposal."""
     if not name or not name.strip():
-        return None, False
-    return canonical_benchmark(name)
+        return BenchmarkInfo(None, False)
+    if exact_benchmark(name):  # 'Story Cloze Test' is a name, not StoryCloze's test split
+        return BenchmarkInfo(canonical_benchmark(name)[0], True)
+    text = " ".join(name.replace("_", " ").split())
+    split = section = None
+    while True:
+        if m := _SECTION.search(text):
+            section, text = f"section {''.join(m.group('n').split())}", text[: m.start()]
+        elif m := _BENCHMARK_SPLIT.search(text):
+            word = m.group("split").lower()
+            split, text = _METRIC_SPLITS.get(word, word), text[: m.start()]
+        elif m := _LEVEL.search(text):
+            level = (m.group("level") or m.group("bare")).lower()
+            section, text = (None if level == "word" else "character level"), text[: m.start()]
+        else:
+            break
+    text = text.strip(" ,;:-(")
+    if not text:  # nothing but a split ('test'): a name of its own
+        text, split, section = name.strip(), None, None
+    canonical, known = canonical_benchmark(text)
+    return BenchmarkInfo(canonical, known, split, section, None if known else propose_benchmark(canonical))
 
 
 def comparable(value: float, unit: str | None, scale: str) -> tuple[float, str] | None:
@@ -231,6 +367,7 @@ class NormalizedClaim:
     claim: Claim
     benchmark: str | None
     benchmark_known: bool
+    benchmark_key: str | None  # the canonical name, or an unknown name's folded spelling
     metric: str | None
     metric_known: bool
     direction: str | None  # 'higher' | 'lower' | None: which way is better
@@ -246,13 +383,17 @@ class NormalizedClaim:
     def comparability_key(self) -> tuple:
         """Numbers with different keys are never ranked against each other (the leaderboard's
         blocks)."""
-        return (self.benchmark, self.metric, self.comparable_unit, self.setting.key, self.size_b)
+        return (self.benchmark_key, self.metric_key, self.comparable_unit, self.setting.key, self.size_b)
+
+    @property
+    def metric_key(self) -> str | None:
+        return block_key(self.metric, self.metric_known)
 
     @property
     def identity_key(self) -> tuple:
         """Two rows with the same identity and different values are a conflict (the model
         names the size)."""
-        return (self.method_key, self.model_key, self.benchmark, self.metric, self.comparable_unit, self.setting.key)
+        return (self.method_key, self.model_key, self.benchmark_key, self.metric_key, self.comparable_unit, self.setting.key)
 
 
 def model_size(name: str | None, models: list[Model]) -> float | None:
@@ -266,23 +407,37 @@ def model_size(name: str | None, models: list[Model]) -> float | None:
     return parse_size_b(name)
 
 
-def normalize_claim(claim: Claim, models: list[Model] | None = None) -> NormalizedClaim:
-    """A grounded claim, normalized. ``models`` are its paper's models (for sizes)."""
-    benchmark, known = normalize_benchmark(claim.benchmark)
-    metric = normalize_metric(claim.metric)
+#: Names reviewers merged: {'benchmark' | 'metric': {folded name: the name it is another name of}}.
+Aliases = Mapping[str, Mapping[str, str]]
+
+
+def aliased(name: str | None, kind: str, aliases: Aliases | None) -> str | None:
+    """The name a reviewer said ``name`` is another name of, else ``name`` itself."""
+    if not name or not aliases:
+        return name
+    return aliases.get(kind, {}).get(fold_key(name), name)
+
+
+def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> NormalizedClaim:
+    """A grounded claim, normalized. ``models`` are its paper's models (for sizes); ``aliases``
+    the names reviewers merged, applied before the registry."""
+    benchmark = normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases))
+    metric = normalize_metric(aliased(claim.metric, "metric", aliases))
     unit = normalize_unit(claim.unit)
     converted = comparable(claim.value, unit, metric.scale)
+    setting = with_written(parse_setting(claim.setting), benchmark.split or metric.split, benchmark.section)
     return NormalizedClaim(
         claim=claim,
-        benchmark=benchmark,
-        benchmark_known=known,
+        benchmark=benchmark.name,
+        benchmark_known=benchmark.known,
+        benchmark_key=benchmark.key,
         metric=metric.name,
         metric_known=metric.known,
         direction=metric.direction,
         unit=unit,
         comparable=converted[0] if converted else None,
         comparable_unit=converted[1] if converted else None,
-        setting=parse_setting(claim.setting),
+        setting=setting,
         method_key=entity_key(claim.method),
         model_key=entity_key(claim.model),
         size_b=model_size(claim.model, models or []),

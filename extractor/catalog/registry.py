@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from itertools import accumulate, compress
 from typing import Literal, NamedTuple
@@ -86,6 +86,12 @@ def _key(name: str) -> str:
     """:func:`name_key` that keeps the symbols that name a different benchmark or metric
     ('HumanEval+' = 'HumanEval Plus', not 'HumanEval'; 'τ-bench' = 'tau-bench')."""
     return name_key(name.translate(_SPELLED))
+
+
+def fold_key(name: str) -> str:
+    """The key two spellings of one name share ('Market - 1501' = 'Market-1501'): how names
+    the registry does not know still merge with each other."""
+    return _key(name)
 
 
 def _read(name: str) -> dict:
@@ -165,6 +171,12 @@ def _gate(patterns: tuple[tuple[MetricEntry, re.Pattern[str]], ...]) -> re.Patte
     return re.compile("|".join(f"(?:{s})" for s in sources) or r"(?!)", re.IGNORECASE)
 
 
+def exact_benchmark(name: str) -> BenchmarkEntry | None:
+    """The registry entry one of whose names or aliases ``name`` is (case, spaces and
+    punctuation aside), with no words taken off around it."""
+    return load_registry().benchmark_keys.get(_key(name))
+
+
 def benchmark_entry(name: str) -> BenchmarkEntry | None:
     """The registry entry a benchmark name refers to, ignoring case, punctuation and words such
     as 'the ... benchmark' or '... test set' around it."""
@@ -175,6 +187,31 @@ def benchmark_entry(name: str) -> BenchmarkEntry | None:
         if decorated:
             found = keys.get(_key(decorated.group("core")))
     return found
+
+
+# A fuzzy proposal needs this similarity (0-100, rapidfuzz's WRatio) to the closest alias.
+PROPOSAL_CUTOFF = 88
+
+
+@cache
+def _benchmark_surfaces() -> tuple[list[str], list[str]]:
+    """Every registry name and alias (folded, for the fuzzy matcher) and its canonical name."""
+    surfaces = [(_key(s), e.name) for e in load_registry().benchmarks for s in (e.name, *e.aliases)]
+    return [s for s, _ in surfaces], [c for _, c in surfaces]
+
+
+@lru_cache(maxsize=65536)  # bounded: a million papers bring many distinct unknown names
+def propose_benchmark(name: str) -> str | None:
+    """The registry benchmark an unknown name most resembles ('ImagNet-1k' -> 'ImageNet'), for a
+    reviewer to confirm: a proposal never merges by itself. None when nothing is close."""
+    from rapidfuzz import fuzz, process  # imported on first use: most commands never propose
+
+    key = _key(name)
+    if len(key) < 4:  # short names resemble too many others
+        return None
+    keys, canonical = _benchmark_surfaces()
+    found = process.extractOne(key, keys, scorer=fuzz.ratio, score_cutoff=PROPOSAL_CUTOFF)
+    return canonical[found[2]] if found else None
 
 
 def canonical_benchmark(name: str) -> tuple[str, bool]:

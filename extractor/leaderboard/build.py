@@ -24,14 +24,18 @@ from pathlib import Path
 import pandas as pd
 
 from extractor.catalog.normalize import (
+    Aliases,
     NormalizedClaim,
     arxiv_id,
     entity_key,
     normalize_claim,
 )
 from extractor.grounding import name_in_text
+from extractor.pipeline.dedupe import abstract_hash
 from extractor.progress import Step, silent, tracked
 from extractor.review import Stamp, reviewed_papers
+from extractor.review.aliases import store_aliases
+from extractor.review.store import store_path
 from extractor.schema import Claim, PaperResult
 from extractor.text.labels import paper_label
 
@@ -67,7 +71,7 @@ class Leaderboard:
             {
                 "title": grouped["block_title"].first(),
                 "entries": grouped.size(),
-                "papers": grouped["paper_id"].nunique(),
+                "papers": grouped["paper"].nunique(),
                 "ranked": grouped["rank"].count() > 0,
             }
         ).reset_index()
@@ -75,14 +79,16 @@ class Leaderboard:
 
 def load_runs(
     run_dirs: Iterable[Path | str], store: Path | None = None, step: Step = silent
-) -> tuple[Iterable[PaperResult], Marks]:
+) -> tuple[Iterable[PaperResult], Marks, Aliases]:
     """The papers of several run directories, in order (duplicates are merged later), with
-    their reviewers' corrections applied, and the review marks of what was corrected.
+    their reviewers' corrections applied, the review marks of what was corrected, and the
+    names reviewers merged in any of the runs' stores (applied to every paper of the board).
 
     The papers are read as they are iterated, one at a time, so a board of a million papers
     never holds them all; the marks fill in as they go (complete once the papers are read)."""
     marks: dict[str, Mapping[str, Stamp]] = {}
     directories = [Path(run_dir) for run_dir in run_dirs]
+    aliases = store_aliases(store_path(run_dir, store) for run_dir in directories)
 
     def papers() -> Iterator[PaperResult]:
         for run_dir in tracked(directories, "reading runs", step):
@@ -90,7 +96,7 @@ def load_runs(
                 marks.update((target, mark.fields) for target, mark in found.items())
                 yield paper
 
-    return papers(), marks
+    return papers(), marks, aliases
 
 
 def _review_text(fields: Mapping[str, Stamp] | None) -> str | None:
@@ -116,7 +122,9 @@ _ROW_FIELDS = [
 ]  # fmt: skip
 
 
-def _claim_frame(results: Iterable[PaperResult], marks: Marks) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _claim_frame(
+    results: Iterable[PaperResult], marks: Marks, aliases: Aliases | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The long claims table (each (paper, claim id) once) and the per-paper table."""
     rows: list[tuple] = []
     papers: dict[str, dict] = {}
@@ -138,6 +146,7 @@ def _claim_frame(results: Iterable[PaperResult], marks: Marks) -> tuple[pd.DataF
                 "rejected": len(result.rejected),
                 "rejections": "; ".join(sorted({r.reason for r in result.rejected})[:3]) or None,
                 "reviewed": _review_text(marks.get(result.id)),
+                "abstract_hash": abstract_hash(result.abstract) if result.abstract else None,
             }
         if result.extraction is None:
             continue
@@ -149,7 +158,7 @@ def _claim_frame(results: Iterable[PaperResult], marks: Marks) -> tuple[pd.DataF
             if (result.id, claim.id) in seen:
                 continue
             seen.add((result.id, claim.id))
-            n = normalize_claim(claim, models)
+            n = normalize_claim(claim, models, aliases)
             metric_label = (n.metric or NO_METRIC) + (f" {_ARROWS[n.direction]}" if n.direction else "")
             rows.append((
                 result.id, claim.id, claim.kind,
@@ -168,9 +177,32 @@ def _claim_frame(results: Iterable[PaperResult], marks: Marks) -> tuple[pd.DataF
             ))  # fmt: skip
     claims = pd.DataFrame.from_records(rows, columns=_ROW_FIELDS)
     claims["reviewed"] = [_review_text(marks.get(c)) for c in claims["claim_id"]] if marks else None
+    claims["paper"] = claims["paper_id"].map(same_paper(papers.values())) if rows else None
     claims["method_name"] = _display_names(claims, "method", "method_key")
     claims["model_name"] = _display_names(claims, "model", "model_key")
     return claims, pd.DataFrame(list(papers.values()))
+
+
+def same_paper(papers: Iterable[Mapping]) -> dict[str, str]:
+    """Each paper id -> the paper it is: its id, or all the ids one abstract came under, listed
+    together ('2401.00001 = p-3f2a'), so a paper in two sources counts once in a block and never
+    agrees with itself."""
+    ids: dict[str, list[str]] = {}
+    for paper in papers:
+        ids.setdefault(paper["abstract_hash"] or paper["paper_id"], []).append(paper["paper_id"])
+    return {paper_id: " = ".join(group) for group in ids.values() for paper_id in group}
+
+
+def _one_copy(scores: pd.DataFrame) -> pd.DataFrame:
+    """The scores of an abstract that came under several ids, once, under all its ids: the
+    copies are one paper, not papers agreeing with each other."""
+    if scores.empty:
+        return scores
+    copies = scores["paper"] != scores["paper_id"]
+    if not copies.any():
+        return scores
+    same = ["paper", "comparability", "method_key", "model_key", "comparable", "value_as_written"]
+    return scores.drop_duplicates(same).assign(paper_id=lambda frame: frame["paper"])
 
 
 def _unranked_reason(n: NormalizedClaim) -> str | None:
@@ -248,7 +280,7 @@ def _rank_scores(scores: pd.DataFrame) -> pd.DataFrame:
     ranked = scores["better"].notna()
     scores["rank"] = scores.loc[ranked].groupby("block")["_signed"].rank(method="min")
     scores["best"] = scores["rank"] == 1
-    by_block = scores.groupby("block")["paper_id"]
+    by_block = scores.groupby("block")["paper"]
     papers = by_block.nunique()
     scores["block_papers"] = scores["block"].map(papers.map(lambda n: ONE_PAPER if n == 1 else f"{n} papers"))
     scores["block_entries"] = scores["block"].map(by_block.size())
@@ -273,12 +305,12 @@ def _conflicts(scores: pd.DataFrame) -> pd.Series:
     values and their sources ('conflict: 84.1 % in 2401.00002 vs 83.6 % in 2401.00001')."""
     out = pd.Series(None, index=scores.index, dtype=object)
     identity = ["identity"]  # normalize's identity_key, numbered
-    named = scores.loc[(scores["method_key"] != "") | (scores["model_key"] != ""), [*identity, "comparable", "comparable_unit", "paper_id"]]
+    named = scores.loc[(scores["method_key"] != "") | (scores["model_key"] != ""), [*identity, "comparable", "comparable_unit", "paper_id", "paper"]]
     if named.empty:
         return out
     named = named.assign(_v=named["comparable"].round(6))
     grouped = named.groupby(identity, dropna=False, sort=False)
-    flagged = named[(grouped["paper_id"].transform("nunique") > 1).to_numpy() & (grouped["_v"].transform("nunique") > 1).to_numpy()]
+    flagged = named[(grouped["paper"].transform("nunique") > 1).to_numpy() & (grouped["_v"].transform("nunique") > 1).to_numpy()]
     if flagged.empty:
         return out
     sources: dict[int, dict[tuple[float, str], str]] = {}
@@ -303,11 +335,14 @@ def _verdict(changes: pd.DataFrame) -> pd.Series:
     )
 
 
-def build_leaderboard(results: Iterable[PaperResult], marks: Marks | None = None) -> Leaderboard:
+def build_leaderboard(
+    results: Iterable[PaperResult], marks: Marks | None = None, aliases: Aliases | None = None
+) -> Leaderboard:
     """The board for these papers. ``marks`` are review marks {claim or paper id: {field:
-    :class:`~extractor.review.Stamp`}}, shown in a 'reviewed' column."""
-    claims, papers = _claim_frame(results, {} if marks is None else marks)  # filled as results are read
-    scores = _rank_scores(claims.loc[claims["unranked"] == ""])
+    :class:`~extractor.review.Stamp`}}, shown in a 'reviewed' column; ``aliases`` the names
+    reviewers merged (see :mod:`extractor.review.aliases`)."""
+    claims, papers = _claim_frame(results, {} if marks is None else marks, aliases)  # filled as results are read
+    scores = _rank_scores(_one_copy(claims.loc[claims["unranked"] == ""]))
     unranked = claims.loc[claims["unranked"].fillna("") != ""].copy()
     unranked["method_label"] = _method_labels(unranked)
     scores["conflict"] = _conflicts(scores)

@@ -21,6 +21,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from extractor.catalog.normalize import known_unit
+from extractor.review.aliases import alias_corrections
 from extractor.review.sheet import SheetRow, same
 from extractor.review.state import (
     ADDED,
@@ -126,6 +127,11 @@ def _plan_edit(
         touched = {f: normalized[f] for f in touched}
         decision = decision or "edit"
     changes = dict(touched)
+    aliases, problems = alias_corrections(
+        row.cells, base, target, {**current, **touched}, latest, f"{row.sheet}!{row.row}"
+    ) if target.kind == "claim" else ([], [])
+    if problems:
+        return _refused(row, [Problem(*p) for p in problems])
     for name, value in ((DECISION, decision), (NOTE, row.cells.get(NOTE))):
         if name in row.cells or value is not None:
             if not same(value, base.get(name)):
@@ -157,6 +163,7 @@ def _plan_edit(
                 source=f"{row.sheet}!{row.row}",
             )
         )
+    corrections += aliases
     if corrections and changed == "stale":
         messages.append(
             f"{row.where('id')}: {target.id} is no longer extracted; the correction is kept and "

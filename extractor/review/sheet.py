@@ -28,7 +28,9 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
+from extractor.catalog.normalize import normalize_benchmark
 from extractor.grounding import find_evidence
+from extractor.review.aliases import ALIAS_FIELDS, alias_values
 from extractor.progress import Step, silent, tracked
 from extractor.review.state import (
     DECISION,
@@ -86,6 +88,8 @@ SHEETS: dict[str, list[Column]] = {
         Column("value_max", 11, edit=True, number=True),
         Column("bound", 8, edit=True, choices=("upper", "lower")),
         *[Column(name, 8 if name == "unit" else 14, edit=True) for name in _CLAIM_TEXT],
+        *[Column(name, 16, edit=True) for name in ALIAS_FIELDS],  # names merged for every paper
+        Column("benchmark_suggested", 16),  # the registry entry an unknown benchmark resembles
         Column("kind", 9, edit=True, choices=("score", "change")),
         Column("direction", 10, edit=True, choices=("increase", "decrease")),
         Column("proposed", 10, edit=True, choices=("yes", "no")),  # the paper's own method's result
@@ -134,6 +138,9 @@ README_LINES = [
     "  changing a field without choosing a decision counts as edit). On Papers, accept means every item of",
     "  the paper has been checked; reject removes the paper from the tables.",
     "evidence must be words copied from the abstract; the value (and value_max for a range) must be written in it.",
+    "benchmark_same_as / metric_same_as: the name this claim's benchmark or metric is another name of (e.g.",
+    "  'SemEval-2010 Task 8'); it merges that name on every paper of the leaderboard. benchmark_suggested is",
+    "  the registry entry an unknown benchmark resembles: copy it into benchmark_same_as if it is right.",
     "context shows the abstract around the evidence (in red). The Papers sheet has each full abstract.",
     "To add an item the extractor missed, fill a yellow row marked 'new': paper id, value, evidence and fields.",
     "Deleting a row changes nothing (choose reject instead); sorting and filtering are fine.",
@@ -191,6 +198,7 @@ def _row(state: TargetState, paper: PaperResult, review: ReviewState) -> dict[st
     }
     if target.kind == "claim":
         cells["context"] = _window(abstract, find_evidence(state.values["evidence"], abstract))
+        cells.update(alias_values(state.latest), benchmark_suggested=normalize_benchmark(state.values.get("benchmark")).proposed)
     elif target.kind == "paper":
         cells.update(
             title=paper.title,
@@ -208,6 +216,7 @@ def _row(state: TargetState, paper: PaperResult, review: ReviewState) -> dict[st
         DECISION: decision,
         NOTE: state.note,
         "extracted": extraction_hash(target.extracted),
+        **(alias_values(state.latest) if target.kind == "claim" else {}),
     }
     cells["base"] = canonical_json(base)
     return cells
