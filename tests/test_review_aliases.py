@@ -102,3 +102,19 @@ def test_the_sheet_suggests_a_registry_entry_for_an_unknown_benchmark(tmp_path: 
     export_review(run, book)
     assert cell(book, "Claims", claim_id(run, "p", 76.1), "benchmark_suggested") == "ImageNet"
     assert len(blocks(run)) == 1 and blocks(run)[0][0].startswith("ImagNet")  # proposed, not merged
+
+
+def test_reapplying_an_old_sheet_never_undoes_a_newer_alias(tmp_path: Path) -> None:
+    a, _ = runs(tmp_path)
+    first, second = tmp_path / "first.xlsx", tmp_path / "second.xlsx"
+    export_review(a, first)
+    target = claim_id(a, "a1", 84.2)
+    edit(first, first, "Claims", target, benchmark_same_as="SemEval-2010 Task 8")
+    apply_review(first, a, "alice")
+    export_review(a, second)
+    edit(second, second, "Claims", target, benchmark_same_as="KBP37")
+    apply_review(second, a, "bob")
+    apply_review(first, a, "alice")  # alice's old sheet again
+    third = tmp_path / "third.xlsx"
+    export_review(a, third)
+    assert cell(third, "Claims", target, "benchmark_same_as") == "KBP37"

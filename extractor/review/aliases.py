@@ -15,8 +15,9 @@ from pathlib import Path
 
 from extractor.catalog.normalize import Aliases
 from extractor.catalog.registry import fold_key
-from extractor.review.state import NOTE, Target
+from extractor.review.state import NOTE, Problem, Target
 from extractor.review.store import Correction, CorrectionStore, NewCorrection
+from extractor.text.hashing import canonical_json
 
 #: Sheet column (and correction field) -> the claim field whose name it merges.
 ALIAS_FIELDS = {"benchmark_same_as": "benchmark", "metric_same_as": "metric"}
@@ -28,14 +29,21 @@ def alias_values(latest: dict[str, Correction]) -> dict[str, str | None]:
 
 
 def alias_corrections(
-    cells: dict, base: dict, target: Target, current: dict, latest: dict[str, Correction], source: str
-) -> tuple[list[NewCorrection], list[tuple[str, str]]]:
-    """The alias corrections a claim row makes, and the problems (column, message) refusing one.
+    cells: dict,
+    base: dict,
+    target: Target,
+    current: dict,
+    latest: dict[str, Correction],
+    done: set[tuple[str, str, str, str, str]],
+    source: str,
+) -> tuple[list[NewCorrection], list[Problem]]:
+    """The alias corrections a claim row makes, and the problems refusing one.
 
-    A column counts as edited when it differs from what the row was exported with; editing a
-    claim without a name of that kind is refused (there is nothing to merge)."""
+    A column counts as edited when it differs from what the row was exported with; an edit
+    already ``done`` (the same sheet applied again after newer work) is not recorded again;
+    editing a claim without a name of that kind is refused (there is nothing to merge)."""
     corrections: list[NewCorrection] = []
-    problems: list[tuple[str, str]] = []
+    problems: list[Problem] = []
     for column, name_field in ALIAS_FIELDS.items():
         if column not in cells:
             continue
@@ -45,9 +53,12 @@ def alias_corrections(
         previous = latest[column].new_value if column in latest else None
         if new == shown or new == previous:
             continue
+        replay = (target.id, column, canonical_json(new), canonical_json(shown), canonical_json(target.extracted))
+        if replay in done:
+            continue
         name = current.get(name_field)
         if not name:
-            problems.append((column, f"this claim has no {name_field} to merge; fill its {name_field} first"))
+            problems.append(Problem(column, f"this claim has no {name_field} to merge; fill its {name_field} first"))
             continue
         if new is not None and fold_key(new) == fold_key(name):
             continue  # a name is trivially itself

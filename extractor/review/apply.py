@@ -128,10 +128,10 @@ def _plan_edit(
         decision = decision or "edit"
     changes = dict(touched)
     aliases, problems = alias_corrections(
-        row.cells, base, target, {**current, **touched}, latest, f"{row.sheet}!{row.row}"
+        row.cells, base, target, {**current, **touched}, latest, ctx.done, f"{row.sheet}!{row.row}"
     ) if target.kind == "claim" else ([], [])
     if problems:
-        return _refused(row, [Problem(*p) for p in problems])
+        return _refused(row, problems)
     for name, value in ((DECISION, decision), (NOTE, row.cells.get(NOTE))):
         if name in row.cells or value is not None:
             if not same(value, base.get(name)):
