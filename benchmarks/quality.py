@@ -40,6 +40,8 @@ def row(name: str, role: str, report: Report) -> dict:
         "papers": len(report.papers),
         "gold_claims": attribution.attributed,
         "tuples": attribution.tuples.to_dict(),
+        "leaderboard_ready_recall": attribution.ready.to_dict(),
+        "named_benchmark_accuracy": attribution.named_benchmark.to_dict(),
         "accuracy": {a: attribution.accuracy[a].to_dict() for a in ATTRIBUTES},
         "claims_f1": totals["claims"].f1,
         "methods": totals["methods"].to_dict(),
@@ -51,16 +53,19 @@ def row(name: str, role: str, report: Report) -> dict:
 def markdown(rows: list[dict]) -> str:
     lines = [
         (
-            "| set | papers (claims) | tuples P / R / **F1** | metric / benchmark / subject / kind accuracy (matched) "
+            "| set | papers (claims) | **leaderboard-ready recall** (of) | named-benchmark accuracy (of) "
+            "| tuples P / R / **F1** | metric / benchmark / subject / kind accuracy (matched) "
             "| claims F1 | methods P / R / **F1** | benchmarks F1 | sizes F1 |"
         ),
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in rows:
         t, m, acc = r["tuples"], r["methods"], r["accuracy"]
+        ready, named = r["leaderboard_ready_recall"], r["named_benchmark_accuracy"]
         matched = acc["metric"]["of"]
         lines.append(
             f"| {r['set']} ({r['role']}) | {r['papers']} ({r['gold_claims']}) "
+            f"| **{_f(ready['accuracy'])}** ({ready['of']}) | {_f(named['accuracy'])} ({named['of']}) "
             f"| {_f(t['precision'])} / {_f(t['recall'])} / **{_f(t['f1'])}** "
             f"| {' / '.join(_f(acc[a]['accuracy']) for a in ATTRIBUTES)} ({matched}) "
             f"| {_f(r['claims_f1'])} | {_f(m['precision'])} / {_f(m['recall'])} / **{_f(m['f1'])}** "
@@ -99,6 +104,8 @@ def main() -> None:
     if held_out:
         pooled = Report(held_out[0].fields, [p for r in held_out for p in r.papers], [])
         rows.append(row("all held-out", "pooled", pooled))
+    order = {"held-out": 0, "pooled": 1, "tuning": 2, "in-sample": 3}  # held-out figures first
+    rows.sort(key=lambda r: order[r["role"]])
     if args.json:
         print(json.dumps({"backend": args.backend, "rules_version": RULES_VERSION, "sets": rows}, indent=2))
     else:

@@ -193,3 +193,35 @@ def test_cli_headline_attributes_and_errors(tmp_path: Path) -> None:
 def test_scirex_gold_scores_no_attribution() -> None:
     report = evaluate([], [GoldPaper(id="p")], fields=("methods",))
     assert report.attribution is None and "attribution" not in report.to_dict()
+
+
+def test_v3_subject_needs_proposed_to_agree_and_the_leaderboard_figures_count_ready_claims() -> None:
+    """Contract v3: a subject is right when the names match and `proposed` agrees; an unnamed
+    proposed method is right when the claim says proposed and names no method. Leaderboard-ready
+    recall counts the gold claims with metric, benchmark and subject (or proposed) known;
+    named-benchmark accuracy the value-matched gold claims that name a benchmark."""
+    from extractor.eval.score import GoldClaim, score_attribution
+    from extractor.grounding import ground
+    from extractor.schema import ClaimDraft, ExtractionDraft
+
+    abstract = "We evaluate on SQuAD. Our model reaches 81.1 F1, BiDAF 77.3 F1 on SQuAD, and it runs 2.0x faster."
+    draft = ExtractionDraft(claims=[
+        ClaimDraft(value=81.1, metric="F1", benchmark="SQuAD", proposed=True, evidence="Our model reaches 81.1 F1"),
+        ClaimDraft(value=77.3, metric="F1", benchmark="SQuAD", method="BiDAF", proposed=True, evidence="BiDAF 77.3 F1 on SQuAD"),
+        ClaimDraft(value=2.0, unit="x", metric="speedup", kind="change", proposed=True, evidence="it runs 2.0x faster"),
+    ])
+    claims = ground(draft, abstract, "p")[0].claims
+    gold = [
+        GoldClaim(value=81.1, metric=["f1"], benchmark=["SQuAD"], subject=None, proposed=True),
+        GoldClaim(value=77.3, metric=["f1"], benchmark=["SQuAD"], subject=[["BiDAF"]], proposed=False),
+        GoldClaim(value=2.0, unit="x", metric=["speedup"], benchmark=None, subject=None, kind="change", proposed=True),
+    ]
+    score = score_attribution(claims, gold)
+    # 81.1: unnamed proposed, right; 77.3: BiDAF named but wrongly proposed; 2.0: right, not ready.
+    assert [w.value for w in score.wrong] == ["77.3"]
+    assert (score.tuples.tp, score.tuples.fn) == (2, 1)
+    assert (score.ready.right, score.ready.total) == (1, 2)
+    assert (score.named_benchmark.right, score.named_benchmark.total) == (2, 2)
+    # Version-2 gold (no proposed key) scores the names alone, as before.
+    v2 = [GoldClaim(value=77.3, metric=["f1"], benchmark=["SQuAD"], subject=[["BiDAF"]])]
+    assert score_attribution(claims[1:2], v2).tuples.tp == 1

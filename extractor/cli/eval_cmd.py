@@ -61,6 +61,9 @@ def _attribute_table(attribution: Attribution) -> Table:
         table.add_column(column, justify="left" if column == "attribute" else "right")
     for name, accuracy in attribution.accuracy.items():
         table.add_row(name, _figure(accuracy.value), str(accuracy.right), str(accuracy.total))
+    # Contract v3's leaderboard figures (docs/ANNOTATION.md, "How a run is scored").
+    for name, accuracy in (("leaderboard-ready recall", attribution.ready), ("named-benchmark accuracy", attribution.named_benchmark)):
+        table.add_row(name, _figure(accuracy.value), str(accuracy.right), str(accuracy.total), style="bold")
     return table
 
 

@@ -29,6 +29,13 @@ class GoldAttribution:
     benchmark: tuple[str, ...]
     subject: tuple[tuple[str, ...], ...]
     kind: str | None
+    proposed: bool | None = None  # version 3: the paper's own proposed method's result
+
+    @property
+    def leaderboard_ready(self) -> bool:
+        """Metric, benchmark and subject all known (a proposed claim has a subject, named or
+        not): a claim a leaderboard can rank (contract v3, "leaderboard-ready recall")."""
+        return bool(self.metric) and bool(self.benchmark) and (bool(self.subject) or bool(self.proposed))
 
 
 @dataclass(frozen=True)
@@ -86,13 +93,23 @@ def subject_right(method: str | None, model: str | None, gold: Sequence[Sequence
     return any(name_cost([n], aliases) is not None for n in names for aliases in gold)
 
 
+def subject_right_v3(claim: Claim, gold: GoldAttribution) -> bool:
+    """Version 3: the names match and ``proposed`` agrees; for a proposed method the paper never
+    names, the claim says proposed and names no method. Version-2 gold: the names alone."""
+    if gold.proposed is None:
+        return subject_right(claim.method, claim.model, gold.subject)
+    if gold.proposed and not gold.subject:
+        return claim.proposed and not claim.method
+    return claim.proposed == gold.proposed and subject_right(claim.method, claim.model, gold.subject)
+
+
 def checks(claim: Claim, gold: GoldAttribution) -> dict[str, bool]:
     """Each scored attribute of one value-matched pair: right or not (kind only when the gold
     gives one)."""
     out = {
         "metric": metric_right(claim.metric, gold.metric),
         "benchmark": benchmark_right(claim.benchmark, gold.benchmark),
-        "subject": subject_right(claim.method, claim.model, gold.subject),
+        "subject": subject_right_v3(claim, gold),
     }
     if gold.kind is not None:
         out["kind"] = claim.kind == gold.kind
@@ -101,7 +118,8 @@ def checks(claim: Claim, gold: GoldAttribution) -> dict[str, bool]:
 
 def _extracted(claim: Claim, attribute: str) -> str:
     if attribute == "subject":
-        return " + ".join(n for n in (claim.method, claim.model) if n) or NONE
+        names = " + ".join(n for n in (claim.method, claim.model) if n) or NONE
+        return names + (" (proposed)" if claim.proposed else "")
     return str(getattr(claim, attribute) or NONE)
 
 
@@ -111,7 +129,8 @@ def _gold(gold: GoldAttribution, attribute: str) -> str:
     if attribute == "benchmark":
         return " = ".join(gold.benchmark) or NONE
     if attribute == "subject":
-        return " | ".join(" = ".join(aliases) for aliases in gold.subject) or NONE
+        names = " | ".join(" = ".join(aliases) for aliases in gold.subject) or NONE
+        return names + (" (proposed)" if gold.proposed else "")
     return gold.kind or NONE
 
 

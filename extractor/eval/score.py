@@ -102,6 +102,7 @@ class GoldClaim(BaseModel):
             benchmark=tuple(self.benchmark or ()),
             subject=tuple(tuple(aliases) for aliases in self.subject or ()),
             kind=self.kind,
+            proposed=self.proposed if "proposed" in self.model_fields_set else None,
         )
 
 
@@ -186,6 +187,11 @@ class Attribution:
     attributed: int = 0  # gold claims with version-2 attribution
     unattributed: int = 0  # version-1 gold claims: values only
     wrong: list[WrongAttribute] = field(default_factory=list)
+    # Contract v3's leaderboard figures: of the gold claims whose metric, benchmark and subject
+    # are known, those extracted with all four right; over value-matched gold claims naming a
+    # benchmark, those whose benchmark is right.
+    ready: Accuracy = Accuracy()
+    named_benchmark: Accuracy = Accuracy()
 
     def __add__(self, other: Attribution) -> Attribution:
         return Attribution(
@@ -194,12 +200,16 @@ class Attribution:
             self.attributed + other.attributed,
             self.unattributed + other.unattributed,
             self.wrong + other.wrong,
+            self.ready + other.ready,
+            self.named_benchmark + other.named_benchmark,
         )
 
     def to_dict(self) -> dict:
         return {
             "tuples": self.tuples.to_dict(),
             "attributes": {a: c.to_dict() for a, c in self.accuracy.items()},
+            "leaderboard_ready_recall": self.ready.to_dict(),
+            "named_benchmark_accuracy": self.named_benchmark.to_dict(),
             "attributed_gold_claims": self.attributed,
             "unattributed_gold_claims": self.unattributed,
         }
@@ -357,6 +367,7 @@ def score_attribution(
     accuracy = {a: Accuracy() for a in ATTRIBUTES}
     wrong: list[WrongAttribute] = []
     tp = fp = 0
+    ready_right = named_right = named = 0
     for i, claim in enumerate(claims):
         j = matched.get(i)
         if j is None:
@@ -371,17 +382,24 @@ def score_attribution(
             accuracy[name] += Accuracy(int(right), 1)
         value = _describe_claim(claim.value, claim.value_max, claim.unit, None)
         wrong += wrong_attributes(claim, attribution, value, results)
+        if attribution.benchmark:
+            named += 1
+            named_right += results["benchmark"]
         if all(results[a] for a in TUPLE_ATTRIBUTES):
             tp += 1
+            ready_right += attribution.leaderboard_ready
         else:
             fp += 1
     attributed = sum(a is not None for a in attributions)
+    ready = sum(bool(a and a.leaderboard_ready) for a in attributions)
     return Attribution(
         Counts(tp=tp, fp=fp, fn=attributed - tp),
         accuracy,
         attributed=attributed,
         unattributed=len(gold) - attributed,
         wrong=wrong,
+        ready=Accuracy(ready_right, ready),
+        named_benchmark=Accuracy(named_right, named),
     )
 
 
