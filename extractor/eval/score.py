@@ -28,7 +28,6 @@ I/O edge that reads a run directory and a gold file, either ANNOTATION.md gold o
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -547,7 +546,3 @@ def evaluate_run(run_dir: Path, gold_path: Path, gold_format: str = "annotation"
     """Score the run directory (any backend) against a gold file of the given format."""
     read, fields = GOLD_FORMATS[gold_format]
     return evaluate(read_papers(run_dir), read(gold_path), fields)
-
-
-def report_json(report: Report, errors: bool = False) -> str:
-    return json.dumps(report.to_dict(errors), indent=2)
