@@ -243,15 +243,18 @@ def score_leaderboards(entries: Sequence[Entry], found: Mapping[Entry, int]) -> 
     )
 
 
-def evaluate_leaderboards(
-    run_dir: Path, scirex_path: Path, ids: Iterable[str] | None = None
+def leaderboards(
+    results: Sequence[PaperResult], scirex: Iterable[Paper], ids: Iterable[str] | None = None
 ) -> Leaderboards:
-    """The run directory's leaderboard against the SciREX file's entries (only the papers in
-    ``ids`` when given; the board is the whole run's)."""
+    """The run's leaderboard (all of ``results``) against the entries of the SciREX records
+    (only the papers in ``ids`` when given)."""
     wanted = None if ids is None else set(ids)
-    found_entries = [
-        e for e in scirex_entries(p for p in read_inputs([str(scirex_path)]) if not p.error)
-        if wanted is None or e.paper_id in wanted
+    found = [
+        e for e in scirex_entries(p for p in scirex if not p.error) if wanted is None or e.paper_id in wanted
     ]
-    results = list(read_papers(run_dir))
-    return score_leaderboards(found_entries, ranked_blocks(results, found_entries))
+    return score_leaderboards(found, ranked_blocks(results, found))
+
+
+def evaluate_leaderboards(run_dir: Path, scirex_path: Path, ids: Iterable[str] | None = None) -> Leaderboards:
+    """:func:`leaderboards` of a run directory against a SciREX file."""
+    return leaderboards(list(read_papers(run_dir)), read_inputs([str(scirex_path)]), ids)
