@@ -22,7 +22,7 @@ from pathlib import Path
 
 from extractor.api import run
 from extractor.config import make_config
-from extractor.eval.scirex import Leaderboards, evaluate_leaderboards
+from extractor.eval.reconstruction import Leaderboards, evaluate_leaderboards
 from extractor.eval.score import Report, evaluate_run
 from extractor.rules import RULES_VERSION
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor.eval.scirex import leaderboards
+from extractor.eval.reconstruction import leaderboards
 from extractor.eval.score import evaluate, read_gold
 from extractor.grounding import ground
 from extractor.pipeline.ingest import read_inputs

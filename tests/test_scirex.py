@@ -6,7 +6,8 @@ from typer.testing import CliRunner
 
 from extractor.cli.app import app
 from extractor.cli.eval_cmd import reconstruction_lines
-from extractor.eval.scirex import Leaderboards, evaluate_leaderboards, gold_lines, scirex_entries
+from extractor.eval.reconstruction import Leaderboards, evaluate_leaderboards, scirex_entries
+from extractor.eval.scirex import gold_lines
 from extractor.eval.score import Counts, evaluate_run
 from extractor.pipeline.ingest import read_inputs
 from extractor.pipeline.rundir import write_run

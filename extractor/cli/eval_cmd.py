@@ -15,7 +15,7 @@ from extractor.cli.common import line
 from extractor.text.safe import printable
 
 if TYPE_CHECKING:
-    from extractor.eval.scirex import Leaderboards
+    from extractor.eval.reconstruction import Leaderboards
     from extractor.eval.score import Accuracy, Attribution, Counts, Report
 
 EVAL_EXAMPLES = """
@@ -146,7 +146,7 @@ def eval_command(
     """
     from pydantic import ValidationError
 
-    from extractor.eval.scirex import evaluate_leaderboards
+    from extractor.eval.reconstruction import evaluate_leaderboards
     from extractor.eval.score import GOLD_FORMATS, evaluate_run
 
     if gold_format not in GOLD_FORMATS:
