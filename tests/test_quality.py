@@ -5,6 +5,11 @@ run is scored").
 The floors sit a little below what the rules reach (README, "Measuring quality"), so a change
 that loses tuples, claims or methods fails here. Held-out text is only measured, never tuned on:
 a floor there guards the rules' generality, not a target to fit.
+
+The leaderboard figures of contract v3 have floors too (docs/quality.md): leaderboard-ready
+recall and named-benchmark accuracy per set, and SciREX leaderboard reconstruction and
+cross-paper pairs, measured with gold of version 2 and rules 2.5 (the "before" figures; the
+floors move up when the v3 gold and rules land).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from extractor.eval.reconstruction import leaderboards
 from extractor.eval.score import evaluate, read_gold
 from extractor.grounding import ground
 from extractor.pipeline.ingest import read_inputs
@@ -23,37 +29,38 @@ from extractor.schema import PaperResult
 from .conftest import FIXTURES, ROOT
 
 # The sets (abstracts, gold, role) are fixtures/gold/sets.json, which benchmarks/quality.py also
-# reads to print the README's table. Floors per set; what rules 2.4 reach is in each comment.
+# reads to print the quality page's tables. Every gold set is version 3. Floors sit a little below
+# what rules 3.0 reach (the comments), measured once on the held-out sets after the rules and
+# prompt v3 were frozen (commit 97682fc) and their gold migrated: never tuned on.
 SETS = {s["name"]: s for s in json.loads((FIXTURES / "gold" / "sets.json").read_text(encoding="utf-8"))}
 FLOORS: dict[str, dict[str, float]] = {
-    # Rules 3.0 against version-3 gold, scored as v3 (a subject is right when `proposed` agrees
-    # too; benchmarks from context): 88 papers, 151 claims: tuples F1 0.738, leaderboard-ready
-    # recall 0.800 (of 25), claims F1 0.997, methods F1 0.966
-    "dev": {"tuples": 0.71, "claims": 0.97, "methods": 0.93},
-    # 97 papers, 210 claims, v3 gold (fixtures/tune/README.md): tuples F1 0.594, ready recall 0.545 (of 44),
-    # claims F1 0.957, methods F1 0.928
-    "tune-new": {"tuples": 0.57, "claims": 0.93, "methods": 0.90},
-    # 60 papers, 161 claims, v3 gold (fixtures/gold/TUNE.md): tuples F1 0.603, ready recall 0.614 (of 114),
-    # claims F1 0.991, methods F1 0.929
-    "tune-scirex": {"tuples": 0.58, "claims": 0.96, "methods": 0.90},
-    # 30 papers, 12 claims: tuples F1 0.417, claims F1 1.000, methods F1 0.765
-    "heldout-scirex": {"tuples": 0.33, "claims": 0.95, "methods": 0.72},
-    # 32 papers, 48 claims: tuples F1 0.505, claims F1 0.947, methods F1 0.885
-    "heldout-new": {"tuples": 0.46, "claims": 0.91, "methods": 0.83},
-    # 30 papers, 77 claims, annotated blind (fixtures/gold/HELDOUT2.md): tuples F1 0.362, claims F1 0.825,
-    # methods F1 0.915
-    "heldout2-new": {"tuples": 0.32, "claims": 0.79, "methods": 0.87},
-    # 30 papers, 72 claims, annotated blind (fixtures/gold/HELDOUT3.md): tuples F1 0.517, claims F1 0.965,
-    # methods F1 0.884
-    "heldout3-new": {"tuples": 0.47, "claims": 0.93, "methods": 0.84},
-    # 40 papers, 84 claims, annotated blind (fixtures/gold/HELDOUT4.md): tuples F1 0.527, claims F1 0.862,
-    # methods F1 0.958
-    "heldout4-new": {"tuples": 0.48, "claims": 0.83, "methods": 0.92},
+    "dev": {"tuples": 0.71, "claims": 0.97, "methods": 0.93},  # tuples F1 0.738, claims 0.997, methods 0.966
+    "tune-new": {"tuples": 0.57, "claims": 0.93, "methods": 0.90},  # 0.594, 0.957, 0.928
+    "tune-scirex": {"tuples": 0.58, "claims": 0.96, "methods": 0.90},  # 0.603, 0.991, 0.929
+    "heldout-scirex": {"tuples": 0.05, "claims": 0.95, "methods": 0.64},  # 0.083 (1 of 12), 1.000, 0.667
+    "heldout-new": {"tuples": 0.39, "claims": 0.91, "methods": 0.81},  # 0.421, 0.947, 0.842
+    "heldout2-new": {"tuples": 0.30, "claims": 0.79, "methods": 0.88},  # 0.325, 0.825, 0.915
+    "heldout3-new": {"tuples": 0.31, "claims": 0.93, "methods": 0.86},  # 0.336, 0.965, 0.889
+    "heldout4-new": {"tuples": 0.46, "claims": 0.83, "methods": 0.91},  # 0.491, 0.862, 0.944
 }
 
 
+# Leaderboard-ready recall and named-benchmark accuracy per set (measured: right of total).
+BOARD_FLOORS: dict[str, dict[str, float]] = {
+    "dev": {"ready": 0.76, "named_benchmark": 0.92},  # 20 of 25 (0.800), 42 of 44 (0.955)
+    "tune-new": {"ready": 0.51, "named_benchmark": 0.61},  # 24 of 44 (0.545), 46 of 72 (0.639)
+    "tune-scirex": {"ready": 0.56, "named_benchmark": 0.77},  # 0.596, 0.798
+    "heldout-scirex": {"ready": 0.0, "named_benchmark": 0.19},  # 0 of 9, 2 of 9 (0.222)
+    "heldout-new": {"ready": 0.15, "named_benchmark": 0.63},  # 3 of 16 (0.188), 16 of 24 (0.667)
+    "heldout2-new": {"ready": 0.42, "named_benchmark": 0.59},  # 9 of 20 (0.450), 18 of 29 (0.621)
+    "heldout3-new": {"ready": 0.34, "named_benchmark": 0.55},  # 0.375-0.417, 18 of 31 (0.581)
+    "heldout4-new": {"ready": 0.41, "named_benchmark": 0.79},  # 11 of 25 (0.440), 24 of 29 (0.828)
+}
+SCIREX = "fixtures/external/scirex/scirex_train_abstracts.jsonl"
+
+
 def test_every_gold_set_has_a_floor() -> None:
-    assert set(FLOORS) == set(SETS)
+    assert set(FLOORS) == set(SETS) == set(BOARD_FLOORS)
 
 
 def rules_run(abstracts: Path, ids: set[str]) -> list[PaperResult]:
@@ -79,6 +86,22 @@ def test_the_rules_stay_above_their_quality_floor(name: str) -> None:
         "claims": report.totals["claims"].f1,
         "methods": report.totals["methods"].f1,
     }
+    floors = {**floors, **BOARD_FLOORS[name]}
+    figures |= {"ready": attribution.ready.value, "named_benchmark": attribution.named_benchmark.value}
     assert report.ids_with("missing") == [] and report.ids_with("failed") == []
     low = {k: round(v or 0.0, 3) for k, v in figures.items() if (v or 0.0) < floors[k]}
     assert not low, f"{name}: below the floor {floors}: {low}"
+
+
+def test_the_rules_reconstruct_scirex_leaderboards_above_their_floor() -> None:
+    """All SciREX train abstracts (tuning text): 12 of 33 entries reconstructed (0.364), 29 of
+    them in tune-scirex (12, 0.414), none in heldout-scirex (0 of 0: no floor); of 3
+    cross-paper pairs, 2 both ranked, 1 of them in one block."""
+    scirex = list(read_inputs([str(ROOT / SCIREX)]))
+    results = rules_run(ROOT / SCIREX, {p.id for p in scirex})
+    everything = leaderboards(results, scirex)
+    assert everything.entries == 33  # the entries are SciREX's: a change here is a change of rule
+    assert everything.reconstructed / everything.entries >= 0.33
+    assert everything.pairs == 3 and everything.pairs_ranked >= 2 and everything.pairs_one_block >= 1
+    tuned = leaderboards(results, scirex, {g.id for g in read_gold(ROOT / SETS["tune-scirex"]["gold"])})
+    assert tuned.reconstructed / tuned.entries >= 0.37

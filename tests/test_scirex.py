@@ -5,11 +5,13 @@ import pytest
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
+from extractor.cli.eval_cmd import reconstruction_lines
+from extractor.eval.reconstruction import Leaderboards, evaluate_leaderboards, scirex_entries
 from extractor.eval.scirex import gold_lines
 from extractor.eval.score import Counts, evaluate_run
 from extractor.pipeline.ingest import read_inputs
 from extractor.pipeline.rundir import write_run
-from extractor.schema import Benchmark, Extraction, Method, PaperResult
+from extractor.schema import Benchmark, Claim, Extraction, Method, PaperResult
 
 runner = CliRunner()
 
@@ -114,3 +116,114 @@ def test_cli_refuses_an_unknown_gold_format(scirex_file: Path, tmp_path: Path) -
     write_run(tmp_path / "run", [], {})
     out = runner.invoke(app, ["eval", str(tmp_path / "run"), "--gold", str(scirex_file), "--gold-format", "x"])
     assert out.exit_code == 2 and "annotation, scirex" in out.output
+
+
+# --- leaderboard reconstruction and cross-paper pairs ----------------------------------------
+
+
+def _entry(name: str, material: str, metric: str, written: str, **flags: bool) -> dict:
+    return {
+        "Method": name, "Material": material, "Metric": metric, "Task": "QA", "score": written,
+        "Method_in_abstract": flags.get("method", True), "Material_in_abstract": flags.get("material", True),
+        "Metric_in_abstract": True, "Task_in_abstract": True, "score_in_abstract": flags.get("score", True),
+    }
+
+
+# Two papers on SciREX's (SQuAD, F1) leaderboard; paper A also on (CNN/Daily Mail, Accuracy).
+BOARDS = [
+    {
+        "doc_id": "a", "title": "BiDAF for machine comprehension",
+        "abstract": "BiDAF reaches 77.3 F1 on SQuAD and 76.9 % accuracy on CNN / Daily Mail .",
+        "n_ary_relations": [
+            _entry("BiDAF", "SQuAD1_1", "F1", "77.3"),
+            _entry("BiDAF", "CNN___Daily_Mail", "Accuracy", "76.9%", method=False),  # in the title
+            _entry("BiDAF", "SQuAD1_1", "EM", "67.7", score=False),  # score not in the abstract
+            _entry("BiDAF", "SQuAD1_1", "F1", "77.3"),  # a duplicate: counted once
+        ],
+    },
+    {
+        "doc_id": "b", "title": "Gated self-matching networks",
+        "abstract": "Our R-Net model reaches 79.7 F1 on the SQuAD dataset .",
+        "n_ary_relations": [_entry("R-Net", "SQuAD1_1", "F1", "79.7", method=False)],
+    },
+]
+
+
+def _claim(n: int, value: float, metric: str | None, benchmark: str, method: str | None, unit: str | None = None) -> Claim:
+    return Claim(
+        id=f"c{n}", value=value, unit=unit, metric=metric, benchmark=benchmark, method=method,
+        evidence=f"{value}", span=(0, 1), value_span=(0, 1),
+    )
+
+
+def _boards(tmp_path: Path, records: list[dict], claims: dict[int, list[Claim]]) -> Leaderboards:
+    tmp_path.mkdir(exist_ok=True)
+    path = tmp_path / "scirex.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    ids = [p.id for p in read_inputs([str(path)])]
+    results = [
+        PaperResult(id=ids[i], status="ok", extraction=Extraction(claims=found)) for i, found in claims.items()
+    ]
+    write_run(tmp_path / "run", results, {})
+    return evaluate_leaderboards(tmp_path / "run", path)
+
+
+def test_entries_are_those_with_score_and_dataset_in_the_abstract(tmp_path: Path) -> None:
+    path = tmp_path / "scirex.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in BOARDS))
+    found = scirex_entries(read_inputs([str(path)]))
+    assert [(e.material, e.metric, e.value, e.unit, e.method_written) for e in found] == [
+        ("SQuAD1 1", "F1", 77.3, None, True),
+        ("CNN Daily Mail", "Accuracy", 76.9, "%", True),  # the title writes BiDAF
+        ("SQuAD1 1", "F1", 79.7, None, False),  # neither abstract (per SciREX) nor title
+    ]
+
+
+def test_reconstruction_and_a_cross_paper_pair_in_one_block(tmp_path: Path) -> None:
+    figures = _boards(tmp_path, BOARDS, {
+        0: [
+            _claim(1, 77.3, "F1", "SQuAD", "BiDAF"),  # value, dataset (registry alias) and method
+            _claim(2, 0.769, "accuracy", "CNN Daily Mail", "Match-LSTM"),  # the method is wrong
+        ],
+        1: [_claim(3, 79.7, "F1", "SQuAD 1.1", "R-Net")],  # the method is not written: not needed
+    })
+    assert figures == Leaderboards(
+        entries=3, reconstructed=2, pairs=1, pairs_ranked=1, pairs_one_block=1, boards=1, blocks=1
+    )
+    assert figures.to_dict()["reconstruction"]["share"] == pytest.approx(2 / 3)
+
+
+def test_a_percent_as_a_fraction_and_a_name_from_the_title_reconstruct(tmp_path: Path) -> None:
+    figures = _boards(tmp_path, BOARDS, {0: [_claim(2, 0.769, "accuracy", "CNN/DailyMail", "BiDAF")]})
+    assert (figures.entries, figures.reconstructed) == (3, 1)
+
+
+def test_an_unranked_row_or_another_block_does_not_count(tmp_path: Path) -> None:
+    figures = _boards(tmp_path, BOARDS, {
+        0: [_claim(1, 77.3, "F1", "SQuAD", "BiDAF")],
+        1: [_claim(3, 79.7, "test F1 on the hidden split", "SQuAD", "R-Net")],  # its own block
+    })
+    assert (figures.reconstructed, figures.pairs_ranked, figures.pairs_one_block) == (2, 1, 0)
+    assert (figures.boards, figures.blocks) == (1, 2)  # one SciREX leaderboard split in two
+    unranked = _boards(tmp_path / "u", BOARDS, {0: [_claim(1, 77.3, None, "SQuAD", "BiDAF")]})
+    assert (unranked.reconstructed, unranked.pairs_ranked) == (0, 0)  # no metric: not ranked
+
+
+def test_no_pairs_is_zero_of_zero_not_a_success(tmp_path: Path) -> None:
+    figures = _boards(tmp_path, BOARDS[:1], {0: [_claim(1, 77.3, "F1", "SQuAD", "BiDAF")]})
+    d = figures.to_dict()
+    assert d["pairs"] == {"in_gold": 0, "both_ranked": 0, "one_block": 0, "one_block_share": None}
+    assert d["blocks_per_leaderboard"] == {"mean": None, "leaderboards": 0}
+    assert [line for line in reconstruction_lines(figures) if "pairs" in line] == [
+        "cross-paper pairs in one block: - (0 of 0 both ranked; 0 pairs in the gold)"
+    ]
+
+
+def test_cli_prints_the_reconstruction_with_the_scirex_gold(tmp_path: Path) -> None:
+    _boards(tmp_path, BOARDS, {0: [_claim(1, 77.3, "F1", "SQuAD", "BiDAF")]})
+    path = str(tmp_path / "scirex.jsonl")
+    out = runner.invoke(app, ["eval", str(tmp_path / "run"), "--gold", path, "--gold-format", "scirex"])
+    assert out.exit_code == 0, out.output
+    assert "leaderboard reconstruction: 0.333 (1 of 3 SciREX entries" in out.output
+    data = json.loads(runner.invoke(app, ["eval", str(tmp_path / "run"), "--gold", path, "--gold-format", "scirex", "--json"]).output)
+    assert data["leaderboards"]["reconstruction"] == {"share": 1 / 3, "right": 1, "of": 3}

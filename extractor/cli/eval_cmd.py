@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -14,7 +15,8 @@ from extractor.cli.common import line
 from extractor.text.safe import printable
 
 if TYPE_CHECKING:
-    from extractor.eval.score import Attribution, Counts, Report
+    from extractor.eval.reconstruction import Leaderboards
+    from extractor.eval.score import Accuracy, Attribution, Counts, Report
 
 EVAL_EXAMPLES = """
 Examples:
@@ -67,6 +69,32 @@ def _attribute_table(attribution: Attribution) -> Table:
     return table
 
 
+def _share(accuracy: Accuracy) -> str:
+    return f"{_figure(accuracy.value)} ({accuracy.right} of {accuracy.total})"
+
+
+def leaderboard_lines(attribution: Attribution) -> list[str]:
+    """The contract-v3 leaderboard figures of a gold set, as printed (0 of 0 shows '-')."""
+    return [
+        f"leaderboard-ready recall (metric, benchmark and subject known): {_share(attribution.ready)}",
+        f"named-benchmark accuracy (value-matched gold naming a benchmark): {_share(attribution.named_benchmark)}",
+    ]
+
+
+def reconstruction_lines(figures: Leaderboards) -> list[str]:
+    """Leaderboard reconstruction and cross-paper pairs against SciREX, as printed."""
+    d = figures.to_dict()
+    pairs, blocks = d["pairs"], d["blocks_per_leaderboard"]
+    return [
+        f"leaderboard reconstruction: {_figure(d['reconstruction']['share'])} "
+        f"({figures.reconstructed} of {figures.entries} SciREX entries with score and dataset in the abstract)",
+        f"cross-paper pairs in one block: {_figure(pairs['one_block_share'])} ({figures.pairs_one_block} of "
+        f"{figures.pairs_ranked} both ranked; {figures.pairs} pairs in the gold)",
+        f"blocks per gold leaderboard: {_figure(blocks['mean'])} (over {figures.boards} leaderboards "
+        "with ranked entries of two or more papers)",
+    ]
+
+
 def _version_note(attribution: Attribution) -> str | None:
     """Say plainly when gold claims carry no attribution (version-1 gold)."""
     if not attribution.unattributed:
@@ -114,22 +142,30 @@ def eval_command(
     Headline: tuples (value, metric, benchmark and subject all right), precision and recall.
     Then precision, recall and F1 of claims (values), methods, benchmarks and model sizes,
     micro-averaged over papers, and the accuracy of each attribute over value-matched claims.
-    Version-1 gold (claims without attribution) is scored on values only.
+    The leaderboard figures (contract v3): leaderboard-ready recall and named-benchmark
+    accuracy; with --gold-format scirex, leaderboard reconstruction against SciREX's results
+    and the cross-paper pairs ranked in one block. Version-1 gold (claims without attribution)
+    is scored on values only; version-3 subjects must agree on proposed.
     """
     from pydantic import ValidationError
 
-    from extractor.eval.score import GOLD_FORMATS, evaluate_run, report_json
+    from extractor.eval.reconstruction import evaluate_leaderboards
+    from extractor.eval.score import GOLD_FORMATS, evaluate_run
 
     if gold_format not in GOLD_FORMATS:
         raise typer.BadParameter(f"choose one of {', '.join(GOLD_FORMATS)}", param_hint="--gold-format")
     try:
         report = evaluate_run(run_dir, gold, gold_format)
+        figures = evaluate_leaderboards(run_dir, gold) if gold_format == "scirex" else None
     except FileNotFoundError as exc:
         raise typer.BadParameter(f"no such file: {exc.filename}") from exc
     except ValidationError as exc:
         raise typer.BadParameter(f"not a run or gold file of the expected format: {exc}") from exc
     if as_json:
-        typer.echo(report_json(report, errors))
+        out = report.to_dict(errors)
+        if figures is not None:
+            out["leaderboards"] = figures.to_dict()
+        typer.echo(json.dumps(out, indent=2))
         return
     console = make_console(stderr=False)
     if errors:
@@ -138,6 +174,10 @@ def eval_command(
     console.print(_table(report, attribution))
     if attribution is not None and attribution.attributed:
         console.print(_attribute_table(attribution))
+        for text in leaderboard_lines(attribution):
+            console.print(text, soft_wrap=True)
+    for text in reconstruction_lines(figures) if figures is not None else []:
+        console.print(text, soft_wrap=True)
     note = _version_note(attribution) if attribution is not None else None
     if note:
         console.print(note, soft_wrap=True)

@@ -1,5 +1,6 @@
 """Attribution of a value-matched claim against its gold claim (docs/ANNOTATION.md, "How a run
-is scored", version 2): is the metric, the benchmark, the subject and the kind right?
+is scored"): is the metric, the benchmark, the subject and the kind right? Version-3 gold
+also says whether the number is the proposed method's (``proposed``), and the subject must agree.
 
 Pure functions over one claim pair; :mod:`extractor.eval.score` pairs the claims on their value
 and sums what these return.
@@ -22,20 +23,20 @@ NONE = "(none)"
 
 @dataclass(frozen=True)
 class GoldAttribution:
-    """A version-2 gold claim's attribution: acceptable phrasings and alias lists, empty when the
-    text gives none."""
+    """A version-2 or -3 gold claim's attribution: acceptable phrasings and alias lists, empty
+    when the text gives none; ``proposed`` None for version 2 (not scored)."""
 
     metric: tuple[str, ...]
     benchmark: tuple[str, ...]
     subject: tuple[tuple[str, ...], ...]
     kind: str | None
-    proposed: bool | None = None  # version 3: the paper's own proposed method's result
+    proposed: bool | None = None
 
     @property
     def leaderboard_ready(self) -> bool:
-        """Metric, benchmark and subject all known (a proposed claim has a subject, named or
-        not): a claim a leaderboard can rank (contract v3, "leaderboard-ready recall")."""
-        return bool(self.metric) and bool(self.benchmark) and (bool(self.subject) or bool(self.proposed))
+        """Metric, benchmark and subject all known (a proposed method is a subject, named or
+        not): a claim a leaderboard can rank."""
+        return bool(self.metric and self.benchmark and (self.subject or self.proposed))
 
 
 @dataclass(frozen=True)
@@ -94,10 +95,8 @@ def subject_right(method: str | None, model: str | None, gold: Sequence[Sequence
 
 
 def subject_right_v3(claim: Claim, gold: GoldAttribution) -> bool:
-    """Version 3: the names match and ``proposed`` agrees; for a proposed method the paper never
-    names, the claim says proposed and names no method. Version-2 gold: the names alone."""
-    if gold.proposed is None:
-        return subject_right(claim.method, claim.model, gold.subject)
+    """Version 3: the names match and ``proposed`` agrees; a proposed method the paper never
+    names is right when the claim says proposed and names no method."""
     if gold.proposed and not gold.subject:
         return claim.proposed and not claim.method
     return claim.proposed == gold.proposed and subject_right(claim.method, claim.model, gold.subject)
@@ -109,7 +108,11 @@ def checks(claim: Claim, gold: GoldAttribution) -> dict[str, bool]:
     out = {
         "metric": metric_right(claim.metric, gold.metric),
         "benchmark": benchmark_right(claim.benchmark, gold.benchmark),
-        "subject": subject_right_v3(claim, gold),
+        "subject": (
+            subject_right(claim.method, claim.model, gold.subject)
+            if gold.proposed is None
+            else subject_right_v3(claim, gold)
+        ),
     }
     if gold.kind is not None:
         out["kind"] = claim.kind == gold.kind

@@ -84,3 +84,4 @@ def gold_lines(path: Path) -> list[dict]:
             line[field], line["optional"][field] = gold_names(paper.metadata, kind)
         lines.append(line)
     return lines
+

@@ -6,9 +6,13 @@
   paired first. A claim that matches no gold claim but matches the gold's optional values
   leaves both counts: ANNOTATION.md calls it correct, and also says extracting an optional
   item is neither rewarded nor punished, which only leaving it out achieves.
-- attribution (version-2 gold claims only, ``extractor.eval.attribution``): per-attribute
+- attribution (version-2 and -3 gold claims, ``extractor.eval.attribution``): per-attribute
   accuracy over the value-matched claims, and tuples (value, metric, benchmark and subject
-  all right): recall over gold claims, precision over extracted claims. A version-1 gold claim
+  all right): recall over gold claims, precision over extracted claims. The leaderboard figures
+  (contract v3): leaderboard-ready recall, the share of gold claims with metric, benchmark and
+  subject known (a proposed claim has a subject) extracted as a correct tuple; named-benchmark
+  accuracy, the benchmark's accuracy over value-matched gold claims that name one. A
+  version-3 subject must also agree on ``proposed``. A version-1 gold claim
   (no ``benchmark``/``subject`` keys) is scored on its value only; extracted claims that match
   it, or that match nothing in a paper with such claims, leave the tuple counts.
 - methods (only those the run marks ``proposed``) and benchmarks: one-to-one matching of names,
@@ -24,12 +28,11 @@ I/O edge that reads a run directory and a gold file, either ANNOTATION.md gold o
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from extractor.eval.attribution import (
     ATTRIBUTES,
@@ -64,12 +67,12 @@ class GoldClaim(BaseModel):
     metric: list[str] | str | None = None
     benchmark: list[str] | None = None
     subject: list[list[str]] | None = None
+    proposed: bool | None = None  # version 3: the proposed method's number (subject may be null)
     kind: Kind | None = None
     direction: Direction | None = None
     baseline: list[str] | None = None
     setting: str | None = None
     evidence: str | None = None
-    proposed: bool | None = None  # version 3: the paper's own proposed method's result
 
     @classmethod
     def from_claim(cls, claim: Claim) -> GoldClaim:
@@ -102,7 +105,7 @@ class GoldClaim(BaseModel):
             benchmark=tuple(self.benchmark or ()),
             subject=tuple(tuple(aliases) for aliases in self.subject or ()),
             kind=self.kind,
-            proposed=self.proposed if "proposed" in self.model_fields_set else None,
+            proposed=self.proposed,
         )
 
 
@@ -119,12 +122,21 @@ class GoldPaper(BaseModel):
 
     model_config = ConfigDict(extra="allow")
     id: str
-    version: int | None = None  # 3 for contract version 3; older gold has no key
+    version: int | None = None  # 3 for contract-v3 records; absent before
     methods: list[list[str]] = Field(default_factory=list)
     benchmarks: list[list[str]] = Field(default_factory=list)
     params_b: list[float] = Field(default_factory=list)
     claims: list[GoldClaim] = Field(default_factory=list)
     optional: GoldOptional = Field(default_factory=GoldOptional)
+
+    @model_validator(mode="after")
+    def _v3_claims_say_proposed(self) -> GoldPaper:
+        """A version-3 record without ``proposed`` on a claim would be scored as version 2."""
+        if self.version == 3:
+            unsaid = [str(i) for i, c in enumerate(self.claims) if c.proposed is None]
+            if unsaid:
+                raise ValueError(f"{self.id}: version-3 claims {', '.join(unsaid)} lack 'proposed'")
+        return self
 
 
 @dataclass(frozen=True)
@@ -184,14 +196,11 @@ class Attribution:
 
     tuples: Counts = Counts()
     accuracy: dict[str, Accuracy] = field(default_factory=lambda: {a: Accuracy() for a in ATTRIBUTES})
-    attributed: int = 0  # gold claims with version-2 attribution
+    attributed: int = 0  # gold claims with version-2 or -3 attribution
     unattributed: int = 0  # version-1 gold claims: values only
     wrong: list[WrongAttribute] = field(default_factory=list)
-    # Contract v3's leaderboard figures: of the gold claims whose metric, benchmark and subject
-    # are known, those extracted with all four right; over value-matched gold claims naming a
-    # benchmark, those whose benchmark is right.
-    ready: Accuracy = Accuracy()
-    named_benchmark: Accuracy = Accuracy()
+    ready: Accuracy = Accuracy()  # leaderboard-ready recall: right tuples of ready gold claims
+    named_benchmark: Accuracy = Accuracy()  # benchmark right, over matched gold naming one
 
     def __add__(self, other: Attribution) -> Attribution:
         return Attribution(
@@ -207,9 +216,9 @@ class Attribution:
     def to_dict(self) -> dict:
         return {
             "tuples": self.tuples.to_dict(),
-            "attributes": {a: c.to_dict() for a, c in self.accuracy.items()},
             "leaderboard_ready_recall": self.ready.to_dict(),
             "named_benchmark_accuracy": self.named_benchmark.to_dict(),
+            "attributes": {a: c.to_dict() for a, c in self.accuracy.items()},
             "attributed_gold_claims": self.attributed,
             "unattributed_gold_claims": self.unattributed,
         }
@@ -290,7 +299,7 @@ def _scales(unit: str | None, gold_unit: str | None) -> tuple[float, ...]:
     return (1.0, 100.0, 0.01) if "%" in (unit, gold_unit) else (1.0,)
 
 
-def _value_matches(
+def value_matches(
     value: float, value_max: float | None, unit: str | None, gold: GoldClaim
 ) -> float | None:
     """The relative error of the match, or None when the claim does not match the gold claim."""
@@ -333,7 +342,7 @@ def match_claims(claims: Sequence[Claim], gold: Sequence[GoldClaim]) -> dict[int
     pairs = []
     for i, claim in enumerate(claims):
         for j, target in enumerate(gold):
-            error = _value_matches(claim.value, claim.value_max, claim.unit, target)
+            error = value_matches(claim.value, claim.value_max, claim.unit, target)
             if error is not None:
                 attribution = target.attribution
                 agree = sum(checks(claim, attribution).values()) if attribution else 0
@@ -367,7 +376,8 @@ def score_attribution(
     accuracy = {a: Accuracy() for a in ATTRIBUTES}
     wrong: list[WrongAttribute] = []
     tp = fp = 0
-    ready_right = named_right = named = 0
+    right_tuples: set[int] = set()  # gold indices extracted as a correct tuple
+    named_benchmark = Accuracy()
     for i, claim in enumerate(claims):
         j = matched.get(i)
         if j is None:
@@ -383,23 +393,22 @@ def score_attribution(
         value = _describe_claim(claim.value, claim.value_max, claim.unit, None)
         wrong += wrong_attributes(claim, attribution, value, results)
         if attribution.benchmark:
-            named += 1
-            named_right += results["benchmark"]
+            named_benchmark += Accuracy(int(results["benchmark"]), 1)
         if all(results[a] for a in TUPLE_ATTRIBUTES):
             tp += 1
-            ready_right += attribution.leaderboard_ready
+            right_tuples.add(j)
         else:
             fp += 1
     attributed = sum(a is not None for a in attributions)
-    ready = sum(bool(a and a.leaderboard_ready) for a in attributions)
+    ready = [j for j, a in enumerate(attributions) if a is not None and a.leaderboard_ready]
     return Attribution(
         Counts(tp=tp, fp=fp, fn=attributed - tp),
         accuracy,
         attributed=attributed,
         unattributed=len(gold) - attributed,
         wrong=wrong,
-        ready=Accuracy(ready_right, ready),
-        named_benchmark=Accuracy(named_right, named),
+        ready=Accuracy(sum(j in right_tuples for j in ready), len(ready)),
+        named_benchmark=named_benchmark,
     )
 
 
@@ -538,7 +547,3 @@ def evaluate_run(run_dir: Path, gold_path: Path, gold_format: str = "annotation"
     """Score the run directory (any backend) against a gold file of the given format."""
     read, fields = GOLD_FORMATS[gold_format]
     return evaluate(read_papers(run_dir), read(gold_path), fields)
-
-
-def report_json(report: Report, errors: bool = False) -> str:
-    return json.dumps(report.to_dict(errors), indent=2)

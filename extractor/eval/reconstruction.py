@@ -1,0 +1,182 @@
+"""Leaderboard reconstruction and cross-paper pairs against SciREX's results tuples
+(``n_ary_relations`` of ``scirex_train_abstracts.jsonl``; contract v3's leaderboard figures).
+
+An entry whose score and dataset the abstract writes (``score_in_abstract``,
+``Material_in_abstract``) is reconstructed when a row the run's leaderboard ranks
+(:func:`extractor.leaderboard.build_leaderboard`, its ``scores``) for that paper has its value
+(as claims are matched: 0.5 %, a percent may be a fraction), its dataset under the key the
+leaderboard forms blocks with (``comparability_key`` of :mod:`extractor.catalog.normalize`, so
+the catalog's matcher serves both), and its method where the abstract or the title writes one.
+Pairs of entries of two papers on one SciREX leaderboard (same dataset and metric) that are
+both reconstructed should land in one block of the run's board.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+from extractor.catalog.normalize import normalize_claim
+from extractor.eval.names import name_cost
+from extractor.eval.score import GoldClaim, value_matches
+from extractor.leaderboard import build_leaderboard
+from extractor.pipeline.ingest import Paper, read_inputs
+from extractor.pipeline.rundir import read_papers
+from extractor.schema import Claim, PaperResult
+
+_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One SciREX result whose score and dataset the abstract writes."""
+
+    paper_id: str
+    material: str  # underscores as spaces
+    metric: str
+    method: str
+    value: float
+    unit: str | None
+    method_written: bool  # the abstract (SciREX's flag) or the title writes the method
+
+    @property
+    def leaderboard(self) -> tuple[str, str]:
+        """SciREX's leaderboard of the entry: same dataset and metric."""
+        return self.material, self.metric
+
+
+def _spaced(name: str) -> str:
+    return " ".join(str(name).replace("_", " ").split())
+
+
+def _score(text: str | float) -> tuple[float, str | None] | None:
+    found = _NUMBER.search(str(text))
+    if found is None:
+        return None
+    return float(found.group()), "%" if "%" in str(text) else None
+
+
+def scirex_entries(papers: Iterable[Paper]) -> list[Entry]:
+    """The entries of these SciREX records, each distinct one once."""
+    out: dict[tuple, Entry] = {}
+    for paper in papers:
+        for relation in paper.metadata.get("n_ary_relations", []):
+            score = _score(relation.get("score", ""))
+            if not (relation.get("score_in_abstract") and relation.get("Material_in_abstract") and score):
+                continue
+            method = _spaced(relation.get("Method") or "")
+            in_title = bool(method) and name_cost([method], [paper.title or ""]) is not None
+            entry = Entry(
+                paper.id,
+                _spaced(relation["Material"]),
+                _spaced(relation.get("Metric") or ""),
+                method,
+                *score,
+                method_written=bool(method) and (bool(relation.get("Method_in_abstract")) or in_title),
+            )
+            out.setdefault((entry.paper_id, entry.material, entry.metric, entry.method, entry.value), entry)
+    return list(out.values())
+
+
+def _benchmark_key(claim: Claim, name: str | None) -> object:
+    """The leaderboard's block key of a benchmark name (the catalog's, for this claim)."""
+    return normalize_claim(claim.model_copy(update={"benchmark": name})).comparability_key[0]
+
+
+def _row_matches(entry: Entry, claim: Claim) -> bool:
+    gold = GoldClaim(value=entry.value, unit=entry.unit)
+    if value_matches(claim.value, claim.value_max, claim.unit, gold) is None:
+        return False
+    if _benchmark_key(claim, claim.benchmark) != _benchmark_key(claim, entry.material):
+        return False
+    names = [n for n in (claim.method, claim.model) if n]
+    return not entry.method_written or name_cost(names, [entry.method]) is not None
+
+
+def ranked_blocks(results: Sequence[PaperResult], entries: Iterable[Entry]) -> dict[Entry, int]:
+    """Each reconstructed entry -> the block of the first ranked row that reconstructs it."""
+    claims = {(r.id, c.id): c for r in results if r.extraction for c in r.extraction.claims}
+    scores = build_leaderboard(results).scores
+    rows: dict[str, list[tuple[Claim, int]]] = {}
+    for paper_id, claim_id, block in zip(scores["paper_id"], scores["claim_id"], scores["block"]):
+        rows.setdefault(paper_id, []).append((claims[(paper_id, claim_id)], int(block)))
+    found: dict[Entry, int] = {}
+    for entry in entries:
+        block = next((b for claim, b in rows.get(entry.paper_id, []) if _row_matches(entry, claim)), None)
+        if block is not None:
+            found[entry] = block
+    return found
+
+
+@dataclass(frozen=True)
+class Leaderboards:
+    """Reconstruction and cross-paper pairs of one set of SciREX entries."""
+
+    entries: int
+    reconstructed: int
+    pairs: int  # entries of two different papers on one SciREX leaderboard
+    pairs_ranked: int  # ... both reconstructed
+    pairs_one_block: int  # ... in one block of the run's board
+    boards: int  # SciREX leaderboards with reconstructed entries of two or more papers
+    blocks: int  # the run's blocks those entries fall in, summed over those leaderboards
+
+    def to_dict(self) -> dict:
+        def share(part: int, whole: int) -> float | None:
+            return part / whole if whole else None  # 0 of 0 is no success
+
+        return {
+            "reconstruction": {"share": share(self.reconstructed, self.entries), "right": self.reconstructed, "of": self.entries},
+            "pairs": {
+                "in_gold": self.pairs,
+                "both_ranked": self.pairs_ranked,
+                "one_block": self.pairs_one_block,
+                "one_block_share": share(self.pairs_one_block, self.pairs_ranked),
+            },
+            "blocks_per_leaderboard": {"mean": share(self.blocks, self.boards), "leaderboards": self.boards},
+        }
+
+
+def score_leaderboards(entries: Sequence[Entry], found: Mapping[Entry, int]) -> Leaderboards:
+    """The figures of these entries, given where the run ranks them (:func:`ranked_blocks`)."""
+    pairs = ranked = one_block = 0
+    for first, second in combinations(entries, 2):
+        if first.leaderboard != second.leaderboard or first.paper_id == second.paper_id:
+            continue
+        pairs += 1
+        if first in found and second in found:
+            ranked += 1
+            one_block += found[first] == found[second]
+    by_board: dict[tuple[str, str], list[Entry]] = {}
+    for entry in entries:
+        if entry in found:
+            by_board.setdefault(entry.leaderboard, []).append(entry)
+    shared = [board for board in by_board.values() if len({e.paper_id for e in board}) > 1]
+    return Leaderboards(
+        len(entries),
+        sum(e in found for e in entries),
+        pairs,
+        ranked,
+        one_block,
+        len(shared),
+        sum(len({found[e] for e in board}) for board in shared),
+    )
+
+
+def leaderboards(
+    results: Sequence[PaperResult], scirex: Iterable[Paper], ids: Iterable[str] | None = None
+) -> Leaderboards:
+    """The run's leaderboard (all of ``results``) against the entries of the SciREX records
+    (only the papers in ``ids`` when given)."""
+    wanted = None if ids is None else set(ids)
+    found = [
+        e for e in scirex_entries(p for p in scirex if not p.error) if wanted is None or e.paper_id in wanted
+    ]
+    return score_leaderboards(found, ranked_blocks(results, found))
+
+
+def evaluate_leaderboards(run_dir: Path, scirex_path: Path, ids: Iterable[str] | None = None) -> Leaderboards:
+    """:func:`leaderboards` of a run directory against a SciREX file."""
+    return leaderboards(list(read_papers(run_dir)), read_inputs([str(scirex_path)]), ids)
