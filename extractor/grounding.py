@@ -5,7 +5,7 @@ and its number (and the upper end of a range) is written inside that evidence. S
 computed here, never taken from a backend. Names of methods, models and benchmarks must occur
 in the text too; a model size must be a number the text writes. So must each name a claim is
 attributed to (benchmark, method, model, baseline), and a claim's bound must be written right
-before its number ('less than 10%'): an ungrounded one is cleared from the claim and recorded as
+before its number ('less than 10%') or right after it ('1.5+%', '90% or more'): an ungrounded one is cleared from the claim and recorded as
 an ``attribution`` rejection, and the number, when grounded, is kept.
 """
 
@@ -27,7 +27,7 @@ from extractor.schema import (
 )
 from extractor.text.format_chars import drop_format
 from extractor.text.hashing import short_hash
-from extractor.text.numbers import NumberMention, bound_before, find_numbers, mentions_in
+from extractor.text.numbers import NumberMention, bound_written, find_number_words, find_numbers, mentions_in
 
 T = TypeVar("T")
 
@@ -68,8 +68,9 @@ def _folded(text: str) -> tuple[str, tuple[int, ...]]:
 
 @lru_cache(maxsize=256)
 def _mentions(abstract: str) -> tuple[NumberMention, ...]:
-    """The numbers of an abstract, found once for the validator's and the runner's grounding."""
-    return tuple(find_numbers(abstract))
+    """The numbers of an abstract, found once for the validator's and the runner's grounding:
+    in digits and in words ('five times', 'one tenth of a second'), as a good model cites both."""
+    return tuple(sorted([*find_numbers(abstract), *find_number_words(abstract)], key=lambda m: m.start))
 
 
 def find_evidence(evidence: str, abstract: str) -> tuple[int, int] | None:
@@ -110,7 +111,7 @@ def _value_span(
 
 
 ATTRIBUTE_NAMES = ("benchmark", "method", "model", "baseline")
-_BOUND_WORDS = {"upper": "'less than', 'below' or 'at most'", "lower": "'more than', 'over' or 'at least'"}
+_BOUND_WORDS = {"upper": "'less than', 'below' or 'at most'", "lower": "'more than', 'over' or 'at least'"}  # or 'N or less' / 'N+', 'N or more' after it
 
 
 def ungrounded_names(draft: ClaimDraft, abstract: str) -> dict[str, str]:
@@ -179,12 +180,13 @@ def ground(
             reject("methods", method, f"name {method.name!r} does not occur in the abstract")
 
     models: list[Model] = []
+    in_digits = [m for m in mentions if not m.text[:1].isalpha()]  # 'one' is no model size
     for model in draft.models:
         if not name_in_text(model.name, abstract):
             reject("models", model, f"name {model.name!r} does not occur in the abstract")
         elif not (
-            _size_in_text(model.params_b, mentions)
-            and _size_in_text(model.active_params_b, mentions)
+            _size_in_text(model.params_b, in_digits)
+            and _size_in_text(model.active_params_b, in_digits)
         ):
             reject("models", model, "parameter count is not written in the abstract")
         else:
@@ -207,7 +209,7 @@ def ground(
             continue
         for reason in unnamed.values():
             reject("attribution", item, reason)
-        if grounded.bound and bound_before(abstract, grounded.value_span[0]) != grounded.bound:
+        if grounded.bound and bound_written(abstract, *grounded.value_span) != grounded.bound:
             words = _BOUND_WORDS[grounded.bound]
             reject("attribution", item, f"bound {grounded.bound!r} is not written: no {words} before the number")
             grounded = grounded.model_copy(update={"bound": None})
