@@ -2,6 +2,7 @@
 
     python benchmarks/record_messages.py messages dev /tmp/rec-dev [--prompt v2]
     python benchmarks/record_messages.py assemble /tmp/rec-dev --model "NAME" [--out fixtures/recorded/dev.jsonl]
+    python benchmarks/record_messages.py rejections fixtures/recorded/dev.jsonl
 
 ``messages`` writes, for each paper of a gold set (names in ``fixtures/gold/sets.json``; dev
 without the prompt's own example papers), ``<id>.messages.json``: exactly what ``extractor run
@@ -9,6 +10,10 @@ without the prompt's own example papers), ``<id>.messages.json``: exactly what `
 JSON Schema the answer is bound to), so whoever answers sees nothing else, and ``recording.json``
 (set, prompt version and hash, schema hash). The answerer writes ``<id>.answer.json`` beside each:
 the JSON object, as the model wrote it.
+
+``rejections`` grounds a recording's answers in their abstracts and counts what grounding drops:
+"of N recorded claims, M rejected; K of those were right" (right: the paper's gold has a claim of
+that value), each drop listed with its reason; clearings of an attribution are counted apart.
 
 ``assemble`` validates every answer against the schema (the pydantic model the schema is made
 from) and writes the recording (format in ``fixtures/recorded/README.md``) atomically; a missing
@@ -30,6 +35,8 @@ from extractor.backends.openai.request_schema import draft_schema_text, schema_h
 from extractor.config import DEFAULT_PROMPT_VERSION
 from extractor.pipeline.ingest import Paper, read_inputs
 from extractor.pipeline.rundir import atomic_write_text
+from extractor.eval.score import read_gold
+from extractor.grounding import ground
 from extractor.schema import ExtractionDraft
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,6 +130,33 @@ def assemble(directory: Path, model: str, out: Path | None, date: str | None) ->
     return 1 if failed else 0
 
 
+def count_rejections(recording: Path) -> str:
+    """What grounding drops of a recording's claims, and how many of those the gold has."""
+    lines = [json.loads(line) for line in recording.read_text(encoding="utf-8").splitlines() if line.strip()]
+    header = lines[0]["recording"]
+    spec = gold_set(header["set"])
+    abstracts = {abstract_key(p.abstract): p.abstract for p in set_papers(header["set"], header["prompt_version"])}
+    gold = {g.id: g for g in read_gold(ROOT / spec["gold"])}
+    total = rejected = right = cleared = 0
+    out = []
+    for line in lines[1:]:
+        draft = ExtractionDraft.model_validate(line["answer"])
+        total += len(draft.claims)
+        _, rejections = ground(draft, abstracts[line["abstract_hash"]], line["id"])
+        golden = [(c.value, c.value_max) for c in gold[line["id"]].claims] if line["id"] in gold else []
+        for r in rejections:
+            if r.field == "attribution":
+                cleared += 1
+                out.append(f"  cleared  {line['id']}: {r.reason}")
+            elif r.field == "claims":
+                rejected += 1
+                good = (r.item["value"], r.item.get("value_max")) in golden
+                right += good
+                out.append(f"  rejected {line['id']} ({'in gold' if good else 'not in gold'}): {r.item['value']:g} {r.item['evidence'][:70]!r}: {r.reason}")
+    head = f"{recording.name}: of {total} recorded claims, {rejected} rejected; {right} of those were right; {cleared} attributions cleared"
+    return "\n".join([head, *out])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -135,7 +169,12 @@ def main(argv: list[str] | None = None) -> int:
     build.add_argument("--model", required=True, help="the model that wrote the answers, as the README should name it")
     build.add_argument("--out", type=Path, help="default: fixtures/recorded/<set>.jsonl")
     build.add_argument("--date", help="the recording's date (default: today)")
+    drops = commands.add_parser("rejections", help="count and list the recorded claims grounding drops")
+    drops.add_argument("recording", type=Path)
     args = parser.parse_args(argv)
+    if args.command == "rejections":
+        print(count_rejections(args.recording))
+        return 0
     if args.command == "messages":
         count = write_messages(args.set, args.directory, args.prompt)
         print(f"{args.directory}: {count} papers' messages; answer each in <id>.answer.json")
