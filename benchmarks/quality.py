@@ -103,12 +103,12 @@ def replay_run(recording: Path, abstracts: Path, gold: Path, scratch: Path, cach
     return inputs, gold_part, out
 
 
-def replay_rows(roles: list[str] | None, scratch: Path) -> list[dict]:
-    """For each set with a recording: the rules' row and the replayed answers' row, on the
-    recorded papers."""
+def replay_rows(roles: list[str] | None, scratch: Path, recorded: Path = RECORDED) -> list[dict]:
+    """For each set with a recording in ``recorded``: the rules' row and the replayed answers'
+    row, on the recorded papers."""
     rows = []
     for spec in json.loads(SETS.read_text(encoding="utf-8")):
-        recording = RECORDED / f"{spec['name']}.jsonl"
+        recording = recorded / f"{spec['name']}.jsonl"
         if (roles and spec["role"] not in roles) or not recording.is_file():
             continue
         where = Path(scratch) / spec["name"]
@@ -127,6 +127,7 @@ def main() -> None:
     )
     parser.add_argument("--model", default=None, help="the model, for --backend openai")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--recorded", type=Path, default=RECORDED, help="for --backend replay: the directory of <set>.jsonl recordings")
     parser.add_argument(
         "--role",
         action="append",
@@ -136,9 +137,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.backend == "replay":
         with tempfile.TemporaryDirectory() as scratch:
-            rows = replay_rows(args.role, Path(scratch))
+            rows = replay_rows(args.role, Path(scratch), args.recorded)
         if not rows:
-            raise SystemExit(f"no recording in {RECORDED} for the sets asked")
+            raise SystemExit(f"no recording in {args.recorded} for the sets asked")
         print(json.dumps({"backend": "replay", "rules_version": RULES_VERSION, "sets": rows}, indent=2) if args.json else markdown(rows))
         return
     config = make_config(args.backend, args.model, use_cache=False)  # key and base URL as for a run
