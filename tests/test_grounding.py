@@ -177,3 +177,10 @@ def test_a_bound_written_after_its_number_is_kept() -> None:
     extraction, rejected = ground(draft, text, "p")
     assert [c.bound for c in extraction.claims] == ["lower", "lower", "upper"]
     assert [(r.field, r.item["bound"]) for r in rejected] == [("attribution", "upper")]
+
+
+def test_a_value_written_in_digits_and_in_words_is_placed_at_its_digits() -> None:
+    text = "Two heads reach 2% error."
+    extraction, _ = ground(ExtractionDraft(claims=[claim(value=2, unit="%", evidence=text)]), text, "p")
+    start, end = extraction.claims[0].value_span
+    assert text[start:end] == "2"
