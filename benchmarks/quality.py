@@ -2,6 +2,11 @@
 scored as a user runs and scores it, plus the held-out sets pooled; held-out rows first.
 
     python benchmarks/quality.py [--backend rules] [--json] [--role in-sample --role tuning]
+    python benchmarks/quality.py --backend replay   # recorded LLM answers beside the rules
+
+With ``--backend replay`` each set that has a recording (``fixtures/recorded/<set>.jsonl``, see
+docs/llm.md) is run twice on the recorded papers: by the rules, and by ``extractor run --backend
+openai`` against the fake server answering with the recorded answers (:func:`replay_run`).
 
 Each set's abstracts go through ``extractor run`` (the library call behind it, no cache) into
 a temporary run directory, scored by ``extractor eval``'s own scoring. The pooled row sums the
@@ -17,11 +22,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tempfile
 from pathlib import Path
 
 from extractor.api import run
-from extractor.config import make_config
+from extractor.config import RunConfig, make_config
 from extractor.eval.reconstruction import Leaderboards, evaluate_leaderboards
 from extractor.eval.score import Report, evaluate_run
 from extractor.rules import RULES_VERSION
@@ -31,6 +37,8 @@ SETS = ROOT / "fixtures" / "gold" / "sets.json"
 SCIREX = "fixtures/external/scirex/scirex_train_abstracts.jsonl"
 ROLE_ORDER = {"held-out": 0, "pooled": 1, "tuning": 2, "in-sample": 3}
 ATTRIBUTES = ("metric", "benchmark", "subject", "kind")
+RECORDED = ROOT / "fixtures" / "recorded"
+sys.path.insert(0, str(ROOT))  # the fake server of tests/, for --backend replay
 
 
 def _f(value: float | None) -> str:
@@ -120,11 +128,57 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def replay_run(recording: Path, abstracts: Path, gold: Path, scratch: Path, cache_dir: Path | None = None) -> tuple[Path, Path, Path]:
+    """Run the recorded papers of ``abstracts`` through the openai backend against the fake
+    server answering with ``recording``, as ``extractor run --backend openai`` does (SDK,
+    instructor, grounding and its re-asks, cache). Returns (inputs, gold, run directory): the
+    recorded papers and their gold, so the rules can be run and scored on the same papers."""
+    from extractor.pipeline.ingest import read_inputs
+    from tests.fake_openai import FakeOpenAI, Replay, abstract_key
+
+    replay = Replay.read(recording)
+    papers = [p for p in read_inputs([str(abstracts)]) if not p.error and abstract_key(p.abstract) in replay.answers]
+    ids = {p.id for p in papers}
+    inputs, gold_part, out = scratch / "inputs.jsonl", scratch / "gold.jsonl", scratch / "replay"
+    scratch.mkdir(parents=True, exist_ok=True)
+    inputs.write_text("".join(json.dumps({"id": p.id, "title": p.title, "abstract": p.abstract}) + "\n" for p in papers), encoding="utf-8")
+    lines = gold.read_text(encoding="utf-8").splitlines()
+    gold_part.write_text("".join(line + "\n" for line in lines if line.strip() and json.loads(line)["id"] in ids), encoding="utf-8")
+    with FakeOpenAI(replay=replay) as server:
+        config = RunConfig(
+            backend="openai", model=replay.header.get("model") or "recorded", base_url=server.base_url, api_key="replay",
+            prompt_version=replay.header.get("prompt_version") or RunConfig.prompt_version,
+            cache_dir=cache_dir or scratch / "cache", use_cache=cache_dir is not None, timeout=30.0,
+        )
+        run([str(inputs)], out, config, leaderboard=True)
+    return inputs, gold_part, out
+
+
+def replay_rows(roles: list[str] | None, scratch: Path, recorded: Path = RECORDED) -> list[dict]:
+    """For each set with a recording in ``recorded``: the rules' row and the replayed answers'
+    row, on the recorded papers."""
+    rows = []
+    for spec in json.loads(SETS.read_text(encoding="utf-8")):
+        recording = recorded / f"{spec['name']}.jsonl"
+        if (roles and spec["role"] not in roles) or not recording.is_file():
+            continue
+        where = Path(scratch) / spec["name"]
+        inputs, gold, replayed = replay_run(recording, ROOT / spec["abstracts"], ROOT / spec["gold"], where)
+        run([str(inputs)], where / "rules", make_config("rules", use_cache=False))
+        for backend, out in (("rules", where / "rules"), ("replay", replayed)):
+            rows.append(row(f"{spec['name']} {backend}", spec["role"], evaluate_run(out, gold)))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backend", default="rules", help="rules, or openai (OPENAI_API_KEY / OPENAI_BASE_URL as for extractor run)")
+    parser.add_argument(
+        "--backend", default="rules",
+        help="rules, openai (OPENAI_API_KEY / OPENAI_BASE_URL as for extractor run), or replay (fixtures/recorded/ beside the rules)",
+    )
     parser.add_argument("--model", default=None, help="the model, for --backend openai")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--recorded", type=Path, default=RECORDED, help="for --backend replay: the directory of <set>.jsonl recordings")
     parser.add_argument(
         "--role",
         action="append",
@@ -132,6 +186,13 @@ def main() -> None:
         help="only the sets of this role (repeatable): leave the held-out sets out while tuning",
     )
     args = parser.parse_args()
+    if args.backend == "replay":
+        with tempfile.TemporaryDirectory() as scratch:
+            rows = replay_rows(args.role, Path(scratch), args.recorded)
+        if not rows:
+            raise SystemExit(f"no recording in {args.recorded} for the sets asked")
+        print(json.dumps({"backend": "replay", "rules_version": RULES_VERSION, "sets": rows}, indent=2) if args.json else markdown(rows))
+        return
     config = make_config(args.backend, args.model, use_cache=False)  # key and base URL as for a run
     rows, held_out = [], []
     with tempfile.TemporaryDirectory() as scratch:

@@ -1,54 +1,186 @@
-"""Write, for a gold set, exactly what `extractor run --backend openai` sends for each paper, so a
-capable model (or an annotator agent acting as one) can answer it with nothing else in view.
+"""Record a capable model's answers for a gold set: write the messages, then assemble the answers.
 
-    python benchmarks/record_messages.py SET --out DIR [--prompt-version v3]
+    python benchmarks/record_messages.py messages dev /tmp/rec-dev [--prompt v2]
+    python benchmarks/record_messages.py assemble /tmp/rec-dev --model "NAME" [--out fixtures/recorded/dev.jsonl]
+    python benchmarks/record_messages.py rejections fixtures/recorded/dev.jsonl
 
-DIR gets ``schema.json`` (the JSON Schema the answer is bound to, as the request carries it),
-``prompt.json`` (prompt version and content hash, schema hash) and one ``<n>.json`` per paper:
-``{"id", "messages": [system, user]}``, built by the project's own prompt code. The prompt's own
-example papers are left out (they are in the dev gold). Sets are named in fixtures/gold/sets.json.
+``messages`` writes, for each paper of a gold set (names in ``fixtures/gold/sets.json``; dev
+without the prompt's own example papers), ``<id>.messages.json``: exactly what ``extractor run
+--backend openai`` sends (the system and user messages of the project's prompt code, and the
+JSON Schema the answer is bound to), so whoever answers sees nothing else, and ``recording.json``
+(set, prompt version and hash, schema hash). The answerer writes ``<id>.answer.json`` beside each:
+the JSON object, as the model wrote it.
+
+``rejections`` grounds a recording's answers in their abstracts and counts what grounding drops:
+"of N recorded claims, M rejected; K of those were right" (right: the paper's gold has a claim of
+that value), each drop listed with its reason; clearings of an attribution are counted apart.
+
+``assemble`` validates every answer against the schema (the pydantic model the schema is made
+from) and writes the recording (format in ``fixtures/recorded/README.md``) atomically; a missing
+or invalid answer is named and left out, and the command exits 1 when there was one.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import sys
 from pathlib import Path
+
+from pydantic import ValidationError
 
 from extractor.backends.openai.prompts import load_prompt
 from extractor.backends.openai.request_schema import draft_schema_text, schema_hash
 from extractor.config import DEFAULT_PROMPT_VERSION
-from extractor.pipeline.ingest import read_inputs
+from extractor.pipeline.ingest import Paper, read_inputs
 from extractor.pipeline.rundir import atomic_write_text
+from extractor.eval.score import read_gold
+from extractor.grounding import ground
+from extractor.schema import ExtractionDraft
 
 ROOT = Path(__file__).resolve().parent.parent
-SETS = {s["name"]: s for s in json.loads((ROOT / "fixtures" / "gold" / "sets.json").read_text(encoding="utf-8"))}
+sys.path.insert(0, str(ROOT))  # the fake server's recording key: one definition for both sides
+from tests.fake_openai import abstract_key  # noqa: E402
+SETS = ROOT / "fixtures" / "gold" / "sets.json"
+RECORDED = ROOT / "fixtures" / "recorded"
+HEADER = "recording.json"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("set", choices=sorted(SETS))
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--prompt-version", default=DEFAULT_PROMPT_VERSION)
-    args = parser.parse_args()
-    spec = SETS[args.set]
-    prompt = load_prompt(args.prompt_version)
-    gold_ids = {json.loads(line)["id"] for line in (ROOT / spec["gold"]).read_text(encoding="utf-8").splitlines() if line.strip()}
-    examples = {e.id for e in prompt.examples}
-    args.out.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(args.out / "schema.json", json.dumps(json.loads(draft_schema_text()), indent=2) + "\n")
-    info = {"set": args.set, "prompt_version": prompt.version, "prompt_hash": prompt.hash, "schema_hash": schema_hash()}
-    atomic_write_text(args.out / "prompt.json", json.dumps(info, indent=2) + "\n")
-    written, seen = 0, set(examples)  # a paper in two listings is one paper
-    for paper in read_inputs([str(ROOT / spec["abstracts"])]):
-        if paper.error or paper.id not in gold_ids or paper.id in seen:
+def gold_set(name: str) -> dict:
+    specs = {spec["name"]: spec for spec in json.loads(SETS.read_text(encoding="utf-8"))}
+    if name not in specs:
+        raise SystemExit(f"unknown gold set {name!r}; choose one of {', '.join(specs)}")
+    return specs[name]
+
+
+def set_papers(name: str, prompt_version: str) -> list[Paper]:
+    """The set's papers in gold order, without the prompt's example papers (a model shown a
+    paper's answer in its prompt would be scored on a copy)."""
+    spec = gold_set(name)
+    gold_ids = [json.loads(line)["id"] for line in (ROOT / spec["gold"]).read_text(encoding="utf-8").splitlines() if line.strip()]
+    examples = load_prompt(prompt_version).examples
+    shown = {e.id for e in examples} | {abstract_key(e.abstract) for e in examples}
+    papers = {p.id: p for p in read_inputs([str(ROOT / spec["abstracts"])]) if not p.error}
+    missing = [i for i in gold_ids if i not in papers]
+    if missing:
+        raise SystemExit(f"{name}: gold papers without an abstract in {spec['abstracts']}: {', '.join(missing)}")
+    return [papers[i] for i in gold_ids if i not in shown and abstract_key(papers[i].abstract) not in shown]
+
+
+def write_messages(name: str, directory: Path, prompt_version: str) -> int:
+    prompt = load_prompt(prompt_version)
+    schema = json.loads(draft_schema_text())
+    directory.mkdir(parents=True, exist_ok=True)
+    papers = set_papers(name, prompt_version)
+    for paper in papers:
+        record = {
+            "id": paper.id,
+            "abstract_hash": abstract_key(paper.abstract),
+            "messages": prompt.messages(paper.abstract, paper.title),
+            "response_schema": schema,
+        }
+        atomic_write_text(directory / f"{paper.id}.messages.json", json.dumps(record, indent=1, ensure_ascii=False) + "\n")
+    header = {
+        "set": name, "prompt_version": prompt.version, "prompt_hash": prompt.hash,
+        "schema_hash": schema_hash(), "papers": [p.id for p in papers],
+    }
+    atomic_write_text(directory / HEADER, json.dumps(header, indent=1) + "\n")
+    return len(papers)
+
+
+def read_answer(path: Path) -> tuple[dict | None, str | None]:
+    """The answer as written, or why it cannot be recorded."""
+    if not path.is_file():
+        return None, "no answer file"
+    text = path.read_text(encoding="utf-8").strip().removeprefix("```json").removesuffix("```")
+    try:
+        answer = json.loads(text)
+        ExtractionDraft.model_validate(answer)
+    except json.JSONDecodeError as error:
+        return None, f"not JSON: {error}"
+    except ValidationError as error:
+        return None, f"does not fit the schema: {error.error_count()} errors, first {error.errors()[0]['loc']}: {error.errors()[0]['msg']}"
+    return answer, None
+
+
+def assemble(directory: Path, model: str, out: Path | None, date: str | None) -> int:
+    """Write the recording; 1 when an answer was missing or invalid (it is named and left out)."""
+    header = json.loads((directory / HEADER).read_text(encoding="utf-8"))
+    if header["prompt_hash"] != load_prompt(header["prompt_version"]).hash or header["schema_hash"] != schema_hash():
+        print(f"warning: prompt {header['prompt_version']} or the schema changed since the messages were written", file=sys.stderr)
+    lines, failed = [], 0
+    for paper_id in header["papers"]:
+        messages = json.loads((directory / f"{paper_id}.messages.json").read_text(encoding="utf-8"))
+        answer, problem = read_answer(directory / f"{paper_id}.answer.json")
+        if problem:
+            print(f"{paper_id}: {problem}", file=sys.stderr)
+            failed += 1
             continue
-        seen.add(paper.id)
-        written += 1
-        record = {"id": paper.id, "messages": prompt.messages(paper.abstract, paper.title)}
-        atomic_write_text(args.out / f"{written:03d}.json", json.dumps(record, indent=2, ensure_ascii=False) + "\n")
-    print(f"{written} papers of {args.set} -> {args.out} (prompt {prompt.version}, {info['prompt_hash']})")
+        lines.append({"id": paper_id, "abstract_hash": messages["abstract_hash"], "answer": answer})
+    recording = {
+        "set": header["set"], "prompt_version": header["prompt_version"], "prompt_hash": header["prompt_hash"],
+        "schema_hash": header["schema_hash"], "model": model,
+        "date": date or datetime.date.today().isoformat(), "papers": len(lines),
+    }
+    target = out or RECORDED / f"{header['set']}.jsonl"
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in [{"recording": recording}, *lines])
+    atomic_write_text(target, text)
+    print(f"{target}: {len(lines)} answers, {failed} missing or invalid")
+    return 1 if failed else 0
+
+
+def count_rejections(recording: Path) -> str:
+    """What grounding drops of a recording's claims, and how many of those the gold has."""
+    lines = [json.loads(line) for line in recording.read_text(encoding="utf-8").splitlines() if line.strip()]
+    header = lines[0]["recording"]
+    spec = gold_set(header["set"])
+    abstracts = {abstract_key(p.abstract): p.abstract for p in set_papers(header["set"], header["prompt_version"])}
+    gold = {g.id: g for g in read_gold(ROOT / spec["gold"])}
+    total = rejected = right = cleared = 0
+    out = []
+    for line in lines[1:]:
+        draft = ExtractionDraft.model_validate(line["answer"])
+        total += len(draft.claims)
+        _, rejections = ground(draft, abstracts[line["abstract_hash"]], line["id"])
+        golden = [(c.value, c.value_max) for c in gold[line["id"]].claims] if line["id"] in gold else []
+        for r in rejections:
+            if r.field == "attribution":
+                cleared += 1
+                out.append(f"  cleared  {line['id']}: {r.reason}")
+            elif r.field == "claims":
+                rejected += 1
+                good = (r.item["value"], r.item.get("value_max")) in golden
+                right += good
+                out.append(f"  rejected {line['id']} ({'in gold' if good else 'not in gold'}): {r.item['value']:g} {r.item['evidence'][:70]!r}: {r.reason}")
+    head = f"{recording.name}: of {total} recorded claims, {rejected} rejected; {right} of those were right; {cleared} attributions cleared"
+    return "\n".join([head, *out])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    write = commands.add_parser("messages", help="write each paper's messages into a directory")
+    write.add_argument("set", help="a gold set's name in fixtures/gold/sets.json")
+    write.add_argument("directory", type=Path)
+    write.add_argument("--prompt", default=DEFAULT_PROMPT_VERSION, help="prompt version (prompts/<version>/)")
+    build = commands.add_parser("assemble", help="validate the answers and write fixtures/recorded/<set>.jsonl")
+    build.add_argument("directory", type=Path)
+    build.add_argument("--model", required=True, help="the model that wrote the answers, as the README should name it")
+    build.add_argument("--out", type=Path, help="default: fixtures/recorded/<set>.jsonl")
+    build.add_argument("--date", help="the recording's date (default: today)")
+    drops = commands.add_parser("rejections", help="count and list the recorded claims grounding drops")
+    drops.add_argument("recording", type=Path)
+    args = parser.parse_args(argv)
+    if args.command == "rejections":
+        print(count_rejections(args.recording))
+        return 0
+    if args.command == "messages":
+        count = write_messages(args.set, args.directory, args.prompt)
+        print(f"{args.directory}: {count} papers' messages; answer each in <id>.answer.json")
+        return 0
+    return assemble(args.directory, args.model, args.out, args.date)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -5,9 +5,10 @@ and its number (and the upper end of a range) is written inside that evidence. S
 computed here, never taken from a backend. Names of methods, models and benchmarks must occur
 in the title or the abstract (both are the paper's words; contract v3); a model size must be a
 number the abstract writes. So must each name a claim is attributed to (benchmark, method, model,
-baseline), and a claim's bound must be written right before its number ('less than 10%'): an
-ungrounded one is cleared from the claim and recorded as an ``attribution`` rejection, and the
-number, when grounded, is kept. Evidence and numbers come from the abstract alone.
+baseline), and a claim's bound must be written right before its number ('less than 10%') or right
+after it ('1.5+%', '90% or more'): an ungrounded one is cleared from the claim and recorded as an
+``attribution`` rejection, and the number, when grounded, is kept. Evidence and numbers come from
+the abstract alone; a number may be written as words ('five', 'one tenth').
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from extractor.schema import (
 )
 from extractor.text.format_chars import drop_format
 from extractor.text.hashing import short_hash
-from extractor.text.numbers import NumberMention, bound_before, find_numbers, mentions_in
+from extractor.text.numbers import NumberMention, bound_written, find_number_words, find_numbers, mentions_in
 
 T = TypeVar("T")
 
@@ -69,8 +70,10 @@ def _folded(text: str) -> tuple[str, tuple[int, ...]]:
 
 @lru_cache(maxsize=256)
 def _mentions(abstract: str) -> tuple[NumberMention, ...]:
-    """The numbers of an abstract, found once for the validator's and the runner's grounding."""
-    return tuple(find_numbers(abstract))
+    """The numbers of an abstract, found once for the validator's and the runner's grounding:
+    in digits, then in words ('five times', 'one tenth of a second'), as a good model cites both.
+    Digits first: a value written both ways in one evidence is placed at its digits."""
+    return (*find_numbers(abstract), *find_number_words(abstract))
 
 
 def find_evidence(evidence: str, abstract: str) -> tuple[int, int] | None:
@@ -127,7 +130,7 @@ def _value_span(
 
 
 ATTRIBUTE_NAMES = ("benchmark", "method", "model", "baseline")
-_BOUND_WORDS = {"upper": "'less than', 'below' or 'at most'", "lower": "'more than', 'over' or 'at least'"}
+_BOUND_WORDS = {"upper": "'less than', 'below' or 'at most'", "lower": "'more than', 'over' or 'at least'"}  # or 'N or less' / 'N+', 'N or more' after it
 
 
 def ungrounded_names(draft: ClaimDraft, abstract: str, title: str | None = None) -> dict[str, str]:
@@ -199,12 +202,13 @@ def ground(
             reject("methods", method, f"name {method.name!r} does not occur in {where}")
 
     models: list[Model] = []
+    in_digits = [m for m in mentions if not m.text[:1].isalpha()]  # 'one' is no model size
     for model in draft.models:
         if not name_in_text(model.name, names):
             reject("models", model, f"name {model.name!r} does not occur in {where}")
         elif not (
-            _size_in_text(model.params_b, mentions)
-            and _size_in_text(model.active_params_b, mentions)
+            _size_in_text(model.params_b, in_digits)
+            and _size_in_text(model.active_params_b, in_digits)
         ):
             reject("models", model, "parameter count is not written in the abstract")
         else:
@@ -227,7 +231,7 @@ def ground(
             continue
         for reason in unnamed.values():
             reject("attribution", item, reason)
-        if grounded.bound and bound_before(abstract, grounded.value_span[0]) != grounded.bound:
+        if grounded.bound and bound_written(abstract, *grounded.value_span) != grounded.bound:
             words = _BOUND_WORDS[grounded.bound]
             reject("attribution", item, f"bound {grounded.bound!r} is not written: no {words} before the number")
             grounded = grounded.model_copy(update={"bound": None})

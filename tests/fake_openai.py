@@ -10,6 +10,11 @@ is in the text), shaped for the mode the request asks for:
 - ``response_format`` ``json_schema`` or ``json_object``: the JSON as the message content;
 - neither: the JSON inside a markdown ```json block (instructor's md_json mode).
 
+With ``replay=`` (:class:`Replay`, ``--replay ANSWERS.jsonl``) each abstract is answered instead
+with the answer recorded for it (``fixtures/recorded/``, matched by the abstract's whitespace-
+folded text), word for word as the model wrote it, in the same shapes; a re-ask gets the same
+answer; an abstract without a recording gets HTTP 404 naming its first words.
+
 Faults are scripted with :class:`Fault` (which requests, how many times) and endpoints that
 refuse a mode with ``refuse=``, e.g. ``refuse={"json_schema"}`` answers like llama-cpp-python's
 server: HTTP 500 "Input should be 'text' or 'json_object'".
@@ -28,6 +33,7 @@ Use from tests::
 From the command line (benchmarks)::
 
     python tests/fake_openai.py --port 8089 --latency 0.2 [--refuse json_schema] [--reask-each] [--batch-seconds 5]
+    python tests/fake_openai.py --replay fixtures/recorded/dev.jsonl
 
 prints ``fake OpenAI server on http://127.0.0.1:8089/v1`` and serves until interrupted.
 ``GET /stats`` returns ``{"requests": N}``; ``GET /v1/models`` lists one model.
@@ -48,10 +54,12 @@ from dataclasses import dataclass, field
 from email.parser import BytesParser
 from email.policy import default as email_policy
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 from extractor.grounding import ground
 from extractor.schema import ClaimDraft, ExtractionDraft, Method
+from extractor.text.hashing import content_hash, normalize_text
 from extractor.text.numbers import find_numbers
 
 HOST = "127.0.0.1"
@@ -194,6 +202,45 @@ def _invented_name(draft: ExtractionDraft) -> ExtractionDraft:
 def _invented_bound(draft: ExtractionDraft) -> ExtractionDraft:
     """The draft with every claim called an upper bound, which no grounded answer's text writes."""
     return draft.model_copy(update={"claims": [c.model_copy(update={"bound": "upper"}) for c in draft.claims]})
+
+
+def abstract_key(abstract: str) -> str:
+    """The content hash a recording files an answer under: the abstract's whitespace-folded
+    text, so the line wrapping of a prompt template or an input file does not matter."""
+    return content_hash(normalize_text(abstract))
+
+
+class Replay:
+    """Recorded answers (the format of ``fixtures/recorded/README.md``): a header line
+    ``{"recording": {...}}``, then one line per paper ``{"id", "abstract_hash", "answer"}``."""
+
+    def __init__(self, header: dict, answers: dict[str, str]) -> None:
+        self.header = header
+        self.answers = answers  # abstract_key -> the answer JSON text
+
+    @classmethod
+    def read(cls, path: str | Path) -> Replay:
+        header: dict = {}
+        answers: dict[str, str] = {}
+        for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            if "recording" in record:
+                header = record["recording"]
+                continue
+            try:
+                answers[record["abstract_hash"]] = json.dumps(record["answer"], ensure_ascii=False)
+            except (KeyError, TypeError) as error:
+                raise ValueError(f"{path}:{number}: a recorded answer needs abstract_hash and answer ({error})") from None
+        return cls(header, answers)
+
+    def answer(self, abstract: str) -> str | None:
+        return self.answers.get(abstract_key(abstract))
+
+
+def first_words(text: str, count: int = 8) -> str:
+    return " ".join(text.split()[:count])
 
 
 def _tokens(text: str) -> int:
@@ -469,6 +516,7 @@ class FakeOpenAI:
     :param faults: scripted faults, consumed in order of arrival.
     :param refuse: modes this endpoint rejects (``json_schema``, ``tools``, ``json``).
     :param answer: the draft for an abstract (default: :func:`grounded_answer`).
+    :param replay: recorded answers, used instead of ``answer`` (only the faults on the text or the transport apply).
     :param port: 0 for a free port.
     """
 
@@ -479,6 +527,7 @@ class FakeOpenAI:
         refuse: Iterable[str] = (),
         answer: Callable[[str], ExtractionDraft] = grounded_answer,
         port: int = 0,
+        replay: Replay | None = None,
     ) -> None:
         self.latency = latency
         self.faults = list(faults)
@@ -487,6 +536,7 @@ class FakeOpenAI:
         if unknown:
             raise ValueError(f"cannot refuse {sorted(unknown)}; choose from {sorted(MODE_REFUSALS)}")
         self.answer = answer
+        self.replay = replay
         self.port = port
         self.log: list[Request] = []
         self.batch_api = FakeBatchAPI(self)
@@ -588,11 +638,17 @@ class FakeOpenAI:
         if abstract is None:
             error = {"message": "no <abstract> in the user message", "type": "invalid_request_error"}
             return 400, {"error": error}, {}
+        if self.replay and self.replay.answer(abstract) is None:
+            message = f"no recorded answer for the abstract beginning {first_words(abstract)!r}"
+            return 404, {"error": {"message": message, "type": "not_found_error", "param": None, "code": None}}, {}
         completion = self._completion(body, mode, abstract, kind)
         record.usage = completion["usage"]
         return 200, completion, {}
 
-    def _completion(self, body: dict, mode: str, abstract: str, kind: str | None) -> dict:
+    def _answer_text(self, abstract: str, kind: str | None) -> str:
+        """The answer as the model writes it: recorded, or drawn from ``answer`` and the fault."""
+        if self.replay:
+            return self.replay.answer(abstract) or ""
         draft = self.answer(abstract)
         if kind == "invented_number":
             draft = _invented(abstract, draft)
@@ -600,7 +656,10 @@ class FakeOpenAI:
             draft = _invented_name(draft)
         elif kind == "invented_bound":
             draft = _invented_bound(draft)
-        text = draft.model_dump_json(exclude_defaults=True)
+        return draft.model_dump_json(exclude_defaults=True)
+
+    def _completion(self, body: dict, mode: str, abstract: str, kind: str | None) -> dict:
+        text = self._answer_text(abstract, kind)
         if kind in ("malformed", "length"):
             text = text[: len(text) // 2]
         elif kind == "schema_invalid":
@@ -646,9 +705,11 @@ def main(argv: list[str] | None = None) -> None:
         help="the first answer to each abstract has an invented number: every paper needs one grounding re-ask",
     )
     parser.add_argument("--batch-seconds", type=float, default=0.0, help="each batch stays in progress at least this long")
+    parser.add_argument("--replay", metavar="ANSWERS.jsonl", help="answer each abstract with its recorded answer")
     args = parser.parse_args(argv)
     faults = [Fault("invented_number", each_abstract=True)] if args.reask_each else []
-    server = FakeOpenAI(latency=args.latency, faults=faults, refuse=args.refuse, port=args.port).start()
+    replay = Replay.read(args.replay) if args.replay else None
+    server = FakeOpenAI(latency=args.latency, faults=faults, refuse=args.refuse, port=args.port, replay=replay).start()
     server.batch_api.seconds = args.batch_seconds
     print(f"fake OpenAI server on {server.base_url}", flush=True)
     try:

@@ -12,7 +12,7 @@ import pytest
 
 from extractor.grounding import problems
 from extractor.schema import ExtractionDraft
-from tests.fake_openai import LLAMA_CPP_JSON_SCHEMA_ERROR, FakeOpenAI, Fault
+from tests.fake_openai import LLAMA_CPP_JSON_SCHEMA_ERROR, FakeOpenAI, Fault, Replay, abstract_key
 
 ABSTRACT = (
     "We propose GANQ, a quantization method. On a single GPU, GANQ achieves up to 2.57times "
@@ -99,3 +99,19 @@ def test_an_outage_stops_listening_and_comes_back_on_the_same_port(fake_openai: 
     time.sleep(0.8)
     assert fake_openai.port == port
     assert post(fake_openai, chat("json"))[0] == 200
+
+
+def test_replay_answers_each_mode_with_the_recorded_text_and_names_an_unrecorded_abstract(tmp_path) -> None:
+    recorded = {"claims": [{"value": 3.1, "unit": "points", "evidence": "improves accuracy by 3.1 points"}]}
+    path = tmp_path / "answers.jsonl"
+    lines = [{"recording": {"model": "hand"}}, {"id": "p-1", "abstract_hash": abstract_key("  " + ABSTRACT.replace(" ", "\n", 3)), "answer": recorded}]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with FakeOpenAI(replay=Replay.read(path)) as server:
+        for mode in ("tools", "json_schema", "json", "md_json", "tools"):  # the re-ask gets the same answer
+            status, payload = post(server, chat(mode))
+            assert status == 200 and json.loads(answer_text(payload)) == recorded
+        other = chat("tools")
+        other["messages"][0]["content"] = "<abstract>Sparse experts route tokens by similarity alone.</abstract>"
+        status, payload = post(server, other)
+    assert status == 404
+    assert "'Sparse experts route tokens by similarity alone.'" in payload["error"]["message"]

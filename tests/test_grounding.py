@@ -1,3 +1,5 @@
+import pytest
+
 from extractor.grounding import find_evidence, ground, name_in_text, problems
 from extractor.schema import Benchmark, ClaimDraft, ExtractionDraft, Method, Model
 
@@ -146,3 +148,67 @@ def test_names_may_come_from_the_title_evidence_and_numbers_never() -> None:
     assert "name 'BiDAF' does not occur in the abstract" in [r.reason for r in rejected]
     # A name never spans the title and the abstract.
     assert not ground(ExtractionDraft(benchmarks=[Benchmark(name="SQuAD We")]), abstract, "p1", title)[0].benchmarks
+
+
+WORDS = (
+    "The probe drifts about five times its repeat noise. Fifty families were studied, and the agent "
+    "resolved ten autonomously in one tenth of a second. Two thirds of the runs beat twenty-one baselines."
+)
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "evidence", "written"),
+    [
+        (5, "x", "about five times its repeat noise", "five"),
+        (50, None, "Fifty families were studied", "Fifty"),
+        (10, None, "the agent resolved ten autonomously", "ten"),
+        (0.1, None, "in one tenth of a second", "one tenth"),
+        (66.7, "%", "Two thirds of the runs", "Two thirds"),
+        (0.67, None, "Two thirds of the runs", "Two thirds"),
+        (21, None, "beat twenty-one baselines", "twenty-one"),
+    ],
+)
+def test_a_number_written_as_words_grounds_with_its_span(value: float, unit: str | None, evidence: str, written: str) -> None:
+    extraction, rejected = ground(ExtractionDraft(claims=[claim(value=value, unit=unit, evidence=evidence)]), WORDS, "p")
+    assert rejected == []
+    start, end = extraction.claims[0].value_span
+    assert WORDS[start:end] == written
+
+
+@pytest.mark.parametrize(
+    ("value", "evidence"),
+    [
+        (6, "about five times its repeat noise"),  # not what the words say
+        (10, "Fifty families were studied"),  # written, but outside the evidence
+        (0.5, "in one tenth of a second"),
+    ],
+)
+def test_number_words_follow_the_span_rules_of_digits(value: float, evidence: str) -> None:
+    _, rejected = ground(ExtractionDraft(claims=[claim(value=value, evidence=evidence)]), WORDS, "p")
+    assert [r.reason for r in rejected] == [f"value {value:g} is not written in the evidence"]
+
+
+def test_a_word_is_no_model_size() -> None:
+    text = "One model, TinyLM, is evaluated."
+    extraction, rejected = ground(ExtractionDraft(models=[Model(name="TinyLM", params_b=1)]), text, "p")
+    assert extraction.models == [] and rejected[0].reason == "parameter count is not written in the abstract"
+
+
+def test_a_bound_written_after_its_number_is_kept() -> None:
+    text = "It brings 1.5+% absolute improvements, keeps 90% or more of the accuracy and costs 3 points or less."
+    draft = ExtractionDraft(claims=[
+        claim(value=1.5, unit="%", bound="lower", evidence="1.5+% absolute improvements"),
+        claim(value=90, unit="%", bound="lower", evidence="keeps 90% or more of the accuracy"),
+        claim(value=3, unit="points", bound="upper", evidence="costs 3 points or less"),
+        claim(value=90, unit="%", bound="upper", evidence="keeps 90% or more of the accuracy"),  # the wrong side
+    ])
+    extraction, rejected = ground(draft, text, "p")
+    assert [c.bound for c in extraction.claims] == ["lower", "lower", "upper"]
+    assert [(r.field, r.item["bound"]) for r in rejected] == [("attribution", "upper")]
+
+
+def test_a_value_written_in_digits_and_in_words_is_placed_at_its_digits() -> None:
+    text = "Two heads reach 2% error."
+    extraction, _ = ground(ExtractionDraft(claims=[claim(value=2, unit="%", evidence=text)]), text, "p")
+    start, end = extraction.claims[0].value_span
+    assert text[start:end] == "2"

@@ -61,12 +61,31 @@ _BOUND_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _BOUND_REACH = 24
+# A bound written after the number: '1.5+%', '90% or more', '10 points or less'.
+_BOUND_AFTER = re.compile(
+    r"\s*(?:(?P<lower>\+)|(?:%|\s*(?:points?|pp|x|times))?\s*or\s+(?:(?P<lower_words>more|higher|above|greater)"
+    r"|(?P<upper>less|fewer|lower|below)))(?![A-Za-z])",
+    re.IGNORECASE,
+)
 
 
 def bound_before(text: str, start: int) -> str | None:
     """'upper' or 'lower' when the words right before the number at ``start`` make it a bound."""
     found = _BOUND_BEFORE.search(text, max(0, start - _BOUND_REACH), start)
     return found.lastgroup if found else None
+
+
+def bound_after(text: str, end: int) -> str | None:
+    """'upper' or 'lower' when what follows the number ending at ``end`` makes it a bound."""
+    found = _BOUND_AFTER.match(text, end)
+    if not found:
+        return None
+    return "upper" if found.group("upper") else "lower"
+
+
+def bound_written(text: str, start: int, end: int) -> str | None:
+    """The bound the text writes around the number at [start, end): before it, else after it."""
+    return bound_before(text, start) or bound_after(text, end)
 
 
 @dataclass(frozen=True)
@@ -119,3 +138,55 @@ def find_numbers(original: str) -> list[NumberMention]:
 
 def mentions_in(mentions: list[NumberMention], start: int, end: int) -> list[NumberMention]:
     return [m for m in mentions if m.start >= start and m.end <= end]
+
+
+# Numbers written as words, as a careful writer spells small counts and fractions ("five times",
+# "Fifty families", "twenty-one", "one tenth of a second", "two thirds"). A small table, not a
+# library: text2num and word2number rewrite the text or read one phrase, and give no spans.
+_UNITS = {
+    w: n for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen".split()
+    )
+}
+_TENS = {w: 10 * n for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+_DENOMINATORS = {
+    "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4, "fourths": 4,
+    "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8,
+    "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10, "hundredth": 100, "hundredths": 100,
+    "thousandth": 1000, "thousandths": 1000,
+}
+_SCALE_WORDS = {"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+_alt = lambda words: "|".join(sorted(words, key=len, reverse=True))  # noqa: E731 (longest first)
+_CARDINAL = rf"(?:(?P<tens>{_alt(_TENS)})(?:[-\s](?P<unit>{_alt(_UNITS)}))?|(?P<small>{_alt(_UNITS)}))"
+NUMBER_WORDS_RE = re.compile(
+    rf"(?<![\w-]){_CARDINAL}(?:\s+(?P<scale>{_alt(_SCALE_WORDS)})|[-\s](?P<denominator>{_alt(_DENOMINATORS)}))?(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _word_value(match: re.Match[str]) -> float:
+    if match.group("small"):
+        value = float(_UNITS[match.group("small").lower()])
+    else:
+        value = float(_TENS[match.group("tens").lower()] + _UNITS.get((match.group("unit") or "").lower(), 0))
+    if match.group("scale"):
+        return value * _SCALE_WORDS[match.group("scale").lower()]
+    if match.group("denominator"):
+        return value / _DENOMINATORS[match.group("denominator").lower()]
+    return value
+
+
+def find_number_words(text: str) -> list[NumberMention]:
+    """Every number written as words, with its span: ``five`` 5, ``Fifty`` 50, ``twenty-one``
+    21, ``one tenth`` 0.1, ``two thirds`` 0.667 (a fraction may be cited rounded, or in percent:
+    66.7, 67, 0.67), ``three hundred`` 300."""
+    mentions = []
+    for match in NUMBER_WORDS_RE.finditer(text):
+        value = _word_value(match)
+        alternates = set()
+        if match.group("denominator"):
+            for digits in (1, 2, 3):
+                alternates |= {round(value, digits), round(value * 100, digits - 1), value * 100}
+        mentions.append(NumberMention(match.start(), match.end(), match.group(), value, tuple(sorted(alternates - {value}))))
+    return mentions
