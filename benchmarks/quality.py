@@ -158,6 +158,7 @@ def replay_rows(roles: list[str] | None, scratch: Path, recorded: Path = RECORDE
     """For each set with a recording in ``recorded``: the rules' row and the replayed answers'
     row, on the recorded papers."""
     rows = []
+    held_out: dict[str, list[Report]] = {"rules": [], "replay": []}
     for spec in json.loads(SETS.read_text(encoding="utf-8")):
         recording = recorded / f"{spec['name']}.jsonl"
         if (roles and spec["role"] not in roles) or not recording.is_file():
@@ -166,8 +167,15 @@ def replay_rows(roles: list[str] | None, scratch: Path, recorded: Path = RECORDE
         inputs, gold, replayed = replay_run(recording, ROOT / spec["abstracts"], ROOT / spec["gold"], where)
         run([str(inputs)], where / "rules", make_config("rules", use_cache=False))
         for backend, out in (("rules", where / "rules"), ("replay", replayed)):
-            rows.append(row(f"{spec['name']} {backend}", spec["role"], evaluate_run(out, gold)))
-    return rows
+            report = evaluate_run(out, gold)
+            rows.append(row(f"{spec['name']} {backend}", spec["role"], report))
+            if spec["role"] == "held-out":
+                held_out[backend].append(report)
+    for backend, reports in held_out.items():
+        if len(reports) > 1:
+            pooled = Report(reports[0].fields, [p for r in reports for p in r.papers], [])
+            rows.append(row(f"all held-out {backend}", "pooled", pooled))
+    return held_out_first(rows)
 
 
 def main() -> None:
@@ -191,7 +199,13 @@ def main() -> None:
             rows = replay_rows(args.role, Path(scratch), args.recorded)
         if not rows:
             raise SystemExit(f"no recording in {args.recorded} for the sets asked")
-        print(json.dumps({"backend": "replay", "rules_version": RULES_VERSION, "sets": rows}, indent=2) if args.json else markdown(rows))
+        if args.json:
+            print(json.dumps({"backend": "replay", "rules_version": RULES_VERSION, "sets": rows}, indent=2))
+        else:
+            print(f"recorded answers replayed (backend openai against the replaying fake) beside rules {RULES_VERSION}, on the recorded papers")
+            print(leaderboard_markdown(rows))
+            print()
+            print(markdown(rows))
         return
     config = make_config(args.backend, args.model, use_cache=False)  # key and base URL as for a run
     rows, held_out = [], []
