@@ -129,7 +129,7 @@ class _SheetWriter:
         if note:
             # The note spans the table's width and wraps, so it never widens the printed page.
             ws.merged_cells.add(f"A1:{self.last_column}1")
-            ws.row_dimensions[1].height = 32
+            ws.row_dimensions[1].height = _LINE * max(2, -(-len(note) // int(sum(widths) * 1.1)) + 1)  # the wrapped note, all of it
             ws.append([self.cell(note, frozenset({"note"}))])
         ws.row_dimensions[header_row].height = 28
         ws.append([self.cell(t, frozenset({"header"})) for t in self.titles])
