@@ -135,14 +135,15 @@ def count_rejections(recording: Path) -> str:
     lines = [json.loads(line) for line in recording.read_text(encoding="utf-8").splitlines() if line.strip()]
     header = lines[0]["recording"]
     spec = gold_set(header["set"])
-    abstracts = {abstract_key(p.abstract): p.abstract for p in set_papers(header["set"], header["prompt_version"])}
+    papers = {abstract_key(p.abstract): p for p in set_papers(header["set"], header["prompt_version"])}
     gold = {g.id: g for g in read_gold(ROOT / spec["gold"])}
     total = rejected = right = cleared = 0
     out = []
     for line in lines[1:]:
         draft = ExtractionDraft.model_validate(line["answer"])
         total += len(draft.claims)
-        _, rejections = ground(draft, abstracts[line["abstract_hash"]], line["id"])
+        paper = papers[line["abstract_hash"]]
+        _, rejections = ground(draft, paper.abstract, line["id"], paper.title)  # as the run grounds it
         golden = [(c.value, c.value_max) for c in gold[line["id"]].claims] if line["id"] in gold else []
         for r in rejections:
             if r.field == "attribution":
