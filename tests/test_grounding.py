@@ -212,3 +212,23 @@ def test_a_value_written_in_digits_and_in_words_is_placed_at_its_digits() -> Non
     extraction, _ = ground(ExtractionDraft(claims=[claim(value=2, unit="%", evidence=text)]), text, "p")
     start, end = extraction.claims[0].value_span
     assert text[start:end] == "2"
+
+
+def test_what_the_tuning_recording_showed_grounding_dropping_is_kept() -> None:
+    """From the recorded answers of the tuning set (never the held-out ones): a decimal split by a
+    tokenizer ('7. 1% mAP') is one number; a bound with an article between ('over a 2x
+    speedup', 'at least a 15% improvement') or 'within' ('within 2-5%') is written."""
+    abstract = (
+        "Gen-n-Val shows significant improvements (7. 1% mAP) over YOLO-Worldv2. TabFlex can achieve over a 2x "
+        "speedup compared to TabPFN, maintaining accuracy within 2-5% of full-precision baselines, and achieving "
+        "at least a 15% accuracy improvement over the base model."
+    )
+    draft = ExtractionDraft(claims=[
+        ClaimDraft(value=7.1, unit="%", metric="mAP", evidence="Gen-n-Val shows significant improvements (7. 1% mAP)"),
+        ClaimDraft(value=2, unit="x", metric="speedup", bound="lower", kind="change", evidence="TabFlex can achieve over a 2x speedup"),
+        ClaimDraft(value=2, value_max=5, unit="%", bound="upper", evidence="maintaining accuracy within 2-5% of full-precision baselines"),
+        ClaimDraft(value=15, unit="%", bound="lower", kind="change", evidence="at least a 15% accuracy improvement"),
+    ])
+    extraction, rejected = ground(draft, abstract, "p")
+    assert rejected == []
+    assert [(c.value, c.bound) for c in extraction.claims] == [(7.1, None), (2, "lower"), (2, "upper"), (15, "lower")]

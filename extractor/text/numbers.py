@@ -83,9 +83,21 @@ def bound_after(text: str, end: int) -> str | None:
     return "upper" if found.group("upper") else "lower"
 
 
+# What a writer (or a model citing one) also takes for a bound before the number: an article
+# between ('over a 2x speedup', 'at least a 15% improvement'), and 'within' a ceiling ('within
+# 2-5% of full precision'). Grounding accepts these; the rules read only ``bound_before``.
+_BOUND_CITED = re.compile(
+    r"(?<![A-Za-z])(?:(?P<upper>less\s+than|fewer\s+than|at\s+most|below|under|within)"
+    r"|(?P<lower>more\s+than|over|at\s+least|above|exceeding))\s+(?:an?\s+)?\$?\s*$",
+    re.IGNORECASE,
+)
+
+
 def bound_written(text: str, start: int, end: int) -> str | None:
-    """The bound the text writes around the number at [start, end): before it, else after it."""
-    return bound_before(text, start) or bound_after(text, end)
+    """The bound the text writes around the number at [start, end): before it (an article
+    between, or 'within', included), else after it."""
+    cited = _BOUND_CITED.search(text, max(0, start - _BOUND_REACH), start)
+    return bound_before(text, start) or (cited.lastgroup if cited else None) or bound_after(text, end)
 
 
 @dataclass(frozen=True)
@@ -175,6 +187,19 @@ def _word_value(match: re.Match[str]) -> float:
     if match.group("denominator"):
         return value / _DENOMINATORS[match.group("denominator").lower()]
     return value
+
+
+# A decimal a tokenizer split after its point, before a percent sign ('7. 1% mAP', '63. 53\\%'):
+# never a sentence's end, since a percent does not open a sentence.
+_SPLIT_DECIMAL = re.compile(r"(?<![\d.])(\d+)\. (\d+)(?=\s?\\?%)")
+
+
+def find_split_decimals(text: str) -> list[NumberMention]:
+    """Every percent written with a space after its decimal point, as one number: ``7. 1%`` 7.1."""
+    return [
+        NumberMention(m.start(), m.end(), m.group(), float(f"{m.group(1)}.{m.group(2)}"), ())
+        for m in _SPLIT_DECIMAL.finditer(text)
+    ]
 
 
 def find_number_words(text: str) -> list[NumberMention]:
