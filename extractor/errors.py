@@ -77,3 +77,8 @@ class ReviewError(UsageError):
 
 class LocalServerError(ExtractorError):
     """The local model server could not be started (extra missing, port taken, crash)."""
+
+
+class SkippedLineWarning(UserWarning):
+    """A line of a run's papers.jsonl that does not parse: the reader skips it and goes on;
+    the command warns (file and line) and exits 1 (:func:`extractor.cli.common.reports_errors`)."""

@@ -46,8 +46,9 @@ class Benchmark(_Strict):
 class ClaimDraft(_Strict):
     """One reported number, as a backend proposes it."""
 
-    value: float
-    value_max: float | None = None
+    # A non-finite number (1e999 overflows to inf; an LLM may answer NaN) is never a claim.
+    value: float = Field(allow_inf_nan=False)
+    value_max: float | None = Field(None, allow_inf_nan=False)
     bound: Bound | None = Field(None, description="A ceiling ('less than N') or floor ('at least N').")
     unit: str | None = Field(None, description="'%', 'x', 'points', 'GiB', 'ms', ... or null.")
     metric: str | None = Field(None, description="In the paper's words (top-1 accuracy, pass@1, speedup).")

@@ -10,6 +10,7 @@ made visible).
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,7 +27,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from extractor.errors import EXIT_FAILED, ExtractorError
+from extractor.errors import EXIT_FAILED, ExtractorError, SkippedLineWarning
 from extractor.pipeline.run_files import STORE_FILE
 from extractor.progress import Step
 from extractor.text.safe import printable
@@ -103,11 +104,19 @@ def reports_errors(command: F) -> F:
 
     @functools.wraps(command)
     def wrapper(*args: object, **kwargs: object) -> object:
-        try:
-            return command(*args, **kwargs)
-        except ExtractorError as exc:
-            raise fail(str(exc), exc.exit_code) from exc
-        except OSError as exc:
-            raise fail(os_error_text(exc)) from exc
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", SkippedLineWarning)
+            try:
+                result = command(*args, **kwargs)
+            except ExtractorError as exc:
+                raise fail(str(exc), exc.exit_code) from exc
+            except OSError as exc:
+                raise fail(os_error_text(exc)) from exc
+        skipped = dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, SkippedLineWarning))
+        for message in skipped:  # once each, though a command may read a run twice
+            typer.echo(f"warning: {printable(message)}", err=True)
+        if skipped:
+            raise typer.Exit(EXIT_FAILED)
+        return result
 
     return wrapper  # type: ignore[return-value]

@@ -11,10 +11,13 @@ import io
 import json
 import os
 import tempfile
+import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from extractor.errors import NotARunError
+from pydantic import ValidationError
+
+from extractor.errors import NotARunError, SkippedLineWarning
 from extractor.pipeline.run_files import (  # noqa: F401  (the run's file names, imported from here too)
     CLAIMS_FILE,
     PAPERS_FILE,
@@ -180,9 +183,15 @@ def iter_papers(run_dir: Path) -> Iterator[PaperResult]:
 
 def _papers_in(path: Path) -> Iterator[PaperResult]:
     with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
                 yield PaperResult.model_validate_json(line)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                problem = f"{'.'.join(map(str, first['loc'])) or 'line'}: {first['msg']}"
+                warnings.warn(f"{path}:{number}: line skipped: {problem}", SkippedLineWarning, stacklevel=2)
 
 
 def read_papers(run_dir: Path) -> list[PaperResult]:

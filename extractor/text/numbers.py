@@ -8,6 +8,7 @@ at formatting. Pure functions, shared by grounding and the rules extractor.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -143,6 +144,8 @@ def find_numbers(original: str) -> list[NumberMention]:
             alternates = [value, base]
         if match.group("scale"):
             alternates.append(base * _SCALE[match.group("scale").lower()])
+        if not math.isfinite(value):
+            continue  # '1e999' overflows a float: no claim can carry it
         start, end = original_span(offsets, start, match.end())
         mentions.append(NumberMention(start, end, original[start:end], value, tuple(alternates)))
     return mentions

@@ -1,0 +1,63 @@
+"""Issue 21: the faults a hostile or unlucky input still found (docs/faults.md lists them)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+from typer.testing import CliRunner
+
+from extractor.cli.app import app
+from extractor.schema import ClaimDraft
+
+OVERFLOW = "We reach a perplexity of 1e999 on WikiText-103 and 20.5 perplexity on PTB."
+
+
+def _cli(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.mark.parametrize("field", ["value", "value_max"])
+@pytest.mark.parametrize("number", [float("inf"), float("-inf"), float("nan")])
+def test_the_schema_refuses_a_non_finite_number(field: str, number: float) -> None:
+    values = {"value": 1.0, "value_max": 2.0} | {field: number}
+    with pytest.raises(ValidationError):
+        ClaimDraft(**values, evidence="x")
+    with pytest.raises(ValidationError):  # as an LLM writes it
+        ClaimDraft.model_validate_json(json.dumps(values | {"evidence": "x"}))
+
+
+def test_a_number_too_large_for_a_float_is_no_claim_and_the_run_stays_readable(tmp_path: Path) -> None:
+    (tmp_path / "in.jsonl").write_text(json.dumps({"id": "p1", "abstract": OVERFLOW}) + "\n")
+    run = _cli("run", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "run"), "--backend", "rules", "-q")
+    assert run.exit_code == 0, run.output
+    claims = (tmp_path / "run" / "claims.csv").read_text()
+    assert "inf" not in claims and "20.5" in claims
+    board = _cli("leaderboard", str(tmp_path / "run"), "-o", str(tmp_path / "lb.xlsx"))
+    assert board.exit_code == 0, board.output
+
+
+def test_a_reader_skips_a_bad_line_warns_once_with_file_and_line_and_exits_1(tmp_path: Path) -> None:
+    (tmp_path / "in.jsonl").write_text(
+        json.dumps({"id": "p1", "abstract": OVERFLOW}) + "\n"
+        + json.dumps({"id": "p2", "abstract": "Our model gets 80.1 accuracy on ImageNet."}) + "\n"
+    )
+    assert _cli("run", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "run"), "--backend", "rules", "-q").exit_code == 0
+    papers = tmp_path / "run" / "papers.jsonl"
+    lines = papers.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["extraction"]["claims"][0]["value"] = None  # what an older run wrote for 1e999
+    papers.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    for command in (
+        ["leaderboard", str(tmp_path / "run"), "-o", str(tmp_path / "lb.xlsx")],
+        ["review", "export", str(tmp_path / "run"), "-o", str(tmp_path / "review.xlsx")],
+        ["report", str(tmp_path / "run"), "-o", str(tmp_path / "report.html")],
+    ):
+        result = _cli(*command)
+        assert result.exit_code == 1, (command, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
+        assert warnings == [f"warning: {papers}:1: line skipped: extraction.claims.0.value: Input should be a valid number"]
+    assert (tmp_path / "lb.xlsx").exists() and (tmp_path / "review.xlsx").exists() and (tmp_path / "report.html").exists()
