@@ -117,3 +117,28 @@ def test_a_cache_that_cannot_be_written_keeps_every_answer_and_counts_its_cost(t
         assert again.returncode == 0, again.stderr
         assert {p.status for p in read_papers(out)} == {"ok"}
         assert server.requests < 2 * len(papers)
+
+
+class _Planted:
+    """A pickle that, once loaded, leaves a file: what an attacker plants in a shared cache."""
+
+    def __init__(self, mark: Path) -> None:
+        self.mark = mark
+
+    def __reduce__(self):
+        return (Path.touch, (self.mark,))
+
+
+def test_a_planted_pickle_in_the_cache_is_never_run_and_is_a_miss(
+    tmp_path: Path, fake_openai: FakeOpenAI, caplog: pytest.LogCaptureFixture
+) -> None:
+    cache_dir, mark = tmp_path / "cache", tmp_path / "ran"
+    run_all(tmp_path, fake_openai, cache_dir, "first")
+    with diskcache.Cache(str(cache_dir)) as cache:  # diskcache's default Disk pickles
+        for key in list(cache):
+            cache[key] = _Planted(mark)
+    sent = fake_openai.requests
+    run_all(tmp_path, fake_openai, cache_dir, "second")
+    assert not mark.exists()
+    assert fake_openai.requests - sent == len(PAPERS)
+    assert len(cache_warnings(caplog, cache_dir)) == 1

@@ -8,10 +8,12 @@ in the run and its cost counted; only the resume of a later run is lost.
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 
 import diskcache
+from diskcache.core import MODE_PICKLE
 
 from extractor.backends.base import BackendResult
 from extractor.schema import ExtractionDraft, Usage
@@ -20,8 +22,25 @@ from extractor.text.hashing import content_hash, normalize_text
 log = logging.getLogger(__name__)
 
 
+#: Bumped when the stored value changes form: 2 = JSON text (1 was a pickled dict), so no
+#: version reads the other's entries.
+CACHE_FORMAT = 2
+
+
 def cache_key(identity: dict, abstract: str, title: str | None) -> str:
-    return content_hash({"identity": identity, "abstract": normalize_text(abstract), "title": title})
+    return content_hash(
+        {"cache": CACHE_FORMAT, "identity": identity, "abstract": normalize_text(abstract), "title": title}
+    )
+
+
+class _JsonOnlyDisk(diskcache.Disk):
+    """diskcache's storage, refusing to unpickle: anyone who can write to a shared --cache-dir
+    could plant a pickle that runs code on the next read. Values are stored as JSON text."""
+
+    def fetch(self, mode: int, filename: str, value: object, read: bool) -> object:
+        if mode == MODE_PICKLE:
+            raise ValueError("a pickled entry is refused (the cache holds JSON text only)")
+        return super().fetch(mode, filename, value, read)
 
 
 def _reason(error: Exception) -> str:
@@ -39,7 +58,7 @@ class ExtractionCache:
         self.problem: str | None = None
         self._cache: diskcache.Cache | None = None
         try:
-            self._cache = diskcache.Cache(str(directory))
+            self._cache = diskcache.Cache(str(directory), disk=_JsonOnlyDisk)
         except Exception as exc:  # sqlite3, OS and pickle errors alike: run on without it
             self._give_up("cannot be opened", exc)
 
@@ -59,7 +78,7 @@ class ExtractionCache:
             stored = self._cache.get(key)
             if stored is None:
                 return None
-            draft = ExtractionDraft.model_validate_json(stored["draft"])
+            draft = ExtractionDraft.model_validate(json.loads(stored)["draft"])
         except Exception as exc:  # a damaged entry or file is a miss
             self._give_up("cannot be read", exc)
             return None
@@ -69,7 +88,8 @@ class ExtractionCache:
         if self._cache is None:
             return
         try:
-            self._cache.set(key, {"draft": result.draft.model_dump_json(), "usage": result.usage.model_dump()})
+            entry = {"draft": result.draft.model_dump(mode="json"), "usage": result.usage.model_dump()}
+            self._cache.set(key, json.dumps(entry))
         except Exception as exc:  # the answer is kept in the run whatever happens here
             self._give_up("cannot be written", exc)
 
