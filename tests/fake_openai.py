@@ -324,6 +324,8 @@ class _Handler(BaseHTTPRequestHandler):
         elif match := _BATCH.search(path):
             batch = batches.batch(match.group(1))
             self._send(200, batch) if batch else self._not_found()
+        elif path.endswith("/batches") and batches.list_status:
+            self._send(batches.list_status, {"error": {"message": "listing batches is not supported", "type": "invalid_request_error"}})
         elif path.endswith("/batches"):
             self._send(200, batches.listing())
         else:
@@ -382,7 +384,8 @@ class FakeBatchAPI:
     answers, and lines that never ran). Scripted outcomes: ``expire_after`` (answer that many
     lines, then the batch expires and the rest are ``batch_expired``), ``fail_next`` (the next
     batches fail validation, as when the enqueued-token limit is reached); ``cancel`` works at
-    any time. ``created`` lists every batch ever created, for assertions.
+    any time; ``list_status`` (404, 405) answers ``GET /batches`` with that error, as servers
+    without the list do. ``created`` lists every batch ever created, for assertions.
     """
 
     def __init__(self, fake: FakeOpenAI) -> None:
@@ -390,6 +393,7 @@ class FakeBatchAPI:
         self.seconds = 0.0
         self.expire_after: int | None = None
         self.fail_next = 0
+        self.list_status: int | None = None
         self.files: dict[str, tuple[dict, bytes]] = {}
         self.batches: dict[str, dict] = {}
         self.created: list[str] = []

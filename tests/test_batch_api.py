@@ -246,3 +246,14 @@ def test_an_unreachable_batch_api_is_one_line_and_the_rerun_resumes(tmp_path: Pa
     assert "Traceback" not in result.output
     fake_openai.start()
     assert run([str(source)], tmp_path / "run", config).failed == 0 and fake_openai.batch_api.created == ["batch_0001"]
+
+
+@pytest.mark.parametrize("status", [404, 405])
+def test_a_server_without_the_batch_list_runs_from_the_state_file_alone(
+    tmp_path: Path, fake_openai: FakeOpenAI, status: int
+) -> None:
+    fake_openai.batch_api.list_status = status
+    out = tmp_path / "run"
+    summary = run([str(inputs(tmp_path))], out, batch_config(fake_openai, cache_dir=tmp_path / "c"))
+    assert [r.status for r in summary.results] == ["ok"] * 5, [r.error for r in summary.results]
+    assert len(fake_openai.batch_api.created) == 1

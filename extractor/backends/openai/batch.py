@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from openai import APIError
+from openai import APIError, APIStatusError
 from openai.types import Batch
 from openai.types.chat import ChatCompletion
 
@@ -263,10 +263,16 @@ class BatchRun:
             self.state.save()
 
     async def _batch_of(self, file_id: str) -> Batch | None:
-        """The batch already made of this input file, if a killed run created it unrecorded."""
-        async for batch in self.client.batches.list(limit=100):
-            if batch.input_file_id == file_id:
-                return batch
+        """The batch already made of this input file, if a killed run created it unrecorded. A
+        server without the list (404 or 405: several OpenAI-compatible ones) has none to find
+        that way: the state file alone says what was created."""
+        try:
+            async for batch in self.client.batches.list(limit=100):
+                if batch.input_file_id == file_id:
+                    return batch
+        except APIStatusError as exc:
+            if exc.status_code not in (404, 405):
+                raise
         return None
 
     async def _finish(
