@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
+from extractor.pipeline.rundir import read_papers
 from extractor.schema import ClaimDraft
 
 OVERFLOW = "We reach a perplexity of 1e999 on WikiText-103 and 20.5 perplexity on PTB."
@@ -61,3 +62,26 @@ def test_a_reader_skips_a_bad_line_warns_once_with_file_and_line_and_exits_1(tmp
         warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
         assert warnings == [f"warning: {papers}:1: line skipped: extraction.claims.0.value: Input should be a valid number"]
     assert (tmp_path / "lb.xlsx").exists() and (tmp_path / "review.xlsx").exists() and (tmp_path / "report.html").exists()
+
+
+def test_dollar_signs_in_a_paper_id_still_give_the_leaderboard(tmp_path: Path) -> None:
+    rows = [
+        {"id": "m$\\frac{$1", "abstract": "FooNet achieves 80.1% top-1 accuracy on ImageNet."},
+        {"id": "p$2", "abstract": "BarNet achieves 79.3% top-1 accuracy on ImageNet."},
+    ]
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = _cli("run", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "run"), "--backend", "rules", "-q")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "run" / "leaderboard.xlsx").stat().st_size > 0
+
+
+@pytest.mark.parametrize("depth", [100_000, 300])
+def test_a_deeply_nested_line_fails_by_name_and_the_batch_goes_on(tmp_path: Path, depth: int) -> None:
+    good = [json.dumps({"id": f"g{i}", "abstract": "Our model gets 80.1 accuracy on ImageNet."}) for i in (1, 2)]
+    deep = '{"id": "deep", "abstract": "x", "m": ' + "[" * depth + "]" * depth + "}"
+    (tmp_path / "in.jsonl").write_text("\n".join([good[0], deep, good[1]]) + "\n")
+    _cli("run", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "run"), "--backend", "rules", "-q")
+    results = {r.id: r for r in read_papers(tmp_path / "run")}
+    assert results["g1"].status == results["g2"].status == "ok"
+    (failed,) = [r for r in results.values() if r.status == "failed"]
+    assert "in.jsonl:2" in failed.error and "nested deeper" in failed.error

@@ -207,6 +207,20 @@ def _from_fields(fields: dict, file: str, line: int) -> Paper:
     )
 
 
+#: Deeper JSON is refused at the line: pydantic's serializer (papers.jsonl) stops near 255.
+MAX_DEPTH = 64
+
+
+def _too_deep(value: object) -> bool:
+    """Whether a parsed JSON value nests deeper than :data:`MAX_DEPTH` (iterative: no recursion)."""
+    level = [value]
+    for _ in range(MAX_DEPTH):
+        level = [v for item in level for v in (item.values() if isinstance(item, dict) else item if isinstance(item, list) else ())]
+        if not level:
+            return False
+    return True
+
+
 def _jsonl_records(lines: Iterable[str | None], name: str) -> Iterator[Paper]:
     for number, text in enumerate(lines, start=1):
         if text is None:
@@ -218,6 +232,11 @@ def _jsonl_records(lines: Iterable[str | None], name: str) -> Iterator[Paper]:
             fields = json.loads(text)
         except json.JSONDecodeError as exc:
             yield _failed(name, number, f"malformed JSON ({exc.msg} at column {exc.colno})")
+            continue
+        except RecursionError:
+            fields = None
+        if fields is None or _too_deep(fields):
+            yield _failed(name, number, f"JSON nested deeper than {MAX_DEPTH} levels")
             continue
         if not isinstance(fields, dict):
             yield _failed(name, number, "line is JSON but not an object")
