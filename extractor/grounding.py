@@ -34,7 +34,7 @@ from extractor.text.numbers import (
     bound_written,
     find_number_words,
     find_numbers,
-    find_split_decimals,
+    find_split_numbers,
     mentions_in,
 )
 
@@ -78,10 +78,10 @@ def _folded(text: str) -> tuple[str, tuple[int, ...]]:
 @lru_cache(maxsize=256)
 def _mentions(abstract: str) -> tuple[NumberMention, ...]:
     """The numbers of an abstract, found once for the validator's and the runner's grounding:
-    in digits, then a decimal a tokenizer split ('7. 1%'), then in words ('five times', 'one
+    in digits, then numbers a tokenizer split ('7. 1%', '1 , 800'), then in words ('five times', 'one
     tenth of a second'), as a good model cites each. Digits first: a value written both ways in
     one evidence is placed at its digits."""
-    return (*find_numbers(abstract), *find_split_decimals(abstract), *find_number_words(abstract))
+    return (*find_numbers(abstract), *find_split_numbers(abstract), *find_number_words(abstract))
 
 
 def find_evidence(evidence: str, abstract: str) -> tuple[int, int] | None:

@@ -221,14 +221,15 @@ def test_what_the_tuning_recording_showed_grounding_dropping_is_kept() -> None:
     abstract = (
         "Gen-n-Val shows significant improvements (7. 1% mAP) over YOLO-Worldv2. TabFlex can achieve over a 2x "
         "speedup compared to TabPFN, maintaining accuracy within 2-5% of full-precision baselines, and achieving "
-        "at least a 15% accuracy improvement over the base model."
+        "at least a 15% accuracy improvement over the base model. It is up to 1 , 800 + times faster."
     )
     draft = ExtractionDraft(claims=[
         ClaimDraft(value=7.1, unit="%", metric="mAP", evidence="Gen-n-Val shows significant improvements (7. 1% mAP)"),
         ClaimDraft(value=2, unit="x", metric="speedup", bound="lower", kind="change", evidence="TabFlex can achieve over a 2x speedup"),
         ClaimDraft(value=2, value_max=5, unit="%", bound="upper", evidence="maintaining accuracy within 2-5% of full-precision baselines"),
         ClaimDraft(value=15, unit="%", bound="lower", kind="change", evidence="at least a 15% accuracy improvement"),
+        ClaimDraft(value=1800, unit="x", kind="change", evidence="up to 1 , 800 + times faster"),
     ])
     extraction, rejected = ground(draft, abstract, "p")
     assert rejected == []
-    assert [(c.value, c.bound) for c in extraction.claims] == [(7.1, None), (2, "lower"), (2, "upper"), (15, "lower")]
+    assert [(c.value, c.bound) for c in extraction.claims] == [(7.1, None), (2, "lower"), (2, "upper"), (15, "lower"), (1800, None)]

@@ -192,17 +192,24 @@ def _word_value(match: re.Match[str]) -> float:
     return value
 
 
-# A decimal a tokenizer split after its point, before a percent sign ('7. 1% mAP', '63. 53\\%'):
-# never a sentence's end, since a percent does not open a sentence.
+# Numbers a tokenizer split with spaces (SciREX's abstracts are token-joined): a decimal split
+# after its point before a percent sign ('7. 1% mAP', '63. 53\\%': a percent opens no sentence),
+# and thousands split around their commas ('1 , 800 + times').
 _SPLIT_DECIMAL = re.compile(r"(?<![\d.])(\d+)\. (\d+)(?=\s?\\?%)")
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?: , \d{3})+(?![\d])")
 
 
-def find_split_decimals(text: str) -> list[NumberMention]:
-    """Every percent written with a space after its decimal point, as one number: ``7. 1%`` 7.1."""
-    return [
+def find_split_numbers(text: str) -> list[NumberMention]:
+    """Every number a tokenizer split with spaces, as one number: ``7. 1%`` 7.1, ``1 , 800`` 1800."""
+    found = [
         NumberMention(m.start(), m.end(), m.group(), float(f"{m.group(1)}.{m.group(2)}"), ())
         for m in _SPLIT_DECIMAL.finditer(text)
     ]
+    found += [
+        NumberMention(m.start(), m.end(), m.group(), float(m.group().replace(" , ", "")), ())
+        for m in _SPACED_THOUSANDS.finditer(text)
+    ]
+    return sorted(found, key=lambda m: m.start)
 
 
 def find_number_words(text: str) -> list[NumberMention]:
