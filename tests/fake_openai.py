@@ -385,7 +385,8 @@ class FakeBatchAPI:
     lines, then the batch expires and the rest are ``batch_expired``), ``fail_next`` (the next
     batches fail validation, as when the enqueued-token limit is reached); ``cancel`` works at
     any time; ``list_status`` (404, 405) answers ``GET /batches`` with that error, as servers
-    without the list do. ``created`` lists every batch ever created, for assertions.
+    without the list do; ``damage_output`` rewrites the lines of an output file (a proxy's
+    HTML, a body without ``choices``). ``created`` lists every batch ever created, for assertions.
     """
 
     def __init__(self, fake: FakeOpenAI) -> None:
@@ -394,6 +395,7 @@ class FakeBatchAPI:
         self.expire_after: int | None = None
         self.fail_next = 0
         self.list_status: int | None = None
+        self.damage_output: Callable[[list[str]], list[str]] | None = None
         self.files: dict[str, tuple[dict, bytes]] = {}
         self.batches: dict[str, dict] = {}
         self.created: list[str] = []
@@ -505,7 +507,10 @@ class FakeBatchAPI:
         files: dict[str, object] = {"output_file_id": None, "error_file_id": None}
         for key, records in (("output_file_id", output), ("error_file_id", errors)):
             if records:
-                text = "".join(json.dumps(r) + "\n" for r in records).encode()
+                lines = [json.dumps(r) + "\n" for r in records]
+                if key == "output_file_id" and self.damage_output:
+                    lines = self.damage_output(lines)
+                text = "".join(lines).encode()
                 files[key] = self._file(text, f"{batch_id}_{key[:-8]}.jsonl", "batch_output")["id"]
         self._set(
             batch_id, status=final, **files, **{f"{final}_at": int(time.time())},

@@ -257,3 +257,25 @@ def test_a_server_without_the_batch_list_runs_from_the_state_file_alone(
     summary = run([str(inputs(tmp_path))], out, batch_config(fake_openai, cache_dir=tmp_path / "c"))
     assert [r.status for r in summary.results] == ["ok"] * 5, [r.error for r in summary.results]
     assert len(fake_openai.batch_api.created) == 1
+
+
+def _garbage_first_and_no_choices_second(lines: list[str]) -> list[str]:
+    second = json.loads(lines[1])
+    del second["response"]["body"]["choices"]
+    return ["<html><body>502 Bad Gateway</body></html>\n", json.dumps(second) + "\n", *lines[2:]]
+
+
+def test_bad_lines_in_a_batch_output_lose_no_good_answer_and_each_failure_is_named(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.batch_api.damage_output = _garbage_first_and_no_choices_second
+    out = tmp_path / "run"
+    summary = run([str(inputs(tmp_path))], out, batch_config(fake_openai, cache_dir=tmp_path / "c"))
+    statuses = [r.status for r in summary.results]
+    assert statuses.count("ok") == 3, [r.error for r in summary.results]
+    failed = [r.error for r in summary.results if r.status == "failed"]
+    assert len(failed) == 2
+    assert any("output.jsonl:1 is not JSON" in e for e in failed)  # the paper whose line was lost
+    assert any("output.jsonl:2 (" in e and "not a chat completion" in e for e in failed)
+    rerun = run([str(inputs(tmp_path))], out, batch_config(fake_openai, cache_dir=tmp_path / "c"))
+    assert [r.status for r in rerun.results].count("ok") >= 3

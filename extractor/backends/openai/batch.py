@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -32,6 +33,7 @@ from pathlib import Path
 from openai import APIError, APIStatusError
 from openai.types import Batch
 from openai.types.chat import ChatCompletion
+from pydantic import ValidationError
 
 from extractor.backends.base import BackendResult
 from extractor.backends.openai.exchange import (
@@ -54,6 +56,7 @@ from extractor.schema import ExtractionDraft, Usage
 
 BATCH_DIR = "batch"
 STATE_FILE = "state.json"
+log = logging.getLogger(__name__)
 ENDPOINT = "/v1/chat/completions"
 COMPLETION_WINDOW = "24h"
 MAX_LINES = 50_000  # the Batch API's limit per file
@@ -342,18 +345,38 @@ class BatchRun:
     ) -> dict[str, Answered]:
         """Each wanted paper of the submission: its answer, a re-ask, or why it failed."""
         answered: dict[str, Answered] = {}
+        unreadable: list[str] = []  # each line stands alone: a bad one never loses the others
         for path in outputs.values():
             if path is None:
                 continue
-            for line in read_jsonl(path):
-                key = line.get("custom_id")
-                if key in wanted and key in submission.keys:
-                    answered[key] = await self._answer(submission, batch.id, line, wanted[key])
+            with path.open(encoding="utf-8", errors="replace") as handle:
+                for number, text in enumerate(handle, 1):
+                    if not text.strip():
+                        continue
+                    try:
+                        line = json.loads(text)
+                    except (ValueError, RecursionError):
+                        unreadable.append(f"{path.name}:{number} is not JSON")
+                        continue
+                    key = line.get("custom_id") if isinstance(line, dict) else None
+                    if key in wanted and key in submission.keys:
+                        try:
+                            answered[key] = await self._answer(submission, batch.id, line, wanted[key])
+                        except (ValidationError, AttributeError, TypeError, KeyError) as exc:
+                            problem = f"{path.name}:{number} ({key}) is not a chat completion: {' '.join(str(exc).split())[:200]}"
+                            unreadable.append(problem)
+                            answered[key] = Answered(self._carry(submission, key), error=f"{problem}; {RERUN}")
+                    elif key is None:
+                        unreadable.append(f"{path.name}:{number} has no custom_id")
+        for problem in unreadable:
+            log.warning("warning: batch %s: %s", batch.id, problem)
         why = {
             "expired": f"the batch {batch.id} expired (24 h window) before this request ran",
             "cancelled": f"the batch {batch.id} was cancelled before this request ran",
             "failed": f"the batch {batch.id} failed: {_batch_errors(batch)}",
         }.get(batch.status, f"the batch {batch.id} ended ({batch.status}) without an answer for this request")
+        if unreadable:
+            why += f" (unreadable lines: {'; '.join(unreadable)[:500]})"
         for key in submission.keys:
             if key in wanted and key not in answered:
                 answered[key] = Answered(self._carry(submission, key), error=f"{why}; {RERUN}")
