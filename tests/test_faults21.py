@@ -85,3 +85,15 @@ def test_a_deeply_nested_line_fails_by_name_and_the_batch_goes_on(tmp_path: Path
     assert results["g1"].status == results["g2"].status == "ok"
     (failed,) = [r for r in results.values() if r.status == "failed"]
     assert "in.jsonl:2" in failed.error and "nested deeper" in failed.error
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_a_utf16_or_utf32_text_file_fails_by_name_not_ok_with_no_claims(tmp_path: Path, encoding: str) -> None:
+    source = tmp_path / "abstract.txt"
+    text = "Our model gets 80.1% accuracy on ImageNet.\n\nFooNet reaches 79.3% accuracy on ImageNet.\n"
+    bom = {"utf-16-be": "\ufeff"}.get(encoding, "")  # utf-16 and utf-32 write their own BOM
+    source.write_bytes((bom + text).encode(encoding))
+    _cli("run", str(source), "-o", str(tmp_path / "run"), "--backend", "rules", "-q")
+    (result,) = read_papers(tmp_path / "run")
+    assert result.status == "failed"
+    assert "abstract.txt" in result.error and "UTF-" in result.error

@@ -8,6 +8,7 @@ line and problem, and goes on with the next one.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import itertools
@@ -139,7 +140,25 @@ def _read_file(path: Path, sheet: str | None, max_chars: int) -> Iterator[Paper]
         yield from _read_stream(handle, str(path), path.suffix.lower(), max_chars)
 
 
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),  # before UTF-16: LE shares its start
+    (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+def _wide_encoding(handle: BinaryIO) -> str | None:
+    """'UTF-16' or 'UTF-32' when the stream starts with that byte-order mark (read as UTF-8
+    its text would be full of NULs), without consuming anything."""
+    peek = getattr(handle, "peek", None)
+    head = peek(4)[:4] if peek else b""
+    return next((encoding for bom, encoding in _WIDE_BOMS if head.startswith(bom)), None)
+
+
 def _read_stream(handle: BinaryIO, name: str, suffix: str, max_chars: int) -> Iterator[Paper]:
+    encoding = _wide_encoding(handle)
+    if encoding:
+        yield _failed(name, None, f"the file is {encoding} (it starts with a byte-order mark); save it as UTF-8")
+        return
     if suffix == ".csv":
         records = _csv_records(handle, name)
     else:
