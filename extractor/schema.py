@@ -7,9 +7,9 @@ The JSON Schema of both is exported to ``schemas/`` and checked by a test.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 Kind = Literal["score", "change"]
 Direction = Literal["increase", "decrease"]
@@ -21,6 +21,12 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+#: A name or a metric longer than this is no name: the bound keeps every field, and the review
+#: sheet's hidden base, inside a spreadsheet cell (32,767 characters).
+MAX_NAME = 500
+Name = Annotated[str, StringConstraints(max_length=MAX_NAME)]
+
+
 # The draft models are sent to the LLM with every request, so their field descriptions are
 # short: the system prompt (prompts/<version>/system.md) defines each field with examples, and
 # the descriptions restate the attribution rules of docs/ANNOTATION.md (version 3) where the
@@ -28,19 +34,19 @@ class _Strict(BaseModel):
 
 
 class Method(_Strict):
-    name: str
-    aliases: list[str] = Field(default_factory=list)
+    name: Name
+    aliases: list[Name] = Field(default_factory=list)
     proposed: bool = True
 
 
 class Model(_Strict):
-    name: str
+    name: Name
     params_b: float | None = Field(None, ge=0)
     active_params_b: float | None = Field(None, ge=0)
 
 
 class Benchmark(_Strict):
-    name: str
+    name: Name
 
 
 class ClaimDraft(_Strict):
@@ -50,13 +56,13 @@ class ClaimDraft(_Strict):
     value: float = Field(allow_inf_nan=False)
     value_max: float | None = Field(None, allow_inf_nan=False)
     bound: Bound | None = Field(None, description="A ceiling ('less than N') or floor ('at least N').")
-    unit: str | None = Field(None, description="'%', 'x', 'points', 'GiB', 'ms', ... or null.")
-    metric: str | None = Field(None, description="In the paper's words (top-1 accuracy, pass@1, speedup).")
-    benchmark: str | None = Field(None, description="The dataset this number is measured on.")
-    method: str | None = Field(None, description="What achieved it; we/our method = the proposed method.")
-    model: str | None = Field(None, description="The pretrained model that achieved it.")
-    baseline: str | None = Field(None, description="What it is compared with ('FP16').")
-    setting: str | None = None
+    unit: Name | None = Field(None, description="'%', 'x', 'points', 'GiB', 'ms', ... or null.")
+    metric: Name | None = Field(None, description="In the paper's words (top-1 accuracy, pass@1, speedup).")
+    benchmark: Name | None = Field(None, description="The dataset this number is measured on.")
+    method: Name | None = Field(None, description="What achieved it; we/our method = the proposed method.")
+    model: Name | None = Field(None, description="The pretrained model that achieved it.")
+    baseline: Name | None = Field(None, description="What it is compared with ('FP16').")
+    setting: Name | None = None
     proposed: bool = Field(False, description="The paper's own proposed method's result, named or not.")
     kind: Kind = Field("score", description="change: a gain, reduction, speedup or gap.")
     direction: Direction | None = Field(None, description="Of the measured quantity, for a change.")

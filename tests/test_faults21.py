@@ -97,3 +97,16 @@ def test_a_utf16_or_utf32_text_file_fails_by_name_not_ok_with_no_claims(tmp_path
     (result,) = read_papers(tmp_path / "run")
     assert result.status == "failed"
     assert "abstract.txt" in result.error and "UTF-" in result.error
+
+
+@pytest.mark.parametrize("field", ["metric", "benchmark", "method", "model", "baseline", "setting", "unit"])
+def test_a_name_longer_than_the_bound_is_refused_so_every_field_fits_a_cell(field: str) -> None:
+    from extractor.schema import MAX_NAME, Benchmark, Method
+
+    assert ClaimDraft(value=1.0, evidence="x", **{field: "n" * MAX_NAME}).model_dump()[field] == "n" * MAX_NAME
+    with pytest.raises(ValidationError):
+        ClaimDraft(value=1.0, evidence="x", **{field: "n" * (MAX_NAME + 1)})
+    with pytest.raises(ValidationError):
+        Benchmark(name="n" * (MAX_NAME + 1))
+    with pytest.raises(ValidationError):
+        Method(name="m", aliases=["n" * (MAX_NAME + 1)])
