@@ -110,3 +110,32 @@ def test_a_name_longer_than_the_bound_is_refused_so_every_field_fits_a_cell(fiel
         Benchmark(name="n" * (MAX_NAME + 1))
     with pytest.raises(ValidationError):
         Method(name="m", aliases=["n" * (MAX_NAME + 1)])
+
+
+_FULL_DISK_WRITER = """
+import resource, signal, sys
+from pathlib import Path
+from extractor.pipeline.rundir import RunWriter
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))  # files stop growing, as on a full disk
+writer = RunWriter(Path(sys.argv[1]))
+try:
+    for _ in range(1000):
+        writer.add("x" * 1000, "")
+    writer.finish({})
+except OSError as exc:
+    print(exc.filename, exc.strerror)
+"""
+
+
+def test_a_full_disk_during_the_final_write_names_the_file_and_leaves_no_temporary(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    out = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-c", _FULL_DISK_WRITER, str(out)], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(str(out / "papers.jsonl")), done.stdout
+    assert [p.name for p in out.iterdir() if p.name.endswith(".tmp")] == []

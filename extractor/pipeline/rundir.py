@@ -141,20 +141,35 @@ class RunWriter:
 
     def add(self, paper_line: str, claims: str) -> None:
         """One paper: its ``papers.jsonl`` line (without the newline) and its claims rows."""
-        self._files[PAPERS_FILE][1].write(paper_line + "\n")
-        self._files[CLAIMS_FILE][1].write(claims)
+        for name, text in ((PAPERS_FILE, paper_line + "\n"), (CLAIMS_FILE, claims)):
+            try:
+                self._files[name][1].write(text)
+            except OSError as exc:
+                raise self._failed(name, exc) from exc
 
     def finish(self, info: dict) -> None:
         for name, (tmp, handle) in self._files.items():
-            handle.flush()
-            os.fsync(handle.fileno())
-            handle.close()
+            try:
+                handle.flush()
+                os.fsync(handle.fileno())
+                handle.close()
+            except OSError as exc:
+                raise self._failed(name, exc) from exc
             os.replace(tmp, self.out_dir / name)
         atomic_write_text(self.out_dir / RUN_FILE, json.dumps(info, indent=2, sort_keys=True) + "\n")
 
+    def _failed(self, name: str, error: OSError) -> OSError:
+        """The error naming the file it was writing (a full disk says only 'No space left on
+        device'), once the temporary files are gone."""
+        self.abandon()
+        return OSError(error.errno, error.strerror or str(error), str(self.out_dir / name))
+
     def abandon(self) -> None:
         for tmp, handle in self._files.values():
-            handle.close()
+            try:
+                handle.close()
+            except OSError:  # the buffer could not be flushed (a full disk): it is discarded
+                pass
             Path(tmp).unlink(missing_ok=True)
 
 
