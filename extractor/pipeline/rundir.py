@@ -13,7 +13,9 @@ import os
 import tempfile
 import warnings
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 from pydantic import ValidationError
 
@@ -46,22 +48,29 @@ def _umask() -> int:
     return mask
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path`` and rename it into place. The file
-    gets the mode a plain ``open(path, "w")`` would give (0666 less the umask), not mkstemp's
-    0600, so a teammate or a web server can read a shared run."""
+@contextmanager
+def atomic_file(path: Path, binary: bool = False) -> Iterator[IO]:
+    """A file written beside ``path`` and renamed into place only when the block ends without an
+    error (else removed): readers see the old file or the new one, never half of one. It gets the
+    mode a plain ``open(path, "w")`` would give (0666 less the umask), not mkstemp's 0600, so a
+    teammate or a web server can read a shared run."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp, handle = _temporary(path.parent, path.name, binary)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), 0o666 & ~_umask())
-            handle.write(data)
+        with handle:
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (:func:`atomic_file`)."""
+    with atomic_file(path, binary=True) as handle:
+        handle.write(data)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -99,30 +108,23 @@ def _csv_header() -> str:
     return buffer.getvalue()
 
 
-def _temporary(directory: Path, name: str) -> tuple[str, io.TextIOWrapper]:
-    """A new temporary text file beside ``directory / name``, to be moved into place whole."""
+def _temporary(directory: Path, name: str, binary: bool = False) -> tuple[str, IO]:
+    """A new temporary file beside ``directory / name`` (text unless ``binary``), to be moved into
+    place whole, readable like any new file."""
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".tmp")
-    os.fchmod(fd, 0o666 & ~_umask())  # as atomic_write_bytes: readable like any new file
-    return tmp, os.fdopen(fd, "w", encoding="utf-8", newline="")
+    os.fchmod(fd, 0o666 & ~_umask())
+    return tmp, (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline=""))
 
 
 def write_claims(path: Path, results: Iterable[PaperResult]) -> int:
     """Write a ``claims.csv``-shaped file of these papers, one paper at a time, atomically;
     the number of claims written."""
-    tmp, handle = _temporary(path.parent, path.name)
     count = 0
-    try:
-        with handle:
-            handle.write(_csv_header())
-            for result in results:
-                handle.write(claims_text(result))
-                count += len(result.extraction.claims) if result.extraction else 0
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(path) as handle:
+        handle.write(_csv_header())
+        for result in results:
+            handle.write(claims_text(result))
+            count += len(result.extraction.claims) if result.extraction else 0
     return count
 
 
