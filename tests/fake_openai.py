@@ -81,6 +81,7 @@ FAULT_KINDS = (
     "invented_name",  # the grounded answer with its claims credited to a benchmark not in the abstract
     "invented_bound",  # the grounded answer with every claim called an upper bound ('less than')
     "length",  # cut JSON with finish_reason "length"
+    "no_choices",  # HTTP 200 with "choices": [] (an OpenAI-compatible server that lost the answer)
     "refusal",  # the model refuses (message.refusal, no content)
 )
 
@@ -699,7 +700,7 @@ class FakeOpenAI:
             "object": "chat.completion",
             "created": int(time.time()),
             "model": body.get("model", "fake-model"),
-            "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
+            "choices": [] if kind == "no_choices" else [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
             "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
         }
 

@@ -139,3 +139,17 @@ def test_a_full_disk_during_the_final_write_names_the_file_and_leaves_no_tempora
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(str(out / "papers.jsonl")), done.stdout
     assert [p.name for p in out.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_an_answer_without_choices_fails_that_paper_with_a_clear_reason(tmp_path: Path, fake_openai) -> None:
+    from extractor.pipeline.runner import run
+    from tests.conftest_fake import fixture_papers, openai_config, write_papers
+    from tests.fake_openai import Fault
+
+    papers = fixture_papers(2)
+    fake_openai.faults.append(Fault("no_choices", match="GANQ", times=10))
+    source = write_papers(tmp_path / "papers.jsonl", papers)
+    summary = run([str(source)], tmp_path / "run", openai_config(fake_openai, cache_dir=tmp_path / "c", max_retries=0))
+    failed = [r for r in summary.results if r.status == "failed"]
+    assert len(failed) == 1 and "without a choice" in failed[0].error, [r.error for r in summary.results]
+    assert "IndexError" not in failed[0].error

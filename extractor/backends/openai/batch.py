@@ -33,7 +33,6 @@ from pathlib import Path
 from openai import APIError, APIStatusError
 from openai.types import Batch
 from openai.types.chat import ChatCompletion
-from pydantic import ValidationError
 
 from extractor.backends.base import BackendResult
 from extractor.backends.openai.exchange import (
@@ -362,7 +361,7 @@ class BatchRun:
                     if key in wanted and key in submission.keys:
                         try:
                             answered[key] = await self._answer(submission, batch.id, line, wanted[key])
-                        except (ValidationError, AttributeError, TypeError, KeyError) as exc:
+                        except (ValueError, AttributeError, TypeError, KeyError) as exc:  # pydantic, empty choices
                             problem = f"{path.name}:{number} ({key}) is not a chat completion: {' '.join(str(exc).split())[:200]}"
                             unreadable.append(problem)
                             answered[key] = Answered(self._carry(submission, key), error=f"{problem}; {RERUN}")

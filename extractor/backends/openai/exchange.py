@@ -46,6 +46,10 @@ INSTRUCTOR_MODES: dict[str, instructor.Mode] = {
 # instructor writes the schema into the messages in these modes; in the others it is a part of
 # the request of its own (tool definition, response_format) that does not depend on the paper.
 SCHEMA_IN_MESSAGES = frozenset({"json", "md_json"})
+class EmptyAnswerError(ValueError):
+    """A chat completion with no choices: nothing to parse, nothing to re-ask about."""
+
+
 PARSE_ERRORS = (ValidationError, json.JSONDecodeError, ResponseParsingError)
 CUT_OFF = IncompleteOutputException  # finish_reason "length": not worth a re-ask
 MAX_REASKS = 2
@@ -144,6 +148,8 @@ def request_body(mode: str, messages: list[dict], config: RunConfig) -> dict[str
 async def parse_answer(response: ChatCompletion, mode: str, grounding: Grounding) -> GroundedDraft:
     """The validated, grounded draft in a response; a :data:`PARSE_ERRORS` error is worth a
     re-ask (:func:`reask_body`), :data:`CUT_OFF` is not."""
+    if not getattr(response, "choices", None):  # instructor would fail with an IndexError
+        raise EmptyAnswerError("the server answered HTTP 200 without a choice (\"choices\": []): no answer to read")
     return await process_response_async(
         response,
         response_model=GroundedDraft,
