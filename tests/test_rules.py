@@ -17,7 +17,7 @@ from extractor.pipeline.ingest import read_inputs
 from extractor.rules import RULES_VERSION, extract
 from extractor.rules.acronyms import abbreviations
 from extractor.rules.quantities import parse_quantities
-from extractor.rules.text import Document, sentence_spans
+from extractor.rules.document import Document, sentence_spans
 
 from .conftest import FIXTURES
 

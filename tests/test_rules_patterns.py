@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from extractor.rules.text import AnyCase, ascii_only
+from extractor.rules.document import AnyCase, ascii_only
 from extractor.rules.vocabulary import alternation, word_start
 
 TEXTS = [

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from extractor.backends.base import Backend, BackendResult
-from extractor.backends.registry import get_backend
+from extractor.backends.by_name import get_backend
 from extractor.backends.rules import RulesBackend
 from extractor.config import RunConfig
 from extractor.errors import BackendError, BudgetExceeded, NoInputError

@@ -17,13 +17,13 @@ from extractor.catalog.registry import find_benchmarks
 from extractor.grounding import name_key, unique_names
 from extractor.rules.acronyms import abbreviations
 from extractor.rules.attribution import PROPOSES, UNNAMED_PROPOSED, Subjects, build_claims, measure_names
-from extractor.rules.benchmarks import find_benchmark_mentions
+from extractor.rules.benchmark_names import find_benchmark_mentions
 from extractor.rules.claims import read_all
 from extractor.rules.cues import FIRST_PERSON, Name
 from extractor.rules.models import find_models, named_models
 from extractor.rules.names import find_names, singular, title_name
 from extractor.rules.quantities import parse_quantities
-from extractor.rules.text import Document, Mention, written_at
+from extractor.rules.document import Document, Mention, written_at
 from extractor.schema import Benchmark, ExtractionDraft, Method
 from extractor.text.numbers import find_numbers
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from extractor.rules.chunks import CONNECTORS, QUOTES, TOKEN
-from extractor.rules.text import Document
+from extractor.rules.document import Document
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from extractor.catalog.registry import benchmark_entry
 from extractor.rules.quantities import Quantity
-from extractor.rules.text import AsciiFirst, Document
+from extractor.rules.document import AsciiFirst, Document
 from extractor.rules.vocabulary import (
     CORRELATION_SYMBOLS,
     COUNT_NOUNS,

@@ -28,7 +28,7 @@ from extractor.rules.chunks import (
     name_chunk,
     name_like,
 )
-from extractor.rules.text import SPACED_WORD, AnyCase, AsciiFirst, Document
+from extractor.rules.document import SPACED_WORD, AnyCase, AsciiFirst, Document
 from extractor.rules.vocabulary import (
     DATA_HEADS,
     GENERIC_NAMES,

@@ -13,7 +13,7 @@ import re
 from extractor.grounding import unique_names
 from extractor.rules.claims import SIZE, Reading
 from extractor.rules.quantities import Quantity
-from extractor.rules.text import AnyCase, Document, Mention
+from extractor.rules.document import AnyCase, Document, Mention
 from extractor.rules.vocabulary import FAMILY_NAMES, FAMILY_PREFIXES, MODEL_NAME, PARAMETER_NOUNS
 from extractor.schema import Model
 

@@ -32,7 +32,7 @@ from extractor.rules.cues import (
     proposed,
     subject,
 )
-from extractor.rules.text import Document, written_at
+from extractor.rules.document import Document, written_at
 from extractor.rules.vocabulary import DATA_HEADS, GENERIC_NAMES
 
 # What ends a name that opens a title: 'CyCADA: ...', 'M - Walk : ...', 'X \u2014 ...', 'X - a ...'.

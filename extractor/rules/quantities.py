@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from extractor.rules.text import Document
+from extractor.rules.document import Document
 from extractor.text.numbers import NumberMention, find_numbers
 
 SCALES = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}

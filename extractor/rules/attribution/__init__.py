@@ -31,7 +31,7 @@ from extractor.rules.attribution.subject import (
 )
 from extractor.rules.claims import CLAIM, SETTING, Reading
 from extractor.rules.quantities import Quantity
-from extractor.rules.text import Document, Mention
+from extractor.rules.document import Document, Mention
 from extractor.schema import ClaimDraft
 from extractor.text.numbers import NumberMention, bound_before
 

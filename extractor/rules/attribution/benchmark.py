@@ -10,7 +10,7 @@ import re
 
 from extractor.rules.attribution.phrases import QUALIFIER, names_metric, phrase_after
 from extractor.rules.quantities import Quantity
-from extractor.rules.text import Document, Mention
+from extractor.rules.document import Document, Mention
 
 # '18.7% phoneme error rate (PER) on the TIMIT task', '72.27% on the test-std split of the VQA
 # v2.0 dataset': the metric, its acronym, and the part of the benchmark the number is on.

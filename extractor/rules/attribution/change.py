@@ -20,7 +20,7 @@ from extractor.rules.attribution.phrases import (
 from extractor.rules.attribution.subject import Subjects, name_after
 from extractor.rules.chunks import coined
 from extractor.rules.quantities import Quantity
-from extractor.rules.text import AsciiFirst, Document
+from extractor.rules.document import AsciiFirst, Document
 from extractor.rules.vocabulary import CHANGE_CUE, DECREASE, INCREASE
 
 _PHRASE_BREAK = re.compile(r"[,;]|\.\s|(?<![\w.-])\d")

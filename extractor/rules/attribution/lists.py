@@ -24,7 +24,7 @@ from extractor.rules.attribution.phrases import (
 )
 from extractor.rules.attribution.subject import NAMES_GAP, Subjects, name_chain
 from extractor.rules.quantities import Quantity
-from extractor.rules.text import Document, Mention
+from extractor.rules.document import Document, Mention
 from extractor.rules.vocabulary import alternation
 
 # Tokenized text writes a sign apart from its number ('+ 4.37 % , + 1.6 %').

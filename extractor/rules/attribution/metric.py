@@ -28,7 +28,7 @@ from extractor.rules.attribution.phrases import (
 )
 from extractor.rules.chunks import name_like
 from extractor.rules.quantities import Quantity
-from extractor.rules.text import AnyCase, AsciiFirst, Document
+from extractor.rules.document import AnyCase, AsciiFirst, Document
 from extractor.rules.vocabulary import CORRELATION_SYMBOLS
 
 _COMPARATIVE = re.compile(

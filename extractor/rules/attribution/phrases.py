@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from extractor.catalog.registry import metric_entry
-from extractor.rules.text import AsciiFirst
+from extractor.rules.document import AsciiFirst
 from extractor.rules.vocabulary import METRIC_PATTERN, METRIC_WORDS, alternation
 
 # A word; tokenized text spells 'F-measure' and 'top-1' apart ('f - measure', 'top - 1'). A

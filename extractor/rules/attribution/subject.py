@@ -23,7 +23,7 @@ from extractor.rules.attribution.phrases import (
 )
 from extractor.rules.chunks import chunk_ending, coined, name_like
 from extractor.rules.quantities import Quantity
-from extractor.rules.text import AnyCase, AsciiFirst, Mention
+from extractor.rules.document import AnyCase, AsciiFirst, Mention
 from extractor.rules.vocabulary import MODEL_FAMILIES, alternation
 
 # 'we', 'it', 'our quantized models', 'the proposed method', 'this approach': the paper itself;

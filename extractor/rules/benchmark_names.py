@@ -17,7 +17,7 @@ from extractor.grounding import name_key
 from extractor.rules.acronyms import Abbreviation
 from extractor.rules.chunks import QUOTES, coined, head_after, name_chunk, name_like
 from extractor.rules.cues import Name
-from extractor.rules.text import AsciiFirst, Document, Mention
+from extractor.rules.document import AsciiFirst, Document, Mention
 from extractor.rules.vocabulary import (
     DATA_HEADS,
     GENERIC_NAMES,
