@@ -14,10 +14,8 @@ the abstract alone; a number may be written as words ('five', 'one tenth').
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from operator import attrgetter
-from typing import TypeVar
 
 from extractor.schema import (
     Claim,
@@ -29,6 +27,7 @@ from extractor.schema import (
 )
 from extractor.text.format_chars import drop_format
 from extractor.text.hashing import short_hash
+from extractor.text.names import name_in_text, paper_texts, unique_names
 from extractor.text.numbers import (
     NumberMention,
     bound_written,
@@ -38,11 +37,8 @@ from extractor.text.numbers import (
     mentions_in,
 )
 
-T = TypeVar("T")
-
 _WS = re.compile(r"\s+")
 _WORD = re.compile(r"\S+")
-_NAME_KEY = re.compile(r"[^0-9a-z]+")
 
 
 @lru_cache(maxsize=256)
@@ -94,28 +90,6 @@ def find_evidence(evidence: str, abstract: str) -> tuple[int, int] | None:
     if at < 0:
         return None
     return offsets[at], offsets[at + len(needle) - 1] + 1
-
-
-def name_key(name: str) -> str:
-    """Case-, space- and punctuation-insensitive form of a name: 'Llama 3.2-3B' = 'llama323b'."""
-    return _NAME_KEY.sub("", name.lower())
-
-
-@lru_cache(maxsize=256)
-def _text_key(text: str) -> str:
-    """The name key of a whole text, folded once per text for all the names checked in it."""
-    return name_key(text)
-
-
-def name_in_text(name: str, text: str | tuple[str, ...]) -> bool:
-    """Whether the text (or one of the texts: a name never spans two) writes the name."""
-    key = name_key(name)
-    return bool(key) and any(key in _text_key(t) for t in ((text,) if isinstance(text, str) else text))
-
-
-def paper_texts(abstract: str, title: str | None) -> tuple[str, ...]:
-    """The texts a name may come from: the title and the abstract."""
-    return (title, abstract) if title and title.strip() else (abstract,)
 
 
 def _where(title: str | None) -> str:
@@ -254,19 +228,6 @@ def ground(
         claims=claims,
     )
     return extraction, rejected
-
-
-def unique_names(items: Iterable[T], name: Callable[[T], str] = attrgetter("name")) -> list[T]:
-    """The first item of each name, in order; names equal up to case, spacing and punctuation
-    are one name."""
-    seen: set[str] = set()
-    out = []
-    for item in items:
-        key = name_key(name(item))
-        if key and key not in seen:
-            seen.add(key)
-            out.append(item)
-    return out
 
 
 def problems(draft: ExtractionDraft, abstract: str, title: str | None = None) -> list[str]:

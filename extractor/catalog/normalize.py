@@ -5,7 +5,7 @@ spelled one way (``×``/``times`` -> ``x``), but a value is never rescaled in pl
 as written stays in ``value``/``unit``, and a derived ``comparable``/``comparable_unit`` pair is
 added only when the conversion is certain (83% and 0.83 accuracy are both 83 %; 1.2 s is
 1200 ms; 512 MiB is 0.5 GiB). Methods and models get one identity across papers through
-:func:`~extractor.grounding.name_key`, and model sizes are read in billions. Two numbers are
+:func:`~extractor.text.names.name_key`, and model sizes are read in billions. Two numbers are
 comparable only when benchmark, metric, comparable unit, setting and model size all agree.
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from extractor.catalog.registry import canonical_benchmark, exact_benchmark, fold_key, metric_entry, propose_benchmark
-from extractor.grounding import name_key
+from extractor.text.names import name_key
 from extractor.schema import Claim, Model
 from extractor.text.arxiv import find_arxiv_id
 

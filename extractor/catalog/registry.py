@@ -18,7 +18,7 @@ from importlib import resources
 from itertools import accumulate, compress
 from typing import Literal, NamedTuple
 
-from extractor.grounding import name_key
+from extractor.text.names import name_key
 
 MetricDirection = Literal["higher", "lower"]
 

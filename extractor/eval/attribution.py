@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from extractor.catalog.registry import metric_entry
 from extractor.eval.names import MIN_CONTAINED, name_cost
-from extractor.grounding import name_key
+from extractor.text.names import name_key
 from extractor.schema import Claim
 
 ATTRIBUTES = ("metric", "benchmark", "subject", "kind")

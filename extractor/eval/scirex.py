@@ -25,7 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from extractor.eval.names import name_cost
-from extractor.grounding import name_key
+from extractor.text.names import name_key
 from extractor.pipeline.ingest import read_inputs
 
 _TYPES = {"methods": "Method", "benchmarks": "Material"}

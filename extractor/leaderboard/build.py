@@ -30,7 +30,7 @@ from extractor.catalog.normalize import (
     entity_key,
     normalize_claim,
 )
-from extractor.grounding import name_in_text
+from extractor.text.names import name_in_text
 from extractor.pipeline.dedupe import abstract_hash
 from extractor.progress import Step, silent, tracked
 from extractor.review import Stamp, reviewed_papers

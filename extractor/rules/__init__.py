@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from extractor.catalog.registry import find_benchmarks
-from extractor.grounding import name_key, unique_names
+from extractor.text.names import name_key, unique_names
 from extractor.rules.acronyms import abbreviations
 from extractor.rules.attribution import PROPOSES, UNNAMED_PROPOSED, Subjects, build_claims, measure_names
 from extractor.rules.benchmark_names import find_benchmark_mentions

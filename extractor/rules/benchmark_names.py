@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from extractor.catalog.registry import find_benchmarks
-from extractor.grounding import name_key
+from extractor.text.names import name_key
 from extractor.rules.acronyms import Abbreviation
 from extractor.rules.chunks import QUOTES, coined, head_after, name_chunk, name_like
 from extractor.rules.cues import Name

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from extractor.grounding import name_key
+from extractor.text.names import name_key
 from extractor.rules.attribution.benchmark import benchmark_in_metric, benchmark_of, context_benchmark
 from extractor.rules.attribution.change import (
     baseline_of,

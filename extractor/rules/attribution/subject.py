@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from extractor.grounding import name_key
+from extractor.text.names import name_key
 from extractor.rules.attribution.phrases import (
     HEADED_NAME,
     QUALIFIER,
