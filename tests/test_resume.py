@@ -23,7 +23,7 @@ from extractor.leaderboard import build_leaderboard, export, load_runs
 from extractor.pipeline.ingest import read_inputs
 from extractor.pipeline.journal import JOURNAL_FILE, Journal, record
 from extractor.pipeline.rundir import read_papers, read_run_info
-from extractor.pipeline.runner import POOL_AFTER
+from extractor.pipeline.process_pool import POOL_AFTER
 from extractor.schema import ExtractionDraft, Usage
 from tests.conftest import FIXTURES, ROOT
 from tests.conftest_fake import fixture_papers, openai_config, write_papers

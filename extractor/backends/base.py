@@ -1,4 +1,4 @@
-"""The backend protocol: what every backend returns and the three methods it has.
+"""The backend protocol: what every backend returns and the methods it has.
 
 A backend turns one abstract into an :class:`~extractor.schema.ExtractionDraft`; grounding,
 caching, retries of the batch and output are the runner's business, so the offline rules and
@@ -22,12 +22,25 @@ class BackendResult:
 class Backend(Protocol):
     name: str
     cacheable: bool
+    #: CPU-bound (the rules): run in worker processes, each building the backend by name and
+    #: calling ``draft``; otherwise requests, ``concurrency`` at once on the run's event loop.
+    cpu_bound: bool
 
     def identity(self) -> dict:
         """Everything that changes the output: part of the cache key and of run.json."""
+
+    def report(self) -> dict:
+        """How the run went, for run.json (an endpoint, a mode fallback); may be empty."""
 
     async def extract(self, abstract: str, title: str | None) -> BackendResult:
         """Extract one abstract; raise :class:`~extractor.errors.BackendError` on failure."""
 
     async def aclose(self) -> None:
         """Release connections."""
+
+
+class CpuBoundBackend(Backend, Protocol):
+    """A backend with ``cpu_bound = True``: it also extracts without an event loop."""
+
+    def draft(self, abstract: str, title: str | None) -> BackendResult:
+        """Extract one abstract; called in worker processes."""

@@ -10,9 +10,13 @@ from extractor.schema import Usage
 class RulesBackend:
     name = "rules"
     cacheable = False  # faster to recompute than to look up
+    cpu_bound = True
 
     def identity(self) -> dict:
         return {"backend": self.name, "rules_version": RULES_VERSION}
+
+    def report(self) -> dict:
+        return {}
 
     def draft(self, abstract: str, title: str | None) -> BackendResult:
         """The rules need no event loop: worker processes call this directly."""

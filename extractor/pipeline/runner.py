@@ -7,35 +7,32 @@ Running the same command again takes every paper the journal already has and doe
 At the end ``papers.jsonl`` (input order), ``claims.csv`` and ``run.json`` are written from
 the journal.
 
-The rules backend runs in ``config.workers`` processes once a run is big enough to pay for
-starting them; an LLM backend runs ``config.concurrency`` requests at once on one event loop.
+A CPU-bound backend (the rules) runs in ``config.workers`` processes once a run is big enough
+to pay for starting them (:mod:`.process_pool`); an LLM backend runs ``config.concurrency``
+requests at once on one event loop (:mod:`.engines`, with the limits of :mod:`.limits`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
-import os
 import tempfile
-import threading
-import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, cast
 
-from extractor.backends.base import Backend, BackendResult
+from extractor.backends.base import Backend, BackendResult, CpuBoundBackend
 from extractor.backends.by_name import get_backend
-from extractor.backends.rules import RulesBackend
 from extractor.config import RunConfig
-from extractor.errors import BackendError, BudgetExceeded, NoInputError
+from extractor.errors import BackendError, NoInputError
 from extractor.pipeline.cache import ExtractionCache, cache_key
 from extractor.pipeline.dedupe import Deduper, abstract_hash, in_shard
+from extractor.pipeline.engines import BackendEngine, Engine, Work
 from extractor.pipeline.ingest import Paper, count_records, paper_id, read_inputs
-from extractor.pipeline.journal import Entry, Failure, Journal, record
+from extractor.pipeline.journal import Entry, Journal, record
+from extractor.pipeline.process_pool import PoolEngine
 from extractor.pipeline.run_files import RUN_LEADERBOARD
 from extractor.pipeline.rundir import (
     CLAIMS_FILE,
@@ -53,47 +50,9 @@ from extractor.version import __version__
 ResultCallback = Callable[[dict], None]
 BatchCallback = Callable[[Any], None]  # a BatchProgress of backends/openai/batch.py
 
-#: Papers below which the rules run in this process: starting workers costs more than it saves.
-POOL_AFTER = 1_000
-#: Papers per task sent to a rules worker: large enough that sending costs little.
-RULES_BATCH = 64
 #: Failures kept for the end-of-run report (all of them are in papers.jsonl).
 FAILURES_SHOWN = 50
 _NO_INPUT = "no abstracts in {}: nothing to extract, no run written"
-
-
-class RateLimiter:
-    """Spaces request starts so no more than ``rpm`` begin in any minute."""
-
-    def __init__(self, rpm: float | None) -> None:
-        self._interval = 60.0 / rpm if rpm else 0.0
-        self._next = 0.0
-        self._lock = asyncio.Lock()
-
-    async def wait(self) -> None:
-        if not self._interval:
-            return
-        async with self._lock:
-            now = time.monotonic()
-            delay = self._next - now
-            self._next = max(now, self._next) + self._interval
-        if delay > 0:
-            await asyncio.sleep(delay)
-
-
-@dataclass
-class Spend:
-    """Money reported by responses so far, checked before each new request."""
-
-    cap: float | None
-    spent: float = 0.0
-
-    def check(self) -> None:
-        if self.cap is not None and self.spent >= self.cap:
-            raise BudgetExceeded(
-                f"not sent: --max-cost ${self.cap:.4f} reached (spent ${self.spent:.4f}); "
-                "rerun with a higher cap to continue"
-            )
 
 
 @dataclass
@@ -115,151 +74,12 @@ class RunSummary:
         return read_papers(self.out_dir)
 
 
-@dataclass(frozen=True)
-class Work:
-    """A paper to extract, at its input position."""
-
-    position: int
-    paper: Paper
-
-
-class Engine(Protocol):
-    """Turns papers into journal lines; ``batch`` papers per call, at most ``window`` in flight."""
-
-    batch: int
-    window: int
-
-    async def finish(self, works: list[Work]) -> list[tuple[int, str]]: ...
-
-    async def aclose(self) -> None: ...
-
-
-class BackendEngine:
-    """Any backend on this event loop: ``concurrency`` requests at once, cache, rate and cost caps.
-    With ``answered`` (the Batch API's answers by cache key) nothing is sent online: a paper's
-    answer is the batch's, else the cache's."""
-
-    batch = 1
-
-    def __init__(
-        self,
-        backend: Backend,
-        config: RunConfig,
-        cache: ExtractionCache | None,
-        answered: dict[str, BackendResult | BackendError] | None = None,
-    ) -> None:
-        self.window = 2 * config.concurrency  # the next papers are ready when a slot frees
-        self._answered = answered
-        self._backend = backend
-        self._identity = backend.identity()
-        self._cache = cache if backend.cacheable else None
-        self._semaphore = asyncio.Semaphore(config.concurrency)
-        self._limiter = RateLimiter(config.rpm)
-        self._spend = Spend(config.max_cost)
-
-    async def _obtain(self, paper: Paper) -> BackendResult:
-        key = cache_key(self._identity, paper.abstract, paper.title)
-        if self._answered is not None:  # answered by the batch (its own usage), else by the cache
-            outcome = self._answered.get(key) or (self._cache.get(key) if self._cache is not None else None)
-            if outcome is None:
-                raise BackendError("the batch gave no answer for this abstract; rerun to send it again")
-            if isinstance(outcome, BackendError):
-                raise outcome
-            return outcome
-        if self._cache is not None:
-            hit = self._cache.get(key)
-            if hit is not None:
-                return hit
-        async with self._semaphore:
-            self._spend.check()
-            await self._limiter.wait()
-            try:
-                outcome = await self._backend.extract(paper.abstract, paper.title)
-            except BackendError as exc:  # failed attempts cost money too
-                self._spend.spent += exc.usage.cost_usd if exc.usage else 0.0
-                raise
-        self._spend.spent += outcome.usage.cost_usd
-        if self._cache is not None:
-            self._cache.put(key, outcome)
-        return outcome
-
-    async def finish(self, works: list[Work]) -> list[tuple[int, str]]:
-        [work] = works
-        try:
-            outcome: BackendResult | Failure = await self._obtain(work.paper)
-        except Exception as exc:  # one paper's failure never stops the batch
-            message = str(exc) if isinstance(exc, BudgetExceeded) else f"{type(exc).__name__}: {exc}"
-            usage = exc.usage if isinstance(exc, BackendError) and exc.usage else Usage()
-            outcome = Failure(message, usage)
-        return [(work.position, record(work.position, work.paper, outcome))]
-
-    async def aclose(self) -> None:
-        await self._backend.aclose()
-
-
-def _watch(parent: int) -> None:
-    """A worker's first act: leave when the run that started it is gone. A run killed with
-    SIGKILL cannot stop its workers, and they would wait for work for ever."""
-
-    def watch() -> None:
-        while True:
-            time.sleep(0.5)
-            try:
-                os.kill(parent, 0)
-            except ProcessLookupError:
-                os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
-def rules_lines(works: list[Work]) -> list[tuple[int, str]]:
-    """Extract, ground and serialize papers with the rules: the whole job of a worker process."""
-    backend = RulesBackend()
-    out = []
-    for work in works:
-        try:
-            outcome: BackendResult | Failure = backend.draft(work.paper.abstract, work.paper.title)
-        except Exception as exc:  # a bug on one odd abstract must not stop the batch
-            outcome = Failure(f"{type(exc).__name__}: {exc}", Usage())
-        out.append((work.position, record(work.position, work.paper, outcome)))
-    return out
-
-
-class RulesEngine:
-    """The rules in ``workers`` processes (started once the run passes :data:`POOL_AFTER`
-    papers), or in this one."""
-
-    batch = RULES_BATCH
-
-    def __init__(self, workers: int) -> None:
-        self._workers = workers
-        self.window = RULES_BATCH * 4 * workers
-        self._pool: ProcessPoolExecutor | None = None
-        self._sent = 0
-
-    async def finish(self, works: list[Work]) -> list[tuple[int, str]]:
-        self._sent += len(works)
-        if self._workers == 1 or (self._pool is None and self._sent <= POOL_AFTER):
-            return rules_lines(works)
-        if self._pool is None:
-            # forkserver: workers do not inherit this process's threads (a progress bar's)
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload([__name__])
-            self._pool = ProcessPoolExecutor(
-                self._workers, mp_context=context, initializer=_watch, initargs=(os.getpid(),)
-            )
-        return await asyncio.get_running_loop().run_in_executor(self._pool, rules_lines, works)
-
-    async def aclose(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-
-
 def _engine(
     backend: Backend, config: RunConfig, cache: ExtractionCache | None, answered: dict | None
 ) -> Engine:
-    if isinstance(backend, RulesBackend):
-        return RulesEngine(config.workers)
+    """The engine a backend runs in: worker processes for a CPU-bound one, else this loop."""
+    if backend.cpu_bound:
+        return PoolEngine(cast(CpuBoundBackend, backend), config)
     return BackendEngine(backend, config, cache, answered)
 
 
@@ -549,7 +369,7 @@ def run_info(
         "inputs": inputs,
         "input_paths": input_paths(inputs),
         **backend.identity(),
-        **(backend.report() if hasattr(backend, "report") else {}),  # e.g. a mode fallback
+        **backend.report(),  # e.g. a mode fallback
         **({"shard": f"{config.shard[0]}/{config.shard[1]}"} if config.shard else {}),
         "started": started.isoformat(timespec="seconds"),
         "finished": finished.isoformat(timespec="seconds"),

@@ -81,6 +81,7 @@ class OpenAIBackend:
 
     name = "openai"
     cacheable = True
+    cpu_bound = False
 
     def __init__(self, config: RunConfig) -> None:
         if not (config.api_key or config.base_url):
