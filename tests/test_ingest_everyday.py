@@ -5,7 +5,10 @@ from pathlib import Path
 
 from openpyxl import Workbook
 
+from extractor.api import run
+from extractor.errors import InputError
 from extractor.pipeline.ingest import is_title_line, read_inputs
+from extractor.pipeline.rundir_guard import input_paths
 
 ABSTRACT = "We propose GANQ. It reaches 83.6% accuracy on GSM8K, a strong result for 3-bit models."
 OTHER = "Sparse attention is slow on GPUs. Our kernel reaches a 2.1x speedup over FlashAttention-2 on long inputs."
@@ -50,6 +53,19 @@ def test_a_named_worksheet_is_read_and_a_missing_one_is_named(tmp_path: Path) ->
     assert "worksheet header has no 'abstract' column (read: 'nothing here')" in first.error
     [missing] = list(read_inputs([f"{path}#Sheet9"]))
     assert "no worksheet 'Sheet9'" in missing.error and "'Results'" in missing.error
+
+
+def test_a_run_of_a_named_worksheet_is_accepted_and_is_not_the_run_of_another(tmp_path: Path) -> None:
+    path = _book(tmp_path / "book.xlsx", {"Notes": [["abstract"], [OTHER]], "To read": [["abstract"], [ABSTRACT]]})
+    summary = run([f"{path}#To read"], tmp_path / "run")
+    assert summary.info["counts"]["ok"] == 1
+    assert input_paths([f"{path}#To read"]) != input_paths([f"{path}#Notes"]) != input_paths([str(path)])
+    try:
+        run([f"{tmp_path / 'missing.xlsx'}#To read"], tmp_path / "other")
+    except InputError as error:
+        assert "missing.xlsx#To read: no such file" in str(error)
+    else:
+        raise AssertionError("a missing workbook was accepted")
 
 
 def test_an_xls_or_broken_workbook_fails_by_name(tmp_path: Path) -> None:

@@ -100,7 +100,7 @@ def _sources(paths: Iterable[str]) -> Iterator[tuple[Path | str, str | None] | P
         if name == "-":
             yield name, None
             continue
-        path, sheet = _split_sheet(name)
+        path, sheet = split_sheet(name)
         if path.is_dir():
             files = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUPPORTED_SUFFIXES)
             if not files:
@@ -113,7 +113,7 @@ def _sources(paths: Iterable[str]) -> Iterator[tuple[Path | str, str | None] | P
             yield _failed(name, None, "no such file or directory")
 
 
-def _split_sheet(name: str) -> tuple[Path, str | None]:
+def split_sheet(name: str) -> tuple[Path, str | None]:
     """``book.xlsx#Results`` is the worksheet Results of book.xlsx (a file of that very name wins)."""
     path = Path(name)
     stem, separator, sheet = name.rpartition(SHEET_SEPARATOR)

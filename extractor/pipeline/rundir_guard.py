@@ -17,6 +17,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from extractor.errors import InputError, OutputError, RunDirBusy
+from extractor.pipeline.ingest import SHEET_SEPARATOR, split_sheet
 from extractor.pipeline.rundir import PAPERS_FILE, STORE_FILE, read_run_info
 
 log = logging.getLogger(__name__)
@@ -26,14 +27,20 @@ STDIN = "-"
 
 
 def input_paths(inputs: list[str]) -> list[str]:
-    """The inputs as absolute paths (stdin stays ``-``): what makes a run the same run."""
-    return [name if name == STDIN else str(Path(name).resolve()) for name in inputs]
+    """The inputs as absolute paths (stdin stays ``-``, a worksheet stays named after ``#``):
+    what makes a run the same run."""
+    return [name if name == STDIN else _absolute(name) for name in inputs]
+
+
+def _absolute(name: str) -> str:
+    path, sheet = split_sheet(name)
+    return str(path.resolve()) + (SHEET_SEPARATOR + sheet if sheet is not None else "")
 
 
 def check_request(inputs: list[str], out_dir: Path) -> None:
     """Refuse, before anything is read or written, a missing input or an ``--out`` that is a file."""
     for name in inputs:
-        if name != STDIN and not Path(name).exists():
+        if name != STDIN and not split_sheet(name)[0].exists():
             raise InputError(name, None, "no such file or directory")
     if out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"--out {out_dir} is a file; give a directory for the run")
