@@ -18,6 +18,7 @@ from extractor.catalog.normalize import (
 )
 from extractor.grounding import ground
 from extractor.schema import Claim, ClaimDraft, ExtractionDraft, Model
+from extractor.text.languages import language_pairs
 
 
 @pytest.mark.parametrize(
@@ -220,3 +221,38 @@ def test_unknown_names_merge_by_their_folded_spelling() -> None:
     b = normalize_claim(_claim(metric="Joint-Compatibility", benchmark="foo-1501"))
     assert a.comparability_key == b.comparability_key
     assert a.benchmark == "Foo - 1501"  # shown as written
+
+
+@pytest.mark.parametrize(
+    ("text", "pairs"),
+    [
+        ("On the WMT 2014 English - to - French translation task", ["en-fr"]),
+        ("English→Russian", ["en-ru"]),
+        ("WMT 2016 English – Romanian", ["en-ro"]),
+        ("WMT14 En-De and EN→FR", ["en-de", "en-fr"]),
+        ("German-English", ["de-en"]),  # a direction: not English-German
+        ("it-is in-domain", []),  # two codes neither of them English: ordinary words
+    ],
+)
+def test_language_pairs_are_read_as_source_and_target(text: str, pairs: list[str]) -> None:
+    assert [p.pair for p in language_pairs(text)] == pairs
+
+
+def test_a_translation_benchmark_is_one_block_per_language_pair() -> None:
+    """Issue 25: WMT14 English-German and English-French are two leaderboards, whichever of the
+    benchmark name, the setting or the claim's own words says the pair."""
+    de = [
+        normalize_claim(_claim(metric="BLEU", benchmark="WMT 2014 English - to - German")),
+        normalize_claim(_claim(metric="BLEU", benchmark="English-German WMT14")),
+        normalize_claim(_claim(metric="BLEU", benchmark="WMT'14", setting="English→German")),
+        normalize_claim(_claim(metric="BLEU", benchmark="WMT14", evidence="28.4 BLEU on the WMT 2014 English-to-German task")),
+    ]
+    fr = normalize_claim(_claim(metric="BLEU", benchmark="WMT14", evidence="41.8 BLEU on WMT 2014 English-to-French"))
+    assert {n.benchmark for n in de} == {"WMT14"} and {n.setting.languages for n in de} == {"en-de"}
+    assert len({n.comparability_key for n in de}) == 1
+    assert fr.setting.languages == "en-fr" and fr.comparability_key != de[0].comparability_key
+    assert de[0].setting.label == "en-de"
+    both = normalize_claim(_claim(metric="BLEU", benchmark="WMT14", evidence="41.8 on EN-FR and 28.4 on EN-DE"))
+    assert both.setting.languages is None  # two pairs in its words: not guessed
+    other = normalize_claim(_claim(metric="accuracy", benchmark="GSM8K", evidence="83.6% on GSM8K, English-to-German"))
+    assert other.setting.languages is None  # only a translation benchmark reads its words

@@ -16,10 +16,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
-from extractor.catalog.registry import canonical_benchmark, exact_benchmark, fold_key, metric_entry, propose_benchmark
+from extractor.catalog.registry import (
+    benchmark_entry,
+    canonical_benchmark,
+    exact_benchmark,
+    fold_key,
+    metric_entry,
+    propose_benchmark,
+)
 from extractor.text.names import name_key
 from extractor.schema import Claim, Model
 from extractor.text.arxiv import find_arxiv_id
+from extractor.text.languages import language_pairs, only_pair
 
 _UNIT_SPELLINGS = {
     "%": "%", "percent": "%", "pct": "%", "per cent": "%",
@@ -110,16 +118,19 @@ class Setting:
     context: str | None = None
     split: str | None = None
     other: str = ""
+    languages: str | None = None  # a translation's source and target: 'en-de'
 
     @cached_property  # parse_setting is cached, so each distinct setting computes it once
     def key(self) -> str:
         """What must match for two numbers to be compared (unparsed words included)."""
         # A split left unstated is the test split: 'F1' and 'test F1' are one number's names.
-        return "|".join([self.shots or "", self.bits or "", self.context or "", self.split or "test", self.other])
+        return "|".join([
+            self.shots or "", self.bits or "", self.context or "", self.split or "test", self.other, self.languages or "",
+        ])
 
     @property
     def label(self) -> str:
-        parts = [p for p in (self.shots, self.bits, self.context, self.split) if p]
+        parts = [p for p in (self.languages, self.shots, self.bits, self.context, self.split) if p]
         return ", ".join(parts + ([self.other] if self.other else []))
 
 
@@ -134,13 +145,15 @@ def _context_label(number: str, scale: str | None) -> str:
     return f"{value:g} context"
 
 
-def with_written(setting: Setting, split: str | None, section: str | None) -> Setting:
-    """A claim's setting with the split and section its names wrote ('test F1', 'PTB § 23'); the
-    setting's own split wins over one a name implies."""
+def with_written(
+    setting: Setting, split: str | None, section: str | None, languages: str | None = None
+) -> Setting:
+    """A claim's setting with the split, section and language pair its names wrote ('test F1',
+    'PTB § 23', 'WMT14 En-De'); the setting's own split and pair win over those a name implies."""
     other = setting.other
     if section and section not in other:
         other = f"{other} {section}".strip()
-    return replace(setting, split=setting.split or split, other=other)
+    return replace(setting, split=setting.split or split, other=other, languages=setting.languages or languages)
 
 
 @lru_cache(maxsize=16384)
@@ -150,7 +163,10 @@ def parse_setting(text: str | None) -> Setting:
     if not text or not text.strip():
         return Setting()
     rest = text
-    shots = bits = context = split = None
+    shots = bits = context = split = languages = None
+    if pairs := language_pairs(rest):
+        languages = pairs[0].pair
+        rest = rest[: pairs[0].start] + " " + rest[pairs[0].end :]
     if m := _SHOTS.search(rest):
         shots = f"{_WORDS.get(m.group('n').lower(), m.group('n'))}-shot"
         rest = rest[: m.start()] + " " + rest[m.end() :]
@@ -166,7 +182,7 @@ def parse_setting(text: str | None) -> Setting:
         split = _SPLITS.get(word, word)
         rest = rest[: m.start()] + " " + rest[m.end() :]
     other = " ".join(re.sub(r"[,;()]+", " ", rest).split()).lower()
-    return Setting(shots, bits, context, split, other)
+    return Setting(shots, bits, context, split, other, languages)
 
 
 def block_key(name: str | None, known: bool) -> str | None:
@@ -288,6 +304,7 @@ class BenchmarkInfo:
     known: bool
     split: str | None = None  # 'PTB test set' -> 'test'
     section: str | None = None  # 'PTB § 23' -> 'section 23'; 'character level', a subset
+    languages: str | None = None  # 'WMT 2014 English-to-German' -> 'en-de'
     proposed: str | None = None  # for an unknown name, the registry entry it most resembles
 
     @property
@@ -316,7 +333,10 @@ def normalize_benchmark(name: str | None) -> BenchmarkInfo:
     if exact_benchmark(name):  # 'Story Cloze Test' is a name, not StoryCloze's test split
         return BenchmarkInfo(canonical_benchmark(name)[0], True)
     text = " ".join(name.replace("_", " ").split())
-    split = section = None
+    split = section = languages = None
+    if pairs := language_pairs(text):  # before or after the name: 'English-German WMT14'
+        languages = pairs[0].pair
+        text = " ".join((text[: pairs[0].start] + " " + text[pairs[0].end :]).split())
     while True:
         if m := _SECTION.search(text):
             section, text = f"section {''.join(m.group('n').split())}", text[: m.start()]
@@ -330,9 +350,10 @@ def normalize_benchmark(name: str | None) -> BenchmarkInfo:
             break
     text = text.strip(" ,;:-(")
     if not text:  # nothing but a split ('test'): a name of its own
-        text, split, section = name.strip(), None, None
+        text, split, section, languages = name.strip(), None, None, None
     canonical, known = canonical_benchmark(text)
-    return BenchmarkInfo(canonical, known, split, section, None if known else propose_benchmark(canonical))
+    proposed = None if known else propose_benchmark(canonical)
+    return BenchmarkInfo(canonical, known, split, section, proposed=proposed, languages=languages)
 
 
 def comparable(value: float, unit: str | None, scale: str) -> tuple[float, str] | None:
@@ -418,6 +439,13 @@ def aliased(name: str | None, kind: str, aliases: Aliases | None) -> str | None:
     return aliases.get(kind, {}).get(fold_key(name), name)
 
 
+def _translated(benchmark: BenchmarkInfo, evidence: str) -> str | None:
+    """The language pair of a translation benchmark's result, from the claim's own words when
+    they write one pair ('On the WMT 2014 English-to-French task, ...')."""
+    entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
+    return only_pair(evidence) if entry is not None and entry.task == "machine translation" else None
+
+
 def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> NormalizedClaim:
     """A grounded claim, normalized. ``models`` are its paper's models (for sizes); ``aliases``
     the names reviewers merged, applied before the registry."""
@@ -425,7 +453,10 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     metric = normalize_metric(aliased(claim.metric, "metric", aliases))
     unit = normalize_unit(claim.unit)
     converted = comparable(claim.value, unit, metric.scale)
-    setting = with_written(parse_setting(claim.setting), benchmark.split or metric.split, benchmark.section)
+    setting = with_written(
+        parse_setting(claim.setting), benchmark.split or metric.split, benchmark.section,
+        benchmark.languages or _translated(benchmark, claim.evidence),
+    )
     return NormalizedClaim(
         claim=claim,
         benchmark=benchmark.name,
