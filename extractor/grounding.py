@@ -4,8 +4,8 @@ A claim survives when its evidence is found in the abstract (whitespace- and cas
 and its number (and the upper end of a range) is written inside that evidence. Spans are
 computed here, never taken from a backend. Names of methods, models and benchmarks must occur
 in the title or the abstract (both are the paper's words; contract v3); a model size must be a
-number the abstract writes. So must each name a claim is attributed to (benchmark, method, model,
-baseline), and a claim's bound must be written right before its number ('less than 10%') or right
+number the abstract writes, and a model's name more than a size ('27B models' names none). So
+must each name a claim is attributed to (benchmark, method, model, baseline), and a claim's bound must be written right before its number ('less than 10%') or right
 after it ('1.5+%', '90% or more'): an ungrounded one is cleared from the claim and recorded as an
 ``attribution`` rejection, and the number, when grounded, is kept. Evidence and numbers come from
 the abstract alone; a number may be written as words ('five', 'one tenth').
@@ -36,6 +36,7 @@ from extractor.text.numbers import (
     find_split_numbers,
     mentions_in,
 )
+from extractor.text.sizes import is_bare_size
 
 _WS = re.compile(r"\s+")
 _WORD = re.compile(r"\S+")
@@ -188,6 +189,8 @@ def ground(
     for model in draft.models:
         if not name_in_text(model.name, names):
             reject("models", model, f"name {model.name!r} does not occur in {where}")
+        elif is_bare_size(model.name):
+            reject("models", model, f"name {model.name!r} is a size alone, not a model's name")
         elif not (
             _size_in_text(model.params_b, in_digits)
             and _size_in_text(model.active_params_b, in_digits)

@@ -1359,12 +1359,14 @@ def test_an_introduced_dataset_is_a_benchmark_not_a_method() -> None:
         ("We study a 30B (3.5B-active) Nemotron model.", {30.0, 3.5}),
         ("We quantize Gemma-4-26B-A4B end to end.", {26.0, 4.0}),
         ("We pretrain OLMoE-1B-7B on a web corpus.", {7.0, 1.0}),
-        ("We examine four open models of 8 to 27 billion parameters.", {8.0, 27.0}),
         ("On OPT-125M, with rank equating to 8.3% of embedding dimension, it works.", {0.125}),
-        ("Transformers of 340M to 2B parameters pretrained on 15B tokens.", {0.34, 2.0}),
-        ("small models (leq3B parameters) do not benefit.", {3.0}),
         ("the perplexity of APD on top of Pythia 6.9B is lower than that of Pythia 12B.", {6.9, 12.0}),
         ("Mixtral-8x7B routes tokens to two experts.", {7.0}),
+        # a size alone names no model (issue 23): the size stays in the text
+        ("We examine four open models of 8 to 27 billion parameters.", set()),
+        ("Transformers of 340M to 2B parameters pretrained on 15B tokens.", set()),
+        ("small models (leq3B parameters) do not benefit.", set()),
+        ("On Gemma 2-2B-it and Qwen 2.5-7B, it holds.", {2.0, 7.0}),
         # versions are not sizes; token and data counts are not model sizes
         ("GPT-5.2, Qwen3.5, Llama-3.1 and Claude Haiku 4.5 are compared.", set()),
         ("using DataMan to select 30B tokens from a 447B token corpus.", set()),

@@ -21,11 +21,11 @@ from extractor.rules.vocabulary import (
     DATA_NOUNS,
     METRIC_PATTERN,
     METRIC_WORDS,
-    PARAMETER_NOUNS,
     SETTING_PHRASES,
     SETTING_WORDS,
     alternation,
 )
+from extractor.text.sizes import PARAMETER_NOUNS
 
 CLAIM, SETTING, SIZE, DATA, COUNT, NAME, MATH, PVALUE, BOUND, YEAR, CITATION, MARKER = (
     "claim",

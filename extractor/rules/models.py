@@ -14,8 +14,15 @@ from extractor.text.names import unique_names
 from extractor.rules.claims import SIZE, Reading
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import AnyCase, Document, Mention
-from extractor.rules.vocabulary import FAMILY_NAMES, FAMILY_PREFIXES, MODEL_NAME, PARAMETER_NOUNS
+from extractor.rules.vocabulary import (
+    FAMILY_NAMES,
+    FAMILY_PREFIXES,
+    MECHANISM_NOUNS,
+    MODEL_FAMILIES,
+    MODEL_NAME,
+)
 from extractor.schema import Model
+from extractor.text.sizes import PARAMETER_NOUNS, is_bare_size
 
 _TOKEN = re.compile(r"(?<![\w-])[A-Za-z][\w.+-]*")
 # Every place a model family's name opens a word, overlapping ones included: a model name counts
@@ -23,8 +30,11 @@ _TOKEN = re.compile(r"(?<![\w-])[A-Za-z][\w.+-]*")
 # before the name (the text is read with a space before it), which the engine skips to from its
 # own table, instead of asking at every character what comes before it.
 _FAMILY_AT = AnyCase(r"[^\w-](?=" + FAMILY_NAMES + ")")
-_LETTERS = re.compile(r"[A-Za-z]{2,}")
+# A plain word ('Training'): opening a sentence, it is capitalised for the sentence, not coined.
+_WORD_CASE = re.compile(r"[A-Z][a-z]+")
 _CAPITALIZED = re.compile(r"[A-Z][\w.-]*[A-Za-z0-9]$|[A-Za-z]+-?\d[\w.-]*$")
+# A version glued to a size, which the number grammar reads as a range ('2.5-7B' in 'Qwen 2.5-7B').
+_VERSION_SIZE = re.compile(r"\d+(?:\.\d+)?-\d+(?:\.\d+)?[KMBT]", re.IGNORECASE)
 _ACTIVE = re.compile(
     r"^\s*\(\s*~?(\d+(?:\.\d+)?)\s*([BM])[\s-]*active\s*\)|^\s*,?\s*(?:with\s+)?~?(\d+(?:\.\d+)?)\s*([BM])\s+active\b",
     re.IGNORECASE,
@@ -50,18 +60,24 @@ def _token_around(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _model_name(doc: Document, q: Quantity) -> tuple[str, int, int]:
     """The model's name as written: the token holding the size ('LLaMA2-7B'), the name before a
-    bare size ('Mistral 7B', 'GPT-2 124M'), or the size with its noun ('27B models')."""
+    token that is only a size ('Mistral 7B', 'GPT-2 124M', 'Gemma 2-2B-it': a release written
+    apart is one name), or the size with its noun ('27B models', which names no model)."""
     text = doc.text
     left, right = _token_around(text, q.start, q.number_end)
     token = text[left:right]
-    if _LETTERS.search(token.replace(text[q.start : q.number_end], "")):
+    if not is_bare_size(token):
         return token, left, right
-    before = doc.words_before(q.start, 1)
+    before = doc.words_before(left, 1)
     if (
         before
-        and before[0].end >= q.start - 1
+        and before[0].end >= left - 1
         and _CAPITALIZED.match(before[0].text)
         and before[0].lower not in ("the", "our", "a", "at", "to", "of", "and")
+        and not (
+            _WORD_CASE.fullmatch(before[0].text)
+            and doc.sentence_of(left)[0] == before[0].start
+            and not MODEL_FAMILIES.match(before[0].text)
+        )
     ):
         return text[before[0].start : right], before[0].start, right
     after = doc.words_after(q.end, 1, ceiling=doc.sentence_of(q.start)[1])
@@ -75,7 +91,9 @@ def _model_name(doc: Document, q: Quantity) -> tuple[str, int, int]:
 
 
 def find_models(doc: Document, readings: list[Reading]) -> tuple[list[Model], list[Mention]]:
-    """A model for every size written (two for a range of sizes), and where each name is."""
+    """A model for every size written with a model's name (two for a range of sizes), and where
+    each name is. A size alone names no model ('27B models', '720M scale'): it is left out, and
+    stays in the text of the claims it is said with."""
     text = doc.text
     models: list[Model] = []
     mentions: list[Mention] = []
@@ -85,6 +103,7 @@ def find_models(doc: Document, readings: list[Reading]) -> tuple[list[Model], li
         if index in consumed:
             continue
         name, start, end = _model_name(doc, q)
+        named = not is_bare_size(name)
         total = _billions(q.value, q.scale)
         active = None
         if q.form == "product" and q.denominator is not None:
@@ -98,14 +117,19 @@ def find_models(doc: Document, readings: list[Reading]) -> tuple[list[Model], li
             else:
                 total, active = max(total, other), min(total, other)
             consumed.add(index + 1)
+        elif q.value_max is not None and named and _VERSION_SIZE.fullmatch(text[q.start : q.number_end]):
+            # a release's version and size, not a range: 'Qwen 2.5-7B', 'Gemma 2-2B-it'
+            total = _billions(q.value_max, q.scale)
         elif q.value_max is not None:
             high = _billions(q.value_max, q.scale)
-            models.append(Model(name=name, params_b=total))
             name_high = text[text.find(_number_text(text, q, high_end=True), q.start) : end] or name
-            models.append(
-                Model(name=name_high if name_high != name else f"{name} ({high:g}B)", params_b=high)
-            )
-            mentions.append(Mention(name, start, end))
+            if named:
+                models.append(Model(name=name, params_b=total))
+                if not is_bare_size(name_high):  # 'LLaMA 7B-65B': the upper end has no name of its own
+                    models.append(
+                        Model(name=name_high if name_high != name else f"{name} ({high:g}B)", params_b=high)
+                    )
+                mentions.append(Mention(name, start, end))
             continue
         else:
             stated = _ACTIVE.match(text[q.end : q.end + 40])
@@ -115,10 +139,17 @@ def find_models(doc: Document, readings: list[Reading]) -> tuple[list[Model], li
                 )
                 if following is not None and following.start < q.end + 40:
                     consumed.add(index + 1)
+                if not named:  # the name after the active count: '30B (3.5B-active) Nemotron'
+                    after = q.end + stated.end()
+                    word = doc.words_after(after, 1, ceiling=doc.sentence_of(q.start)[1])
+                    if word and word[0].start - after <= 1 and _CAPITALIZED.match(word[0].text):
+                        name, start, end = word[0].text, word[0].start, word[0].end
+                        named = not is_bare_size(name)
             elif q.modifier == "active":
                 continue
-        models.append(Model(name=name, params_b=total, active_params_b=active))
-        mentions.append(Mention(name, start, end))
+        if named:
+            models.append(Model(name=name, params_b=total, active_params_b=active))
+            mentions.append(Mention(name, start, end))
     return unique_names(models), mentions
 
 
@@ -138,9 +169,29 @@ def named_models(doc: Document, covered: list[Mention]) -> tuple[list[Model], li
             name[0].isupper() or any(c.isdigit() for c in name)
         ):
             continue
+        if _names_a_mechanism(doc.text, name, end):
+            continue
         models.append(Model(name=name))
         mentions.append(Mention(name, start, end))
     return models, mentions
+
+
+_PHRASE_AFTER = re.compile(r"(?:[ \t]+[A-Za-z][\w-]*){1,3}")
+_FUNCTION_WORDS = frozenset("and or with of in on to for by from as at the a an is are was were that which".split())
+
+
+def _names_a_mechanism(text: str, name: str, end: int) -> bool:
+    """Whether a family's bare name (no version: 'Kimi', not 'Llama-2') modifies a mechanism
+    written right after it ('Kimi delta attention', 'Mamba layers'): that is no model."""
+    if any(c.isdigit() for c in name):
+        return False
+    phrase = _PHRASE_AFTER.match(text, end)
+    for word in phrase.group().lower().split() if phrase else ():
+        if word in MECHANISM_NOUNS:
+            return True
+        if word in _FUNCTION_WORDS:  # 'Mamba and attention layers': the noun phrase ended
+            return False
+    return False
 
 
 def _token_starts(text: str, start: int) -> bool:

@@ -90,14 +90,6 @@ DATA_NOUNS = frozenset(
     entries episodes interactions dialogues articles papers files lines molecules proteins
     """.split()
 )
-# Nouns after a scaled number that make it a model size ("7B parameters", "720M scale").
-PARAMETER_NOUNS = frozenset(
-    """
-    parameters parameter params param model models lm lms llm llms transformer transformers
-    network networks scale scales variant variants checkpoint checkpoints backbone backbones
-    teacher student base instruct chat it dense moe mixture language decoder encoder vlm vlms
-    """.split()
-)
 # Words that name a setting of an experiment when they come right before a number.
 SETTING_WORDS = frozenset(
     """
@@ -179,6 +171,13 @@ CHANGE_CUE = re.compile(
     r"\s*(?:only\s+|just\s+|up\s+to\s+|about\s+|~|nearly\s+|roughly\s+|approximately\s+|over\s+|more\s+than\s+|"
     r"as\s+(?:little|much|few|many)\s+as\s+|(?:an\s+)?(?:absolute|relative)\s+)?$",
     re.IGNORECASE,
+)
+# Nouns that make a model family's name before them a mechanism ('Kimi delta attention').
+MECHANISM_NOUNS = frozenset(
+    """
+    attention mechanism mechanisms architecture architectures layer layers block blocks kernel
+    kernels operator operators tokenizer tokenizers mixer mixers
+    """.split()
 )
 # Nouns that head the name of a method, model, system or metric a paper may coin.
 METHOD_HEADS = frozenset(
