@@ -4,8 +4,10 @@ A claim survives when its evidence is found in the abstract (whitespace- and cas
 and its number (and the upper end of a range) is written inside that evidence. Spans are
 computed here, never taken from a backend. Names of methods, models and benchmarks must occur
 in the title or the abstract (both are the paper's words; contract v3); a model size must be a
-number the abstract writes, and a model's name more than a size ('27B models' names none). So
-must each name a claim is attributed to (benchmark, method, model, baseline), and a claim's bound must be written right before its number ('less than 10%') or right
+number the abstract writes. A "model" whose name is only a size ('27B models', '8B') names no
+model: its size is kept apart (``Extraction.unnamed_sizes_b``), out of the list of models. So
+must each name a claim is attributed to (benchmark, method, model, baseline), and a claim's
+bound must be written right before its number ('less than 10%') or right
 after it ('1.5+%', '90% or more'): an ungrounded one is cleared from the claim and recorded as an
 ``attribution`` rejection, and the number, when grounded, is kept. Evidence and numbers come from
 the abstract alone; a number may be written as words ('five', 'one tenth').
@@ -185,17 +187,18 @@ def ground(
             reject("methods", method, f"name {method.name!r} does not occur in {where}")
 
     models: list[Model] = []
+    sizes: list[float] = []  # of the models the text does not name ('27B models')
     in_digits = [m for m in mentions if not m.text[:1].isalpha()]  # 'one' is no model size
     for model in draft.models:
         if not name_in_text(model.name, names):
             reject("models", model, f"name {model.name!r} does not occur in {where}")
-        elif is_bare_size(model.name):
-            reject("models", model, f"name {model.name!r} is a size alone, not a model's name")
         elif not (
             _size_in_text(model.params_b, in_digits)
             and _size_in_text(model.active_params_b, in_digits)
         ):
             reject("models", model, "parameter count is not written in the abstract")
+        elif is_bare_size(model.name):
+            sizes.extend(s for s in (model.params_b, model.active_params_b) if s is not None and s not in sizes)
         else:
             models.append(model)
 
@@ -227,6 +230,7 @@ def ground(
     extraction = Extraction(
         methods=unique_names(methods),
         models=unique_names(models),
+        unnamed_sizes_b=sizes,
         benchmarks=unique_names(benchmarks),
         claims=claims,
     )

@@ -89,6 +89,11 @@ class Claim(ClaimDraft):
 class Extraction(_Strict):
     methods: list[Method] = Field(default_factory=list)
     models: list[Model] = Field(default_factory=list)
+    unnamed_sizes_b: list[float] = Field(
+        default_factory=list,
+        description="Sizes (billions of parameters) of models the text does not name ('four open models of 8 to "
+        "27 billion parameters'): the paper's model sizes, never entries of the list of models.",
+    )
     benchmarks: list[Benchmark] = Field(default_factory=list)
     claims: list[Claim] = Field(default_factory=list)
 

@@ -20,7 +20,7 @@ from extractor.pipeline.ingest import read_inputs
 from extractor.pipeline.rundir import read_papers
 from extractor.pipeline.runner import run
 from extractor.rules import extract
-from extractor.schema import ExtractionDraft, Model
+from extractor.schema import Extraction, ExtractionDraft, Model
 from extractor.text.sizes import is_bare_size
 from tests.conftest_fake import openai_config
 from tests.fake_openai import FakeOpenAI
@@ -81,6 +81,11 @@ def test_the_demo_model_list_is_precise() -> None:
     assert score.recall >= 0.82
 
 
+def grounded(text: str) -> Extraction:
+    """The rules' models as a run keeps them: grounded."""
+    return ground(extract(text), text, "p")[0]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -93,7 +98,8 @@ def test_the_demo_model_list_is_precise() -> None:
     ],
 )
 def test_a_size_alone_is_no_model(text: str) -> None:
-    assert extract(text).models == []
+    extraction = grounded(text)
+    assert extraction.models == [] and extraction.unnamed_sizes_b  # the size is kept, apart
 
 
 @pytest.mark.parametrize(
@@ -106,7 +112,7 @@ def test_a_size_alone_is_no_model(text: str) -> None:
     ],
 )
 def test_a_release_written_apart_is_one_name(text: str, expected: list[tuple[str, float, float | None]]) -> None:
-    assert [(m.name, m.params_b, m.active_params_b) for m in extract(text).models] == expected
+    assert [(m.name, m.params_b, m.active_params_b) for m in grounded(text).models] == expected
 
 
 @pytest.mark.parametrize(
@@ -119,7 +125,7 @@ def test_a_release_written_apart_is_one_name(text: str, expected: list[tuple[str
     ],
 )
 def test_a_family_name_before_a_mechanism_is_no_model(text: str, expected: list[str]) -> None:
-    assert [m.name for m in extract(text).models] == expected
+    assert [m.name for m in grounded(text).models] == expected
 
 
 @pytest.mark.parametrize(
@@ -147,18 +153,19 @@ def test_no_recorded_llm_model_name_is_a_bare_size() -> None:
 ABSTRACT = "We evaluate 27B models and Llama-3-8B on GSM8K."
 
 
-def test_grounding_rejects_a_bare_size_model_with_its_reason() -> None:
+def test_grounding_keeps_a_bare_size_apart_from_the_models() -> None:
     draft = ExtractionDraft(models=[Model(name="27B models", params_b=27), Model(name="Llama-3-8B", params_b=8)])
     extraction, rejected = ground(draft, ABSTRACT, "p")
     assert [m.name for m in extraction.models] == ["Llama-3-8B"]
-    assert [(r.field, r.item["name"], r.reason) for r in rejected] == [
-        ("models", "27B models", "name '27B models' is a size alone, not a model's name")
-    ]
+    assert extraction.unnamed_sizes_b == [27.0] and rejected == []
+    invented = ExtractionDraft(models=[Model(name="70B models", params_b=70)])
+    assert ground(invented, "We evaluate 70B models.", "p")[0].unnamed_sizes_b == [70.0]
+    assert [r.reason for r in ground(invented, "We evaluate 70B models.".replace("70", "7"), "p")[1]] != []
 
 
 def test_a_bare_size_an_llm_sends_is_kept_out_of_the_models(tmp_path: Path) -> None:
-    """Through the openai backend and the loopback server: the size is rejected, with its reason,
-    in papers.jsonl (after the one re-ask grounding problems get), and the named model stays."""
+    """Through the openai backend and the loopback server: the size is kept apart from the
+    models in papers.jsonl, with no re-ask, and the named model stays."""
     def answer(abstract: str) -> ExtractionDraft:
         return ExtractionDraft(models=[Model(name="27B models", params_b=27), Model(name="Llama-3-8B", params_b=8)])
 
@@ -168,5 +175,5 @@ def test_a_bare_size_an_llm_sends_is_kept_out_of_the_models(tmp_path: Path) -> N
         [result] = run([str(source)], tmp_path / "run", openai_config(server)).results
     assert result.status == "ok"
     assert [m.name for m in result.extraction.models] == ["Llama-3-8B"]
-    assert [r.item["name"] for r in result.rejected if r.field == "models"] == ["27B models"]
-    assert [r.item["name"] for r in read_papers(tmp_path / "run")[0].rejected] == ["27B models"]
+    assert result.extraction.unnamed_sizes_b == [27.0] and result.rejected == [] and result.usage.reasks == 0
+    assert read_papers(tmp_path / "run")[0].extraction.unnamed_sizes_b == [27.0]

@@ -31,9 +31,10 @@ def claim_values(text: str) -> list[tuple[float, float | None]]:
 
 
 def sizes(text: str) -> set[float]:
-    return {
-        round(s, 6) for m in extract(text).models for s in (m.params_b, m.active_params_b) if s is not None
-    }
+    """The paper's model sizes as a run keeps them: its named models' and its unnamed ones."""
+    extraction, _ = ground(extract(text), text, "p")
+    named = [s for m in extraction.models for s in (m.params_b, m.active_params_b) if s is not None]
+    return {round(s, 6) for s in named + extraction.unnamed_sizes_b}
 
 
 # --- the number grammar ---------------------------------------------------------------------
@@ -1362,10 +1363,10 @@ def test_an_introduced_dataset_is_a_benchmark_not_a_method() -> None:
         ("On OPT-125M, with rank equating to 8.3% of embedding dimension, it works.", {0.125}),
         ("the perplexity of APD on top of Pythia 6.9B is lower than that of Pythia 12B.", {6.9, 12.0}),
         ("Mixtral-8x7B routes tokens to two experts.", {7.0}),
-        # a size alone names no model (issue 23): the size stays in the text
-        ("We examine four open models of 8 to 27 billion parameters.", set()),
-        ("Transformers of 340M to 2B parameters pretrained on 15B tokens.", set()),
-        ("small models (leq3B parameters) do not benefit.", set()),
+        # a size alone names no model (issue 23): its size is the paper's, kept apart from the models
+        ("We examine four open models of 8 to 27 billion parameters.", {8.0, 27.0}),
+        ("Transformers of 340M to 2B parameters pretrained on 15B tokens.", {0.34, 2.0}),
+        ("small models (leq3B parameters) do not benefit.", {3.0}),
         ("On Gemma 2-2B-it and Qwen 2.5-7B, it holds.", {2.0, 7.0}),
         # versions are not sizes; token and data counts are not model sizes
         ("GPT-5.2, Qwen3.5, Llama-3.1 and Claude Haiku 4.5 are compared.", set()),

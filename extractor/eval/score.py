@@ -472,12 +472,9 @@ def score_sizes(sizes: Iterable[float], gold: Iterable[float], optional: Iterabl
 
 
 def _model_sizes(extraction: Extraction) -> list[float]:
-    return [
-        size
-        for model in extraction.models
-        for size in (model.params_b, model.active_params_b)
-        if size is not None
-    ]
+    """The paper's model sizes: its named models' and those it states without a name."""
+    named = [size for model in extraction.models for size in (model.params_b, model.active_params_b) if size is not None]
+    return named + extraction.unnamed_sizes_b
 
 
 _SCORERS: dict[str, Callable[[Extraction, GoldPaper], FieldScore]] = {

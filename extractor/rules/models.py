@@ -91,9 +91,9 @@ def _model_name(doc: Document, q: Quantity) -> tuple[str, int, int]:
 
 
 def find_models(doc: Document, readings: list[Reading]) -> tuple[list[Model], list[Mention]]:
-    """A model for every size written with a model's name (two for a range of sizes), and where
-    each name is. A size alone names no model ('27B models', '720M scale'): it is left out, and
-    stays in the text of the claims it is said with."""
+    """A model for every size written (two for a range of sizes), and where each named one is.
+    A size alone ('27B models', '720M scale') names no model: grounding keeps its size apart
+    from the list of models (:func:`extractor.grounding.ground`)."""
     text = doc.text
     models: list[Model] = []
     mentions: list[Mention] = []
@@ -123,12 +123,9 @@ def find_models(doc: Document, readings: list[Reading]) -> tuple[list[Model], li
         elif q.value_max is not None:
             high = _billions(q.value_max, q.scale)
             name_high = text[text.find(_number_text(text, q, high_end=True), q.start) : end] or name
+            models.append(Model(name=name, params_b=total))
+            models.append(Model(name=name_high if name_high != name else f"{name} ({high:g}B)", params_b=high))
             if named:
-                models.append(Model(name=name, params_b=total))
-                if not is_bare_size(name_high):  # 'LLaMA 7B-65B': the upper end has no name of its own
-                    models.append(
-                        Model(name=name_high if name_high != name else f"{name} ({high:g}B)", params_b=high)
-                    )
                 mentions.append(Mention(name, start, end))
             continue
         else:
@@ -147,8 +144,8 @@ def find_models(doc: Document, readings: list[Reading]) -> tuple[list[Model], li
                         named = not is_bare_size(name)
             elif q.modifier == "active":
                 continue
+        models.append(Model(name=name, params_b=total, active_params_b=active))
         if named:
-            models.append(Model(name=name, params_b=total, active_params_b=active))
             mentions.append(Mention(name, start, end))
     return unique_names(models), mentions
 
