@@ -4,10 +4,11 @@ writes it; a test fails when the page and the tables drift apart."""
 
 from __future__ import annotations
 
+from extractor.rules.attribution.lists import ALIGN
 from extractor.rules.attribution.metric import METRIC
 from extractor.rules.table import Table
 
-TABLES: tuple[Table, ...] = (METRIC,)
+TABLES: tuple[Table, ...] = (METRIC, ALIGN)
 
 
 def _cell(text: str) -> str:
