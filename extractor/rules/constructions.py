@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from extractor.rules.attribution.lists import ALIGN
 from extractor.rules.attribution.metric import METRIC
+from extractor.rules.attribution.subject import SUBJECT
 from extractor.rules.table import Table
 
-TABLES: tuple[Table, ...] = (METRIC, ALIGN)
+TABLES: tuple[Table, ...] = (METRIC, SUBJECT, ALIGN)
 
 
 def _cell(text: str) -> str:
