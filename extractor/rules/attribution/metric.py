@@ -32,7 +32,7 @@ from extractor.rules.chunks import name_like
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import AnyCase, AsciiFirst, Document
 from extractor.rules.table import Construction, Example, Table
-from extractor.rules.vocabulary import CORRELATION_SYMBOLS
+from extractor.rules.vocabulary import CHANGE_VERB_STEMS, CORRELATION_SYMBOLS, PASSIVE_CHANGE_STEMS
 
 
 @dataclass(frozen=True)
@@ -80,8 +80,7 @@ _CHANGE_OF = re.compile(
 _SHARE_OF = re.compile(r"\s+of\s+(?:the\s+|its\s+|their\s+)?(?=[^\W\d])", re.IGNORECASE)
 # A verb that changes its object ('improves the', 'reduces', 'speeds up'), up to the object.
 CHANGE_VERB = AsciiFirst(
-    r"\b(?:(?:improv|increas|reduc|lower|rais|boost|cut|decreas|narrow|shrink|halv|doubl|accelerat|"
-    r"lift|enhanc|elevat|trim|slash)(?:e|es|ed|s|ing|ting|d)?|speed(?:s|ing)?\s+up)\s+"
+    r"\b(?:(?:" + CHANGE_VERB_STEMS + r")(?:e|es|ed|s|ing|ting|d)?|speed(?:s|ing)?\s+up)\s+"
     r"(?:the\s+|its\s+|their\s+|our\s+)?",
     re.IGNORECASE,
 )
@@ -89,7 +88,7 @@ CHANGE_VERB = AsciiFirst(
 # accuracy is improved from 55.3% to 80.5%', 'the error rate was reduced to 3.1%').
 _SUBJECT_CHANGE = AsciiFirst(
     r"\s+(?:\w+ly\s+)?(?:(?:is|are|was|were|has\s+been|have\s+been|can\s+be)\s+(?:\w+ly\s+)?"
-    r"(?:improv|reduc|lower|rais|boost|cut|decreas|increas|halv|doubl|narrow)|"
+    r"(?:" + PASSIVE_CHANGE_STEMS + r")|"
     r"shrink|shrank|drop|dropp|fall|fell|rise|rose|ris|climb|collaps|grow|grew|"
     r"increas|decreas|improv|degrad|declin|jump)\w*\s+(?:\w+ly\s+)?"
     r"(?:by\s+|to\s+|from\s+)?" + QUALIFIER + r"\$?$",
