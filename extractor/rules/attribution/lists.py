@@ -8,7 +8,9 @@ benchmark that closes the sentence). :func:`align` runs the passes in their orde
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
 from itertools import pairwise
 
 from extractor.rules.attribution.benchmark import REPORTED_ON
@@ -25,6 +27,7 @@ from extractor.rules.attribution.phrases import (
 from extractor.rules.attribution.subject import NAMES_GAP, Subjects, name_chain
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import Document, Mention
+from extractor.rules.table import Construction, Example, Table
 from extractor.rules.vocabulary import alternation
 
 # Tokenized text writes a sign apart from its number ('+ 4.37 % , + 1.6 %').
@@ -78,8 +81,36 @@ class Draft:
     compared_on: bool = False  # its metric is the one of the clause a comparing participle joins
 
 
-def _respectively(text: str, drafts: list[Draft], benchmarks: list[Mention], sentence: tuple[int, int]) -> None:
+
+@dataclass(frozen=True)
+class Aligning:
+    """What every pass reads: the abstract, its results' drafts (which the passes change in
+    place), the benchmarks named in it, and the names that can be a subject."""
+
+    doc: Document
+    drafts: list[Draft]
+    benchmarks: list[Mention]
+    subjects: Subjects
+
+
+AlignPass = Callable[[Aligning], None]
+
+
+def _sentence_by_sentence(step: Callable[[Aligning, tuple[int, int]], None]) -> AlignPass:
+    """A pass that reads and sets only the drafts of one sentence, run on each sentence."""
+
+    @wraps(step)
+    def run(aligning: Aligning) -> None:
+        for sentence in aligning.doc.sentences:
+            step(aligning, sentence)
+
+    return run
+
+
+@_sentence_by_sentence
+def _respectively(aligning: Aligning, sentence: tuple[int, int]) -> None:
     """'by 26.3 and 11.9 points on A and B, respectively': the benchmarks in the order written."""
+    text, drafts, benchmarks = aligning.doc.text, aligning.drafts, aligning.benchmarks
     if "respectively" not in text[sentence[0] : sentence[1]]:
         return
     listed = [d for d in drafts if sentence[0] <= d.q.start < sentence[1]]
@@ -112,11 +143,11 @@ def _respective_metrics(text: str, listed: list[Draft]) -> None:
 _FOR_NAME = re.compile(r"\s+for\s+(?:the\s+)?")
 
 
-def _numbers_for_names(
-    text: str, drafts: list[Draft], subjects: Subjects, sentence: tuple[int, int]
-) -> None:
+@_sentence_by_sentence
+def _numbers_for_names(aligning: Aligning, sentence: tuple[int, int]) -> None:
     """'an accuracy of 61.2% for FooNet and 58.1% for GPT-4o': numbers that each name whose they
     are right after them belong to those names, whatever the sentence's subject."""
+    text, drafts, subjects = aligning.doc.text, aligning.drafts, aligning.subjects
     owned = []
     for draft in (d for d in drafts if sentence[0] <= d.q.start < sentence[1]):
         after = _FOR_NAME.match(text, draft.q.end)
@@ -128,11 +159,11 @@ def _numbers_for_names(
             draft.method, draft.model = subjects.role(m)
 
 
-def _respective_subjects(
-    text: str, drafts: list[Draft], subjects: Subjects, sentence: tuple[int, int]
-) -> None:
+@_sentence_by_sentence
+def _respective_subjects(aligning: Aligning, sentence: tuple[int, int]) -> None:
     """'GPT-4o and Gemini-2.5-Pro reach 69% and 57%, respectively': the numbers take the
     coordinated names of their subject in the order written."""
+    text, drafts, subjects = aligning.doc.text, aligning.drafts, aligning.subjects
     if "respectively" not in text[sentence[0] : sentence[1]]:
         return
     listed = [d for d in drafts if sentence[0] <= d.q.start < sentence[1]]
@@ -164,9 +195,10 @@ def _number_lists(text: str, drafts: list[Draft]) -> list[list[Draft]]:
     return runs
 
 
-def _parallel_lists(text: str, drafts: list[Draft], benchmarks: list[Mention]) -> None:
+def _parallel_lists(aligning: Aligning) -> None:
     """'85.3% and 72.1% accuracy on SST-2 and MNLI': a list of numbers reported on a list of as
     many benchmarks pairs them in order, 'respectively' written or not."""
+    text, drafts, benchmarks = aligning.doc.text, aligning.drafts, aligning.benchmarks
     for run in _number_lists(text, drafts):
         if len(run) < 2:
             continue
@@ -187,11 +219,12 @@ _REFERRING = re.compile(
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
 
 
-def _benchmarks_referred_to(text: str, drafts: list[Draft], benchmarks: list[Mention]) -> None:
+def _benchmarks_referred_to(aligning: Aligning) -> None:
     """'We introduce CP-Bench ... reaching up to 70% on this highly challenging benchmark',
     'accuracies of 73.6% and 76.6% on these two datasets': a demonstrative dataset phrase a list
     of numbers is reported on names the benchmarks written last before it, one per number, in
     the order written."""
+    text, drafts, benchmarks = aligning.doc.text, aligning.drafts, aligning.benchmarks
     for run in _number_lists(text, drafts):
         referring = _REFERRING.match(text, run[-1].q.end)
         if not referring:
@@ -222,11 +255,11 @@ def _benchmark_chain(text: str, mention: Mention, inside: list[Mention]) -> list
     return chain
 
 
-def _benchmarks_together(
-    text: str, drafts: list[Draft], benchmarks: list[Mention], sentence: tuple[int, int]
-) -> None:
+@_sentence_by_sentence
+def _benchmarks_together(aligning: Aligning, sentence: tuple[int, int]) -> None:
     """'improves accuracy by 3.1% on average across GSM8K, MATH and MMLU': fewer numbers than the
     coordinated benchmarks they are stated on are tied to none of them (docs/ANNOTATION.md)."""
+    text, drafts, benchmarks = aligning.doc.text, aligning.drafts, aligning.benchmarks
     listed = [d for d in drafts if sentence[0] <= d.q.start < sentence[1] and d.benchmark]
     inside = [m for m in benchmarks if sentence[0] <= m.start and m.end <= sentence[1]]
     for draft in listed:
@@ -248,9 +281,10 @@ _LEADING_TO = re.compile(
 )
 
 
-def _changes_leading_to_results(text: str, drafts: list[Draft]) -> None:
+def _changes_leading_to_results(aligning: Aligning) -> None:
     """'BLEU score increase of 0.8 and 0.7, achieving 34.0 on Callhome and 64.7 on Fisher': each
     change of a list is on the benchmark of the result it leads to, paired in order."""
+    text, drafts = aligning.doc.text, aligning.drafts
     position = {id(d): i for i, d in enumerate(drafts)}
     for run in _number_lists(text, drafts):
         after = position[id(run[-1])] + 1
@@ -299,10 +333,11 @@ _METRIC_ITEM_GAP = re.compile(
 )
 
 
-def _share_lists(text: str, drafts: list[Draft]) -> None:
+def _share_lists(aligning: Aligning) -> None:
     """Neighbours in a list of one unit share a metric ('accuracies of 70.1% and 44.2%', '73% and
     60% refusal'; a firm one wins over a bare noun), and a benchmark given once ('72.6% and 70.1%
     on MMLU'); a change cue ('by 26.3 and 11.9 points') holds for the whole list."""
+    text, drafts = aligning.doc.text, aligning.drafts
     pairs = list(zip(drafts, drafts[1:]))
     # Tight lists first: '-0.15 vs. -0.12 in loss and -0.65 vs. -0.49 in perplexity'; then back
     # from the end, where a list names its measure last ('4.4%, 1.6% and 2.5% improvement in F1').
@@ -342,10 +377,11 @@ _BY_NUMBER = re.compile(r"\bby\s+" + QUALIFIER + r"$", re.IGNORECASE)
 _NEXT_BY = re.compile(r"(?:,\s*(?:and\s+)?|\s+and\s+)by\s+" + QUALIFIER + r"$", re.IGNORECASE)
 
 
-def _share_by_lists(text: str, drafts: list[Draft]) -> None:
+def _share_by_lists(aligning: Aligning) -> None:
     """'accuracy drops by 3.3% without vision input, by 4.1% without language input, and by 8.0%
     without either': each 'by N' that goes on a list of the clause's change measures what the
     first one does."""
+    text, drafts = aligning.doc.text, aligning.drafts
     for a, b in zip(drafts, drafts[1:]):
         if (
             b.metric is None
@@ -358,9 +394,10 @@ def _share_by_lists(text: str, drafts: list[Draft]) -> None:
             b.kind, b.direction = a.kind, a.direction
 
 
-def _share_gapped_direction(text: str, drafts: list[Draft]) -> None:
+def _share_gapped_direction(aligning: Aligning) -> None:
     """'reduces latency by 30%, memory by 40%, and energy by 8%': a change whose verb is left out
     goes the way of the change before it, whose verb it shares."""
+    text, drafts = aligning.doc.text, aligning.drafts
     for a, b in zip(drafts, drafts[1:]):
         if (
             b.kind == "change"
@@ -380,11 +417,12 @@ _RESTATED = re.compile(
 )
 
 
-def _share_restatement(text: str, drafts: list[Draft]) -> None:
+def _share_restatement(aligning: Aligning) -> None:
     """'pushes GLUE to 82.2% (1.8% absolute improvement)', '85.3% accuracy (+2.1% over M)',
     'climbs to 61% (from a 48% baseline)': a number in parentheses right after another restates
     it (its gain, its relative value, where it started) and is measured with the same metric on
     the same benchmark."""
+    text, drafts = aligning.doc.text, aligning.drafts
     for a, b in zip(drafts, drafts[1:]):
         if not _RESTATED.fullmatch(text, a.q.end, b.q.start):
             continue
@@ -419,8 +457,9 @@ def _metrics_listed_before(text: str, position: int, floor: int, count: int) -> 
     return phrases
 
 
-def _paired_metric_lists(text: str, doc: Document, drafts: list[Draft]) -> None:
+def _paired_metric_lists(aligning: Aligning) -> None:
     """A list of numbers bound to a list of as many metrics takes them one each, in order."""
+    text, doc, drafts = aligning.doc.text, aligning.doc, aligning.drafts
     for run in _number_lists(text, drafts):
         link = _LIST_LINK.search(text, max(0, run[0].q.start - 20), run[0].q.start) if len(run) >= 2 else None
         if not link:
@@ -447,9 +486,10 @@ _WHICH_IS = re.compile(
 _ASIDE_AFTER = re.compile(_BETWEEN_WORDS + r"{1,80}?\(\s*" + QUALIFIER + r"[+\u2212-]?\s*$", re.IGNORECASE)
 
 
-def _share_aside(text: str, drafts: list[Draft]) -> None:
+def _share_aside(aligning: Aligning) -> None:
     """'cos stays in [0.12, 0.20], identical before and after tuning (0.1197 vs 0.1200)': numbers in
     an aside that names no measure, of the unit of the number before, restate that number's measure."""
+    text, drafts = aligning.doc.text, aligning.drafts
     for a, b in pairwise(drafts):
         if b.firm or not (a.firm and a.metric) or a.q.unit != b.q.unit:
             continue
@@ -458,8 +498,9 @@ def _share_aside(text: str, drafts: list[Draft]) -> None:
             b.metric, b.firm = a.metric, True
 
 
-def _share_which_is(text: str, drafts: list[Draft]) -> None:
+def _share_which_is(aligning: Aligning) -> None:
     """A change a 'which is' clause states about the number before it is of that number's measure."""
+    text, drafts = aligning.doc.text, aligning.drafts
     for a, b in pairwise(drafts):
         if not (a.metric and a.firm) or b.firm or b.kind != "change":
             continue
@@ -480,11 +521,12 @@ _MORE_THAN = re.compile(
 )
 
 
-def _share_apposed_difference(text: str, drafts: list[Draft]) -> None:
+def _share_apposed_difference(aligning: Aligning) -> None:
     """'we get 22.5 BLEU points in WMT 2014, 5.5 points more than M', 'an accuracy of 93.5 % on SST
     - 2 , an improvement of 1.2 % over the previous best': a difference set after a comma beside a
     number's phrase, with no verb of its own, says how far that number is ahead: same metric,
     same benchmark."""
+    text, drafts = aligning.doc.text, aligning.drafts
     for a, b in zip(drafts, drafts[1:]):
         apposed = _APPOSED.fullmatch(text, a.q.end, b.q.start) and _MORE_THAN.match(text, b.q.end)
         if apposed or _APPOSED_CHANGE.fullmatch(text, a.q.end, b.q.start):
@@ -497,11 +539,12 @@ _PAIR_OPEN = re.compile(r"\(\s*" + QUALIFIER + r"$")
 _PAIR_VERSUS = re.compile(r"\s*(?:vs\.?|versus)\s*" + QUALIFIER)
 
 
-def _versus_pairs_are_scores(text: str, drafts: list[Draft]) -> None:
+def _versus_pairs_are_scores(aligning: Aligning) -> None:
     """'improves over GPT-4o on MMLU (61.2% vs. 58.1%)': a pair set in parentheses states the two
     sides' scores, whatever change the clause around it names, measured as the change just before
     it in the sentence is ('a 40-point accuracy advantage over Python on multi-step tasks (100%
     vs. 60%)')."""
+    text, drafts = aligning.doc.text, aligning.drafts
     for index, (a, b) in enumerate(zip(drafts, drafts[1:])):
         opened = _PAIR_OPEN.search(text, max(0, a.q.start - 12), a.q.start)
         if not (opened and _PAIR_VERSUS.fullmatch(text, a.q.end, b.q.start)):
@@ -523,10 +566,11 @@ _NEXT_PAIR = re.compile(
 )
 
 
-def _share_before_and_after(text: str, drafts: list[Draft]) -> None:
+def _share_before_and_after(aligning: Aligning) -> None:
     """'improves accuracy on ImageNet from 87.6% to 93.2%': the before and the after value are one
     measure taken twice, so they share its metric (the one bound before 'from' wins) and its
     benchmark, wherever the sentence writes them."""
+    text, drafts = aligning.doc.text, aligning.drafts
     pairs = [(a, b) for a, b in zip(drafts, drafts[1:]) if a.q.form == "before" and b.q.form == "after"]
     for a, b in pairs:
         if a.metric and (a.firm or not b.firm):
@@ -555,10 +599,11 @@ _ANAPHOR = re.compile(
 )
 
 
-def _share_anaphor(text: str, doc: Document, drafts: list[Draft]) -> None:
+def _share_anaphor(aligning: Aligning) -> None:
     """'GenCLS achieves an accuracy improvement of 3.5% over SFT; on X, this improvement rises to
     4%': a change the clause points back to is measured like the change before it (same sentence
     or the one before), against the same baseline."""
+    text, doc, drafts = aligning.doc.text, aligning.doc, aligning.drafts
     for index, draft in enumerate(drafts):
         if draft.firm or draft.kind != "change":
             continue
@@ -583,9 +628,10 @@ _COMPARED_TO = re.compile(
 )
 
 
-def _share_compared_value(text: str, drafts: list[Draft]) -> None:
+def _share_compared_value(aligning: Aligning) -> None:
     """'GLM reaches 93.5% contrast-group accuracy at a high setting, compared with 81.5% at its
     lowest': the number a clause is compared with is measured like it, on the same benchmark."""
+    text, drafts = aligning.doc.text, aligning.drafts
     for a, b in pairwise(drafts):
         if b.firm or not (a.firm and a.metric) or a.q.unit != b.q.unit:
             continue
@@ -625,12 +671,13 @@ _REACHING = re.compile(
 )
 
 
-def _continue_the_predicate_measure(text: str, doc: Document, drafts: list[Draft]) -> None:
+def _continue_the_predicate_measure(aligning: Aligning) -> None:
     """'ADLM improves test perplexity on LM1B and OWT, achieving up to 25.4% gains', 'X outperforms
     Y in aggregate accuracy, and improves over Z on GSM8K by 20 points': a change in a participle
     or coordinated predicate that names no measure of its own is a change of the measure the
     sentence's comparison names before it, when no number of that measure stands between; so is
     the level a participle says it reached ('which increase accuracy, reaching up to 70%')."""
+    text, doc, drafts = aligning.doc.text, aligning.doc, aligning.drafts
     for index, draft in enumerate(drafts):
         reached = _REACHING.search(text, max(0, draft.q.start - 40), draft.q.start)
         if draft.firm or not (draft.kind == "change" or reached):
@@ -657,10 +704,11 @@ _COMPARING_PARTICIPLE = re.compile(
 _LIST_ITEM = re.compile(r"\s*(?:,\s*)?(?:and\s+)?[^.;:,\d]{0,30}?\bby\s+" + QUALIFIER + r"$", re.IGNORECASE)
 
 
-def _compare_on_the_same_measure(text: str, drafts: list[Draft]) -> None:
+def _compare_on_the_same_measure(aligning: Aligning) -> None:
     """'X reaches 85% accuracy, surpassing Y by 2%': a comparing participle attached to a clause
     whose number has a metric states a change of that same measure (and so do the items of its
     list: 'surpassing TEAL by 1.77% and CATS by 17.14%')."""
+    text, drafts = aligning.doc.text, aligning.drafts
     for a, b in zip(drafts, drafts[1:]):
         points = b.q.unit in ("points", "pp") and a.q.unit in (None, "%")  # '24.4 BLEU, ... by 1.1 points'
         if b.metric or not a.metric or not a.firm or not (a.q.unit == b.q.unit or points) or b.kind != "change":
@@ -670,10 +718,11 @@ def _compare_on_the_same_measure(text: str, drafts: list[Draft]) -> None:
             b.metric, b.firm, b.compared_on = a.metric, True, True
 
 
-def _compare_on_the_same_benchmark(text: str, drafts: list[Draft]) -> None:
+def _compare_on_the_same_benchmark(aligning: Aligning) -> None:
     """'achieves 24.40 BLEU on A, outperforming the state of the art by 1.1 points and 24.54 BLEU
     on B': a comparing participle's change is measured where the clause it joins is, unless it
     is reported on a benchmark of its own."""
+    text, drafts = aligning.doc.text, aligning.drafts
     for a, b in zip(drafts, drafts[1:]):
         joined = _COMPARING_PARTICIPLE.match(text, a.q.end, b.q.start)
         if joined and a.benchmark and not b.own_benchmark and b.kind == "change":
@@ -689,12 +738,12 @@ _CLOSING_ON = re.compile(r"\b(?:on|in)\s+(?:the\s+)?$", re.IGNORECASE)
 _CLOSING_END = re.compile(r"\s*(?:(?:benchmark|dataset|test\s+set|corpus)s?\s*)?\)?\s*[.;]?\s*$", re.IGNORECASE)
 
 
-def _benchmark_closing(
-    text: str, drafts: list[Draft], benchmarks: list[Mention], sentence: tuple[int, int]
-) -> None:
+@_sentence_by_sentence
+def _benchmark_closing(aligning: Aligning, sentence: tuple[int, int]) -> None:
     """'SNIPER processes 30 % more pixels ... at 800x1333 pixels on the COCO dataset .',
     'improving the efficiency by 6.0x and the AP by 1.0 % on COCO .': the one benchmark a sentence
     closes with, 'on' it, is where every result of the sentence that names none is measured."""
+    text, drafts, benchmarks = aligning.doc.text, aligning.drafts, aligning.benchmarks
     inside = [d for d in drafts if sentence[0] <= d.q.start < sentence[1]]
     named = [m for m in benchmarks if sentence[0] <= m.start and m.end <= sentence[1]]
     if not inside or len({m.name for m in named}) != 1:
@@ -713,50 +762,236 @@ def _benchmark_closing(
         d.benchmark = last.name
 
 
-def _compared_subject_is_baseline(drafts: list[Draft]) -> None:
+def _compared_subject_is_baseline(aligning: Aligning) -> None:
     """'79.8%, compared to 77.2% for M': the subject named after the second number of a
     comparison is the baseline of the first."""
+    drafts = aligning.drafts
     for a, b in zip(drafts, drafts[1:]):
         other = b.method or b.model
         if b.compared and not a.compared and other and other != (a.method or a.model) and a.baseline is None:
             a.baseline = other
 
 
+#: The passes across a sentence's results, in the order :func:`align` runs them.
+ALIGN: Table[AlignPass] = Table(
+    "align",
+    "each pass reads what the ones before it set: the benchmarks and subjects of lists and of "
+    "'respectively' first, so that the passes that share between neighbours copy aligned ones; a list's "
+    "metric is shared before a list of as many metrics overrides it one each; a 'vs' pair in parentheses "
+    "is made two scores before a comparing participle passes its measure on to changes; coordinated "
+    "benchmarks are untied from too few numbers only once every pass has shared benchmarks; the passes "
+    "that borrow a measure from earlier in the sentence (an anaphor, a compared value, the predicate's "
+    "measure) fill only what no other pass bound; the baseline named after a compared number comes "
+    "last, from the aligned subjects",
+    (
+        Construction(
+            'parallel-lists',
+            _parallel_lists,
+            'a list of numbers on a list of as many benchmarks pairs them in order; first, so later passes share aligned benchmarks',
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet achieves 85.3%, 72.1% and 60.2% accuracy on the SST-2, MNLI and QNLI benchmarks.', 'MNLI', 'benchmark', claim=1),
+                Example('We propose FooNet, a sparse decoder. FooNet brings 13 % and 35 % MAP gains over BM25 on the Robust and the ClueWeb collections .', 'ClueWeb', 'benchmark', claim=1),
+            ),
+        ),
+        Construction(
+            'benchmarks-referred-to',
+            _benchmarks_referred_to,
+            "'on these two datasets' names the benchmarks written last before it, one per number",
+            (
+                Example('We evaluate on MMLU and GSM8K. FooNet obtains 73.6 % and 76.6 % on these two datasets .', 'GSM8K', 'benchmark', claim=1),
+            ),
+        ),
+        Construction(
+            'changes-leading-to-results',
+            _changes_leading_to_results,
+            "'increase of 0.8 and 0.7, achieving 34.0 on A and 64.7 on B': each change is on its result's benchmark",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet improves accuracy by 2.1 and 3.4 points, reaching 85.1 on MMLU and 80.2 on GSM8K.', 'GSM8K', 'benchmark', claim=1),
+            ),
+        ),
+        Construction(
+            'respectively',
+            _respectively,
+            "'on A and B, respectively' pairs numbers and benchmarks, or a last list with the metrics before it",
+            (
+                Example('We propose FooNet, a sparse decoder. On GSM8K and MATH, FooNet achieves 85.3% and 52.1%, respectively.', 'GSM8K', 'benchmark'),
+                Example('We propose FooNet, a sparse decoder. FooNet reaches 81.2% F1 and a recall of 74.5%, exceeding BarNet by 3.1% and 4.4%, respectively.', 'recall', 'metric', claim=3),
+            ),
+        ),
+        Construction(
+            'respective-subjects',
+            _respective_subjects,
+            "'A and B reach 69% and 57%, respectively': the numbers take the coordinated names of their subject",
+            (
+                Example('We propose FooNet, a sparse decoder. Frontier models like GPT-4o and Gemini-2.5-Pro reach only around 69% and 57%, respectively.', 'GPT-4o', 'model'),
+            ),
+        ),
+        Construction(
+            'numbers-for-names',
+            _numbers_for_names,
+            "'61.2% for FooNet and 58.1% for GPT-4o': numbers each followed by 'for' a name are that name's",
+            (
+                Example('We propose FooNet, a sparse decoder. Results on MMLU show an accuracy of 61.2% for FooNet and 58.1% for GPT-4o.', 'GPT-4o', 'model', claim=1),
+            ),
+        ),
+        Construction(
+            'benchmark-closing-the-sentence',
+            _benchmark_closing,
+            "the one benchmark a sentence closes with, 'on' it, holds every result of the sentence that names none",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet processes 30 % more pixels than single scale training at 800x1333 pixels on the COCO dataset . It improves the efficiency of BarNet by 6.0x and the AP by 1.0 % on COCO .', 'COCO', 'benchmark', claim=1),
+            ),
+        ),
+        Construction(
+            'share-aside',
+            _share_aside,
+            'numbers in an aside that names no measure restate the measure of the number before',
+            (
+                Example('We study probes. Across models, the AUC is 0.81, unchanged after tuning (0.812 vs 0.809).', 'AUC', 'metric', claim=2),
+            ),
+        ),
+        Construction(
+            'share-lists',
+            _share_lists,
+            'neighbours in a list share a metric, a benchmark given once, and a change cue; before a list of as many metrics overrides it',
+            (
+                Example('Two judges reach contrast-group accuracies of 70.1% and 44.2%. They show 73% and 60% refusal.', 'contrast-group accuracies', 'metric', claim=1),
+                Example('We propose FooNet, a sparse decoder. FooNet obtains 4.4%, 1.6% and 2.5% improvement in F1 over BarNet.', 'F1', 'metric'),
+                Example('We propose FooNet, a sparse decoder. FooNet reaches around 30% accuracy on space-level tasks and around 40% on part-level tasks.', 'accuracy', 'metric', claim=1),
+            ),
+        ),
+        Construction(
+            'paired-metric-lists',
+            _paired_metric_lists,
+            "a list of numbers bound to a list of as many metrics takes them one each, after the list's shared metric",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet reaches R@1 and R@5 scores of 41.3 and 68.9.', 'R@1', 'metric'),
+            ),
+        ),
+        Construction(
+            'share-by-lists',
+            _share_by_lists,
+            "each 'by N' that goes on a list of the clause's change measures what the first one does",
+            (
+                Example('We propose FooNet, a sparse decoder. Accuracy drops by 3.3% without vision, by 4.1% without text, and by 8.0% without either.', 'Accuracy', 'metric', claim=2),
+            ),
+        ),
+        Construction(
+            'share-gapped-direction',
+            _share_gapped_direction,
+            'a change whose verb is left out goes the way of the change whose verb it shares',
+            (
+                Example('We propose FooNet, a sparse decoder. It reduces latency by 30%, training time by 9.9%, and inference time by 8.0%.', 'decrease', 'direction', claim=2),
+            ),
+        ),
+        Construction(
+            'share-before-and-after',
+            _share_before_and_after,
+            "'from A to B' is one measure taken twice: both share its metric and benchmark",
+            (
+                Example('We propose FooNet, a sparse decoder. We improve the best results of perplexity from 20.5 to 18.3 on WikiText - 103 , from 23.7 to 21.8 on One Billion Word , and from 55.3 to 54.5 on Penn Treebank .', 'perplexity', 'metric', claim=5),
+            ),
+        ),
+        Construction(
+            'share-restatement',
+            _share_restatement,
+            'a number in parentheses right after another restates it: same metric, same benchmark',
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet pushes the GLUE benchmark to 82.2% (1.8% absolute improvement).', 'GLUE', 'benchmark', claim=1),
+                Example('We propose FooNet, a sparse decoder. We find accuracy climbs to 61% (from a 48% pre-RL baseline) with FooNet.', 'accuracy', 'metric', claim=1),
+            ),
+        ),
+        Construction(
+            'share-apposed-difference',
+            _share_apposed_difference,
+            'a difference set after a comma with no verb of its own is how far the number before is ahead',
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet gets 22.5 BLEU points on WMT 2014 , 5.5 points more than the best unsupervised system .', 'BLEU', 'metric', claim=1),
+                Example('We propose FooNet, a sparse decoder. We obtain an accuracy of 93.5 % on SST - 2 ( binary ) , an improvement of 1.2 % over the previous best .', 'accuracy', 'metric', claim=1),
+            ),
+        ),
+        Construction(
+            'share-which-is',
+            _share_which_is,
+            "', which is a +1.8% gain': a change a which-clause states is of the measure before it",
+            (
+                Example('We propose FooAug. We obtain 79.4% top-1 accuracy with a ResNet - 50, which is a + 1.8% absolute gain over BarAug.', 'top-1 accuracy', 'metric', claim=1),
+            ),
+        ),
+        Construction(
+            'versus-pairs-are-scores',
+            _versus_pairs_are_scores,
+            "'(61.2% vs. 58.1%)' states both sides' scores, measured as the change before it; before a participle passes its measure on",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet improves over GPT-4o on MMLU (61.2% vs. 58.1%).', 'score', 'kind', claim=1),
+                Example('We propose FooNet, a sparse decoder. FooNet shows a 40 percentage point accuracy advantage over BarNet on hard tasks (100% vs. 60%).', 'accuracy', 'metric', claim=2),
+            ),
+        ),
+        Construction(
+            'compare-on-the-same-measure',
+            _compare_on_the_same_measure,
+            "'85% accuracy, surpassing Y by 2%': a comparing participle's change is of its clause's measure",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet reaches 85.3% accuracy at 50% sparsity, surpassing TEAL by 1.77% and CATS by 17.14%.', 'accuracy', 'metric', claim=2),
+                Example('We propose FooNet, a sparse decoder. FooNet achieves 24.4 BLEU on WMT14, outperforming the state of the art by 1.1 points.', 'BLEU', 'metric', claim=1),
+                Example('We propose FooNet, a sparse decoder. FooNet achieves 41.6 mAP on COCO which surpasses the best method , BarNet , by 0.8 .', 'mAP', 'metric', claim=1),
+            ),
+        ),
+        Construction(
+            'compare-on-the-same-benchmark',
+            _compare_on_the_same_benchmark,
+            "a comparing participle's change is measured where its clause is, unless it names a benchmark",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet achieves 24.4 BLEU on LDC2015E86 , outperforming the state of the art by 1.1 points and 24.5 BLEU on LDC2017T10 , outperforming the state of the art by 1.2 points .', 'LDC2017T10', 'benchmark', claim=3),
+            ),
+        ),
+        Construction(
+            'benchmarks-together',
+            _benchmarks_together,
+            'fewer numbers than coordinated benchmarks tie to none; only once every pass has shared benchmarks',
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet improves accuracy by 3.1% on average across GSM8K, MATH and MMLU.', None, 'benchmark'),
+            ),
+        ),
+        Construction(
+            'share-anaphor',
+            _share_anaphor,
+            "'this gain grows to 6.1%' is measured like the change before it; fills only what no pass bound",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet improves exact-match accuracy by 2.5% over BarNet. On long questions, this gain grows to 6.1%.', 'exact-match accuracy', 'metric', claim=1),
+            ),
+        ),
+        Construction(
+            'share-compared-value',
+            _share_compared_value,
+            "', compared with 64.0% without it': the number compared with is measured like the clause's",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet reaches 71.2% exact-match accuracy on TriviaQA with retrieval, compared with 64.0% without it.', 'exact-match accuracy', 'metric', claim=1),
+            ),
+        ),
+        Construction(
+            'continue-the-predicate-measure',
+            _continue_the_predicate_measure,
+            'a change in a participle or second predicate with no measure is of the measure compared before it',
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet improves test accuracy on MMLU and GSM8K, achieving up to 4.1% gains over BarNet.', 'test accuracy', 'metric'),
+            ),
+        ),
+        Construction(
+            'compared-subject-is-baseline',
+            _compared_subject_is_baseline,
+            "'79.8%, compared to 77.2% for M': M is the first number's baseline; last, from the aligned subjects",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet reaches 79.8%, compared to 77.2% for LLaVA-1.5-13B.', 'LLaVA-1.5-13B', 'baseline'),
+            ),
+        ),
+    ),
+)
+
+
 def align(doc: Document, drafts: list[Draft], benchmarks: list[Mention], subjects: Subjects) -> None:
     """Align the results of the abstract with each other, in place, once each has what its own
-    words give it. The order matters, since each pass reads what the ones before it set: the
-    benchmarks and subjects of lists and of ``respectively`` first, so that the passes that share
-    between neighbours copy aligned ones; a list's metric is shared before a list of as many
-    metrics overrides it one each; a ``vs`` pair in parentheses is made two scores before a
-    comparing participle passes its measure on to changes; coordinated benchmarks are untied from
-    too few numbers only once every pass has shared benchmarks; and the passes that borrow a
-    measure from earlier in the sentence (an anaphor, a compared value, the predicate's measure)
-    fill only what no other pass bound; the baseline named after a compared number comes last,
-    from the aligned subjects."""
-    text = doc.text
-    _parallel_lists(text, drafts, benchmarks)
-    _benchmarks_referred_to(text, drafts, benchmarks)
-    _changes_leading_to_results(text, drafts)
-    for sentence in doc.sentences:
-        _respectively(text, drafts, benchmarks, sentence)
-        _respective_subjects(text, drafts, subjects, sentence)
-        _numbers_for_names(text, drafts, subjects, sentence)
-        _benchmark_closing(text, drafts, benchmarks, sentence)
-    _share_aside(text, drafts)
-    _share_lists(text, drafts)
-    _paired_metric_lists(text, doc, drafts)
-    _share_by_lists(text, drafts)
-    _share_gapped_direction(text, drafts)
-    _share_before_and_after(text, drafts)
-    _share_restatement(text, drafts)
-    _share_apposed_difference(text, drafts)
-    _share_which_is(text, drafts)
-    _versus_pairs_are_scores(text, drafts)
-    _compare_on_the_same_measure(text, drafts)
-    _compare_on_the_same_benchmark(text, drafts)
-    for sentence in doc.sentences:
-        _benchmarks_together(text, drafts, benchmarks, sentence)
-    _share_anaphor(text, doc, drafts)
-    _share_compared_value(text, drafts)
-    _continue_the_predicate_measure(text, doc, drafts)
-    _compared_subject_is_baseline(drafts)
+    words give it: the passes of :data:`ALIGN`, in order (its ``order`` says why)."""
+    aligning = Aligning(doc, drafts, benchmarks, subjects)
+    for construction in ALIGN.entries:
+        construction.run(aligning)

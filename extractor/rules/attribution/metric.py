@@ -12,6 +12,8 @@ another clause.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from extractor.catalog.registry import metric_entry
 from extractor.rules.attribution.phrases import (
@@ -29,7 +31,24 @@ from extractor.rules.attribution.phrases import (
 from extractor.rules.chunks import name_like
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import AnyCase, AsciiFirst, Document
-from extractor.rules.vocabulary import CORRELATION_SYMBOLS
+from extractor.rules.table import Construction, Example, Table
+from extractor.rules.vocabulary import CHANGE_VERB_STEMS, CORRELATION_SYMBOLS, PASSIVE_CHANGE_STEMS
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where a number stands, which is all a metric construction reads: the document, the
+    number, its clause and sentence, and how far its own phrase may reach (``limit``)."""
+
+    doc: Document
+    q: Quantity
+    clause: tuple[int, int]
+    sentence: tuple[int, int]
+    limit: int
+
+    @property
+    def text(self) -> str:
+        return self.doc.text
 
 _COMPARATIVE = re.compile(
     r"\s*(?:relative\s+|absolute\s+)?(?:fewer|less|lower|higher|more|smaller|larger|faster|slower|"
@@ -61,8 +80,7 @@ _CHANGE_OF = re.compile(
 _SHARE_OF = re.compile(r"\s+of\s+(?:the\s+|its\s+|their\s+)?(?=[^\W\d])", re.IGNORECASE)
 # A verb that changes its object ('improves the', 'reduces', 'speeds up'), up to the object.
 CHANGE_VERB = AsciiFirst(
-    r"\b(?:(?:improv|increas|reduc|lower|rais|boost|cut|decreas|narrow|shrink|halv|doubl|accelerat|"
-    r"lift|enhanc|elevat|trim|slash)(?:e|es|ed|s|ing|ting|d)?|speed(?:s|ing)?\s+up)\s+"
+    r"\b(?:(?:" + CHANGE_VERB_STEMS + r")(?:e|es|ed|s|ing|ting|d)?|speed(?:s|ing)?\s+up)\s+"
     r"(?:the\s+|its\s+|their\s+|our\s+)?",
     re.IGNORECASE,
 )
@@ -70,7 +88,7 @@ CHANGE_VERB = AsciiFirst(
 # accuracy is improved from 55.3% to 80.5%', 'the error rate was reduced to 3.1%').
 _SUBJECT_CHANGE = AsciiFirst(
     r"\s+(?:\w+ly\s+)?(?:(?:is|are|was|were|has\s+been|have\s+been|can\s+be)\s+(?:\w+ly\s+)?"
-    r"(?:improv|reduc|lower|rais|boost|cut|decreas|increas|halv|doubl|narrow)|"
+    r"(?:" + PASSIVE_CHANGE_STEMS + r")|"
     r"shrink|shrank|drop|dropp|fall|fell|rise|rose|ris|climb|collaps|grow|grew|"
     r"increas|decreas|improv|degrad|declin|jump)\w*\s+(?:\w+ly\s+)?"
     r"(?:by\s+|to\s+|from\s+)?" + QUALIFIER + r"\$?$",
@@ -88,8 +106,9 @@ _IN_AFTER_COMPARATIVE = re.compile(
 _IMPLIED = {"faster": "speed", "slower": "speed"}
 
 
-def _metric_after(text: str, q: Quantity, limit: int, weak: bool = False) -> str | None:
+def _metric_after(site: Site, weak: bool = False) -> str | None:
     """'85.3% top-1 accuracy', '55.6% fewer visual tokens', '1.30x wall-clock time speed-up'."""
+    text, q, limit = site.text, site.q, site.limit
     position = q.end
     comparative = _COMPARATIVE.match(text, position, limit)
     if comparative:
@@ -110,8 +129,9 @@ def _metric_after(text: str, q: Quantity, limit: int, weak: bool = False) -> str
 _PARENS_AFTER = re.compile(r"\s*\(\s*(?P<label>[^()]{1,30}?)\s*\)")
 
 
-def _metric_in_parens(text: str, q: Quantity, limit: int) -> str | None:
+def _metric_in_parens(site: Site) -> str | None:
     """'62.42 (GLEU)': a metric's name in parentheses right after the number labels it."""
+    text, q, limit = site.text, site.q, site.limit
     found = _PARENS_AFTER.match(text, q.end, limit)
     label = clean_metric(found.group("label")) if found else None
     return label if label and names_metric(label) else None
@@ -128,8 +148,9 @@ def _bound_floor(text: str, start: int, end: int) -> int:
     return start if "(" in text[max(start, run - 22) : run] else run
 
 
-def _metric_before(text: str, floor: int, q: Quantity) -> str | None:
+def _metric_before(site: Site) -> str | None:
     """'accuracy of 85.3%', 'GenPPL=27.06', 'perplexity approximately 59', 'a top-1 accuracy of'."""
+    text, floor, q = site.text, site.clause[0], site.q
     start = max(floor, q.start - 60)
     bound = _BOUND_BEFORE.search(text, _bound_floor(text, start, q.start), q.start)
     if not bound:
@@ -151,9 +172,10 @@ def _metric_before(text: str, floor: int, q: Quantity) -> str | None:
     return phrase if link in ("of", "=", ":") or names_metric(phrase) else None
 
 
-def _metric_in_after(text: str, q: Quantity, limit: int) -> str | None:
+def _metric_in_after(site: Site) -> str | None:
     """'by 9.7% in accuracy', '-0.12 in loss', 'by 0.9dB on average PSNR'; after 'in terms of' any
     noun is the measure ('96% smaller than M in terms of model parameters')."""
+    text, q, limit = site.text, site.q, site.limit
     found = _IN_AFTER.match(text, q.end, limit)
     if not found:
         return None
@@ -189,14 +211,16 @@ _METRIC_OF_SUBJECT = AsciiFirst(
 )
 
 
-def _metric_of_subject(text: str, floor: int, q: Quantity) -> str | None:
+def _metric_of_subject(site: Site) -> str | None:
+    text, floor, q = site.text, site.clause[0], site.q
     found = _METRIC_OF_SUBJECT.search(text, max(floor, q.start - 120), q.start)
     phrase = clean_metric(found.group("metric")) if found else None
     return phrase if phrase and names_metric(phrase) else None
 
 
-def _metric_points_of(text: str, q: Quantity, limit: int) -> str | None:
+def _metric_points_of(site: Site) -> str | None:
     """'gains 3.2 points of accuracy', '2 pp of top-1 accuracy': points of a metric."""
+    text, q, limit = site.text, site.q, site.limit
     found = _SHARE_OF.match(text, q.end, limit) if q.unit in ("points", "pp") else None
     phrase = phrase_after(text, found.end(), limit) if found else None
     cleaned = clean_metric(phrase[0]) if phrase else None
@@ -206,8 +230,9 @@ def _metric_points_of(text: str, q: Quantity, limit: int) -> str | None:
 _DURATIONS = frozenset({"s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"})
 
 
-def _metric_duration_of(text: str, q: Quantity, limit: int) -> str | None:
+def _metric_duration_of(site: Site) -> str | None:
     """'approximately 33 minutes of training': a duration of an activity is that activity's time."""
+    text, q, limit = site.text, site.q, site.limit
     found = _SHARE_OF.match(text, q.end, limit) if q.unit in _DURATIONS else None
     phrase = phrase_after(text, found.end(), limit) if found else None
     activity = clean_metric(phrase[0]) if phrase else None
@@ -217,8 +242,9 @@ def _metric_duration_of(text: str, q: Quantity, limit: int) -> str | None:
 _WITHIN = re.compile(r"\bwithin\s+" + QUALIFIER + r"$", re.IGNORECASE)
 
 
-def _metric_share(text: str, q: Quantity, limit: int) -> str | None:
+def _metric_share(site: Site) -> str | None:
     """'retains 86--90% of teacher accuracy', 'recovers 93% of native decoder decisions'."""
+    text, q, limit = site.text, site.q, site.limit
     if q.unit != "%" or _WITHIN.search(text, max(0, q.start - 30), q.start):
         return None  # 'within 2-5% of the baseline' is a distance to it, not a share of it
     found = _SHARE_OF.match(text, q.end, limit)
@@ -268,10 +294,11 @@ _COUNTED_BEFORE = re.compile(
 _SHARE_IN = re.compile(r"\b(?:in|on|for)\s+" + QUALIFIER + r"$", re.IGNORECASE)
 
 
-def _metric_counted(text: str, floor: int, q: Quantity, limit: int, sentence_start: int) -> str | None:
+def _metric_counted(site: Site) -> str | None:
     """A share of counted things is the rate of what the clause's verb does to them: 'wins 60% of
     comparisons' is a win rate; 'ranks A above B in 92.3% of pairs' measures that ranking, and so
     does 'but answers both correctly in only 74.1%' after it."""
+    text, floor, q, limit, sentence_start = site.text, site.clause[0], site.q, site.limit, site.sentence[0]
     if q.unit != "%":
         return None
     start = max(floor, q.start - 120)
@@ -300,9 +327,10 @@ def _metric_counted(text: str, floor: int, q: Quantity, limit: int, sentence_sta
 _PLACE_BEFORE = re.compile(r"\s+(?:on|in|for|of|across)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
-def _metric_of_change(text: str, floor: int, q: Quantity) -> str | None:
+def _metric_of_change(site: Site) -> str | None:
     """The object of a change verb ('reduces KV cache memory by 75%', 'improves accuracy from
     82.1% to 91.4%') or the subject of a change ('the perplexity gap shrinks by 32%')."""
+    text, floor, q = site.text, site.clause[0], site.q
     window_start = max(floor, q.start - 120)
     verbs = list(CHANGE_VERB.finditer(text, window_start, q.start))
     for verb in reversed(verbs):
@@ -340,9 +368,10 @@ GAPPED = re.compile(
 _FIRST_BY = re.compile(r"\bby\s+" + QUALIFIER + r"[-+\u2212]?\d[\d.,]*\s*[^\s,;]{0,10}\s*$", re.IGNORECASE)
 
 
-def _metric_gapped(text: str, floor: int, q: Quantity) -> str | None:
+def _metric_gapped(site: Site) -> str | None:
     """The object of a change verb left out by gapping: it follows a first 'V X by N' of the
     clause, and holds no verb of its own."""
+    text, floor, q = site.text, site.sentence[0], site.q
     found = GAPPED.search(text, max(floor, q.start - 60), q.start)
     if (
         not found
@@ -367,10 +396,11 @@ _BY_LIST = re.compile(r"\bby\s+" + QUALIFIER + r"(?:[\d.]+\s*(?:,\s*|and\s+))*$"
 _BEATS = re.compile(r"\b(?:beat|surpass|exceed|outperform|outscor)\w*\s+(?:the\s+)?", re.IGNORECASE)
 
 
-def _metric_beaten(text: str, floor: int, q: Quantity) -> str | None:
+def _metric_beaten(site: Site) -> str | None:
     """'we beat the accuracy of our closest competitors by 8 and 9.5 points': the measure a
     verb of beating takes as its object, when its phrase names a metric (never the rival's
     name: 'outperforms the baseline by 3%')."""
+    text, floor, q = site.text, site.clause[0], site.q
     for verb in reversed(list(_BEATS.finditer(text, max(floor, q.start - 120), q.start))):
         found = phrase_after(text, verb.end(), q.start)
         if not found or not _BY_LIST.search(text[found[1] : q.start]):
@@ -387,10 +417,11 @@ _COMPARED_MEASURE = re.compile(
 )
 
 
-def _metric_of_compared_pair(text: str, sentence: tuple[int, int], q: Quantity) -> str | None:
+def _metric_of_compared_pair(site: Site) -> str | None:
     """'The fixed-code runs have a lower mean validation perplexity in our experiments, 2.36
     versus 2.44': a pair set after a comma or colon spells out the comparison the sentence has
     just made, so it is measured with the comparative's noun."""
+    text, sentence, q = site.text, site.sentence, site.q
     if not _PAIR_OPENS.search(text, max(sentence[0], q.start - 20), q.start) or not _VERSUS_NUMBER.match(text, q.end):
         return None
     for comparative in reversed(list(_COMPARED_MEASURE.finditer(text, sentence[0], q.start))):
@@ -404,8 +435,9 @@ def _metric_of_compared_pair(text: str, sentence: tuple[int, int], q: Quantity) 
 _IN_TERMS_OF = re.compile(r"\bin\s+terms\s+of\s+(?:the\s+)?", re.IGNORECASE)
 
 
-def _metric_in_terms(text: str, sentence: tuple[int, int], q: Quantity) -> str | None:
+def _metric_in_terms(site: Site) -> str | None:
     """'In terms of model perplexity, our method narrows the gap ... by 16.3%'."""
+    text, sentence, q = site.text, site.sentence, site.q
     found = _IN_TERMS_OF.search(text, sentence[0], q.start)
     phrase = phrase_after(text, found.end(), q.start) if found else None
     return clean_metric(phrase[0]) if phrase else None
@@ -420,9 +452,11 @@ _EXPONENT = re.compile(
 )
 
 
-def _metric_exponent(text: str, q: Quantity, limit: int) -> str | None:
+def _metric_exponent(site: Site) -> str | None:
     """'exponents of -0.15 in loss and -0.65 in perplexity': an exponent, and of what, so that the
     loss exponent and the perplexity exponent are never ranked together."""
+    text, q = site.text, site.q
+    limit = max(site.limit, site.doc.sentence_of(q.start)[1])  # an exponent's list may run past the clause
     exponent = _exponent_name(text, q)
     if not exponent:
         return None
@@ -460,7 +494,8 @@ _DIMENSION = {
 }
 
 
-def _metric_of_degree(text: str, q: Quantity) -> str | None:
+def _metric_of_degree(site: Site) -> str | None:
+    text, q = site.text, site.q
     found = _DEGREE.search(text, max(0, q.start - 40), q.start)
     if not found:
         return None
@@ -483,9 +518,10 @@ _IN_BEFORE_PARENS = re.compile(
 _DIFFERENCE_LABELS = frozenset({"gap", "difference", "delta", "margin"})
 
 
-def _metric_labelled_in_parens(text: str, q: Quantity, sentence: tuple[int, int]) -> str | None:
+def _metric_labelled_in_parens(site: Site) -> str | None:
     """'(5-task average -0.52)': the label; '(gap 0.083 nats)' after 'lower X than Y': the compared
     measure X; 'varies in prevalence across models (16% to 77%)': what the clause varies in."""
+    text, q, sentence = site.text, site.q, site.sentence
     found = _LABEL_IN_PARENS.search(text, max(0, q.start - 50), q.start)
     if found and found.group("label").lower() in _DIFFERENCE_LABELS:
         for comparative in reversed(list(_COMPARED_MEASURE.finditer(text, sentence[0], found.start()))):
@@ -502,38 +538,201 @@ def _metric_labelled_in_parens(text: str, q: Quantity, sentence: tuple[int, int]
     return clean_metric(phrase[0]) if phrase else None
 
 
-def _implied(text: str, q: Quantity, limit: int) -> str | None:
+def _implied(site: Site) -> str | None:
     """The measure a comparative with nothing after it names ('35% faster than M' is a speed)."""
-    comparative = _COMPARATIVE.match(text, q.end, limit)
-    if not comparative or _metric_after(text, q, limit):
+    comparative = _COMPARATIVE.match(site.text, site.q.end, site.limit)
+    if not comparative or _metric_after(site):
         return None
     return _IMPLIED.get(comparative.group().split()[-1].lower())
 
 
-def _metric_from_grammar(
-    doc: Document, q: Quantity, clause: tuple[int, int], sentence: tuple[int, int], limit: int
-) -> str | None:
-    """The first metric phrase a construction binds to the number."""
-    text = doc.text
-    return (
-        _metric_exponent(text, q, max(limit, doc.sentence_of(q.start)[1]))
-        or _metric_after(text, q, limit)
-        or _metric_in_parens(text, q, limit)
-        or _metric_of_degree(text, q)
-        or _metric_labelled_in_parens(text, q, sentence)
-        or _metric_in_after(text, q, limit)
-        or _metric_before(text, clause[0], q)
-        or _metric_of_subject(text, clause[0], q)
-        or _metric_counted(text, clause[0], q, limit, sentence[0])
-        or _metric_share(text, q, limit)
-        or _metric_points_of(text, q, limit)
-        or _metric_duration_of(text, q, limit)
-        or _metric_gapped(text, sentence[0], q)  # its verb may be clauses back: ", and Y by 8%"
-        or _metric_of_change(text, clause[0], q)
-        or _metric_beaten(text, clause[0], q)
-        or _metric_in_terms(text, sentence, q)
-        or _metric_of_compared_pair(text, sentence, q)
-    )
+MetricConstruction = Callable[[Site], "str | None"]
+
+#: The metric constructions, in the order :func:`metric_of` tries them.
+METRIC: Table[MetricConstruction] = Table(
+    "metric",
+    "the first construction that binds a phrase wins, and several may bind one number: what is "
+    "written right at the number (after it, in its parenthesis) beats what is bound before it, which "
+    "beats what the clause's verb or subject says; the constructions that read the whole sentence (a "
+    "gapped verb clauses back, 'in terms of', a compared pair) come last, since they reach furthest",
+    (
+        Construction(
+            'exponent',
+            _metric_exponent,
+            'a fitted exponent names what every number of its list measures, so it runs first',
+            (
+                Example('FooNet scales better, with power-law exponents of -0.15 vs. -0.12 in loss and -0.65 vs. -0.49 in perplexity.', 'power-law exponent in loss', "metric"),
+                Example('FooNet scales better, with power-law exponents of -0.15 vs. -0.12 in loss and -0.65 vs. -0.49 in perplexity.', 'power-law exponent in perplexity', "metric", claim=2),
+            ),
+        ),
+        Construction(
+            'after-the-number',
+            _metric_after,
+            'the noun phrase right after the number, or after its comparative, is the tightest binding',
+            (
+                Example('It attains 85.3% top-1 accuracy on ImageNet.', 'top-1 accuracy', "metric"),
+                Example('We obtain 34.7 BLEU on WMT14.', 'BLEU', "metric"),
+                Example('FooNet scores 72.6 pass@1 on HumanEval.', 'pass@1', "metric"),
+                Example('It achieves a 1.30x speed-up.', 'speed-up', "metric"),
+                Example('FooNet needs 40% fewer parameters.', 'parameters', "metric"),
+                Example('It reaches a 2.5% lower validation loss.', 'validation loss', "metric"),
+                Example('It attains 2.5 F1 absolute higher than GRPO.', 'F1', "metric"),
+            ),
+        ),
+        Construction(
+            'label-in-parentheses-after',
+            _metric_in_parens,
+            "a metric's name in parentheses right after the number labels it ('62.42 (GLEU)')",
+            (
+                Example('FooNet reaches 62.42 (BLEU) on WMT14 and 85.3 (SST-2).', 'BLEU', "metric"),
+            ),
+        ),
+        Construction(
+            'adjective-of-degree',
+            _metric_of_degree,
+            "a number in parentheses after 'smallest' or 'fastest-X' measures that adjective's dimension",
+            (
+                Example('We propose FooQ. FooQ is the smallest (3.1 GB) and fastest-decoding (+22%) recipe we test.', 'size', "metric"),
+                Example('We propose FooQ. FooQ is the smallest (3.1 GB) and fastest-decoding (+22%) recipe we test.', 'decoding speed', "metric", claim=1),
+            ),
+        ),
+        Construction(
+            'label-opening-a-parenthesis',
+            _metric_labelled_in_parens,
+            "a parenthesis opened by a label, a difference after a comparative, or 'varies in X (N)' names the number inside",
+            (
+                Example('We propose FooQ. FooQ matches BF16 within noise (3-task average -0.41) on long inputs.', '3-task average', "metric"),
+                Example('We study four models. The hard regime varies widely in prevalence across models (16% and 77%).', 'prevalence', "metric"),
+            ),
+        ),
+        Construction(
+            'in-after-the-number',
+            _metric_in_after,
+            "'by 9.7% in accuracy': what the number is in, right after it, before any phrase bound before it",
+            (
+                Example('It beats GRPO by 9.7% in accuracy.', 'accuracy', "metric"),
+                Example('FooNet beats the best baseline by 7.4% in exact match on HotpotQA.', 'exact match', "metric"),
+                Example('FooNet beats BarNet by up to 0.9dB on average PSNR whilst staying fast .', 'PSNR', "metric"),
+                Example('It is 96% smaller than GRPO in terms of model parameters.', 'model parameters', "metric"),
+                Example('It yields a 40 % reduction in parameters .', 'parameters', "metric"),
+            ),
+        ),
+        Construction(
+            'bound-before-the-number',
+            _metric_before,
+            "'accuracy of 85.3%', 'GenPPL=27.06': the phrase a link binds before the number",
+            (
+                Example('It reaches an accuracy of 85.3% on ImageNet.', 'accuracy', "metric"),
+                Example('FooNet reaches an F1 score of 88.1.', 'F1 score', "metric"),
+                Example('It has chain scores below 2.5.', 'chain scores', "metric"),
+                Example('FooNet provides F1 scores up to 10 % higher than competing methods .', 'F1 scores', "metric"),
+                Example('FooNet keeps accuracy within 2-5% of full-precision baselines.', 'accuracy', "metric"),
+            ),
+        ),
+        Construction(
+            'head-of-the-subject',
+            _metric_of_subject,
+            "'The accuracy of X on Y is 84.2%': the metric heads the clause's subject, farther than a bound phrase",
+            (
+                Example('The accuracy of FooNet on GSM8K is 84.2%.', 'accuracy', "metric"),
+                Example('The accuracy on GSM8K is 84.2%.', 'accuracy', "metric"),
+            ),
+        ),
+        Construction(
+            'share-of-counted-things',
+            _metric_counted,
+            "a share of counted things is the rate of what the clause's verb does to them; before a plain share",
+            (
+                Example('FooNet wins 60% of comparisons against GPT-4.', 'win rate', "metric"),
+                Example('FooNet solves 40% of the problems.', 'solve rate', "metric"),
+                Example('FooNet correctly ranks the better answer above the worse one in 92.3% of pairs.', 'correctly ranks the better answer above the worse one', "metric"),
+                Example('FooNet is preferred in 70% of human judgments.', 'preferred', "metric"),
+                Example('FooNet picks the right tool in 88.0% of episodes but completes the whole task in only 61.5%.', 'completes the whole task', "metric", claim=1),
+            ),
+        ),
+        Construction(
+            'share-of',
+            _metric_share,
+            "'retains 91% of teacher accuracy': a share of something measures that thing",
+            (
+                Example('It retains 91% of teacher accuracy.', 'teacher accuracy', "metric"),
+                Example('It eliminates 91% of the KV cache.', 'KV cache', "metric"),
+            ),
+        ),
+        Construction(
+            'points-of',
+            _metric_points_of,
+            "'3.2 points of top-1 accuracy': points of a metric",
+            (
+                Example('FooNet gains 3.2 points of top-1 accuracy over GRPO.', 'top-1 accuracy', "metric"),
+            ),
+        ),
+        Construction(
+            'duration-of-an-activity',
+            _metric_duration_of,
+            "'33 minutes of training': a duration of an activity is that activity's time",
+            (
+                Example('FooNet needs only 3 hours of fine-tuning.', 'fine-tuning time', "metric"),
+            ),
+        ),
+        Construction(
+            'gapped-change-verb',
+            _metric_gapped,
+            "'reduces latency by 30% and memory by 40%': the second object of a change verb left out; before the change verb's own object, which would take the first",
+            (
+                Example('FooNet reduces latency by 30% and memory by 40%.', 'memory', "metric", claim=1),
+                Example('FooNet improves the efficiency of BarNet by 6.0x and the AP by 1.0% on COCO.', 'AP', "metric", claim=1),
+                Example('It reduces latency by 30%, training time by 9.9%, and inference time by 8.0%.', 'inference time', "metric", claim=2),
+            ),
+        ),
+        Construction(
+            'object-or-subject-of-a-change',
+            _metric_of_change,
+            "the object of a change verb ('reduces KV cache memory by 75%') or the subject of a change ('the gap shrinks by 32%')",
+            (
+                Example('The perplexity gap shrinks by up to 32%.', 'perplexity gap', "metric"),
+                Example('FooNet improves accuracy by 3.1% on average across GSM8K, MATH and MMLU.', 'accuracy', "metric"),
+                Example('With FooNet, accuracy on GSM8K rises from 60.1% to 75.3%.', 'accuracy', "metric"),
+                Example('With FooNet, rank - 1 accuracy is improved from 55.3 % to 80.5 % on Market - 1501 .', 'rank - 1 accuracy', "metric"),
+            ),
+        ),
+        Construction(
+            'object-of-beating',
+            _metric_beaten,
+            "'beat the accuracy of our rivals by 8 points': the measure a verb of beating takes, never the rival's name",
+            (
+                Example('FooNet beats the accuracy of our closest rivals by 8 points .', 'accuracy', "metric"),
+            ),
+        ),
+        Construction(
+            'in-terms-of',
+            _metric_in_terms,
+            "'In terms of model perplexity, ...': a fronted measure for the sentence, when nothing nearer binds",
+            (
+                Example('In terms of model perplexity, our method narrows the gap to the teacher by 16.3%.', 'model perplexity', "metric"),
+            ),
+        ),
+        Construction(
+            'compared-pair-after-a-comma',
+            _metric_of_compared_pair,
+            "'a higher top-1 accuracy than M, 85.1% vs. 80.2%': a pair spelling out the comparison just made; last, it reads the whole sentence",
+            (
+                Example('FooNet has a higher top-1 accuracy than BarNet on our data, 85.1% vs. 80.2%.', 'top-1 accuracy', "metric"),
+            ),
+        ),
+    ),
+)
+
+
+def _metric_from_grammar(site: Site) -> str | None:
+    """The first metric phrase a construction of :data:`METRIC` binds to the number (as an
+    ``or``-chain would: the last one's answer when none binds)."""
+    found = None
+    for construction in METRIC.entries:
+        found = construction.run(site)
+        if found:
+            return found
+    return found
 
 
 def metric_of(
@@ -542,11 +741,12 @@ def metric_of(
     """The metric phrase bound to the number, or None (never another clause's metric), and
     whether the grammar binds it firmly (a bare noun after a unit does not)."""
     text = doc.text
-    implied = _implied(text, q, limit)
+    site = Site(doc, q, clause, sentence, limit)
+    implied = _implied(site)
     if implied:  # 'a convergence rate 50% faster than M': the measure bound before wins
-        metric = _metric_before(text, clause[0], q) or implied
+        metric = _metric_before(site) or implied
     else:
-        metric = _metric_from_grammar(doc, q, clause, sentence, limit)
+        metric = _metric_from_grammar(site)
     # 'speeds up decoding by 2.4x', '2.4x faster'; but 'a 3x increase in task processing speed'
     # names what got faster
     named = metric is not None and (names_metric(metric) or (not implied and SPEED.search(metric) is not None))
@@ -557,4 +757,4 @@ def metric_of(
         return ("correlation" if metric.lower() in CORRELATION_SYMBOLS else metric), True
     if q.unit and q.unit not in ("%", "x") and metric_entry(q.unit):
         return q.unit, True  # a unit that names its measure: '1.08 bpc', '20 FPS'
-    return _metric_after(text, q, limit, weak=True), False
+    return _metric_after(site, weak=True), False

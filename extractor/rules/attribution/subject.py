@@ -7,6 +7,7 @@ which stand for the paper's proposed method.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from extractor.text.names import name_key
@@ -24,6 +25,7 @@ from extractor.rules.attribution.phrases import (
 from extractor.rules.chunks import chunk_ending, coined, name_like
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import AnyCase, AsciiFirst, Mention
+from extractor.rules.table import Construction, Example, Table
 from extractor.rules.vocabulary import MODEL_FAMILIES, alternation
 
 # 'we', 'it', 'our quantized models', 'the proposed method', 'this approach': the paper itself;
@@ -357,12 +359,11 @@ _STUDY = re.compile(
 _OPENING_OWN = re.compile(_OWN_WORDS + r"\b", re.IGNORECASE)
 
 
-def _participle_subject(
-    text: str, q: Quantity, sentence: tuple[int, int], subjects: Subjects
-) -> tuple[str | None, str | None] | None:
+def _participle_subject(site: SubjectSite) -> tuple[str | None, str | None] | None:
     """'Empirical tests affirm the value of X, demonstrating an improvement of 1.24%': a number in
     a participle clause belongs to the main clause's subject, whatever that clause's verb is
     (the paper itself, its study, or a name opening the clause)."""
+    text, q, sentence, subjects = site.text, site.q, site.sentence, site.subjects
     participles = list(_PARTICIPLE.finditer(text, sentence[0], q.start))
     if not participles:
         # 'Experimental validations on three MLLMs demonstrate improvements up to 9.5%': a
@@ -400,13 +401,12 @@ _FRONTED_CLAUSE = re.compile(r",\s+")
 _FRONTED_REACH = 120
 
 
-def _opening_subject(
-    text: str, sentence: tuple[int, int], q: Quantity, subjects: Subjects
-) -> tuple[str | None, str | None] | None:
+def _opening_subject(site: SubjectSite) -> tuple[str | None, str | None] | None:
     """A method or model that opens the sentence (after a fronted phrase) as the subject of a
     verb the verb lists do not hold is the subject of every predicate after it ('TabFlex
     processes the dataset in just 5 seconds', 'FPTQuant enables INT4 and shows a speed-up of
     3.9 times'); used only when no verb before the number has a subject."""
+    text, sentence, q, subjects = site.text, site.sentence, site.q, site.subjects
     reach = min(q.start, sentence[0] + _FRONTED_REACH)
     starts = [sentence[0], *(f.end() for f in _FRONTED_CLAUSE.finditer(text, sentence[0], reach))]
     for start in starts:
@@ -506,15 +506,92 @@ def _subject_in_parens(text: str, q: Quantity, subjects: Subjects) -> tuple[str 
 _THE_MODEL = re.compile(r"\b(?:the|this)\s+model\s+(?:\w+ly\s+)?[a-z]{3,}(?:s|ed)\b", re.IGNORECASE)
 
 
-def _the_model(
-    text: str, sentence: tuple[int, int], q: Quantity, subjects: Subjects
-) -> tuple[str | None, str | None] | None:
+def _the_model(site: SubjectSite) -> tuple[str | None, str | None] | None:
     """'We probe Gemma-2B ... the model detects fake entities (AUC = 1.000)': in a paper that
     proposes no method, 'the model' acting in the sentence is the one model it has named."""
+    text, sentence, q, subjects = site.text, site.sentence, site.q, site.subjects
     if subjects.proposed or not _THE_MODEL.search(text, sentence[0], q.start):
         return None
     named = {m.name for m in subjects.models if m.end <= q.start}
     return (None, named.pop()) if len(named) == 1 else None
+
+
+@dataclass(frozen=True)
+class SubjectSite:
+    """Where a number stands, which is all a subject construction reads."""
+
+    text: str
+    q: Quantity
+    sentence: tuple[int, int]
+    previous: tuple[int, int] | None  # the sentence before, if any
+    subjects: Subjects
+
+
+SubjectConstruction = Callable[[SubjectSite], "tuple[str | None, str | None] | None"]
+
+
+def _by_verb_before(site: SubjectSite) -> tuple[str | None, str | None] | None:
+    return _subject_before(site.text, site.q.start, site.sentence, site.subjects)
+
+
+def _by_verb_in_the_sentence_before(site: SubjectSite) -> tuple[str | None, str | None] | None:
+    previous = site.previous
+    return _subject_before(site.text, previous[1], previous, site.subjects) if previous else None
+
+
+#: Who achieved a number, when nothing at the number (a parenthesis, a compared number's 'for
+#: M', a reference noun) says: the constructions :func:`subject_of` tries, in order.
+SUBJECT: Table[SubjectConstruction] = Table(
+    "subject",
+    "the first that finds a subject wins, named or unnamed ((None, None) is an unnamed subject "
+    "and stops the search); the nearer the verb to the number the earlier, and the sentence "
+    "before is tried last",
+    (
+        Construction(
+            'subject-of-the-verb-before',
+            _by_verb_before,
+            "the subject of the nearest verb before the number: who acted, 'we' / 'our method' for the paper's",
+            (
+                Example('We propose FooNet, a sparse decoder. We add BarNet, which uses a prefix cache and provides 99% of teacher quality.', 'BarNet', 'method'),
+                Example('We propose FooNet, a sparse decoder. By contrast, DeepSeek-R1 that achieves 82.4% on SimpleQA lags behind.', 'DeepSeek-R1', 'model'),
+                Example('We propose FooNet, a sparse decoder. The best trade-off is achieved by GPT-4o: perplexity 5.1 at 8 bits.', 'GPT-4o', 'model'),
+            ),
+        ),
+        Construction(
+            'subject-of-the-main-clause',
+            _participle_subject,
+            "a number in a participle clause belongs to the main clause's subject, when no verb before it has one",
+            (
+                Example('We propose FooNet, a sparse decoder. GPT-4o has no gate. Empirical tests affirm its value, demonstrating a mean gain of 2.4%.', 'FooNet', 'method'),
+                Example('We propose FooNet, a sparse decoder. GPT-4o has no gate. Experimental validations on three MLLMs demonstrate gains up to 9.5%.', 'FooNet', 'method'),
+            ),
+        ),
+        Construction(
+            'name-opening-the-sentence',
+            _opening_subject,
+            'a name opening the sentence is the subject of whatever verb it governs, when the verb lists hold none',
+            (
+                Example('We propose FooNet, a sparse decoder. GPT-4o has no gate. For instance, FooNet processes the dataset in just 5 seconds.', 'FooNet', 'method'),
+            ),
+        ),
+        Construction(
+            'the-one-model',
+            _the_model,
+            "'the model' acting, in a paper that proposes no method, is the one model it has named",
+            (
+                Example('We probe Gemma-2B on entity questions. Across prompts, the model detects fake entities (AUC = 1.000).', 'Gemma-2B', 'model'),
+            ),
+        ),
+        Construction(
+            'subject-of-the-sentence-before',
+            _by_verb_in_the_sentence_before,
+            'a sentence with no subject of its own goes on from the one before; last, the farthest',
+            (
+                Example('We propose FooNet, a sparse decoder. GPT-4o reaches a new high. This gives 11.0 points of improvement.', 'GPT-4o', 'model'),
+            ),
+        ),
+    ),
+)
 
 
 def subject_of(
@@ -554,15 +631,8 @@ def subject_of(
             if described:  # 'X can surpass autoregressive models -- achieving 36.5 vs. 52.1'
                 return described, None, True
             return None, None, False  # '-0.15 vs. -0.12': the second is the unnamed other's
-    found = (
-        _subject_before(text, q.start, sentence, subjects)
-        or _participle_subject(text, q, sentence, subjects)
-        or _opening_subject(text, sentence, q, subjects)
-    )
-    if found is None:
-        found = _the_model(text, sentence, q, subjects)
-    if found is None and previous is not None:
-        found = _subject_before(text, previous[1], previous, subjects)
+    site = SubjectSite(text, q, sentence, previous, subjects)
+    found = next((f for c in SUBJECT.entries if (f := c.run(site)) is not None), None)
     method, model = found or (None, None)
     if method == subjects.proposed and _ABLATION.search(text, sentence[0], q.start):
         method = None  # 'an ablation without the gate reaches 70.1%' is not the proposed method's

@@ -1,0 +1,75 @@
+"""docs/constructions.md is the construction tables as they are now, and every table is
+complete: named entries, each with an example (the examples themselves run in test_rules.py)."""
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from extractor.rules import extract
+from extractor.rules.attribution import lists, metric, subject
+from extractor.rules.constructions import TABLES, constructions_markdown
+from extractor.rules.table import Construction, Example, Table
+
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "constructions.md"
+
+
+def test_the_constructions_page_is_the_tables() -> None:
+    assert PAGE.read_text(encoding="utf-8") == constructions_markdown(), (
+        "docs/constructions.md is out of date: python -m extractor.rules.constructions > docs/constructions.md"
+    )
+
+
+def test_every_construction_has_a_reason_and_runs_something() -> None:
+    for table in TABLES:
+        for construction in table.entries:
+            assert construction.reason.strip() and callable(construction.run), f"{table.field}:{construction.name}"
+
+
+@pytest.mark.parametrize(
+    ("entries", "problem"),
+    [
+        ((Construction("a", len, "why", ()),), "without an example: a"),
+        (
+            (Construction("a", len, "why", (Example("x", 1, "value"),)),) * 2,
+            "named twice: a",
+        ),
+    ],
+)
+def test_a_table_refuses_an_entry_without_an_example_or_a_name_twice(entries: tuple, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        Table("field", "order", entries)
+
+
+def _observed(example: Example) -> object:
+    claims = extract(example.text, title=example.title).claims
+    return [c.value for c in claims] if example.attribute == "values" else getattr(claims[example.claim], example.attribute)
+
+
+# The tables whose entries can each be left out (the module that holds the table, its name).
+REMOVABLE = {"align": (lists, "ALIGN"), "metric": (metric, "METRIC"), "subject": (subject, "SUBJECT")}
+# Entries whose examples something outside the table reads the same way when they are left out:
+# metric_of's fallback takes the noun after the number too, only not firmly bound.
+SHADOWED = {("metric", "after-the-number")}
+
+
+@pytest.mark.parametrize(
+    ("field", "name", "example"),
+    [
+        pytest.param(table.field, c.name, e, id=f"{table.field}:{c.name}:{i}")
+        for table in TABLES
+        if table.field in REMOVABLE
+        for c in table.entries
+        if (table.field, c.name) not in SHADOWED
+        for i, e in enumerate(c.examples)
+    ],
+)
+def test_each_example_is_read_by_its_own_construction(
+    field: str, name: str, example: Example, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without its construction, an example reads otherwise: the example is that entry's."""
+    module, attribute = REMOVABLE[field]
+    table = getattr(module, attribute)
+    assert _observed(example) == example.expected
+    monkeypatch.setattr(module, attribute, replace(table, entries=tuple(c for c in table.entries if c.name != name)))
+    assert _observed(example) != example.expected
