@@ -3,15 +3,22 @@ another run, a renamed column and the longest fields a claim may hold (docs/faul
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from openpyxl import load_workbook
+from openpyxl.utils import get_column_letter
+from typer.testing import CliRunner
 
-from extractor.review import export_review
+from extractor.cli.app import app
+from extractor.errors import ReviewError
+from extractor.review import apply_review, export_review
 from extractor.review.store import STORE_FILE
+from extractor.text.hashing import canonical_json
 from tests.conftest import ROOT
 from tests.test_review import claim_id, edit, make_run
 
@@ -79,3 +86,49 @@ def test_a_read_only_correction_store_is_one_line_and_can_still_be_read(edited: 
     assert (run / STORE_FILE).read_bytes() == before
     status = _read_only(run, sys.executable, "-m", "extractor", "review", "status", str(run))
     assert status.returncode == 0 and "2 corrections in 1 batch by alice" in status.stdout, status.stderr
+
+
+def _header(book: Path, sheet: str) -> dict[str, int]:
+    return {c.value: c.column for c in load_workbook(book)[sheet][1]}
+
+
+def test_a_renamed_column_is_an_error_naming_it_and_nothing_is_applied(edited: tuple[Path, Path]) -> None:
+    run, book = edited
+    wb = load_workbook(book)
+    ws = wb["Claims"]
+    column = _header(book, "Claims")["metric"]
+    ws.cell(1, column).value = "Metric (fixed)"
+    ws.cell(3, column).value = "top-1 accuracy"
+    wb.save(book)
+    letter = get_column_letter(column)
+    result = CliRunner().invoke(app, ["review", "apply", str(book), str(run), "--reviewer", "alice"], env={"COLUMNS": "400"})
+    assert result.exit_code == 2, result.output
+    assert (
+        f"{book}: sheet Claims: unknown column 'Metric (fixed)' ({letter}); missing column 'metric', which the sheet "
+        "was exported with: name each column as exported, or the edits in it are lost; nothing was applied"
+    ) in " ".join(result.output.split()), result.output
+    assert not (run / STORE_FILE).exists()
+
+
+def test_a_deleted_column_is_missing_but_one_the_sheet_was_exported_without_is_not(edited: tuple[Path, Path], tmp_path: Path) -> None:
+    run, book = edited
+    wb = load_workbook(book)
+    ws = wb["Items"]
+    ws.delete_cols(_header(book, "Items")["note"])
+    wb.save(tmp_path / "deleted.xlsx")
+    with pytest.raises(ReviewError, match=r"sheet Items: missing column 'note', which the sheet was exported with"):
+        apply_review(tmp_path / "deleted.xlsx", run, "alice")
+    # An older export, from before claims had a bound: no such column, and no bound in its bases.
+    wb = load_workbook(book)
+    ws = wb["Claims"]
+    header = _header(book, "Claims")
+    for row in range(2, ws.max_row + 1):
+        base = ws.cell(row, header["base"]).value
+        if base:
+            data = json.loads(base)
+            data["values"].pop("bound")
+            ws.cell(row, header["base"]).value = canonical_json(data)
+    ws.delete_cols(header["bound"])
+    wb.save(tmp_path / "older.xlsx")
+    report = apply_review(tmp_path / "older.xlsx", run, "alice")
+    assert report.counts["applied"] == 1 and report.refused == []
