@@ -16,11 +16,13 @@ from typer.testing import CliRunner
 
 from extractor.cli.app import app
 from extractor.errors import ReviewError
-from extractor.review import apply_review, export_review
+from extractor.pipeline.rundir import read_papers, write_run
+from extractor.review import apply_review, export_review, load_reviewed
 from extractor.review.store import STORE_FILE
+from extractor.schema import ClaimDraft, ExtractionDraft
 from extractor.text.hashing import canonical_json
 from tests.conftest import ROOT
-from tests.test_review import claim_id, edit, make_run
+from tests.test_review import claim_id, edit, make_run, paper
 
 _APPLY = [sys.executable, "-m", "extractor", "review", "apply"]
 
@@ -132,3 +134,28 @@ def test_a_deleted_column_is_missing_but_one_the_sheet_was_exported_without_is_n
     wb.save(tmp_path / "older.xlsx")
     report = apply_review(tmp_path / "older.xlsx", run, "alice")
     assert report.counts["applied"] == 1 and report.refused == []
+
+
+OTHER = "We present ZetaNet, which reaches 64.2% accuracy on ARC-Easy with 7B parameters."
+
+
+def test_a_sheet_from_another_run_is_not_applied_to_a_paper_with_another_abstract(tmp_path: Path) -> None:
+    x = make_run(tmp_path / "x")
+    y = tmp_path / "y"
+    other = paper("p1", ExtractionDraft(claims=[ClaimDraft(value=64.2, unit="%", evidence="reaches 64.2% accuracy")]), OTHER)
+    write_run(y, [other, *[p for p in read_papers(x) if p.id == "p2"]], {"backend": "test"})
+    book = tmp_path / "x.xlsx"
+    export_review(x, book)
+    rejected = edit(book, book, "Papers", "p1", decision="reject")
+    edit(book, book, "Claims", claim_id(x, "p2", 71.2), metric="MMLU accuracy")
+    result = CliRunner().invoke(app, ["review", "apply", str(book), str(y), "--reviewer", "alice"], env={"COLUMNS": "400"})
+    assert result.exit_code == 1, result.output
+    output = " ".join(result.output.split())
+    assert (
+        f"refused sheet Papers, row {rejected}, column id (A): paper 'p1' of this run has another abstract than "
+        "the one this row was exported with (a sheet of another run?); export this run's sheet to review it"
+    ) in output, output
+    assert "applied 1 (decisions: 1 edit)" in output, output
+    papers, _ = load_reviewed(y)
+    assert [p.id for p in papers] == ["p1", "p2"] and papers[0].abstract == OTHER
+    assert {c.metric for c in papers[1].extraction.claims} >= {"MMLU accuracy"}

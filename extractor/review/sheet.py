@@ -42,6 +42,7 @@ from extractor.review.state import (
     Problem,
     ReviewState,
     TargetState,
+    abstract_hash,
     extraction_hash,
 )
 from extractor.schema import PaperResult
@@ -217,6 +218,7 @@ def _row(state: TargetState, paper: PaperResult, review: ReviewState) -> dict[st
         DECISION: decision,
         NOTE: state.note,
         "extracted": extraction_hash(target.extracted),
+        "abstract": abstract_hash(paper.abstract),
         **(alias_values(state.latest) if target.kind == "claim" else {}),
     }
     cells["base"] = canonical_json(base)
