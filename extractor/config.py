@@ -9,6 +9,7 @@ from pathlib import Path
 from platformdirs import user_cache_dir
 
 from extractor.errors import ConfigError
+from extractor.schema import CELL_CHARS
 
 DEFAULT_MODEL = "gpt-4o-mini"
 MODES = ("tools", "json_schema", "json", "md_json")
@@ -77,6 +78,8 @@ class RunConfig:
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise ConfigError(f"{name} must be more than 0, not {value}")
+        if self.max_chars > CELL_CHARS:  # the review sheet shows each abstract in one cell
+            raise ConfigError(f"max_chars must be {CELL_CHARS} or less (what a spreadsheet cell holds), not {self.max_chars}")
         if not 0 <= self.temperature <= 2:
             raise ConfigError(f"temperature must be between 0 and 2, not {self.temperature}")
         if self.shard is not None and not 1 <= self.shard[0] <= self.shard[1]:

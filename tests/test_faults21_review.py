@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
+from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
@@ -19,10 +20,11 @@ from extractor.errors import ReviewError
 from extractor.pipeline.rundir import read_papers, write_run
 from extractor.review import apply_review, export_review, load_reviewed
 from extractor.review.store import STORE_FILE
-from extractor.schema import ClaimDraft, ExtractionDraft
+from extractor.review.sheet import MAX_NOTE
+from extractor.schema import CELL_CHARS, MAX_EVIDENCE, MAX_NAME, ClaimDraft, ExtractionDraft
 from extractor.text.hashing import canonical_json
 from tests.conftest import ROOT
-from tests.test_review import claim_id, edit, make_run, paper
+from tests.test_review import cell, claim_id, edit, make_run, paper
 
 _APPLY = [sys.executable, "-m", "extractor", "review", "apply"]
 
@@ -159,3 +161,69 @@ def test_a_sheet_from_another_run_is_not_applied_to_a_paper_with_another_abstrac
     papers, _ = load_reviewed(y)
     assert [p.id for p in papers] == ["p1", "p2"] and papers[0].abstract == OTHER
     assert {c.metric for c in papers[1].extraction.claims} >= {"MMLU accuracy"}
+
+
+CELL = CELL_CHARS
+
+
+def _long(word: str, size: int) -> str:
+    """Text of exactly ``size`` characters, a third of them a quote or a backslash (each written
+    as two in the hidden base's JSON), ending in a letter."""
+    text = (f'{word} "\\" ' * size)[: size - 1]
+    return text + "z"
+
+
+def test_the_longest_claim_the_schema_allows_is_exported_and_applied_back(tmp_path: Path) -> None:
+    names = {f: _long(f.capitalize(), MAX_NAME) for f in ("metric", "benchmark", "method", "model", "baseline", "setting")}
+    evidence = "FooNet reaches 83.6% on it. " + _long("Evidence", MAX_EVIDENCE - 28)
+    abstract = evidence + " " + " and ".join(names.values()) + "."
+    draft = ExtractionDraft(claims=[ClaimDraft(value=83.6, unit="%", evidence=evidence, **names)])
+    run = tmp_path / "run"
+    write_run(run, [paper("p1", draft, abstract)], {"backend": "test"})
+    (claim,) = read_papers(run)[0].extraction.claims
+    assert claim.evidence == evidence and claim.metric == names["metric"]
+    book = tmp_path / "review.xlsx"
+    export_review(run, book)
+    wb = load_workbook(book)
+    longest = max(len(str(c.value)) for ws in wb for row in ws.iter_rows() for c in row if c.value is not None)
+    assert longest <= CELL, longest
+    note = _long("Note", MAX_NOTE)
+    edit(book, book, "Claims", claim.id, unit="points", note=note, benchmark_same_as=_long("Same", MAX_NAME))
+    report = apply_review(book, run, "alice")
+    assert report.refused == [] and report.counts["applied"] == 1, report.refused
+    export_review(run, tmp_path / "again.xlsx")  # the base now holds the longest note and alias too
+    again = load_workbook(tmp_path / "again.xlsx")
+    assert max(len(str(c.value)) for ws in again for row in ws.iter_rows() for c in row if c.value is not None) <= CELL
+    assert cell(tmp_path / "again.xlsx", "Claims", claim.id, "note") == note
+    assert apply_review(tmp_path / "again.xlsx", run, "alice").counts["applied"] == 0
+
+
+def test_a_field_longer_than_its_bound_is_refused_by_the_schema_and_by_the_sheet(tmp_path: Path, edited: tuple[Path, Path]) -> None:
+    with pytest.raises(ValidationError):
+        ClaimDraft(value=1.0, evidence="1 " + "e" * MAX_EVIDENCE)
+    run, book = edited
+    row = edit(book, book, "Claims", claim_id(run, "p1", 83.6), note="n" * (MAX_NOTE + 1), metric_same_as="m" * (MAX_NAME + 1))
+    report = apply_review(book, run, "alice")
+    assert report.counts["refused"] == 1 and report.counts["applied"] == 0
+    assert [m.split(":")[0] for m in report.refused] == [
+        f"sheet Claims, row {row}, column {c} ({letter})" for c, letter in (("metric_same_as", "Q"), ("note", "W"))
+    ]
+    assert report.refused[1].endswith(f"the text is {MAX_NOTE + 1} characters; at most {MAX_NOTE} fit (shorten it)")
+
+
+def test_a_run_on_sentence_longer_than_the_evidence_bound_still_gives_its_claims() -> None:
+    from extractor.rules import extract
+
+    abstract = "Our model reaches 83.6% accuracy on ImageNet " + "and it is good " * 300 + "with a 2.5x speedup."
+    claims = extract(abstract).claims
+    assert [c.value for c in claims] == [83.6, 2.5]
+    assert all(len(c.evidence) <= MAX_EVIDENCE and str(c.value) in c.evidence for c in claims)
+
+
+def test_an_abstract_bound_longer_than_a_cell_is_refused_before_any_work() -> None:
+    from extractor.config import RunConfig
+    from extractor.errors import ConfigError
+
+    assert RunConfig(max_chars=CELL_CHARS).max_chars == CELL_CHARS
+    with pytest.raises(ConfigError, match=r"max_chars must be 32767 or less \(what a spreadsheet cell holds\), not 40000"):
+        RunConfig(max_chars=40_000)

@@ -45,12 +45,13 @@ from extractor.review.state import (
     abstract_hash,
     extraction_hash,
 )
-from extractor.schema import PaperResult
+from extractor.schema import MAX_EVIDENCE, MAX_NAME, PaperResult
 from extractor.text.hashing import canonical_json
 from extractor.text.safe import formula_like, set_text_cell, xlsx_text
 
 NEW = "new"
 NEW_ROWS = 20
+MAX_NOTE = 2000  # a reviewer's note travels in the row's hidden base too: see schema.MAX_EVIDENCE
 CONTEXT_CHARS = 160
 MAX_LINES = 12  # the tallest row, in lines; longer text scrolls inside its cell
 ID_WIDTH = 60  # the widest an id column grows to fit its ids
@@ -378,6 +379,9 @@ def _number(cell) -> object:
 
 
 _YES_NO = {"yes": True, "no": False}
+# What a reviewer may type in a text column: a name's bound unless named here, so every field,
+# and the hidden base that repeats them, still fits a cell when the sheet is exported again.
+_BOUNDS = {"evidence": MAX_EVIDENCE, NOTE: MAX_NOTE}
 
 
 def _parse(column: Column, cell) -> object | Problem:
@@ -392,8 +396,11 @@ def _parse(column: Column, cell) -> object | Problem:
     if column.number:
         return _number(cell)
     text = _text(cell.value)
-    if column.name == "aliases":
+    if column.name == "aliases":  # each alias is a name the schema bounds
         return [a.strip() for a in (text or "").split(";") if a.strip()]
+    bound = _BOUNDS.get(column.name, MAX_NAME) if column.edit and not column.choices else None
+    if text is not None and bound is not None and len(text) > bound:
+        return Problem(column.name, f"the text is {len(text)} characters; at most {bound} fit (shorten it)")
     if not column.choices or text is None:
         return text
     text = text.lower()
