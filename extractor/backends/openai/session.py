@@ -19,8 +19,10 @@ from extractor.backends.openai.exchange import (
     CUT_OFF,
     MAX_REASKS,
     PARSE_ERRORS,
+    EmptyAnswerError,
     GroundedDraft,
     Grounding,
+    NotJSONError,
     parse_answer,
     reask_body,
     refusal,
@@ -76,7 +78,7 @@ def is_transient(error: BaseException) -> bool:
     """Worth retrying: rate limits, server errors, timeouts and connection failures."""
     if isinstance(error, APIStatusError):
         return error.status_code in (408, 409, 429) or error.status_code >= 500
-    return isinstance(error, (APITimeoutError, APIConnectionError))
+    return isinstance(error, (APITimeoutError, APIConnectionError, NotJSONError))
 
 
 def retry_after(error: BaseException) -> float | None:
@@ -275,6 +277,8 @@ class Session:
             return f"no answer from {self.url} within {self.config.timeout:g} s {tries}"
         if isinstance(error, APIConnectionError):
             return f"cannot reach {self.url} {tries}: {error.__cause__ or error}"
+        if isinstance(error, (NotJSONError, EmptyAnswerError)):
+            return f"{error} ({self.url}, {tries})"
         if isinstance(error, PARSE_ERRORS):
             return f"the model's answer is not a valid extraction {tries} ({attempts.reasks} re-asks): {_one_line(str(error))}"
         return f"{type(error).__name__} {tries}: {error}"
