@@ -53,3 +53,14 @@ def test_a_base_url_no_request_can_use_is_one_line_before_any_work(tmp_path: Pat
     assert result.exit_code == 2, result.output
     assert result.output.strip().splitlines()[-1] == f"error: {problem}", result.output
     assert "SECRET" not in result.output and not out.exists()
+
+
+def test_timeout_bounds_the_whole_attempt_against_a_body_that_drips(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    fake_openai.faults.append(Fault("drip", match="GANQ", times=10, seconds=0.05))  # its ~700-byte body: 35 s
+    started = time.monotonic()
+    summary = _run(tmp_path, fake_openai, timeout=1.0, max_retries=1)
+    elapsed = time.monotonic() - started
+    (failed,) = [r for r in summary.results if r.status == "failed"]
+    assert failed.error == f"BackendError: no answer from {fake_openai.base_url}/ within 1 s after 2 attempts", failed.error
+    assert elapsed < 15, elapsed  # two attempts of 1 s, a backoff and the run's own work; not 2 x 35 s
+    assert [r.status for r in summary.results].count("ok") == 1

@@ -3,6 +3,7 @@ mode fallback and the error messages (see :mod:`extractor.backends.openai.backen
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import re
@@ -55,6 +56,11 @@ _REFUSAL_WORDS = re.compile(
 )
 
 
+class DeadlineExceeded(Exception):
+    """An attempt that outlived ``--timeout`` as a whole: the SDK's (httpx's) timeout bounds each
+    read, so a server that drips its body a byte at a time would hold the request for ever."""
+
+
 def mode_refusal(error: BaseException | None) -> str | None:
     """The server's words when an HTTP error says it does not accept the structured-output
     mode (as opposed to a transient failure or a bad request of another kind)."""
@@ -78,7 +84,7 @@ def is_transient(error: BaseException) -> bool:
     """Worth retrying: rate limits, server errors, timeouts and connection failures."""
     if isinstance(error, APIStatusError):
         return error.status_code in (408, 409, 429) or error.status_code >= 500
-    return isinstance(error, (APITimeoutError, APIConnectionError, NotJSONError))
+    return isinstance(error, (APITimeoutError, APIConnectionError, NotJSONError, DeadlineExceeded))
 
 
 def retry_after(error: BaseException) -> float | None:
@@ -223,7 +229,10 @@ class Session:
         async def attempt() -> GroundedDraft:
             nonlocal request
             attempts.requests += 1
-            response = await self._openai.chat.completions.create(**request)
+            try:  # the deadline of the attempt as a whole, body included
+                response = await asyncio.wait_for(self._openai.chat.completions.create(**request), self.config.timeout)
+            except asyncio.TimeoutError:
+                raise DeadlineExceeded() from None
             attempts.on_response(response)
             try:
                 return await parse_answer(response, mode, grounding)
@@ -273,7 +282,7 @@ class Session:
             return f"the model refused: {refusal}"
         if isinstance(error, APIStatusError):
             return f"HTTP {error.status_code} from {self.url} {tries}: {_one_line(server_message(error))}"
-        if isinstance(error, APITimeoutError):
+        if isinstance(error, (APITimeoutError, DeadlineExceeded)):
             return f"no answer from {self.url} within {self.config.timeout:g} s {tries}"
         if isinstance(error, APIConnectionError):
             return f"cannot reach {self.url} {tries}: {error.__cause__ or error}"
