@@ -378,6 +378,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._not_found()
             return
         body = json.loads(data or b"{}")
+        if self.server.fake.echo is not None:  # an error page that repeats the request
+            status, payload = self.server.fake.echo(body, dict(self.headers), self.path)
+            self._send(status, payload)
+            return
         reply = self.server.fake.answer_request(body)
         if reply is None:  # drop or outage: no answer at all
             self.close_connection = True
@@ -586,6 +590,9 @@ class FakeOpenAI:
         self.in_flight = 0
         self.most_in_flight = 0  # the most chat completions being answered at one moment
         self.paths: list[str] = []  # every POST's path and query, as sent
+        # (body, headers, path) -> (status, payload): answers every chat completion instead, as a
+        # server whose error messages repeat the request (its URL, its Authorization header)
+        self.echo: Callable[[dict, dict[str, str], str], tuple[int, dict]] | None = None
         self._lock = threading.Lock()
         self._server: _HTTPServer | None = None
         self._thread: threading.Thread | None = None

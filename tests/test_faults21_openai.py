@@ -64,3 +64,30 @@ def test_timeout_bounds_the_whole_attempt_against_a_body_that_drips(tmp_path: Pa
     assert failed.error == f"BackendError: no answer from {fake_openai.base_url}/ within 1 s after 2 attempts", failed.error
     assert elapsed < 15, elapsed  # two attempts of 1 s, a backoff and the run's own work; not 2 x 35 s
     assert [r.status for r in summary.results].count("ok") == 1
+
+
+@pytest.mark.parametrize("userinfo", ["alice:pw-SECRET1@", ""])  # httpx sends Basic auth, else the Bearer key
+def test_credentials_a_server_echoes_back_are_never_written(tmp_path: Path, fake_openai: FakeOpenAI, userinfo: str) -> None:
+    import base64
+    import json
+
+    def echo(body: dict, headers: dict[str, str], path: str) -> tuple[int, dict]:
+        auth = next(v for k, v in headers.items() if k.lower() == "authorization")
+        message = f"Invalid request {path} with Authorization: {auth}"
+        return 401, {"error": {"message": message, "type": "invalid_request_error"}}
+
+    basic = base64.b64encode(b"alice:pw-SECRET1").decode()
+    fake_openai.echo = echo
+    source = write_papers(tmp_path / "papers.jsonl", PAPERS)
+    url = fake_openai.base_url.replace("http://", f"http://{userinfo}") + "?key=SECRET2"
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        app, ["run", str(source), "--out", str(out), "--base-url", url, "--model", "m", "--max-retries", "0"],
+        env={"OPENAI_API_KEY": "sk-SECRET3", "COLUMNS": "400"},
+    )
+    assert result.exit_code == 1, result.output
+    errors = [json.loads(line)["error"] for line in (out / "papers.jsonl").read_text().splitlines()]
+    shown = "Basic ***" if userinfo else "Bearer ***"
+    assert all(f"HTTP 401" in e and f"Authorization: {shown}" in e and "?key=***" in e for e in errors), errors
+    written = [result.output, *[p.read_text(errors="replace") for p in out.rglob("*") if p.is_file() and p.suffix != ".xlsx"]]
+    assert not [text for text in written if "SECRET" in text or basic in text], written

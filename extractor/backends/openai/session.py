@@ -33,7 +33,7 @@ from extractor.backends.openai.pricing import cost_usd
 from extractor.config import RunConfig
 from extractor.errors import BackendError
 from extractor.schema import Usage
-from extractor.text.safe import redact_url
+from extractor.text.safe import redact, redact_url, url_secrets
 
 log = logging.getLogger("extractor.backends.openai.backend")
 
@@ -216,6 +216,7 @@ class Session:
         self.mode = mode
         self.fallbacks: list[Fallback] = []
         self._openai, self.url = open_client(config)
+        self.secrets = url_secrets(config.base_url, config.api_key)  # what an error may repeat
 
     def report(self) -> dict:
         return {"base_url": self.url, "mode_used": self.mode, "mode_fallbacks": [vars(f) for f in self.fallbacks]}
@@ -271,8 +272,8 @@ class Session:
             except Exception as exc:  # after the retries: explained in one line, or a mode refusal
                 reason = mode_refusal(exc)
                 if reason is None:
-                    raise BackendError(self._explain(exc, attempts), attempts.usage(model)) from exc
-                self._fall_back(mode, reason, attempts.usage(model))
+                    raise BackendError(redact(self._explain(exc, attempts), self.secrets), attempts.usage(model)) from exc
+                self._fall_back(mode, redact(reason, self.secrets), attempts.usage(model))
 
     def _explain(self, error: BaseException, attempts: Attempts) -> str:
         """One clear line: what went wrong, what the server said, after how many attempts."""
