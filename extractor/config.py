@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from platformdirs import user_cache_dir
 
 from extractor.errors import ConfigError
+from extractor.schema import CELL_CHARS
+from extractor.text.safe import redact_url
 
 DEFAULT_MODEL = "gpt-4o-mini"
 MODES = ("tools", "json_schema", "json", "md_json")
@@ -33,6 +36,30 @@ def parse_shard(text: str) -> tuple[int, int]:
     except ValueError:
         raise ConfigError(f"shard must be K/N, like 1/4, not {text!r}") from None
     return shard
+
+
+def check_base_url(url: str) -> None:
+    """Refuse a base URL no request can use, in one line, before any work: without it the SDK
+    fails on the first request (a port out of range: "unhandled errors in a TaskGroup"; a
+    malformed host: a traceback). The URL is shown with its credentials redacted, and not at
+    all when it cannot be parsed (nothing then says which part is the secret)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        raise ConfigError(f"--base-url: not a URL ({exc})") from None
+    shown = redact_url(url)
+    written = parts.netloc.rpartition("@")[2].rpartition("]")[2].rpartition(":")[2] if ":" in parts.netloc else ""
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if port == -1 or port == 0:
+        problem = f"port {written} is out of range (1-65535)" if written.isdigit() else f"port {written!r} is not a number"
+        raise ConfigError(f"--base-url {shown}: {problem}")
+    if not parts.scheme or not parts.hostname:
+        raise ConfigError(f"--base-url {shown}: give the scheme and host, like http://127.0.0.1:8080/v1")
+    if parts.scheme not in ("http", "https"):
+        raise ConfigError(f"--base-url {shown}: the scheme must be http or https")
 
 
 @dataclass
@@ -77,10 +104,14 @@ class RunConfig:
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise ConfigError(f"{name} must be more than 0, not {value}")
+        if self.max_chars > CELL_CHARS:  # the review sheet shows each abstract in one cell
+            raise ConfigError(f"max_chars must be {CELL_CHARS} or less (what a spreadsheet cell holds), not {self.max_chars}")
         if not 0 <= self.temperature <= 2:
             raise ConfigError(f"temperature must be between 0 and 2, not {self.temperature}")
         if self.shard is not None and not 1 <= self.shard[0] <= self.shard[1]:
             raise ConfigError(f"shard must be K/N with 1 <= K <= N, not {self.shard[0]}/{self.shard[1]}")
+        if self.base_url:
+            check_base_url(self.base_url)
         self.cache_dir = Path(self.cache_dir)
 
 

@@ -75,6 +75,11 @@ class ReviewError(UsageError):
     """A review command given what it cannot use (no reviewer name, a sheet that is not xlsx)."""
 
 
+class StoreError(ExtractorError):
+    """The correction store cannot be opened, read or written (a read-only mount, a full disk,
+    a file that is not a store); names the store. Nothing of the apply was recorded."""
+
+
 class LocalServerError(ExtractorError):
     """The local model server could not be started (extra missing, port taken, crash)."""
 

@@ -21,10 +21,18 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+#: The most characters a spreadsheet cell holds (Excel; LibreOffice cuts there too).
+CELL_CHARS = 32_767
 #: A name or a metric longer than this is no name: the bound keeps every field, and the review
 #: sheet's hidden base, inside a spreadsheet cell (32,767 characters).
 MAX_NAME = 500
 Name = Annotated[str, StringConstraints(max_length=MAX_NAME)]
+#: Evidence is a sentence or two of the abstract (the longest of 857 recorded answers is 193
+#: characters; the rules cut a longer sentence around the number). With it, a claim's nine
+#: names (seven fields, two merged names) and a reviewer's note (``MAX_NOTE`` of the review
+#: sheet), a row's hidden base stays under a cell's 32,767 characters even when JSON writes
+#: every character as two (quotes, backslashes, line breaks): 2 * (9 * 500 + 2 * 2000) + ids.
+MAX_EVIDENCE = 2000
 
 
 # The draft models are sent to the LLM with every request, so their field descriptions are
@@ -66,7 +74,7 @@ class ClaimDraft(_Strict):
     proposed: bool = Field(False, description="The paper's own proposed method's result, named or not.")
     kind: Kind = Field("score", description="change: a gain, reduction, speedup or gap.")
     direction: Direction | None = Field(None, description="Of the measured quantity, for a change.")
-    evidence: str
+    evidence: Annotated[str, StringConstraints(max_length=MAX_EVIDENCE)]
 
 
 class ExtractionDraft(_Strict):

@@ -82,6 +82,8 @@ FAULT_KINDS = (
     "invented_bound",  # the grounded answer with every claim called an upper bound ('less than')
     "length",  # cut JSON with finish_reason "length"
     "no_choices",  # HTTP 200 with "choices": [] (an OpenAI-compatible server that lost the answer)
+    "html",  # HTTP 200 with an HTML page (a proxy's or a captive portal's), not JSON
+    "drip",  # the answer's body a byte every `seconds` (a server or proxy that trickles)
     "refusal",  # the model refuses (message.refusal, no content)
 )
 
@@ -299,6 +301,30 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:  # the client gave up (timeout) or the server went away
             self.close_connection = True
 
+    def _send_raw(self, status: int, data: bytes, content_type: str) -> None:
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except OSError:
+            self.close_connection = True
+
+    def _drip(self, seconds: float, data: bytes) -> None:
+        """Headers at once, then the body one byte every ``seconds``, until the client leaves."""
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            for i in range(len(data)):
+                self.wfile.write(data[i : i + 1])
+                self.wfile.flush()
+                time.sleep(seconds)
+        except OSError:
+            self.close_connection = True
+
     def _send_bytes(self, data: bytes) -> None:
         try:
             self.send_response(200)
@@ -352,6 +378,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._not_found()
             return
         body = json.loads(data or b"{}")
+        if self.server.fake.echo is not None:  # an error page that repeats the request
+            status, payload = self.server.fake.echo(body, dict(self.headers), self.path)
+            self._send(status, payload)
+            return
         reply = self.server.fake.answer_request(body)
         if reply is None:  # drop or outage: no answer at all
             self.close_connection = True
@@ -361,10 +391,17 @@ class _Handler(BaseHTTPRequestHandler):
                 pass
             return
         status, payload, headers = reply
-        self._send(status, payload, headers)
+        if HTML_PAGE in payload:
+            self._send_raw(status, b"<html><body><h1>Gateway</h1><p>Please sign in.</p></body></html>", "text/html")
+        elif DRIP in payload:
+            self._drip(payload[DRIP], json.dumps(payload["completion"]).encode())
+        else:
+            self._send(status, payload, headers)
 
 
 Reply = tuple[int, dict, dict[str, str]]
+HTML_PAGE = "__html__"  # a payload key: answer with an HTML page instead of the JSON
+DRIP = "__drip__"  # a payload key: send payload["completion"] a byte at a time
 _FILE_CONTENT = re.compile(r"/files/([\w-]+)/content$")
 _BATCH = re.compile(r"/batches/([\w-]+)$")
 _BATCH_CANCEL = re.compile(r"/batches/([\w-]+)/cancel$")
@@ -553,6 +590,9 @@ class FakeOpenAI:
         self.in_flight = 0
         self.most_in_flight = 0  # the most chat completions being answered at one moment
         self.paths: list[str] = []  # every POST's path and query, as sent
+        # (body, headers, path) -> (status, payload): answers every chat completion instead, as a
+        # server whose error messages repeat the request (its URL, its Authorization header)
+        self.echo: Callable[[dict, dict[str, str], str], tuple[int, dict]] | None = None
         self._lock = threading.Lock()
         self._server: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -645,6 +685,8 @@ class FakeOpenAI:
             return 429, {"error": error}, {"Retry-After": f"{fault.seconds:g}"}
         if kind == "server_error":
             return 500, {"error": {"message": "The server had an error.", "type": "server_error"}}, {}
+        if kind == "html":
+            return 200, {HTML_PAGE: True}, {}
         if abstract is None:
             error = {"message": "no <abstract> in the user message", "type": "invalid_request_error"}
             return 400, {"error": error}, {}
@@ -653,6 +695,8 @@ class FakeOpenAI:
             return 404, {"error": {"message": message, "type": "not_found_error", "param": None, "code": None}}, {}
         completion = self._completion(body, mode, abstract, kind)
         record.usage = completion["usage"]
+        if kind == "drip":
+            return 200, {DRIP: fault.seconds, "completion": completion}, {}
         return 200, completion, {}
 
     def _answer_text(self, abstract: str, kind: str | None) -> str:

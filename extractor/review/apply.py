@@ -32,6 +32,7 @@ from extractor.review.state import (
     Problem,
     ReviewState,
     Target,
+    abstract_hash,
     check_item,
     extraction_hash,
     item_id,
@@ -204,12 +205,29 @@ def _plan_new(row: SheetRow, ctx: _Context) -> tuple[RowOutcome, list[NewCorrect
     return RowOutcome(row, "applied", target_id), corrections
 
 
+def _other_paper(row: SheetRow, paper_id: str | None, ctx: _Context) -> Problem | None:
+    """Why a row may not be applied to this run's paper: it was exported from a paper with the
+    same id and another abstract (a sheet of another run). Sheets exported before rows carried
+    the abstract's fingerprint are not checked."""
+    exported = (row.base or {}).get("abstract")
+    if exported is None or paper_id not in ctx.abstracts or exported == abstract_hash(ctx.abstracts[paper_id]):
+        return None
+    return Problem(
+        "id",
+        f"paper {paper_id!r} of this run has another abstract than the one this row was exported with "
+        "(a sheet of another run?); export this run's sheet to review it",
+    )
+
+
 def _plan_row(row: SheetRow, ctx: _Context) -> tuple[RowOutcome, list[NewCorrection]]:
     if row.problems:
         return _refused(row, row.problems)
     if row.id is None:
         return _plan_new(row, ctx)
     state = ctx.review.targets.get(row.id)
+    other = _other_paper(row, state.target.paper_id if state else row.paper_id, ctx)
+    if other is not None:
+        return _refused(row, [other])
     if state is not None:
         return _plan_edit(row, state.target, state.values, ctx)
     if row.base is None or row.paper_id not in ctx.abstracts or row.kind not in TARGET_KINDS:

@@ -29,6 +29,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from extractor.catalog.normalize import normalize_benchmark
+from extractor.errors import ReviewError
 from extractor.grounding import find_evidence
 from extractor.review.aliases import ALIAS_FIELDS, alias_values
 from extractor.progress import Step, silent, tracked
@@ -41,14 +42,16 @@ from extractor.review.state import (
     Problem,
     ReviewState,
     TargetState,
+    abstract_hash,
     extraction_hash,
 )
-from extractor.schema import PaperResult
+from extractor.schema import MAX_EVIDENCE, MAX_NAME, PaperResult
 from extractor.text.hashing import canonical_json
 from extractor.text.safe import formula_like, set_text_cell, xlsx_text
 
 NEW = "new"
 NEW_ROWS = 20
+MAX_NOTE = 2000  # a reviewer's note travels in the row's hidden base too: see schema.MAX_EVIDENCE
 CONTEXT_CHARS = 160
 MAX_LINES = 12  # the tallest row, in lines; longer text scrolls inside its cell
 ID_WIDTH = 60  # the widest an id column grows to fit its ids
@@ -216,6 +219,7 @@ def _row(state: TargetState, paper: PaperResult, review: ReviewState) -> dict[st
         DECISION: decision,
         NOTE: state.note,
         "extracted": extraction_hash(target.extracted),
+        "abstract": abstract_hash(paper.abstract),
         **(alias_values(state.latest) if target.kind == "claim" else {}),
     }
     cells["base"] = canonical_json(base)
@@ -375,6 +379,9 @@ def _number(cell) -> object:
 
 
 _YES_NO = {"yes": True, "no": False}
+# What a reviewer may type in a text column: a name's bound unless named here, so every field,
+# and the hidden base that repeats them, still fits a cell when the sheet is exported again.
+_BOUNDS = {"evidence": MAX_EVIDENCE, NOTE: MAX_NOTE}
 
 
 def _parse(column: Column, cell) -> object | Problem:
@@ -389,8 +396,11 @@ def _parse(column: Column, cell) -> object | Problem:
     if column.number:
         return _number(cell)
     text = _text(cell.value)
-    if column.name == "aliases":
+    if column.name == "aliases":  # each alias is a name the schema bounds
         return [a.strip() for a in (text or "").split(";") if a.strip()]
+    bound = _BOUNDS.get(column.name, MAX_NAME) if column.edit and not column.choices else None
+    if text is not None and bound is not None and len(text) > bound:
+        return Problem(column.name, f"the text is {len(text)} characters; at most {bound} fit (shorten it)")
     if not column.choices or text is None:
         return text
     text = text.lower()
@@ -399,14 +409,40 @@ def _parse(column: Column, cell) -> object | Problem:
     return _YES_NO[text] if column.choices == tuple(_YES_NO) else text
 
 
-def _read_sheet(ws: Worksheet, name: str) -> list[SheetRow]:
-    header = [(_text(v) or "").lower() for v in next(ws.iter_rows(max_row=1, values_only=True), ())]
+def _column_problems(name: str, typed: list[str | None], rows: list[SheetRow]) -> list[str]:
+    """The header's columns the sheet does not have (a renamed one), and the editable columns
+    its rows were exported with (their hidden base holds the field) that the header lacks: the
+    edits in such a column would be read as no edit. A column an older export did not have is
+    not missing."""
+    names = {c.name for c in SHEETS[name]}
+    found = {(t or "").lower() for t in typed}
+    problems = [
+        f"unknown column {text!r} ({get_column_letter(i)})"
+        for i, text in enumerate(typed, start=1)
+        if text and text.lower() not in names
+    ]
+    exported: set[str] = {"id", "base"}
+    for row in rows:
+        if isinstance(row.base, dict):
+            exported.update(row.base, row.base.get("values") or {})
+    problems += [
+        f"missing column {c.name!r}, which the sheet was exported with"
+        for c in SHEETS[name]
+        if c.name in exported and (c.edit or c.name in ("id", "base")) and c.name not in found
+    ]
+    return problems
+
+
+def _read_sheet(ws: Worksheet, name: str) -> tuple[list[SheetRow], list[str]]:
+    """The used rows of one sheet, and the problems of its header (:func:`_column_problems`)."""
+    typed = [_text(v) for v in next(ws.iter_rows(max_row=1, values_only=True), ())]
+    header = [(t or "").lower() for t in typed]
     # Only what a reviewer may type, plus the id and the hidden base; the rest is for reading.
     known = {c.name: c for c in SHEETS[name] if c.edit or c.new_only or c.name in ("id", "base")}
     index = {h: i for i, h in enumerate(header) if h in known}
     letters = {h: get_column_letter(i + 1) for h, i in index.items()}
     if "id" not in index:
-        return [SheetRow(name, 1, None, None, None, {}, None, letters, [Problem("id", "the header has no 'id' column")])]
+        return [SheetRow(name, 1, None, None, None, {}, None, letters, [Problem("id", "the header has no 'id' column")])], []
     rows = []
     for number, cells in enumerate(ws.iter_rows(min_row=2, max_col=len(header)), start=2):
         values: dict[str, object] = {}
@@ -446,16 +482,24 @@ def _read_sheet(ws: Worksheet, name: str) -> list[SheetRow]:
         rows.append(
             SheetRow(name, number, kind, None if is_new else str(row_id), paper_id, values, base, letters, problems)
         )
-    return rows
+    return rows, _column_problems(name, typed, rows)
 
 
 def read_workbook(path: Path) -> list[SheetRow]:
-    """Every used row of the review sheets in ``path`` (other sheets are ignored)."""
+    """Every used row of the review sheets in ``path`` (other sheets are ignored). A header
+    with a column renamed, added or deleted is a :class:`ReviewError` naming it: nothing of
+    such a sheet is applied, since the edits in that column would be lost without a word."""
     wb = load_workbook(path, read_only=True)  # streamed: several times faster on big sheets
     try:
-        return [row for name in SHEETS if name in wb.sheetnames for row in _read_sheet(wb[name], name)]
+        read = {name: _read_sheet(wb[name], name) for name in SHEETS if name in wb.sheetnames}
     finally:
         wb.close()
+    problems = [f"sheet {name}: {'; '.join(found)}" for name, (_, found) in read.items() if found]
+    if problems:
+        raise ReviewError(
+            f"{path}: {'; '.join(problems)}: name each column as exported, or the edits in it are lost; nothing was applied"
+        )
+    return [row for rows, _ in read.values() for row in rows]
 
 
 def same(a: object, b: object) -> bool:

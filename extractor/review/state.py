@@ -32,7 +32,7 @@ from extractor.schema import (
     PaperResult,
     Rejection,
 )
-from extractor.text.hashing import short_hash
+from extractor.text.hashing import normalize_text, short_hash
 from extractor.text.numbers import find_numbers
 
 DECISION = "decision"
@@ -62,6 +62,14 @@ def item_values(kind: str, item: BaseModel) -> dict:
 def extraction_hash(extracted: dict | None) -> str | None:
     """A short fingerprint of an extracted item: a sheet row carries the one it was made from."""
     return None if extracted is None else short_hash(extracted)
+
+
+def abstract_hash(abstract: str | None) -> str:
+    """A short fingerprint of a paper's abstract (whitespace folded): a sheet row carries the
+    one it was exported with, so a sheet of another run, whose paper has the same id and
+    another abstract, is not applied to it. The ``extracted`` hash cannot tell: a re-extraction
+    of the same paper changes it too, and its corrections must survive that."""
+    return short_hash(normalize_text(abstract or ""))
 
 
 def item_id(paper_id: str, kind: str, name: str) -> str:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from extractor.errors import StoreError
 from extractor.pipeline.rundir import STORE_FILE
 from extractor.text.hashing import canonical_json
 
@@ -164,11 +165,37 @@ class CorrectionStore:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE), so a reader-then-writer
-        # apply cannot interleave with another reviewer's apply on a shared store.
-        self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        self.db.execute("PRAGMA foreign_keys = ON")
-        self.migrate()
+        existed = self.path.exists()
+        try:
+            with self.failing("open"):
+                # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE), so a reader-then-
+                # writer apply cannot interleave with another reviewer's apply on a shared store.
+                self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+                self.db.execute("PRAGMA foreign_keys = ON")
+                self.migrate()
+        except StoreError:
+            self._discard_empty(existed)
+            raise
+
+    def _discard_empty(self, existed: bool) -> None:
+        """After a failed open: the connection closed, and the empty file sqlite made for a new
+        store removed (it holds nothing, and would pass for a store)."""
+        if hasattr(self, "db"):
+            self.db.close()
+        if not existed and self.path.exists() and self.path.stat().st_size == 0:
+            self.path.unlink(missing_ok=True)
+
+    @contextmanager
+    def failing(self, doing: str) -> Iterator[None]:
+        """SQLite's errors (a read-only mount, a full disk, not a database) as one line naming
+        the store, instead of a traceback."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, (sqlite3.IntegrityError, sqlite3.ProgrammingError)):
+                raise  # a row the schema refuses is a bug of ours, not the disk's
+            recorded = "; nothing was recorded" if doing == "write" else ""
+            raise StoreError(f"{self.path}: cannot {doing} the correction store ({exc}){recorded}") from exc
 
     def __enter__(self) -> CorrectionStore:
         return self
@@ -180,7 +207,10 @@ class CorrectionStore:
         self.db.close()
 
     def migrate(self) -> list[str]:
-        """Apply the migrations this store has not seen; returns their names."""
+        """Apply the migrations this store has not seen; returns their names. A store that
+        has them all is not written, so it can be read from a read-only mount."""
+        if not self._pending():
+            return []
         with self.transaction():
             self.db.execute(
                 "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
@@ -194,6 +224,14 @@ class CorrectionStore:
                     applied.append(name)
         return applied
 
+    def _pending(self) -> bool:
+        """Whether a migration is still to apply (read without taking the write lock)."""
+        tables = self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'migrations'")
+        if tables.fetchone() is None:
+            return True
+        done = {row[0] for row in self.db.execute("SELECT name FROM migrations")}
+        return any(name not in done for name, _ in MIGRATIONS)
+
     def applied_migrations(self) -> list[str]:
         return [row[0] for row in self.db.execute("SELECT name FROM migrations ORDER BY rowid")]
 
@@ -202,13 +240,15 @@ class CorrectionStore:
         if self.db.in_transaction:  # nested: the outer transaction decides
             yield
             return
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+        with self.failing("write"):
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                with suppress(sqlite3.Error):  # a failed write may have rolled back already
+                    self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
 
     def history(self, paper_ids: set[str] | None = None) -> list[Correction]:
         """Every correction in the order it was written (optionally only for some papers)."""

@@ -13,9 +13,10 @@ one function here, so a control character or a formula is handled the same way e
 
 from __future__ import annotations
 
+import base64
 import re
 from html import escape
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlencode, urlsplit, urlunsplit
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # RFC 4180 line end: the csv module then quotes every field holding CR or LF (with "\n" alone a
@@ -90,6 +91,30 @@ def printable(value: object) -> str:
 def html_text(value: object) -> str:
     """HTML-escaped text with control characters made visible (HTML cannot hold them)."""
     return escape(visible("" if value is None else str(value)), quote=True)
+
+
+MIN_SECRET = 4  # a shorter query value ("x=1") is no secret, and would blank every "1" of a message
+
+
+def url_secrets(url: str | None, key: str | None = None) -> list[str]:
+    """What of an endpoint's URL and key a server's error message may repeat: the key (as in
+    ``Bearer sk-...``), the password (or lone token) of ``user:key@`` and its Basic-auth form,
+    and each query value, as written and percent-encoded. Longest first, for :func:`redact`."""
+    found = [key] if key else []
+    parts = urlsplit(url or "")
+    if "@" in parts.netloc:
+        userinfo = unquote(parts.netloc.rsplit("@", 1)[0])
+        found += [userinfo.partition(":")[2] or userinfo, base64.b64encode(userinfo.encode()).decode()]
+    for _, value in parse_qsl(parts.query, keep_blank_values=True):
+        found += [value, quote_plus(value), quote(value, safe="")]
+    return sorted({s for s in found if len(s) >= MIN_SECRET}, key=len, reverse=True)
+
+
+def redact(text: str, secrets: list[str]) -> str:
+    """``text`` with every secret of :func:`url_secrets` in it replaced by ``***``."""
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    return text
 
 
 def redact_url(url: str) -> str:

@@ -50,6 +50,12 @@ class EmptyAnswerError(ValueError):
     """A chat completion with no choices: nothing to parse, nothing to re-ask about."""
 
 
+class NotJSONError(ValueError):
+    """An HTTP 200 whose body is not JSON (the SDK hands it over as text): a proxy's or a login
+    page's HTML, not the model's answer. Retried like a server error, never re-asked."""
+
+
+
 PARSE_ERRORS = (ValidationError, json.JSONDecodeError, ResponseParsingError)
 CUT_OFF = IncompleteOutputException  # finish_reason "length": not worth a re-ask
 MAX_REASKS = 2
@@ -148,6 +154,9 @@ def request_body(mode: str, messages: list[dict], config: RunConfig) -> dict[str
 async def parse_answer(response: ChatCompletion, mode: str, grounding: Grounding) -> GroundedDraft:
     """The validated, grounded draft in a response; a :data:`PARSE_ERRORS` error is worth a
     re-ask (:func:`reask_body`), :data:`CUT_OFF` is not."""
+    if isinstance(response, str):  # instructor would say "No choices in OpenAI response"
+        page = "an HTML page" if response.lstrip().startswith("<") else "text"
+        raise NotJSONError(f"the server answered HTTP 200 with {page}, not JSON: {' '.join(response.split())[:120]!r}")
     if not getattr(response, "choices", None):  # instructor would fail with an IndexError
         raise EmptyAnswerError("the server answered HTTP 200 without a choice (\"choices\": []): no answer to read")
     return await process_response_async(

@@ -3,6 +3,7 @@ mode fallback and the error messages (see :mod:`extractor.backends.openai.backen
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import re
@@ -19,8 +20,10 @@ from extractor.backends.openai.exchange import (
     CUT_OFF,
     MAX_REASKS,
     PARSE_ERRORS,
+    EmptyAnswerError,
     GroundedDraft,
     Grounding,
+    NotJSONError,
     parse_answer,
     reask_body,
     refusal,
@@ -30,7 +33,7 @@ from extractor.backends.openai.pricing import cost_usd
 from extractor.config import RunConfig
 from extractor.errors import BackendError
 from extractor.schema import Usage
-from extractor.text.safe import redact_url
+from extractor.text.safe import redact, redact_url, url_secrets
 
 log = logging.getLogger("extractor.backends.openai.backend")
 
@@ -51,6 +54,11 @@ _REFUSAL_WORDS = re.compile(
     r"doesn't support|unknown|unrecognized|invalid",
     re.I,
 )
+
+
+class DeadlineExceeded(Exception):
+    """An attempt that outlived ``--timeout`` as a whole: the SDK's (httpx's) timeout bounds each
+    read, so a server that drips its body a byte at a time would hold the request for ever."""
 
 
 def mode_refusal(error: BaseException | None) -> str | None:
@@ -76,7 +84,7 @@ def is_transient(error: BaseException) -> bool:
     """Worth retrying: rate limits, server errors, timeouts and connection failures."""
     if isinstance(error, APIStatusError):
         return error.status_code in (408, 409, 429) or error.status_code >= 500
-    return isinstance(error, (APITimeoutError, APIConnectionError))
+    return isinstance(error, (APITimeoutError, APIConnectionError, NotJSONError, DeadlineExceeded))
 
 
 def retry_after(error: BaseException) -> float | None:
@@ -208,6 +216,7 @@ class Session:
         self.mode = mode
         self.fallbacks: list[Fallback] = []
         self._openai, self.url = open_client(config)
+        self.secrets = url_secrets(config.base_url, config.api_key)  # what an error may repeat
 
     def report(self) -> dict:
         return {"base_url": self.url, "mode_used": self.mode, "mode_fallbacks": [vars(f) for f in self.fallbacks]}
@@ -221,7 +230,10 @@ class Session:
         async def attempt() -> GroundedDraft:
             nonlocal request
             attempts.requests += 1
-            response = await self._openai.chat.completions.create(**request)
+            try:  # the deadline of the attempt as a whole, body included
+                response = await asyncio.wait_for(self._openai.chat.completions.create(**request), self.config.timeout)
+            except asyncio.TimeoutError:
+                raise DeadlineExceeded() from None
             attempts.on_response(response)
             try:
                 return await parse_answer(response, mode, grounding)
@@ -260,8 +272,8 @@ class Session:
             except Exception as exc:  # after the retries: explained in one line, or a mode refusal
                 reason = mode_refusal(exc)
                 if reason is None:
-                    raise BackendError(self._explain(exc, attempts), attempts.usage(model)) from exc
-                self._fall_back(mode, reason, attempts.usage(model))
+                    raise BackendError(redact(self._explain(exc, attempts), self.secrets), attempts.usage(model)) from exc
+                self._fall_back(mode, redact(reason, self.secrets), attempts.usage(model))
 
     def _explain(self, error: BaseException, attempts: Attempts) -> str:
         """One clear line: what went wrong, what the server said, after how many attempts."""
@@ -271,10 +283,12 @@ class Session:
             return f"the model refused: {refusal}"
         if isinstance(error, APIStatusError):
             return f"HTTP {error.status_code} from {self.url} {tries}: {_one_line(server_message(error))}"
-        if isinstance(error, APITimeoutError):
+        if isinstance(error, (APITimeoutError, DeadlineExceeded)):
             return f"no answer from {self.url} within {self.config.timeout:g} s {tries}"
         if isinstance(error, APIConnectionError):
             return f"cannot reach {self.url} {tries}: {error.__cause__ or error}"
+        if isinstance(error, (NotJSONError, EmptyAnswerError)):
+            return f"{error} ({self.url}, {tries})"
         if isinstance(error, PARSE_ERRORS):
             return f"the model's answer is not a valid extraction {tries} ({attempts.reasks} re-asks): {_one_line(str(error))}"
         return f"{type(error).__name__} {tries}: {error}"

@@ -32,7 +32,7 @@ from extractor.rules.attribution.subject import (
 from extractor.rules.claims import CLAIM, SETTING, Reading
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import Document, Mention
-from extractor.schema import ClaimDraft
+from extractor.schema import MAX_EVIDENCE, ClaimDraft
 from extractor.text.numbers import NumberMention, bound_before
 
 __all__ = ["PROPOSES", "UNNAMED_PROPOSED", "Subjects", "build_claims", "measure_names"]
@@ -70,6 +70,9 @@ def _evidence(doc: Document, q: Quantity, mentions: list[NumberMention]) -> str:
         if m.start >= start and m.matches(q.value):
             start = q.start
             break
+    if end - start > MAX_EVIDENCE:  # a run-on sentence: the part around the number
+        start = max(start, min(q.start, end - MAX_EVIDENCE))
+        end = start + MAX_EVIDENCE
     return text[start:end].strip()
 
 
