@@ -18,6 +18,7 @@ REFERENCE = ROOT / "fixtures" / "leaderboard" / "openpyxl-board.xlsx"
 # XlsxWriter stores a column's width as Excel shows it (characters plus the cell padding, in
 # 1/256 of a character); openpyxl stored the bare number of characters.
 PADDING = 0.72
+PIXEL = 0.75  # XlsxWriter stores a row's height in whole pixels (0.75 point each)
 
 _TEXTS = {
     "2401.00001": (
@@ -82,14 +83,15 @@ def _cells(sheet: Worksheet) -> list[tuple]:
     """Every cell as the reader sees it: value, type, quote prefix, wrap, number format, fill,
     bold, and link."""
     return [
-        (c.coordinate, c.value, c.data_type, bool(c.quotePrefix), bool(c.alignment.wrap_text), c.number_format,
-         c.fill.fgColor.rgb if c.fill.fill_type else None, bool(c.font.b), c.hyperlink.target if c.hyperlink else None)
+        (c.coordinate, c.value, c.data_type if c.value is not None else None, bool(c.quotePrefix), bool(c.alignment.wrap_text), c.number_format,
+         c.fill.fgColor.rgb[-6:] if c.fill.fill_type else None, bool(c.font.b), c.hyperlink.target if c.hyperlink else None)
         for row in sheet.iter_rows() for c in row if c.value is not None or c.has_style and c.fill.fill_type
     ]  # fmt: skip
 
 
-def _widths(sheet: Worksheet) -> dict[str, float]:
-    return {letter: d.width for letter, d in sheet.column_dimensions.items() if d.width}
+def _widths(sheet: Worksheet) -> dict[int, float]:
+    """Each column's width (a writer may give adjacent columns of one width as one range)."""
+    return {i: d.width for d in sheet.column_dimensions.values() if d.width for i in range(d.min, d.max + 1)}
 
 
 def test_the_new_writer_gives_the_cells_the_openpyxl_writer_gave(tmp_path: Path) -> None:
@@ -105,10 +107,15 @@ def test_the_new_writer_gives_the_cells_the_openpyxl_writer_gave(tmp_path: Path)
         old_widths, new_widths = _widths(old[name]), _widths(new[name])
         assert new_widths.keys() == old_widths.keys(), name
         assert all(0 <= new_widths[k] - old_widths[k] <= PADDING for k in old_widths), (name, old_widths, new_widths)
-        rows = {i: d.height for i, d in old[name].row_dimensions.items() if d.height}
-        assert {i: d.height for i, d in new[name].row_dimensions.items() if d.height} == rows, name
+        old_heights, new_heights = (
+            {i: d.height for i, d in sheet.row_dimensions.items() if d.height} for sheet in (old[name], new[name])
+        )
+        assert new_heights.keys() == old_heights.keys(), name
+        assert all(abs(new_heights[i] - old_heights[i]) <= PIXEL for i in old_heights), (name, old_heights, new_heights)
         setup, was = new[name].page_setup, old[name].page_setup
-        assert (setup.orientation, setup.fitToWidth, setup.pageOrder) == (was.orientation, was.fitToWidth, was.pageOrder), name
+        # left out, they are the file format's defaults: portrait, and one page across
+        assert (setup.orientation or "portrait", setup.fitToWidth or 1, setup.fitToHeight, setup.pageOrder) == (
+            was.orientation or "portrait", was.fitToWidth or 1, was.fitToHeight, was.pageOrder), name
     for chart, was in zip(new["Charts"]._charts, old["Charts"]._charts, strict=True):
         assert chart.type == was.type == "bar"
         assert chart.series[0].val.numRef.f == was.series[0].val.numRef.f
