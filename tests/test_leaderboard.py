@@ -297,7 +297,7 @@ def test_workbook_columns_are_readable_and_print_legibly(results: list[PaperResu
     # The Claims sheet is too wide for one legible page: two pages across, rows kept together.
     widths = sum(claims.column_dimensions[letter[h]].width for h in header)
     assert widths > PAGE_CHARS and claims.page_setup.fitToWidth == 2 and claims.page_setup.pageOrder == "overThenDown"
-    assert book["Leaderboard"].page_setup.fitToWidth == 1
+    assert (book["Leaderboard"].page_setup.fitToWidth or 1) == 1  # left out, it is 1 (the format's default)
 
 
 def test_long_work_reports_progress_by_stage(results: list[PaperResult], tmp_path: Path) -> None:

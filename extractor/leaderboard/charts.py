@@ -1,4 +1,4 @@
-"""One native bar chart per block of the leaderboard (openpyxl.chart): the spreadsheet draws it
+"""One native bar chart per block of the leaderboard (XlsxWriter's charts): the spreadsheet draws it
 from the Leaderboard sheet's own Value cells, so it can be restyled and follows the table; no
 picture is rendered here. A chart's text is the sheet's plain text: nothing in it is markup."""
 
@@ -8,17 +8,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
-from openpyxl.chart import BarChart, Reference
-from openpyxl.chart.label import DataLabelList
-from openpyxl.chart.marker import DataPoint
-from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+from xlsxwriter import Workbook
+from xlsxwriter.worksheet import Worksheet
 
 from extractor.leaderboard.build import NO_METRIC, Leaderboard
 
 MAX_BARS = 30  # bars per chart; a longer block shows its best entries
-BAR = "90A4AE"
-BEST = "2E7D32"
+BAR = "#90A4AE"
+BEST = "#2E7D32"
 _ROW_CM = 0.5  # height of a cell row, about: a chart spans its bars' rows and some
+_PIXELS_PER_CM = 96 / 2.54
 
 
 def _text(value: object) -> str:
@@ -69,11 +68,12 @@ def chart_blocks(board: Leaderboard, first_row: int) -> list[ChartBlock]:
     """The blocks with two or more entries; the Leaderboard sheet's row ``first_row`` holds the
     board's first score, and its rows follow the scores' order."""
     scores = board.scores.reset_index(drop=True)
+    rows_of = scores.groupby("block", sort=False).indices  # each block's rows, found once
     found = []
     for block in board.blocks.itertuples():
         if block.entries < 2:
             continue
-        rows = scores[scores["block"] == block.block].head(MAX_BARS)
+        rows = scores.iloc[rows_of[block.block][:MAX_BARS]]
         shown = f" (best {MAX_BARS} of {block.entries})" if block.entries > MAX_BARS else ""
         found.append(ChartBlock(
             block.title + shown, first_row + int(rows.index[0]), entry_labels(rows),
@@ -82,46 +82,45 @@ def chart_blocks(board: Leaderboard, first_row: int) -> list[ChartBlock]:
     return found
 
 
+def _plain(text: str) -> str:
+    """A chart title as text: XlsxWriter takes a title like ``=Sheet!A1`` for a reference to a
+    cell, so one that starts with '=' is given a leading space."""
+    return " " + text if text.startswith("=") else text
+
+
+def _range(sheet: str, column: str, first: int, last: int) -> str:
+    return f"='{sheet}'!${column}${first}:${column}${last}"
+
+
 def add_charts(
-    ws: WriteOnlyWorksheet, board_ws: WriteOnlyWorksheet, value_column: int, blocks: list[ChartBlock],
-    label_cell: Callable[[str], object],
+    workbook: Workbook, ws: Worksheet, board_sheet: str, value_column: str, blocks: list[ChartBlock],
+    write_label: Callable[[int, str], None],
 ) -> None:
     """A horizontal bar chart per block on ``ws``: its bar labels in column A (the chart's
-    categories), its values from ``board_ws``'s ``value_column``, the best bars in green."""
-    row = 3  # after the sheet's note and a blank row
+    categories, written by ``write_label(row index, text)``), its values from ``board_sheet``'s
+    ``value_column``, the best bars in green."""
+    row = 3  # after the sheet's note and a blank row (1-based, as the references are)
     for block in blocks:
         bars = len(block.labels)
-        for label in block.labels:
-            ws.append([label_cell(label)])
-        chart = BarChart()
-        chart.type = "bar"  # horizontal bars, the first entry on top as on the board
-        chart.title = block.title
-        chart.legend = None
-        chart.add_data(Reference(board_ws, min_col=value_column, min_row=block.first_row, max_row=block.first_row + bars - 1))
-        chart.set_categories(Reference(ws, min_col=1, min_row=row, max_row=row + bars - 1))
-        chart.x_axis.scaling.orientation = "maxMin"
-        chart.x_axis.delete = False
-        chart.y_axis.delete = False
-        chart.y_axis.title = block.axis
+        for i, label in enumerate(block.labels):
+            write_label(row - 1 + i, label)
+        chart = workbook.add_chart({"type": "bar"})  # horizontal bars
+        chart.add_series({
+            "values": _range(board_sheet, value_column, block.first_row, block.first_row + bars - 1),
+            "categories": _range(ws.name, "A", row, row + bars - 1),
+            "fill": {"color": BAR},
+            "border": {"none": True},
+            "points": [{"fill": {"color": BEST}} if best else None for best in block.best],
+            "data_labels": {"value": True},
+        })
+        chart.set_title({"name": _plain(block.title)})
+        chart.set_legend({"none": True})
+        chart.set_y_axis({"reverse": True})  # the category axis: the first entry on top, as on the board
+        value_axis: dict[str, object] = {"name": _plain(block.axis), "major_gridlines": {"visible": False}}
         if min(block.values) >= 0:
-            chart.y_axis.scaling.min = 0  # a bar's length is its value, as on paper
-        chart.y_axis.majorGridlines = None
-        series = chart.series[0]
-        series.graphicalProperties.solidFill = BAR
-        series.graphicalProperties.line.noFill = True
-        for index, best in enumerate(block.best):
-            if best:
-                point = DataPoint(idx=index)
-                point.graphicalProperties.solidFill = BEST
-                series.dPt.append(point)
-        series.dLbls = DataLabelList()
-        series.dLbls.showVal = True
-        for flag in ("showSerName", "showCatName", "showLegendKey", "showPercent"):
-            setattr(series.dLbls, flag, False)
-        chart.width = 24
-        chart.height = max(5.0, 2.5 + 0.6 * bars)
-        ws.add_chart(chart, f"C{row}")
-        span = max(bars, int(chart.height / _ROW_CM) + 1)
-        for _ in range(span - bars + 2):  # the chart's rows, then a gap before the next
-            ws.append([])
-        row += span + 2
+            value_axis["min"] = 0  # a bar's length is its value, as on paper
+        chart.set_x_axis(value_axis)
+        height = max(5.0, 2.5 + 0.6 * bars)
+        chart.set_size({"width": round(24 * _PIXELS_PER_CM), "height": round(height * _PIXELS_PER_CM)})
+        ws.insert_chart(row - 1, 2, chart)
+        row += max(bars, int(height / _ROW_CM) + 1) + 2  # the chart's rows, then a gap before the next

@@ -1,19 +1,20 @@
 """The XLSX workbook: Leaderboard, Unranked, Improvements, Claims and Papers sheets (and native charts),
-streamed through openpyxl's write-only mode with one named style per look. Abstracts are
-untrusted: every text cell goes through :func:`~extractor.text.safe.set_text_cell`."""
+streamed through XlsxWriter's constant-memory mode (each row goes to disk once written) with one
+cell format per look. Abstracts are untrusted: text a spreadsheet would run as a formula is typed
+as text with the quote prefix, and characters XLSX cannot hold are shown as visible symbols
+(:func:`~extractor.text.safe.xlsx_text`)."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
-from openpyxl import Workbook
-from openpyxl.cell import Cell, WriteOnlyCell
-from openpyxl.styles import Alignment, Border, Font, NamedStyle, PatternFill, Side
-from openpyxl.utils import get_column_letter
+import xlsxwriter
+from xlsxwriter.format import Format
+from xlsxwriter.utility import xl_col_to_name
+from xlsxwriter.worksheet import Worksheet
 
 from extractor.leaderboard.build import Leaderboard
 from extractor.leaderboard.charts import add_charts, chart_blocks
@@ -27,37 +28,41 @@ from extractor.leaderboard.columns import (
     WIDTHS,
 )
 from extractor.leaderboard.tables import csv_text
-from extractor.pipeline.rundir import atomic_write_bytes, atomic_write_text
+from extractor.pipeline.rundir import atomic_file, atomic_write_text
 from extractor.progress import Step, silent
-from extractor.text.safe import formula_like, set_text_cell, xlsx_text
+from extractor.text.safe import formula_like, xlsx_text
 
 ARXIV_ABS = "https://arxiv.org/abs/"
 EXCEL_ROWS = 1_048_576  # rows in a worksheet, header included
+EXCEL_LINKS = 65_530  # hyperlinks in a worksheet; past it a paper id is written without its link
 
 
-_FONT = {"name": "Calibri", "size": 11}  # named fonts: a nameless one prints as a serif fallback
-# Cell looks, combined per cell into one registered named style (see _StyleBook); a later trait
-# wins over an earlier one for the same attribute.
-_TRAITS: dict[str, dict[str, object]] = {
-    "top": {"alignment": Alignment(vertical="top")},
+# Cell looks, combined per cell into one cell format (see _FormatBook). Each look sets parts of a
+# cell (font, fill, alignment, border, number format, quote prefix); a later look replaces an
+# earlier one's part whole, so 'link' after 'bold' is a link, not a bold link.
+_BAR = {"bg_color": "#37474F", "pattern": 1}
+_TRAITS: dict[str, dict[str, dict[str, object]]] = {
+    "top": {"alignment": {"valign": "top"}},
     "header": {
-        "font": Font(**_FONT, bold=True, color="FFFFFF"),
-        "fill": PatternFill("solid", fgColor="37474F"),
-        "alignment": Alignment(wrap_text=True, vertical="center"),
+        "font": {"bold": True, "font_color": "#FFFFFF"},
+        "fill": _BAR,
+        "alignment": {"text_wrap": True, "valign": "vcenter"},
     },
-    "note": {"font": Font(name="Calibri", size=11, bold=True), "alignment": Alignment(wrap_text=True, vertical="top")},
-    "muted": {"font": Font(**_FONT, italic=True, color="555555")},
-    "first": {"border": Border(top=Side(style="medium", color="37474F"))},
-    "bold": {"font": Font(**_FONT, bold=True)},
-    "link": {"font": Font(**_FONT, color="1565C0", underline="single")},
-    "best": {"fill": PatternFill("solid", fgColor="C8E6C9")},
-    "conflict": {"fill": PatternFill("solid", fgColor="FFE0B2")},
-    "wrap": {"alignment": Alignment(wrap_text=True, vertical="top")},
-    "center": {"alignment": Alignment(horizontal="center", vertical="top")},
-    "count": {"number_format": "0"},
-    "id": {"number_format": "@"},  # text, so an id like 2401.10100 never becomes the number 2401.101
+    "note": {"font": {"bold": True}, "alignment": {"text_wrap": True, "valign": "top"}},
+    "muted": {"font": {"italic": True, "font_color": "#555555"}},
+    "first": {"border": {"top": 2, "top_color": "#37474F"}},  # 2: medium
+    "bold": {"font": {"bold": True}},
+    "link": {"font": {"font_color": "#1565C0", "underline": 1}},
+    "best": {"fill": {"bg_color": "#C8E6C9", "pattern": 1}},
+    "conflict": {"fill": {"bg_color": "#FFE0B2", "pattern": 1}},
+    "wrap": {"alignment": {"text_wrap": True, "valign": "top"}},
+    "center": {"alignment": {"align": "center", "valign": "top"}},
+    "count": {"number": {"num_format": "0"}},
+    "id": {"number": {"num_format": "@"}},  # text, so an id like 2401.10100 never becomes the number 2401.101
+    "quote": {"quote": {"quote_prefix": True}},  # formula-like text, typed as text and shown as written
 }
 _LOOK_ONLY = frozenset({"top", "wrap", "center", "count", "link", "id"})  # nothing to show on an empty cell
+_QUOTE = frozenset({"quote"})
 
 _COLUMN_TRAITS = {t: frozenset({"count", "center"}) for t in ("Claims", "Scores", "Changes", "Rejected")}
 _IDS = ("Paper", "Claim id")  # never wrapped nor cut: the column fits the longest id
@@ -73,34 +78,48 @@ WRAP_ROWS = 5000  # sheets up to this many rows wrap long text
 PAGE_CHARS = 280
 
 
-class _StyleBook:
-    """Named styles composed from traits, registered once per workbook: one named style per
-    cell is far cheaper than setting font, fill and border one by one on 100,000 rows."""
+class _FormatBook:
+    """Cell formats composed from looks, added once per workbook: one format per combination,
+    however many cells share it."""
 
-    def __init__(self, workbook: Workbook) -> None:
+    def __init__(self, workbook: xlsxwriter.Workbook) -> None:
         self.workbook = workbook
-        self.names: dict[frozenset[str], str] = {}
+        self.formats: dict[frozenset[str], Format | None] = {frozenset(): None}
 
-    def name(self, traits: frozenset[str]) -> str:
-        found = self.names.get(traits)
-        if found is None:
-            ordered = [t for t in _TRAITS if t in traits]
-            style = NamedStyle(name="lb-" + "-".join(ordered), font=Font(**_FONT))
-            for trait in ordered:
-                for attribute, value in _TRAITS[trait].items():
-                    setattr(style, attribute, value)
-            self.workbook.add_named_style(style)
-            found = self.names[traits] = style.name
+    def format(self, traits: frozenset[str]) -> Format | None:
+        found = self.formats.get(traits, False)
+        if found is False:
+            parts: dict[str, dict[str, object]] = {}
+            for trait in _TRAITS:
+                if trait in traits:
+                    parts.update(_TRAITS[trait])
+            found = self.formats[traits] = self.workbook.add_format({k: v for part in parts.values() for k, v in part.items()})
         return found
+
+    def text(self, ws: Worksheet, row: int, col: int, value: object, traits: frozenset[str] = frozenset()) -> None:
+        """Write one cell: text as text (quote-prefixed when it looks like a formula), numbers
+        and booleans as such, an empty cell (None or '') only when its look shows on it."""
+        value = xlsx_text(value)
+        if isinstance(value, str) and value:
+            ws.write_string(row, col, value, self.format(traits | _QUOTE if formula_like(value) else traits))
+        elif value is None or value == "":
+            if traits - _LOOK_ONLY:
+                ws.write_blank(row, col, None, self.format(traits))
+        elif isinstance(value, bool):
+            ws.write_boolean(row, col, value, self.format(traits))
+        elif isinstance(value, (int, float)):
+            ws.write_number(row, col, value, self.format(traits))
+        else:
+            ws.write_string(row, col, str(value), self.format(traits))
 
 
 class _SheetWriter:
-    """Streams one table into a write-only worksheet: styled header (frozen, filtered),
-    landscape fit-to-width printing, optional wrapped long-text columns with sized rows."""
+    """Streams one table into a worksheet: styled header (frozen, filtered), landscape
+    fit-to-width printing, optional wrapped long-text columns with sized rows."""
 
     def __init__(
         self,
-        book: _StyleBook,
+        book: _FormatBook,
         name: str,
         columns: list[tuple[str, str]],
         rows: int,
@@ -109,39 +128,39 @@ class _SheetWriter:
         id_width: int = 0,
     ) -> None:
         self.book = book
-        self.ws = ws = book.workbook.create_sheet(name)
+        self.name = name
+        self.ws = ws = book.workbook.add_worksheet(name)
         self.titles = [title for _, title in columns]
         widths = [max(WIDTHS.get(t, 14), id_width + 2) if t in _IDS else WIDTHS.get(t, 14) for t in self.titles]
-        for i, width in enumerate(widths, 1):
-            ws.column_dimensions[get_column_letter(i)].width = width
-        # Everything above the rows is written with the first row: set it up before appending.
-        self.header_row = header_row = 2 if note else 1
-        ws.freeze_panes = f"A{header_row + 1}"
-        ws.print_title_rows = f"1:{header_row}"
-        ws.page_setup.orientation = "landscape"
+        for i, width in enumerate(widths):
+            ws.set_column(i, i, width)
+        self.header_row = header_row = 2 if note else 1  # 1-based, as a spreadsheet shows it
+        ws.freeze_panes(header_row, 0)
+        ws.repeat_rows(0, header_row - 1)
+        ws.set_landscape()
         # Fit to as many pages across as keep the print legible (one page shrinks a wide sheet
         # to a few points), and as many down as it takes.
-        ws.page_setup.fitToWidth = -(-sum(widths) // PAGE_CHARS)
-        ws.page_setup.fitToHeight = 0
-        ws.page_setup.pageOrder = "overThenDown"  # the pages of one stretch of rows come together
-        ws.sheet_properties.pageSetUpPr.fitToPage = True
-        self.last_column = get_column_letter(len(columns))
+        ws.fit_to_pages(-(-sum(widths) // PAGE_CHARS), 0)
+        ws.print_across()  # the pages of one stretch of rows come together
+        self.last_column = len(columns) - 1
         if note:
             # The note spans the table's width and wraps, so it never widens the printed page.
-            ws.merged_cells.add(f"A1:{self.last_column}1")
-            ws.row_dimensions[1].height = _LINE * max(2, -(-len(note) // int(sum(widths) * 1.1)) + 1)  # the wrapped note, all of it
-            ws.append([self.cell(note, frozenset({"note"}))])
-        ws.row_dimensions[header_row].height = 28
-        ws.append([self.cell(t, frozenset({"header"})) for t in self.titles])
+            ws.set_row(0, _LINE * max(2, -(-len(note) // int(sum(widths) * 1.1)) + 1))  # the wrapped note, all of it
+            ws.merge_range(0, 0, 0, self.last_column, "", book.format(frozenset({"note"})))
+            book.text(ws, 0, 0, note, frozenset({"note"}))
+        ws.set_row(header_row - 1, 28)
+        for i, title in enumerate(self.titles):
+            book.text(ws, header_row - 1, i, title, frozenset({"header"}))
         self.rows = 0
+        self.links = 0
         # A plain sheet (the long Claims table) has no per-cell looks: a styled cell costs
-        # several times a plain one, and the other sheets carry the links and formats.
+        # more than a plain one, and the other sheets carry the links and formats.
         self.paper_col = self.titles.index("Paper") if "Paper" in self.titles and not plain else None
         self.column_traits = {i: _COLUMN_TRAITS[t] for i, t in enumerate(self.titles) if t in _COLUMN_TRAITS and not plain}
         # Long text wraps on sheets a person reads row by row; a longer sheet keeps one line per
-        # row, which scans and filters better and writes several times faster.
+        # row, which scans and filters better.
         wrap = not plain and rows <= WRAP_ROWS
-        if wrap:  # ids formatted as text for a person who edits them (costly on long sheets)
+        if wrap:  # ids formatted as text for a person who edits them
             for i, title in enumerate(self.titles):
                 if title in _IDS:
                     self.column_traits[i] = self.column_traits.get(i, frozenset()) | {"id"}
@@ -152,39 +171,37 @@ class _SheetWriter:
         for i in self.wrapped:
             self.column_traits[i] = self.column_traits.get(i, frozenset()) | {"wrap"}
 
-    def cell(self, value: object, traits: frozenset[str]) -> Cell:
-        cell = WriteOnlyCell(self.ws)
-        cell.style = self.book.name(traits)  # first: a named style resets the quote prefix
-        set_text_cell(cell, value)
-        return cell
-
     def append(self, values: list, arxiv: str | None = None, row_traits: dict[int, frozenset[str]] | None = None) -> None:
         """One row; ``arxiv`` links the Paper cell; ``row_traits`` adds looks per column."""
-        row: list[object] = [xlsx_text(v) for v in values]
-        traits = dict(self.column_traits)
-        for i, extra in (row_traits or {}).items():
-            traits[i] = traits.get(i, frozenset()) | extra
-        if arxiv and self.paper_col is not None:
-            traits[self.paper_col] = traits.get(self.paper_col, frozenset()) | {"link"}
-        for i, value in enumerate(row):  # a plain value like a formula needs a cell typed as text
-            if formula_like(value) and i not in traits:
-                traits[i] = frozenset()
-        for i, looks in traits.items():
-            if row[i] is None and looks <= _LOOK_ONLY:
-                continue
-            row[i] = cell = self.cell(row[i], looks)
-            if i == self.paper_col and arxiv:
-                cell.hyperlink = ARXIV_ABS + arxiv
+        row = self.header_row + self.rows  # 0-based index of the row below the last one
         self.rows += 1
         # Spreadsheets do not grow a row for wrapped text on opening: give it the lines it needs.
         lines = max((len(values[i]) // int(width * 1.15) + 1 for i, width in self.wrapped.items() if isinstance(values[i], str)), default=1)
         if lines > 1:
-            self.ws.row_dimensions[self.header_row + self.rows].height = _LINE * min(lines, 8)
-        self.ws.append(row)
+            self.ws.set_row(row, _LINE * min(lines, 8))
+        traits = self.column_traits
+        if row_traits:
+            traits = dict(traits)
+            for i, extra in row_traits.items():
+                traits[i] = traits.get(i, frozenset()) | extra
+        link = arxiv and self.paper_col is not None and self.links < EXCEL_LINKS
+        text = self.book.text
+        for i, value in enumerate(values):
+            looks = traits.get(i)
+            if looks is None:
+                if value is None:
+                    continue  # an empty cell with no look: nothing to write
+                looks = frozenset()
+            if link and i == self.paper_col:
+                self.links += 1
+                looks |= {"link"}
+                self.ws.write_url(row, i, ARXIV_ABS + arxiv, self.book.format(looks), xlsx_text(value))
+            else:
+                text(self.ws, row, i, value, looks)
 
     def close(self) -> None:
         if self.rows:
-            self.ws.auto_filter.ref = f"A{self.header_row}:{self.last_column}{self.header_row + self.rows}"
+            self.ws.autofilter(self.header_row - 1, 0, self.header_row - 1 + self.rows, self.last_column)
 
 
 def _records(frame: pd.DataFrame, columns: list[tuple[str, str]]) -> Iterable[tuple[list, str | None]]:
@@ -196,7 +213,7 @@ def _records(frame: pd.DataFrame, columns: list[tuple[str, str]]) -> Iterable[tu
         yield list(row[:-1]), row[-1]
 
 
-def _board_sheet(book: _StyleBook, board: Leaderboard) -> _SheetWriter:
+def _board_sheet(book: _FormatBook, board: Leaderboard) -> _SheetWriter:
     scores = board.scores
     papers = scores["paper_id"].nunique() if not scores.empty else 0
     note = (
@@ -211,11 +228,10 @@ def _board_sheet(book: _StyleBook, board: Leaderboard) -> _SheetWriter:
     )
     sheet = _SheetWriter(book, "Leaderboard", BOARD_COLUMNS, len(scores), note=note, id_width=_id_width(scores[["paper_id"]]))  # the board shows no claim id
     if scores.empty:
-        sheet.ws.append([sheet.cell(
+        book.text(sheet.ws, sheet.header_row, 0, (
             "No score names its metric, benchmark and subject yet: see the Unranked sheet "
-            f"({len(board.unranked)} scores) and the Claims sheet ({len(board.claims)} claims).",
-            frozenset({"muted"}),
-        )])
+            f"({len(board.unranked)} scores) and the Claims sheet ({len(board.claims)} claims)."
+        ), frozenset({"muted"}))
         return sheet
     titles = sheet.titles
     first_looks = {c: frozenset({"first"}) for c in range(len(titles))}
@@ -243,36 +259,26 @@ def _id_width(*frames: pd.DataFrame) -> int:
     return int(max(lengths, default=0))
 
 
-def _table_sheet(book: _StyleBook, name: str, frame: pd.DataFrame, columns: list[tuple[str, str]], plain: bool = False) -> None:
+def _table_sheet(book: _FormatBook, name: str, frame: pd.DataFrame, columns: list[tuple[str, str]], plain: bool = False) -> None:
     sheet = _SheetWriter(book, name, columns, len(frame), plain=plain, id_width=_id_width(frame))
     for values, arxiv in _records(frame, columns):
         sheet.append(values, arxiv)
     sheet.close()
 
 
-def _charts_sheet(book: _StyleBook, board: Leaderboard, board_sheet: _SheetWriter) -> int:
+def _charts_sheet(book: _FormatBook, board: Leaderboard, board_sheet: _SheetWriter) -> int:
     """One native chart per block with two or more entries, drawn from the Leaderboard sheet's
     Value cells; the number of charts."""
     blocks = chart_blocks(board, board_sheet.header_row + 1)
-    ws = book.workbook.create_sheet("Charts")
-    ws.column_dimensions["A"].width = 50
-    ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
-    note = WriteOnlyCell(ws)
-    set_text_cell(note, (
+    ws = book.workbook.add_worksheet("Charts")
+    ws.set_column(0, 0, 50)
+    ws.fit_to_pages(1, 0)
+    book.text(ws, 0, 0, (
         f"{len(blocks)} chart{'' if len(blocks) == 1 else 's'}, one per block with two or more entries, drawn from the "
         "Leaderboard sheet's Value column (the best entry in green); column A holds each chart's labels."
     ))
-    ws.append([note])
-    ws.append([])
-
-    def label(text: str) -> WriteOnlyCell:
-        cell = WriteOnlyCell(ws)
-        set_text_cell(cell, xlsx_text(text))
-        return cell
-
-    add_charts(ws, board_sheet.ws, board_sheet.titles.index("Value") + 1, blocks, label)
+    value_column = xl_col_to_name(board_sheet.titles.index("Value"))
+    add_charts(book.workbook, ws, board_sheet.name, value_column, blocks, lambda row, text: book.text(ws, row, 0, text))
     return len(blocks)
 
 
@@ -285,15 +291,13 @@ class Moved:
     path: Path
 
 
-def _moved_sheet(book: _StyleBook, moved: Moved, max_rows: int) -> None:
-    ws = book.workbook.create_sheet(moved.sheet)
-    ws.column_dimensions["A"].width = 120
-    cell = WriteOnlyCell(ws)
-    set_text_cell(cell, (
+def _moved_sheet(book: _FormatBook, moved: Moved, max_rows: int) -> None:
+    ws = book.workbook.add_worksheet(moved.sheet)
+    ws.set_column(0, 0, 120)
+    book.text(ws, 0, 0, (
         f"The {moved.sheet} table has {moved.rows:,} rows, more than the {max_rows:,} a worksheet can "
         f"hold: every row is in {moved.path.name}, beside this workbook."
     ))
-    ws.append([cell])
 
 
 @dataclass(frozen=True)
@@ -313,8 +317,16 @@ def write_xlsx(
     fast. A table longer than ``max_rows`` (Excel's limit, less the note and header rows) is
     written as CSV beside the workbook and its sheet says so: the workbook is never one Excel
     cannot open."""
-    workbook = Workbook(write_only=True)
-    book = _StyleBook(workbook)
+    with atomic_file(path, binary=True) as handle:
+        return _write_xlsx(board, path, handle, charts, step, max_rows)
+
+
+def _write_xlsx(board: Leaderboard, path: Path, handle: object, charts: bool, step: Step, max_rows: int) -> Written:
+    """The workbook of :func:`write_xlsx`, into the open file ``handle``; each sheet's rows go
+    to temporary files as they are written (constant memory) and into the file on closing."""
+    workbook = xlsxwriter.Workbook(handle, {"constant_memory": True, "strings_to_numbers": False,
+                                            "strings_to_formulas": False, "strings_to_urls": False})
+    book = _FormatBook(workbook)
     unknown = board.claims["benchmark_known"].eq(False).map({True: "unknown", False: None})
     claims = board.claims.assign(benchmark_unknown=unknown)
     moved: list[Moved] = []
@@ -352,8 +364,6 @@ def write_xlsx(
     for done, write in enumerate(sheets):
         step(stage, done, len(sheets) + 1)
         write()
-    buffer = io.BytesIO()
-    workbook.save(buffer)  # the rows are streamed into the file here: the last, long step
-    atomic_write_bytes(path, buffer.getvalue())
+    workbook.close()  # the sheets' rows are zipped into the file here
     step(stage, len(sheets) + 1, len(sheets) + 1)
     return Written(moved, sum(charted))
