@@ -367,7 +367,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, batches.upload(self.headers.get("Content-Type", ""), data))
             return
         if path.endswith("/batches"):
-            status, payload = batches.create(json.loads(data or b"{}"))
+            status, payload = batches.create(json.loads(data or b"{}"), dict(self.headers))
             self._send(status, payload)
             return
         if match := _BATCH_CANCEL.search(path):
@@ -471,8 +471,8 @@ class FakeBatchAPI:
             data = [json.loads(json.dumps(self.batches[b])) for b in reversed(self.created)]
         return {"object": "list", "data": data, "first_id": None, "last_id": None, "has_more": False}
 
-    def create(self, body: dict) -> tuple[int, dict]:
-        """POST /batches."""
+    def create(self, body: dict, headers: dict[str, str] | None = None) -> tuple[int, dict]:
+        """POST /batches; ``headers`` are the request's, for a server that echoes them in errors."""
         if body.get("input_file_id") not in self.files or body.get("endpoint") != BATCH_ENDPOINT:
             return 400, {"error": {"message": f"bad batch request: {body}", "type": "invalid_request_error"}}
         now = int(time.time())
@@ -486,7 +486,7 @@ class FakeBatchAPI:
             }
             self.batches[batch_id] = batch
             self.created.append(batch_id)
-        threading.Thread(target=self._work, args=(batch_id,), daemon=True).start()
+        threading.Thread(target=self._work, args=(batch_id, headers or {}), daemon=True).start()
         return 200, json.loads(json.dumps(batch))
 
     def cancel(self, batch_id: str) -> dict | None:
@@ -500,7 +500,7 @@ class FakeBatchAPI:
         with self._lock:
             self.batches[batch_id].update(fields)
 
-    def _work(self, batch_id: str) -> None:
+    def _work(self, batch_id: str, headers: dict[str, str]) -> None:
         started = time.monotonic()
         batch = self.batch(batch_id)
         lines = [json.loads(line) for line in self.files[batch["input_file_id"]][1].splitlines() if line.strip()]
@@ -529,7 +529,8 @@ class FakeBatchAPI:
                 code, message = BATCH_ITEM_ERRORS[ended]
                 errors.append({"id": f"batch_req_{batch_id}_{n}", "custom_id": line["custom_id"], "response": None, "error": {"code": code, "message": message}})
                 continue
-            reply = self.fake.answer_request(line["body"])
+            echo = self.fake.echo  # an error that repeats the request, as online
+            reply = echo(line["body"], headers, BATCH_ENDPOINT) if echo is not None else self.fake.answer_request(line["body"])
             status_code, payload = (500, {"error": {"message": "The server had an error.", "type": "server_error"}}) if reply is None else reply[:2]
             record = {
                 "id": f"batch_req_{batch_id}_{n}", "custom_id": line["custom_id"],

@@ -91,3 +91,28 @@ def test_credentials_a_server_echoes_back_are_never_written(tmp_path: Path, fake
     assert all(f"HTTP 401" in e and f"Authorization: {shown}" in e and "?key=***" in e for e in errors), errors
     written = [result.output, *[p.read_text(errors="replace") for p in out.rglob("*") if p.is_file() and p.suffix != ".xlsx"]]
     assert not [text for text in written if "SECRET" in text or basic in text], written
+
+
+def test_credentials_a_server_echoes_in_batch_output_are_never_written(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    """The Batch API path too: the error file it downloads, the failures it writes and what it
+    prints hold no key and no query value, only ``***``."""
+    import json
+
+    def echo(body: dict, headers: dict[str, str], path: str) -> tuple[int, dict]:
+        auth = next(v for k, v in headers.items() if k.lower() == "authorization")
+        return 401, {"error": {"message": f"Invalid request {path} with Authorization: {auth}", "type": "invalid_request_error"}}
+
+    fake_openai.echo = echo
+    source = write_papers(tmp_path / "papers.jsonl", PAPERS)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        app,
+        ["run", str(source), "--out", str(out), "--base-url", fake_openai.base_url + "?key=SECRET2", "--model", "m",
+         "--batch", "--batch-poll", "0.05"],
+        env={"OPENAI_API_KEY": "sk-SECRET3", "COLUMNS": "400"},
+    )
+    assert result.exit_code == 1, result.output
+    errors = [json.loads(line)["error"] for line in (out / "papers.jsonl").read_text().splitlines()]
+    assert all("HTTP 401 in batch" in e and "Authorization: Bearer ***" in e for e in errors), errors
+    written = [result.output, *[p.read_text(errors="replace") for p in out.rglob("*") if p.is_file() and p.suffix != ".xlsx"]]
+    assert not [text for text in written if "SECRET" in text], written

@@ -52,6 +52,7 @@ from extractor.backends.openai.session import open_client
 from extractor.config import RunConfig
 from extractor.errors import BackendError
 from extractor.schema import ExtractionDraft, Usage
+from extractor.text.safe import redact, url_secrets
 
 BATCH_DIR = "batch"
 STATE_FILE = "state.json"
@@ -231,6 +232,7 @@ class BatchRun:
         self.on_progress = on_progress
         self.state = BatchState(directory / BATCH_DIR)
         self.client, self.url = open_client(config, config.max_retries)
+        self.secrets = url_secrets(config.base_url, config.api_key)  # what a server may repeat
 
     async def extract(self, papers: list[BatchPaper], store: Store) -> dict[str, BackendResult | BackendError]:
         """Every paper's draft (stored with ``store`` the moment it is validated) or its failure."""
@@ -336,6 +338,13 @@ class BatchRun:
             tmp = path.with_name(f".{name}.tmp")
             async with self.client.files.with_streaming_response.content(file_id) as response:
                 await response.stream_to_file(tmp)
+            if self.secrets:  # kept on disk, and read into errors: what it repeats of the credentials goes
+                clean = tmp.with_name(f"{tmp.name}.clean")
+                with tmp.open(encoding="utf-8", errors="surrogateescape", newline="") as raw, clean.open(
+                    "w", encoding="utf-8", errors="surrogateescape", newline=""
+                ) as out:
+                    out.writelines(redact(line, self.secrets) for line in raw)
+                os.replace(clean, tmp)
             os.replace(tmp, path)
         return path
 
@@ -372,7 +381,7 @@ class BatchRun:
         why = {
             "expired": f"the batch {batch.id} expired (24 h window) before this request ran",
             "cancelled": f"the batch {batch.id} was cancelled before this request ran",
-            "failed": f"the batch {batch.id} failed: {_batch_errors(batch)}",
+            "failed": f"the batch {batch.id} failed: {redact(_batch_errors(batch), self.secrets)}",
         }.get(batch.status, f"the batch {batch.id} ended ({batch.status}) without an answer for this request")
         if unreadable:
             why += f" (unreadable lines: {'; '.join(unreadable)[:500]})"
@@ -439,7 +448,8 @@ async def extract_batch(
     try:
         return await run.extract(papers, store)
     except APIError as exc:  # after the SDK's own retries: the state is saved, a rerun resumes
-        raise BackendError(f"the Batch API at {run.url} failed: {exc}; run the same command again to resume") from exc
+        reason = redact(str(exc), run.secrets)
+        raise BackendError(f"the Batch API at {run.url} failed: {reason}; run the same command again to resume") from exc
     finally:
         await run.aclose()
 
