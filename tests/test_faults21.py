@@ -153,3 +153,23 @@ def test_an_answer_without_choices_fails_that_paper_with_a_clear_reason(tmp_path
     failed = [r for r in summary.results if r.status == "failed"]
     assert len(failed) == 1 and "without a choice" in failed[0].error, [r.error for r in summary.results]
     assert "IndexError" not in failed[0].error
+
+
+def test_an_id_or_title_too_long_for_a_cell_fails_its_record_by_name(tmp_path: Path) -> None:
+    """Issue 21 #12: an id or a title from the input is bounded too (500 and 2,000 characters), so
+    every cell of a review sheet fits; the record fails by name and the others are extracted."""
+    import json
+
+    from extractor.pipeline.ingest import read_inputs
+
+    abstract = "We propose GANQ. It reaches 83.6% accuracy on GSM8K."
+    path = tmp_path / "papers.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [
+        {"id": "x" * 501, "abstract": abstract},
+        {"id": "long-title", "title": "T" * 2001, "abstract": abstract},
+        {"id": "fine", "title": "T" * 2000, "abstract": abstract.replace("83.6", "84.1")},
+    ]) + "\n", encoding="utf-8")
+    first, second, third = read_inputs([str(path)])
+    assert "papers.jsonl:1: id is 501 characters, over 500" in first.error
+    assert second.id == "long-title" and "papers.jsonl:2: title is 2,001 characters, over 2,000" in second.error
+    assert third.error is None

@@ -502,6 +502,11 @@ def is_title_line(line: str) -> bool:
     return len(words) >= 3 and bool(long_words) and capitalized / len(long_words) >= 0.6
 
 
+#: An id and a title longer than these are no id or title: they could not fit a review cell.
+MAX_ID = 500
+MAX_TITLE = 2_000
+
+
 def _checked(paper: Paper, max_chars: int) -> Paper:
     if paper.error:
         return paper
@@ -510,4 +515,8 @@ def _checked(paper: Paper, max_chars: int) -> Paper:
     if len(paper.abstract) > max_chars:
         problem = f"abstract is {len(paper.abstract):,} characters, over the {max_chars:,} budget"
         return _failed(paper.source.file, paper.source.line, problem, paper.id)
+    for field, text, bound in (("id", paper.id, MAX_ID), ("title", paper.title or "", MAX_TITLE)):
+        if len(text) > bound:
+            problem = f"{field} is {len(text):,} characters, over {bound:,}"
+            return _failed(paper.source.file, paper.source.line, problem, paper.id[:80] if field != "id" else None)
     return paper
