@@ -89,6 +89,9 @@ def test_units_are_spelled_one_way() -> None:
         (2.57, "×", "ratio", (2.57, "x")),
         (5.42, None, "none", (5.42, "")),
         (3.0, "points", "percent", (3.0, "points")),
+        (39.0, "ms", "percent", None),  # '39 ms' under mAP: metric and unit disagree
+        (17.5, "GiB", "percent", None),
+        (2.4, "x", "percent", None),
     ],
 )
 def test_comparable_only_when_certain(value: float, unit: str | None, scale: str, expected) -> None:

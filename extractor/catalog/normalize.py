@@ -46,6 +46,9 @@ _EXACT = {
     "x": ("x", 1.0), "points": ("points", 1.0), "tokens/s": ("tokens/s", 1.0), "db": ("dB", 1.0),
 }
 
+# Comparable units no proportion (accuracy, mAP, F1...) is measured in.
+_NOT_A_PROPORTION = frozenset({"ms", "GiB", "GB", "x", "tokens/s", "dB"})
+
 _SIZE = re.compile(
     r"(?<![\w.])(?P<prefix>[Aa])?(?P<num>\d+(?:\.\d+)?)\s?(?P<scale>[BbMmTt])(?![a-zA-Z])"
 )
@@ -362,8 +365,12 @@ def comparable(value: float, unit: str | None, scale: str) -> tuple[float, str] 
     For a proportion (scale 'percent'): '83%' -> 83 %, a bare 0.83 -> 83 %, a bare 83.6 -> 83.6 %
     (a proportion above 1 can only be a percentage); a bare 1 or 0 is ambiguous and gives None.
     Times go to ms, binary sizes to GiB, decimal sizes to GB; other units compare as written.
+    A proportion is never a time, a size or a speed ('39 ms' under mAP): the claim's metric and
+    unit disagree, so neither can be trusted to rank it.
     """
     unit = normalize_unit(unit)
+    if scale == "percent" and unit is not None and _EXACT.get(unit.lower(), ("",))[0] in _NOT_A_PROPORTION:
+        return None
     if scale == "percent" and unit in (None, "%"):
         if unit == "%":
             return value, "%"
