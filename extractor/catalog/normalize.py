@@ -101,10 +101,31 @@ def parse_size_b(name: str | None) -> float | None:
     return max(sizes) if sizes else None
 
 
+# Words that, all together, name no method or model: 'the state of the art', 'SoTA',
+# 'competing approaches', 'previous best', 'baseline models', 'the best models from the literature'.
+_NO_ENTITY_WORDS = frozenset(
+    """
+    the a an of from in to and or other others state art sota competing competitor competitors approach approaches
+    method methods technique techniques system systems model models baseline baselines previous prior best work works
+    existing current strong published reported result results literature alternative alternatives counterpart
+    counterparts
+    """.split()
+)
+_LOWER_WORDS = re.compile(r"[a-z0-9]+")
+
+
+def names_an_entity(name: str | None) -> bool:
+    """Whether a subject phrase names a method or model, rather than standing for others' work
+    in general ('state - of - the - art ( SoTA )', 'competing approaches'): only a name ranks."""
+    words = _LOWER_WORDS.findall((name or "").lower())
+    return bool(words) and not all(word in _NO_ENTITY_WORDS for word in words)
+
+
 @lru_cache(maxsize=65536)
 def entity_key(name: str | None) -> str:
-    """One identity for a method or model across papers: 'Llama 3.2-3B' = 'Llama-3.2-3B'."""
-    return name_key(name) if name else ""
+    """One identity for a method or model across papers: 'Llama 3.2-3B' = 'Llama-3.2-3B'; none
+    for a phrase that names no method or model (:func:`names_an_entity`)."""
+    return name_key(name) if name and names_an_entity(name) else ""
 
 
 def arxiv_id(paper_id: str, metadata: dict | None = None) -> str | None:
