@@ -182,11 +182,12 @@ def bare_process(server: FakeServer, bodies: Path, concurrency: int) -> tuple[fl
     return time.perf_counter() - wall, report["cpu"], server.requests - before
 
 
-def reask(args: argparse.Namespace, work: Path) -> None:
+def reask(args: argparse.Namespace, work: Path) -> dict[str, float]:
     """``extractor run`` against a server whose first answer to every abstract has an invented
     number (so every paper costs a request and a grounding re-ask), next to the bare SDK sending
     the same request bodies as often to the same server: requests per second and their ratio,
-    once within a warmed-up process and once in new processes (start-up included)."""
+    once within a warmed-up process and once in new processes (start-up included). Returns each
+    client's CPU milliseconds per request (median), by row name."""
     n, concurrency, latency = args.n_reask, args.reask_concurrency, args.reask_latency
     config = make_config("openai", MODEL, "http://127.0.0.1:1/v1", "benchmark-key")
     prompt = load_prompt(config.prompt_version)
@@ -198,10 +199,12 @@ def reask(args: argparse.Namespace, work: Path) -> None:
     print("| client | requests | wall s (median) | requests/s | client CPU ms/request | runs |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     rates: dict[str, float] = {}
+    cpu_ms: dict[str, float] = {}
 
     def row(name: str, walls: list[float], cpus: list[float]) -> None:
         wall, cpu = median(walls), median(cpus)
         rates[name] = 2 * n / wall
+        cpu_ms[name] = cpu / (2 * n) * 1000
         print(f"| {name} | {2 * n} | {wall:.2f} | {2 * n / wall:.1f} | {cpu / (2 * n) * 1000:.2f} | {len(walls)} |")
 
     with fake_server(latency, reask_each=True) as server:
@@ -234,6 +237,7 @@ def reask(args: argparse.Namespace, work: Path) -> None:
     print(f"ratio extractor run / bare SDK: {rates[names[2]] / rates[names[3]]:.2f} (new processes); "
           f"library run() / bare SDK: {rates[names[0]] / rates[names[1]]:.2f} (warm); "
           f"ideal rate {concurrency / latency:.0f} requests/s")
+    return cpu_ms
 
 
 def overhead(args: argparse.Namespace, work: Path) -> None:

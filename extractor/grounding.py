@@ -16,7 +16,8 @@ the abstract alone; a number may be written as words ('five', 'one tenth').
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from extractor.schema import (
@@ -128,6 +129,9 @@ def ungrounded_names(draft: ClaimDraft, abstract: str, title: str | None = None)
     }
 
 
+CHECK = "check"  # the paper id of a grounding done before the paper is known (see for_paper)
+
+
 def claim_id(paper_id: str, value: float, value_max: float | None, value_start: int) -> str:
     """A claim's identity: its paper, its value and where the number sits in the text."""
     return f"{paper_id}#" + short_hash([paper_id, value, value_max, value_start], 8)
@@ -166,9 +170,10 @@ def _size_in_text(size: float | None, mentions: Sequence[NumberMention]) -> bool
     return any(m.matches(c) for m in mentions for c in candidates)
 
 
-def ground(
-    draft: ExtractionDraft, abstract: str, paper_id: str, title: str | None = None
-) -> tuple[Extraction, list[Rejection]]:
+Grounded = tuple[Extraction, list[Rejection]]
+
+
+def ground(draft: ExtractionDraft, abstract: str, paper_id: str, title: str | None = None) -> Grounded:
     """Split a draft into what the paper supports and what it does not (with reasons): names
     from its title or abstract, evidence and numbers from its abstract."""
     mentions = _mentions(abstract)
@@ -237,8 +242,36 @@ def ground(
     return extraction, rejected
 
 
-def problems(draft: ExtractionDraft, abstract: str, title: str | None = None) -> list[str]:
+@dataclass(frozen=True)
+class Checked:
+    """A draft grounded before its paper was known (an LLM answer, in its validator): the text it
+    was grounded against and the result, its claim ids under :data:`CHECK`."""
+
+    abstract: str
+    title: str | None
+    grounded: Grounded
+
+    def for_paper(self, paper_id: str, abstract: str, title: str | None) -> Grounded | None:
+        """The grounding with this paper's claim ids (the same draft, abstract and title ground
+        the same way whatever the id, so it need not be done again), or None when the paper's
+        text is not the one checked (a repeat of the abstract written with other spacing or
+        under another title)."""
+        if (abstract, title) != (self.abstract, self.title):
+            return None
+        extraction, rejected = self.grounded
+        claims = [
+            c.model_copy(update={"id": claim_id(paper_id, c.value, c.value_max, c.value_span[0])})
+            for c in extraction.claims
+        ]
+        return extraction.model_copy(update={"claims": claims}), rejected
+
+
+def explained(rejected: Iterable[Rejection]) -> list[str]:
     """Human-readable grounding problems, for a validation error the model can act on (an
     attribution problem names the claim by its evidence, and the name to fix)."""
-    _, rejected = ground(draft, abstract, "check", title)
     return [f"{r.field}: {r.item.get('name') or r.item.get('evidence')!r}: {r.reason}" for r in rejected]
+
+
+def problems(draft: ExtractionDraft, abstract: str, title: str | None = None) -> list[str]:
+    """The grounding problems of a draft (:func:`explained`)."""
+    return explained(ground(draft, abstract, CHECK, title)[1])

@@ -237,3 +237,34 @@ def test_unknown_keys_are_dropped_but_a_different_object_is_not_taken_for_an_ext
     assert known_fields(ExtractionDraft, reply) == {"claims": [{"value": 1.0, "evidence": "e"}], "methods": []}
     lone_claim = {"value": 1.0, "evidence": "e"}
     assert known_fields(ExtractionDraft, lone_claim) == lone_claim  # fails validation, gets re-asked
+
+
+def test_an_answer_is_grounded_once_and_its_claims_carry_the_paper_id(
+    tmp_path: Path, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The validator's grounding of an answer is the one the run keeps (its claim ids given the
+    paper's id), not done again by the runner: same claims and rejections as grounding anew."""
+    import extractor.backends.openai.exchange as exchange
+    import extractor.grounding as grounding
+    import extractor.pipeline.journal as journal
+    from extractor.grounding import ground
+
+    calls: list[str] = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(str(args[2]))
+        return ground(*args, **kwargs)
+
+    for module in (grounding, exchange, journal):
+        monkeypatch.setattr(module, "ground", counted, raising=False)
+    results = run_papers(tmp_path, openai_config(fake_openai), count=3)
+    assert len(calls) == 3 and all(r.status == "ok" for r in results)
+    for result in results:
+        draft = ExtractionDraft(
+            methods=result.extraction.methods, models=result.extraction.models,
+            benchmarks=result.extraction.benchmarks,
+            claims=[c.model_dump(exclude={"id", "span", "value_span"}) for c in result.extraction.claims],
+        )
+        again, rejected = ground(draft, result.abstract, result.id, result.title)
+        assert [c.id for c in result.extraction.claims] == [c.id for c in again.claims]
+        assert all(c.id.startswith(result.id + "#") for c in result.extraction.claims)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from extractor.grounding import Checked
 from extractor.schema import ExtractionDraft, Usage
 
 
@@ -17,6 +18,7 @@ from extractor.schema import ExtractionDraft, Usage
 class BackendResult:
     draft: ExtractionDraft
     usage: Usage
+    checked: Checked | None = None  # the draft's grounding when the backend did it already (in validation)
 
 
 class Backend(Protocol):

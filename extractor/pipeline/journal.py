@@ -68,7 +68,8 @@ def record(position: int, paper: Paper, outcome: BackendResult | Failure | None)
     elif isinstance(outcome, Failure):
         result = _result(paper, status="failed", error=outcome.message, usage=outcome.usage)
     else:
-        extraction, rejected = ground(outcome.draft, paper.abstract, paper.id, paper.title)
+        grounded = outcome.checked and outcome.checked.for_paper(paper.id, paper.abstract, paper.title)
+        extraction, rejected = grounded or ground(outcome.draft, paper.abstract, paper.id, paper.title)
         result = _result(paper, status="ok", extraction=extraction, rejected=rejected, usage=outcome.usage)
         draft = outcome.draft.model_dump_json()
     header = {

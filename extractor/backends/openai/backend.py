@@ -113,8 +113,8 @@ class OpenAIBackend:
         return self._session
 
     async def extract(self, abstract: str, title: str | None) -> BackendResult:
-        draft, usage = await self.session().extract(self.prompt.messages(abstract, title), abstract, title)
-        return BackendResult(draft=ExtractionDraft.model_validate(draft.model_dump()), usage=usage)
+        draft, usage, checked = await self.session().extract(self.prompt.messages(abstract, title), abstract, title)
+        return BackendResult(draft=ExtractionDraft.model_validate(draft.model_dump()), usage=usage, checked=checked)
 
     async def extract_batch(
         self, papers: list[BatchPaper], directory: Path, store: Store, on_progress: OnProgress | None = None,

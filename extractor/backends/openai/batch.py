@@ -428,7 +428,8 @@ class BatchRun:
             carry.grounding_left = grounding.reasks_left
             return Answered(carry, reask=(response, exc))
         usage = carry.usage(self.config.model)
-        return Answered(carry, result=BackendResult(draft=ExtractionDraft.model_validate(draft.model_dump()), usage=usage))
+        return Answered(carry, result=BackendResult(
+            draft=ExtractionDraft.model_validate(draft.model_dump()), usage=usage, checked=grounding.checked))
 
     async def aclose(self) -> None:
         await self.client.close()

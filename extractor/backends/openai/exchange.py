@@ -34,7 +34,7 @@ from pydantic import (
 
 from extractor.backends.openai.request_schema import draft_schema_text
 from extractor.config import RunConfig
-from extractor.grounding import problems
+from extractor.grounding import CHECK, Checked, explained, ground
 from extractor.schema import ExtractionDraft
 
 INSTRUCTOR_MODES: dict[str, instructor.Mode] = {
@@ -91,6 +91,7 @@ class Grounding:
     abstract: str
     title: str | None = None
     reasks_left: int = GROUNDING_REASKS
+    checked: Checked | None = None  # the validated answer's grounding, kept for the run
 
 
 class GroundedDraft(ExtractionDraft, ResponseSchema):
@@ -122,7 +123,9 @@ class GroundedDraft(ExtractionDraft, ResponseSchema):
         grounding = (info.context or {}).get("grounding")
         if grounding is None or grounding.reasks_left <= 0:
             return self
-        found = problems(self, grounding.abstract, grounding.title)
+        grounded = ground(self, grounding.abstract, CHECK, grounding.title)
+        found = explained(grounded[1])
+        grounding.checked = None if found else Checked(grounding.abstract, grounding.title, grounded)
         if found:
             grounding.reasks_left -= 1
             raise ValueError(

@@ -32,6 +32,7 @@ from extractor.backends.openai.exchange import (
 from extractor.backends.openai.pricing import cost_usd
 from extractor.config import RunConfig
 from extractor.errors import BackendError
+from extractor.grounding import Checked
 from extractor.schema import Usage
 from extractor.text.safe import redact, redact_url, url_secrets
 
@@ -254,15 +255,19 @@ class Session:
         self.fallbacks.append(Fallback(refused, following, reason))
         log.warning("the endpoint refused mode %s (%s); using %s from now on", refused, _one_line(reason), following)
 
-    async def extract(self, messages: list[dict], abstract: str, title: str | None = None) -> tuple[GroundedDraft, Usage]:
-        """The validated draft and what it cost; :class:`BackendError` after the retries."""
+    async def extract(
+        self, messages: list[dict], abstract: str, title: str | None = None
+    ) -> tuple[GroundedDraft, Usage, Checked | None]:
+        """The validated draft, what it cost and its grounding (None when the validator did not
+        ground it: after a grounding re-ask); :class:`BackendError` after the retries."""
         attempts = Attempts(self.config.max_retries)
         grounding = Grounding(abstract, title)
         model = self.config.model
         while True:
             mode = self.mode
             try:
-                return await self._create(mode, messages, attempts, grounding), attempts.usage(model)
+                draft = await self._create(mode, messages, attempts, grounding)
+                return draft, attempts.usage(model), grounding.checked
             except CUT_OFF as exc:
                 message = (
                     f"the answer was cut off at the token limit (finish_reason=length, "
