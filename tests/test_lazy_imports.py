@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-HEAVY = ("pandas", "numpy", "openpyxl", "openai", "instructor", "tiktoken", "diskcache", "tenacity")
+HEAVY = ("pandas", "numpy", "openpyxl", "xlsxwriter", "openai", "instructor", "tiktoken", "diskcache", "tenacity")
 
 
 def loaded_after(statement: str) -> list[str]:
