@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from extractor.rules import extract
-from extractor.rules.attribution import lists, metric, subject
+from extractor.rules.attribution import benchmark, lists, metric, subject
 from extractor.rules.constructions import TABLES, constructions_markdown
 from extractor.rules.table import Construction, Example, Table
 
@@ -47,7 +47,13 @@ def _observed(example: Example) -> object:
 
 
 # The tables whose entries can each be left out (the module that holds the table, its name).
-REMOVABLE = {"align": (lists, "ALIGN"), "metric": (metric, "METRIC"), "subject": (subject, "SUBJECT")}
+REMOVABLE = {
+    "align": (lists, "ALIGN"),
+    "benchmark": (benchmark, "BENCHMARK"),
+    "benchmark from context": (benchmark, "CONTEXT_BENCHMARK"),
+    "metric": (metric, "METRIC"),
+    "subject": (subject, "SUBJECT"),
+}
 # Entries whose examples something outside the table reads the same way when they are left out:
 # metric_of's fallback takes the noun after the number too, only not firmly bound.
 SHADOWED = {("metric", "after-the-number")}

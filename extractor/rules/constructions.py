@@ -4,12 +4,13 @@ writes it; a test fails when the page and the tables drift apart."""
 
 from __future__ import annotations
 
+from extractor.rules.attribution.benchmark import BENCHMARK, CONTEXT_BENCHMARK
 from extractor.rules.attribution.lists import ALIGN
 from extractor.rules.attribution.metric import METRIC
 from extractor.rules.attribution.subject import SUBJECT
 from extractor.rules.table import Table
 
-TABLES: tuple[Table, ...] = (METRIC, SUBJECT, ALIGN)
+TABLES: tuple[Table, ...] = (METRIC, BENCHMARK, CONTEXT_BENCHMARK, SUBJECT, ALIGN)
 
 
 def _cell(text: str) -> str:
