@@ -8,9 +8,10 @@ from extractor.rules.attribution.benchmark import BENCHMARK, CONTEXT_BENCHMARK
 from extractor.rules.attribution.lists import ALIGN
 from extractor.rules.attribution.metric import METRIC
 from extractor.rules.attribution.subject import SUBJECT
+from extractor.rules.claims import ROLE
 from extractor.rules.table import Table
 
-TABLES: tuple[Table, ...] = (METRIC, BENCHMARK, CONTEXT_BENCHMARK, SUBJECT, ALIGN)
+TABLES: tuple[Table, ...] = (ROLE, METRIC, BENCHMARK, CONTEXT_BENCHMARK, SUBJECT, ALIGN)
 
 
 def _cell(text: str) -> str:

@@ -263,6 +263,9 @@ MODEL_NAME = re.compile(
 
 
 # Symbols of a correlation coefficient ('r = 0.95', 'Spearman rho = 0.81').
+# The units of time a quantity may carry (extractor.rules.quantities normalizes to these).
+DURATION_UNITS = frozenset({"s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"})
+
 CORRELATION_SYMBOLS = frozenset({"r", "rho", "\u03c1", "\\rho", "tau", "\u03c4", "\\tau"})
 
 # The stems of the verbs that change their object ('improves accuracy by 3%', 'slashes latency by

@@ -32,7 +32,12 @@ from extractor.rules.chunks import name_like
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import AnyCase, AsciiFirst, Document
 from extractor.rules.table import Construction, Example, Table
-from extractor.rules.vocabulary import CHANGE_VERB_STEMS, CORRELATION_SYMBOLS, PASSIVE_CHANGE_STEMS
+from extractor.rules.vocabulary import (
+    CHANGE_VERB_STEMS,
+    CORRELATION_SYMBOLS,
+    DURATION_UNITS,
+    PASSIVE_CHANGE_STEMS,
+)
 
 
 @dataclass(frozen=True)
@@ -227,13 +232,10 @@ def _metric_points_of(site: Site) -> str | None:
     return cleaned if cleaned and names_metric(cleaned) else None
 
 
-_DURATIONS = frozenset({"s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"})
-
-
 def _metric_duration_of(site: Site) -> str | None:
     """'approximately 33 minutes of training': a duration of an activity is that activity's time."""
     text, q, limit = site.text, site.q, site.limit
-    found = _SHARE_OF.match(text, q.end, limit) if q.unit in _DURATIONS else None
+    found = _SHARE_OF.match(text, q.end, limit) if q.unit in DURATION_UNITS else None
     phrase = phrase_after(text, found.end(), limit) if found else None
     activity = clean_metric(phrase[0]) if phrase else None
     return f"{activity} time" if activity and not name_like(activity.split()[0]) else None
