@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from extractor.rules import claims, extract
-from extractor.rules.attribution import benchmark, lists, metric, subject
+from extractor.rules.attribution import benchmark, change, lists, metric, subject
 from extractor.rules.constructions import TABLES, constructions_markdown
 from extractor.rules.table import Construction, Example, Table
 
@@ -52,6 +52,8 @@ REMOVABLE = {
     "benchmark": (benchmark, "BENCHMARK"),
     "benchmark from context": (benchmark, "CONTEXT_BENCHMARK"),
     "claim or not": (claims, "ROLE"),
+    "direction": (change, "DIRECTION"),
+    "kind": (change, "KIND"),
     "metric": (metric, "METRIC"),
     "subject": (subject, "SUBJECT"),
 }
