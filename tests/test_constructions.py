@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from extractor.rules import claims, extract
+from extractor.rules import claims
 from extractor.rules.attribution import benchmark, change, lists, metric, subject
 from extractor.rules.constructions import TABLES, constructions_markdown
 from extractor.rules.table import Construction, Example, Table
+from tests.test_rules import observed
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "constructions.md"
 
@@ -39,11 +40,6 @@ def test_every_construction_has_a_reason_and_runs_something() -> None:
 def test_a_table_refuses_an_entry_without_an_example_or_a_name_twice(entries: tuple, problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
         Table("field", "order", entries)
-
-
-def _observed(example: Example) -> object:
-    claims = extract(example.text, title=example.title).claims
-    return [c.value for c in claims] if example.attribute == "values" else getattr(claims[example.claim], example.attribute)
 
 
 # The tables whose entries can each be left out (the module that holds the table, its name).
@@ -80,6 +76,6 @@ def test_each_example_is_read_by_its_own_construction(
     """Without its construction, an example reads otherwise: the example is that entry's."""
     module, attribute = REMOVABLE[field]
     table = getattr(module, attribute)
-    assert _observed(example) == example.expected
+    assert observed(example) == example.expected
     monkeypatch.setattr(module, attribute, replace(table, entries=tuple(c for c in table.entries if c.name != name)))
-    assert _observed(example) != example.expected
+    assert observed(example) != example.expected
