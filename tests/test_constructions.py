@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor.rules import claims
+from extractor.rules import claims, names
 from extractor.rules.attribution import benchmark, change, lists, metric, subject
 from extractor.rules.constructions import TABLES, constructions_markdown
 from extractor.rules.table import Construction, Example, Table
@@ -51,7 +51,9 @@ REMOVABLE = {
     "direction": (change, "DIRECTION"),
     "kind": (change, "KIND"),
     "metric": (metric, "METRIC"),
+    "proposed method": (subject, "PROPOSED"),
     "subject": (subject, "SUBJECT"),
+    "title name": (names, "TITLE_NAME"),
 }
 # Entries whose examples something outside the table reads the same way when they are left out:
 # metric_of's fallback takes the noun after the number too, only not firmly bound; the last role

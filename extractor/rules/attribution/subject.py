@@ -148,6 +148,52 @@ PROPOSES = AsciiFirst(
     re.IGNORECASE,
 )
 
+#: A proposed-method construction: from the abstract and the names of the paper's own methods
+#: (in the order the rules rank them), the proposed method, or None.
+ProposedConstruction = Callable[[str, tuple[str, ...]], "str | None"]
+
+
+def _first_own_name(abstract: str, own: tuple[str, ...]) -> str | None:
+    return own[0] if own else None
+
+
+def _unnamed_proposed(abstract: str, own: tuple[str, ...]) -> str | None:
+    return UNNAMED_PROPOSED if PROPOSES.search(abstract) else None
+
+
+#: Which method is the paper's own (contract v3): the constructions :func:`proposed_method`
+#: tries, in order.
+PROPOSED: Table[ProposedConstruction] = Table(
+    "proposed method",
+    "a name wins over no name: the first of the paper's own methods (a name only the title writes "
+    "among them, first), else an unnamed method when the paper says it brings one; a paper that "
+    "does neither proposes nothing",
+    (
+        Construction(
+            'first-own-name',
+            _first_own_name,
+            "the method the contribution cues name first (or the title's name) is the paper's",
+            (
+                Example('We propose FooNet, a sparse decoder. Our model reaches 81.1 F1 on SQuAD.', 'FooNet', 'method'),
+            ),
+        ),
+        Construction(
+            'unnamed-proposed',
+            _unnamed_proposed,
+            "'We propose a novel attention network. Our model reaches ...': a method the paper brings but never names is still its own",
+            (
+                Example('We propose a novel attention network. Our model reaches 81.1 F1 on SQuAD.', True, 'proposed'),
+            ),
+        ),
+    ),
+)
+
+
+def proposed_method(abstract: str, own: tuple[str, ...]) -> str | None:
+    """The paper's proposed method (:data:`UNNAMED_PROPOSED` for one it never names): the first
+    construction of :data:`PROPOSED` that gives one, else None."""
+    return next((f for c in PROPOSED.entries if (f := c.run(abstract, own)) is not None), None)
+
 
 @dataclass(frozen=True)
 class Subjects:
