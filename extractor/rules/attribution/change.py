@@ -24,7 +24,7 @@ from extractor.rules.chunks import coined
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import AsciiFirst, Document
 from extractor.rules.table import Construction, Example, Table
-from extractor.rules.vocabulary import CHANGE_CUE, DECREASE, INCREASE
+from extractor.rules.vocabulary import BEATING_STEMS, CHANGE_CUE, DECREASE, INCREASE, RISE_FALL_STEMS
 
 _PHRASE_BREAK = re.compile(r"[,;]|\.\s|(?<![\w.-])\d")
 # After the number: a comparative, or a change noun heading its phrase ('0.2% step-time
@@ -51,7 +51,7 @@ _BASELINE_AFTER = re.compile(
     re.IGNORECASE,
 )
 _BASELINE_BEFORE = AsciiFirst(
-    r"\b(?:surpass\w*|outperform\w*|beat\w*|exceed\w*|improv\w*\s+(?:over|on|upon))\s+"
+    r"\b(?:(?:" + BEATING_STEMS + r")\w*|improv\w*\s+(?:over|on|upon))\s+"
     r"(?:the\s+)?(?P<b>[^,;:()]{1,50}?)\s+by\s+(?:up\s+to\s+|about\s+|~|(?:an\s+)?(?:absolute|relative)\s+)?$",
     re.IGNORECASE,
 )
@@ -89,8 +89,8 @@ def _labelled(text: str, floor: int, q: Quantity) -> bool:
 # A change verb whose 'to' takes the number ('further reduces PER to 17.6%', 'climbs to 61%'),
 # and the word before it (what changes, when it is the verb's subject).
 _NEW_LEVEL = AsciiFirst(
-    r"(?P<before>[\w-]+)\s+(?:\w+ly\s+)?(?:reduc|lower|cut|decreas|increas|rais|improv|boost|drop|fall|fell|ris|"
-    r"rose|climb|grow|grew|shrink|shrank)" + VERB_ENDING + r"\b(?:(?!\b(?:by|up)\b)[^,;:()\d]){0,60}?(?<!\bup)\s+to\s+"
+    r"(?P<before>[\w-]+)\s+(?:\w+ly\s+)?(?:" + RISE_FALL_STEMS + r"|reduc|lower|cut|rais|boost|climb|shrink|shrank)"
+    + VERB_ENDING + r"\b(?:(?!\b(?:by|up)\b)[^,;:()\d]){0,60}?(?<!\bup)\s+to\s+"
     + QUALIFIER + r"$",
     re.IGNORECASE,
 )

@@ -37,6 +37,7 @@ from extractor.rules.vocabulary import (
     CORRELATION_SYMBOLS,
     DURATION_UNITS,
     PASSIVE_CHANGE_STEMS,
+    RISE_FALL_STEMS,
 )
 
 
@@ -94,8 +95,8 @@ CHANGE_VERB = AsciiFirst(
 _SUBJECT_CHANGE = AsciiFirst(
     r"\s+(?:\w+ly\s+)?(?:(?:is|are|was|were|has\s+been|have\s+been|can\s+be)\s+(?:\w+ly\s+)?"
     r"(?:" + PASSIVE_CHANGE_STEMS + r")|"
-    r"shrink|shrank|drop|dropp|fall|fell|rise|rose|ris|climb|collaps|grow|grew|"
-    r"increas|decreas|improv|degrad|declin|jump)\w*\s+(?:\w+ly\s+)?"
+    + RISE_FALL_STEMS
+    + r"|shrink|shrank|dropp|rise|climb|collaps|degrad|declin|jump)\w*\s+(?:\w+ly\s+)?"
     r"(?:by\s+|to\s+|from\s+)?" + QUALIFIER + r"\$?$",
     re.IGNORECASE,
 )
@@ -514,7 +515,7 @@ _LABEL_IN_PARENS = re.compile(
 
 # A parenthesis opened by the number after 'in X': 'varies in prevalence across models (16% to 77%)'.
 _IN_BEFORE_PARENS = re.compile(
-    r"\b(?:var|differ|rang|chang|improv|increas|decreas|drop|gain|declin|grow|grew|ris|rose|fall|fell)\w*\s+"
+    r"\b(?:" + RISE_FALL_STEMS + r"|var|differ|rang|chang|gain|declin)\w*\s+"
     r"(?:\w+ly\s+)?in\s+(?P<measure>[^\W\d][^,;:()\d]{0,50}?)\s*\(\s*" + QUALIFIER + r"$"
 )
 _DIFFERENCE_LABELS = frozenset({"gap", "difference", "delta", "margin"})

@@ -14,7 +14,6 @@ from extractor.text.names import name_key
 from extractor.rules.attribution.phrases import (
     HEADED_NAME,
     QUALIFIER,
-    RESULT_VERBS,
     STOP,
     VERB,
     VERB_ENDING,
@@ -26,7 +25,7 @@ from extractor.rules.chunks import chunk_ending, coined, name_like
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import AnyCase, AsciiFirst, Mention
 from extractor.rules.table import Construction, Example, Table
-from extractor.rules.vocabulary import MODEL_FAMILIES, alternation
+from extractor.rules.vocabulary import BEATING_STEMS, MODEL_FAMILIES, RESULT_VERBS, alternation
 
 # 'we', 'it', 'our quantized models', 'the proposed method', 'this approach': the paper itself;
 # so is a LaTeX macro the authors define for its name ('\name outperforms GRPO', 'our \name
@@ -704,7 +703,7 @@ _ARTICLE_BEFORE = re.compile(r"\b(?:a|an|the)\s+$", re.IGNORECASE)
 
 
 # What a clause names as the other side of its comparison ('improves over GPT-4o', 'than M').
-_OTHER_SIDE_WORDS = r"\b(?:over|than|against|outperform\w*|surpass\w*|beat\w*|exceed\w*)\s+(?:the\s+)?"
+_OTHER_SIDE_WORDS = r"\b(?:over|than|against|(?:" + BEATING_STEMS + r")\w*)\s+(?:the\s+)?"
 _OTHER_SIDE = re.compile(_OTHER_SIDE_WORDS + "$", re.IGNORECASE)
 _OTHER_SIDE_ANY = re.compile(_OTHER_SIDE_WORDS, re.IGNORECASE)
 
