@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from extractor.rules import extract
-from extractor.rules.attribution import lists, metric, subject
+from extractor.rules import claims, names
+from extractor.rules.attribution import benchmark, change, lists, metric, subject
 from extractor.rules.constructions import TABLES, constructions_markdown
 from extractor.rules.table import Construction, Example, Table
+from tests.test_rules import observed
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "constructions.md"
 
@@ -41,16 +42,23 @@ def test_a_table_refuses_an_entry_without_an_example_or_a_name_twice(entries: tu
         Table("field", "order", entries)
 
 
-def _observed(example: Example) -> object:
-    claims = extract(example.text, title=example.title).claims
-    return [c.value for c in claims] if example.attribute == "values" else getattr(claims[example.claim], example.attribute)
-
-
 # The tables whose entries can each be left out (the module that holds the table, its name).
-REMOVABLE = {"align": (lists, "ALIGN"), "metric": (metric, "METRIC"), "subject": (subject, "SUBJECT")}
+REMOVABLE = {
+    "align": (lists, "ALIGN"),
+    "benchmark": (benchmark, "BENCHMARK"),
+    "benchmark from context": (benchmark, "CONTEXT_BENCHMARK"),
+    "claim or not": (claims, "ROLE"),
+    "direction": (change, "DIRECTION"),
+    "kind": (change, "KIND"),
+    "metric": (metric, "METRIC"),
+    "proposed method": (subject, "PROPOSED"),
+    "subject": (subject, "SUBJECT"),
+    "title name": (names, "TITLE_NAME"),
+}
 # Entries whose examples something outside the table reads the same way when they are left out:
-# metric_of's fallback takes the noun after the number too, only not firmly bound.
-SHADOWED = {("metric", "after-the-number")}
+# metric_of's fallback takes the noun after the number too, only not firmly bound; the last role
+# construction always answers (without it a quantity has no role at all).
+SHADOWED = {("metric", "after-the-number"), ("claim or not", "bare-number")}
 
 
 @pytest.mark.parametrize(
@@ -70,6 +78,6 @@ def test_each_example_is_read_by_its_own_construction(
     """Without its construction, an example reads otherwise: the example is that entry's."""
     module, attribute = REMOVABLE[field]
     table = getattr(module, attribute)
-    assert _observed(example) == example.expected
+    assert observed(example) == example.expected
     monkeypatch.setattr(module, attribute, replace(table, entries=tuple(c for c in table.entries if c.name != name)))
-    assert _observed(example) != example.expected
+    assert observed(example) != example.expected

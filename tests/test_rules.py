@@ -251,16 +251,20 @@ EXAMPLES = [
 ]
 
 
+def observed(example: Example) -> object:
+    """What the whole extractor reads from an example: the attribute of the claim it names, or
+    the values of all its claims (``values``)."""
+    claims = extract(example.text, title=example.title).claims
+    if example.attribute == "values":
+        return [c.value for c in claims]
+    return getattr(claims[example.claim], example.attribute)
+
+
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_each_construction_reads_its_examples(example: Example) -> None:
     """The sentences each construction of the tables (extractor/rules/constructions.py) was
     written for, through the whole extractor: the attribute of the claim named."""
-    claims = extract(example.text, title=example.title).claims
-    if example.attribute == "values":
-        observed: object = [c.value for c in claims]
-    else:
-        observed = getattr(claims[example.claim], example.attribute)
-    assert observed == example.expected
+    assert observed(example) == example.expected
 
 
 def attributed(text: str) -> list[tuple]:

@@ -16,7 +16,7 @@ import re
 from extractor.catalog.registry import find_benchmarks
 from extractor.text.names import name_key, unique_names
 from extractor.rules.acronyms import abbreviations
-from extractor.rules.attribution import PROPOSES, UNNAMED_PROPOSED, Subjects, build_claims, measure_names
+from extractor.rules.attribution import Subjects, build_claims, measure_names, proposed_method
 from extractor.rules.benchmark_names import find_benchmark_mentions
 from extractor.rules.claims import read_all
 from extractor.rules.cues import FIRST_PERSON, Name
@@ -74,7 +74,7 @@ def extract(abstract: str, title: str | None = None) -> ExtractionDraft:
         methods=written,
         models=[m for m in model_mentions if _NAMED.search(m.name)],
         # v3: a paper that proposes a method it never names still has one ('our model reaches ...')
-        proposed=own[0].name if own else (UNNAMED_PROPOSED if PROPOSES.search(abstract) else None),
+        proposed=proposed_method(abstract, tuple(n.name for n in own)),
         measures=measure_names(abstract, forms, written),
     )
     titled_benchmarks = tuple(dict.fromkeys(b.canonical for b in find_benchmarks(title))) if title else ()

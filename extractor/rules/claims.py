@@ -3,22 +3,25 @@
 :func:`read_quantity` gives every quantity a role. Only ``claim`` becomes a claim; ``setting``
 phrases go into the claims' ``setting``; ``size`` quantities are model sizes (see
 :mod:`.models`); everything else (counts, data sizes, versions, years, citations, list markers,
-symbols, p-values, confidence bounds) is dropped. The order of the checks is the order of
-precedence: what a number is glued to beats the words around it.
+symbols, p-values, confidence bounds) is dropped. The checks are the named entries of
+:data:`ROLE`, tried in order: what a number is glued to beats the words around it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from extractor.catalog.registry import benchmark_entry
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import AsciiFirst, Document
+from extractor.rules.table import Construction, Example, Table
 from extractor.rules.vocabulary import (
     CORRELATION_SYMBOLS,
     COUNT_NOUNS,
     DATA_NOUNS,
+    DURATION_UNITS,
     METRIC_PATTERN,
     METRIC_WORDS,
     SETTING_PHRASES,
@@ -184,105 +187,423 @@ def _glued_right(text: str, q: Quantity) -> str | None:
     return None
 
 
-def read_quantity(doc: Document, q: Quantity) -> Reading:
-    """The role of one quantity in its sentence."""
-    text = doc.text
-    clause = doc.clause_of(q.start)
-    sentence = doc.sentence_of(q.start)
-    before_text = text[sentence[0] : q.start]
-    after_text = text[q.end : sentence[1]]
-    before = [w.lower for w in doc.words_before(q.start, 4, floor=sentence[0])]
-    after = [w.lower for w in doc.words_after(q.end, 4, ceiling=sentence[1])]
-    phrase = (q.start, q.end)
+@dataclass(frozen=True)
+class QuantitySite:
+    """Where a quantity stands, which is all a role construction reads: the document, the
+    quantity, its clause and sentence, the sentence's text before and after it, and up to four
+    lower-cased words each side."""
 
-    def reading(role: str, span: tuple[int, int] = phrase) -> Reading:
-        return Reading(q, role, span)
+    doc: Document
+    q: Quantity
+    clause: tuple[int, int]
+    sentence: tuple[int, int]
+    before_text: str
+    after_text: str
+    before: list[str]
+    after: list[str]
 
-    glued = _glued_left(text, q)
-    if glued == MATH or _glued_right(text, q) == MATH or _BIG_O.search(before_text[-8:]):
-        return reading(MATH)
-    # '$4\times$' is a result, as '$4\%$' is; '$4096 \times 4096$' is a product
-    if doc.in_math(q.start) and (q.unit not in ("%", "x") or _DIGIT_AFTER.match(text, q.end)):
-        return reading(MATH)
+    @property
+    def text(self) -> str:
+        return self.doc.text
+
+    def reading(self, role: str, span: tuple[int, int] | None = None) -> Reading:
+        """The quantity in ``role``, its phrase ``span`` (the quantity itself by default)."""
+        return Reading(self.q, role, span or (self.q.start, self.q.end))
+
+
+RoleConstruction = Callable[[QuantitySite], "Reading | None"]
+
+
+def _math_glued(site: QuantitySite) -> Reading | None:
+    text, q = site.text, site.q
+    if _glued_left(text, q) == MATH or _glued_right(text, q) == MATH or _BIG_O.search(site.before_text[-8:]):
+        return site.reading(MATH)
+    return None
+
+
+def _in_math(site: QuantitySite) -> Reading | None:
+    """'$4\\times$' is a result, as '$4\\%$' is; '$4096 \\times 4096$' is a product."""
+    q = site.q
+    if site.doc.in_math(q.start) and (q.unit not in ("%", "x") or _DIGIT_AFTER.match(site.text, q.end)):
+        return site.reading(MATH)
+    return None
+
+
+def _latex_residue(site: QuantitySite) -> Reading | None:
+    text, q = site.text, site.q
     if _LATEX_RESIDUE.search(text, max(0, q.start - 30), q.start) or (
         text.startswith("pt", q.number_end) and _LATEX_KEY.search(text, max(0, q.start - 12), q.start)
     ):
-        return reading(MATH)
-    if glued == NAME:
-        return reading(SIZE if q.scale in ("M", "B", "T") and q.unit is None else NAME)
-    if _glued_right(text, q) == NAME:
-        return reading(NAME)
-    if _P_VALUE.search(before_text[-14:]):
-        return reading(PVALUE)
-    if _is_citation(text, q):
-        return reading(CITATION)
-    if _is_marker(text, q, before_text):
-        return reading(MARKER)
-    if q.unit is None and q.scale is None and _HYPOTHETICAL.search(doc.text[clause[0] : clause[1]]):
-        return reading(COUNT)
+        return site.reading(MATH)
+    return None
+
+
+def _name_before(site: QuantitySite) -> Reading | None:
+    if _glued_left(site.text, site.q) != NAME:
+        return None
+    return site.reading(SIZE if site.q.scale in ("M", "B", "T") and site.q.unit is None else NAME)
+
+
+def _name_after(site: QuantitySite) -> Reading | None:
+    return site.reading(NAME) if _glued_right(site.text, site.q) == NAME else None
+
+
+def _p_value(site: QuantitySite) -> Reading | None:
+    return site.reading(PVALUE) if _P_VALUE.search(site.before_text[-14:]) else None
+
+
+def _citation(site: QuantitySite) -> Reading | None:
+    return site.reading(CITATION) if _is_citation(site.text, site.q) else None
+
+
+def _marker(site: QuantitySite) -> Reading | None:
+    return site.reading(MARKER) if _is_marker(site.text, site.q, site.before_text) else None
+
+
+def _hypothetical(site: QuantitySite) -> Reading | None:
+    q, clause = site.q, site.clause
+    if q.unit is None and q.scale is None and _HYPOTHETICAL.search(site.text[clause[0] : clause[1]]):
+        return site.reading(COUNT)
+    return None
+
+
+def _equation(site: QuantitySite) -> Reading | None:
+    """'F1 = 0.91' is a result, 'r = 0.95' too in a sentence about correlation; 'k = 5' is a setting."""
+    q, before_text, sentence = site.q, site.before_text, site.sentence
     window = before_text[-24:]
     # Only a bare number can be an equation's right side; most windows hold no sign of one.
     bare = q.unit is None and q.scale is None
     equation = _EQUATION.search(window) if bare and any(e in window for e in _EQUALS) else None
-    if equation:
-        lhs = equation.group("lhs").lower().strip("|()")
-        measured = lhs in _COEFFICIENTS and _CORRELATION.search(text, *sentence)
-        if lhs in METRIC_WORDS or measured or METRIC_PATTERN.fullmatch(lhs):
-            return reading(CLAIM)
-        if "=" in before_text[-24:][equation.start() :] or not q.decimal:
-            return reading(
-                SETTING, (sentence[0] + len(before_text) - len(before_text[-24:]) + equation.start(), q.end)
-            )
-    if q.scale is not None and q.unit is None:
-        return reading(
-            _scaled_role(doc, q, before, after, before_text, after_text), _phrase_after(doc, q, sentence)
-        )
-    if q.modifier is not None and q.form != "product":
-        if q.modifier in ("parameter", "param", "params", "parameters"):
-            return reading(SIZE)
-        if q.modifier in DATA_NOUNS or (q.modifier in COUNT_NOUNS and q.modifier not in _SETTING_MODIFIERS):
-            return reading(COUNT)
-        return reading(SETTING, (q.start, q.end + 1 + len(q.modifier)))
-    if q.uncertainty is None and _is_bound_after_pm(text, q):
-        return reading(BOUND)
-    if q.unit == "%":
-        resource = _RESOURCE_OF.match(after_text)
-        span = (q.start, q.end + resource.end()) if resource else _phrase_after(doc, q, sentence)
-        return reading(_percent_role(before_text, after_text, before), span)
-    if q.unit in ("pp", "points", "x"):
-        return reading(SETTING if q.form == "product" else CLAIM)
-    if q.unit in ("bits",):
-        return reading(SETTING, _phrase_after(doc, q, sentence))
-    if q.unit is not None and _MEMORY_UNIT.fullmatch(q.unit):
-        if any(_HARDWARE.match(w) for w in before[-3:]) or _DEVICE_AFTER.match(after_text):
-            return reading(SETTING)
-        window = " ".join(before[-4:] + after[:3])
-        if _DATA_WORD.search(window):
-            return reading(DATA)
-        return reading(CLAIM)
-    if q.unit in ("s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"):
-        if q.unit == "s" and q.end == q.number_end + 1 and not q.decimal and 1900 <= q.value < 2100:
-            return reading(YEAR)  # 'since the release of the corpus in the 1990s': a decade
-        if _LIMIT_WORD.search(" ".join(before[-2:] + after[:2])):
-            return reading(SETTING)
-        return reading(CLAIM)
-    if q.unit is not None:
-        return reading(CLAIM)
-    if q.form == "product":
-        return reading(SETTING)
-    if q.form == "fraction":
-        if after and after[0] in COUNT_NOUNS and not _metric_before(before_text):
-            return reading(COUNT)
-        return reading(CLAIM)
-    if q.form == "of":
-        return reading(CLAIM if _OUTCOME_VERB.search(" ".join(before)) else COUNT)
-    role = _bare_role(doc, q, before, after, before_text, clause)
-    if role == SETTING:
-        words = doc.words_before(q.start, 3, floor=sentence[0])
-        while words and words[0].lower not in SETTING_WORDS:
-            words.pop(0)
-        return reading(role, (words[0].start if words else q.start, q.end))
-    return reading(role)
+    if not equation:
+        return None
+    lhs = equation.group("lhs").lower().strip("|()")
+    measured = lhs in _COEFFICIENTS and _CORRELATION.search(site.text, *sentence)
+    if lhs in METRIC_WORDS or measured or METRIC_PATTERN.fullmatch(lhs):
+        return site.reading(CLAIM)
+    if "=" in window[equation.start() :] or not q.decimal:
+        return site.reading(SETTING, (sentence[0] + len(before_text) - len(window) + equation.start(), q.end))
+    return None
+
+
+def _scaled(site: QuantitySite) -> Reading | None:
+    q = site.q
+    if q.scale is None or q.unit is not None:
+        return None
+    role = _scaled_role(site.doc, q, site.before, site.after, site.before_text, site.after_text)
+    return site.reading(role, _phrase_after(site.doc, q, site.sentence))
+
+
+def _modified(site: QuantitySite) -> Reading | None:
+    """'7-parameter' a size, '500-sample' a count, '3-bit' a setting."""
+    q = site.q
+    if q.modifier is None or q.form == "product":
+        return None
+    if q.modifier in ("parameter", "param", "params", "parameters"):
+        return site.reading(SIZE)
+    if q.modifier in DATA_NOUNS or (q.modifier in COUNT_NOUNS and q.modifier not in _SETTING_MODIFIERS):
+        return site.reading(COUNT)
+    return site.reading(SETTING, (q.start, q.end + 1 + len(q.modifier)))
+
+
+def _after_plus_minus(site: QuantitySite) -> Reading | None:
+    q = site.q
+    return site.reading(BOUND) if q.uncertainty is None and _is_bound_after_pm(site.text, q) else None
+
+
+def _percentage(site: QuantitySite) -> Reading | None:
+    q = site.q
+    if q.unit != "%":
+        return None
+    resource = _RESOURCE_OF.match(site.after_text)
+    span = (q.start, q.end + resource.end()) if resource else _phrase_after(site.doc, q, site.sentence)
+    return site.reading(_percent_role(site.before_text, site.after_text, site.before), span)
+
+
+def _points_or_times(site: QuantitySite) -> Reading | None:
+    q = site.q
+    if q.unit not in ("pp", "points", "x"):
+        return None
+    return site.reading(SETTING if q.form == "product" else CLAIM)
+
+
+def _bits(site: QuantitySite) -> Reading | None:
+    return site.reading(SETTING, _phrase_after(site.doc, site.q, site.sentence)) if site.q.unit == "bits" else None
+
+
+def _memory(site: QuantitySite) -> Reading | None:
+    q, before, after = site.q, site.before, site.after
+    if q.unit is None or not _MEMORY_UNIT.fullmatch(q.unit):
+        return None
+    if any(_HARDWARE.match(w) for w in before[-3:]) or _DEVICE_AFTER.match(site.after_text):
+        return site.reading(SETTING)
+    if _DATA_WORD.search(" ".join(before[-4:] + after[:3])):
+        return site.reading(DATA)
+    return site.reading(CLAIM)
+
+
+def _duration(site: QuantitySite) -> Reading | None:
+    q = site.q
+    if q.unit not in DURATION_UNITS:
+        return None
+    if q.unit == "s" and q.end == q.number_end + 1 and not q.decimal and 1900 <= q.value < 2100:
+        return site.reading(YEAR)  # 'since the release of the corpus in the 1990s': a decade
+    if _LIMIT_WORD.search(" ".join(site.before[-2:] + site.after[:2])):
+        return site.reading(SETTING)
+    return site.reading(CLAIM)
+
+
+def _other_unit(site: QuantitySite) -> Reading | None:
+    return site.reading(CLAIM) if site.q.unit is not None else None
+
+
+def _product(site: QuantitySite) -> Reading | None:
+    return site.reading(SETTING) if site.q.form == "product" else None
+
+
+def _fraction(site: QuantitySite) -> Reading | None:
+    if site.q.form != "fraction":
+        return None
+    after = site.after
+    if after and after[0] in COUNT_NOUNS and not _metric_before(site.before_text):
+        return site.reading(COUNT)
+    return site.reading(CLAIM)
+
+
+def _k_of_n(site: QuantitySite) -> Reading | None:
+    if site.q.form != "of":
+        return None
+    return site.reading(CLAIM if _OUTCOME_VERB.search(" ".join(site.before)) else COUNT)
+
+
+def _bare(site: QuantitySite) -> Reading:
+    doc, q = site.doc, site.q
+    role = _bare_role(doc, q, site.before, site.after, site.before_text, site.clause)
+    if role != SETTING:
+        return site.reading(role)
+    words = doc.words_before(q.start, 3, floor=site.sentence[0])
+    while words and words[0].lower not in SETTING_WORDS:
+        words.pop(0)
+    return site.reading(role, (words[0].start if words else q.start, q.end))
+
+
+#: What role a quantity plays, claim or not: the constructions :func:`read_quantity` tries, in
+#: order.
+ROLE: Table[RoleConstruction] = Table(
+    "claim or not",
+    "the first that gives a role wins, and the last always gives one: what the number is glued to "
+    "(math, a name) beats the words around it; then what marks it as no result whatever its unit "
+    "(a p-value, a citation, a list marker, a hypothetical, an equation's setting); then what its "
+    "scale, its compound word and its unit make of it; a bare number last",
+    (
+        Construction(
+            'glued-to-math',
+            _math_glued,
+            "'2^{Omega(n)}', 'O(n^2)': a number glued to a sign of math is a symbol",
+            (
+                Example('FooNet reaches 85.3% accuracy with a x^0.5 penalty.', [85.3], 'values'),
+            ),
+        ),
+        Construction(
+            'inside-math',
+            _in_math,
+            "a number in inline math is a symbol, unless it is a percentage or a multiplier on its own",
+            (
+                Example('It reaches $0.5 \\times 0.5$ accuracy.', [], 'values'),
+            ),
+        ),
+        Construction(
+            'latex-residue',
+            _latex_residue,
+            "LaTeX left in the text: a colour's components, a length set by a key",
+            (
+                Example('FooNet reaches 85.3% accuracy. mygreenrgb0.032 , 0.6392 , 0.2039', [85.3], 'values'),
+            ),
+        ),
+        Construction(
+            'glued-to-a-name-before',
+            _name_before,
+            "'GPT-4.5', 'Llama-2 7B': a number glued to a name before it is part of the name, or a model size",
+            (
+                Example('FooNet-2.5 reaches 85.3% accuracy.', [85.3], 'values'),
+            ),
+        ),
+        Construction(
+            'glued-to-a-name-after',
+            _name_after,
+            "a bare number glued to letters after it is part of a name",
+            (
+                Example('FooNet reaches 85.3% accuracy with the 0.5a setup.', [85.3], 'values'),
+            ),
+        ),
+        Construction(
+            'p-value',
+            _p_value,
+            "'p < 0.01': a test's p-value, not a result",
+            (
+                Example('FooNet reaches 85.3% accuracy (p < 0.01).', [85.3], 'values'),
+            ),
+        ),
+        Construction(
+            'citation',
+            _citation,
+            "'[12]', '[3, 12]': a reference",
+            (
+                Example('FooNet reaches 85.3% accuracy, as in [12] accuracy.', [85.3], 'values'),
+            ),
+        ),
+        Construction(
+            'list-marker',
+            _marker,
+            "'(1) JRT-Prompt', 'techniques: 1. A greedy': a small integer numbering a list",
+            (
+                Example('FooNet reaches 85.3% accuracy in two ways: (1) accuracy rises, and (2) accuracy holds.', [85.3], 'values'),
+            ),
+        ),
+        Construction(
+            'hypothetical',
+            _hypothetical,
+            "'an R^2 of 0.6 may only reflect ...': a bare number in a hypothetical clause is no finding",
+            (
+                Example('An R^2 of 0.6 may only reflect what the input gives away.', [], 'values'),
+            ),
+        ),
+        Construction(
+            'equation',
+            _equation,
+            "'F1 = 0.91' is a result ('r = 0.95' in a sentence about correlation too); 'd = 5' sets a setting",
+            (
+                Example('The detector reaches AUC = 1.000 from layer 5.', [1.0], 'values'),
+                Example('Under polynomial decay with d=0.5 and tau=0.1 it holds.', [], 'values'),
+            ),
+        ),
+        Construction(
+            'scaled',
+            _scaled,
+            "'7B parameters' is a model size, '15B tokens' a data size, '32K' a context, 'removing 67.1M parameters' a result",
+            (
+                Example('It uses a 32.5K context.', [], 'values'),
+            ),
+        ),
+        Construction(
+            'compound-word',
+            _modified,
+            "'3-bit', '500-sample', '7-parameter': the number of a compound adjective is a setting, a count or a size",
+            (
+                Example('Experiments on 3-bit and 4.5-bit quantization of LLaMA models.', [], 'values'),
+            ),
+        ),
+        Construction(
+            'after-plus-minus',
+            _after_plus_minus,
+            "a number after a plus-minus sign is the width of an interval",
+            (
+                Example('FooNet reaches 85.3% accuracy, error \u00b1 0.45.', [85.3], 'values'),
+            ),
+        ),
+        Construction(
+            'percentage',
+            _percentage,
+            "a percentage is a result unless it is a confidence level, a sparsity or ratio used, or a share of a resource kept",
+            (
+                Example('For LLaMA2-7B at 40% sparsity the model runs.', [], 'values'),
+                Example('With bootstrap 95% intervals excluding zero.', [], 'values'),
+            ),
+        ),
+        Construction(
+            'points-or-times',
+            _points_or_times,
+            "points and multipliers are results ('2.4x faster'), but a product of them ('a 2x3 points grid') is a setting",
+            (
+                Example('It uses a 2x3 points grid.', [], 'values'),
+            ),
+        ),
+        Construction(
+            'bits',
+            _bits,
+            "'4 bits' is a setting of precision",
+            (
+                Example('FooNet quantizes weights to 4.5 bits.', [], 'values'),
+            ),
+        ),
+        Construction(
+            'memory',
+            _memory,
+            "a memory size is a result, unless it names a device ('a 64GB Mac') or a data size ('40 GB of text')",
+            (
+                Example('It enables inference for a 70B model on a single 64GB consumer Mac.', [], 'values'),
+                Example('FooNet is trained on 40 GB of text data.', [], 'values'),
+            ),
+        ),
+        Construction(
+            'duration',
+            _duration,
+            "a duration is a result, unless it is a limit ('a 30 s timeout') or a decade ('the 1990s')",
+            (
+                Example('With a timeout of 30.5 s per task, it runs.', [], 'values'),
+                Example('It was released in the 1990s.', [], 'values'),
+            ),
+        ),
+        Construction(
+            'other-unit',
+            _other_unit,
+            "any other unit ('34.7 BLEU' aside, '20 FPS', '1.08 bpc') makes a result",
+            (
+                Example('FooNet runs at 20 FPS.', [20.0], 'values'),
+            ),
+        ),
+        Construction(
+            'product',
+            _product,
+            "'4096 x 4096': a product of bare numbers is a setting",
+            (
+                Example('FooNet reaches 85.3% accuracy on a 4.5x4.5 grid.', [85.3], 'values'),
+            ),
+        ),
+        Construction(
+            'fraction',
+            _fraction,
+            "'42/50' is a result, unless counted things follow with no metric before ('3/5 tasks')",
+            (
+                Example('FooNet gets 42/50 right.', [42.0], 'values'),
+            ),
+        ),
+        Construction(
+            'k-of-n',
+            _k_of_n,
+            "'solves 7 of 10' is a result with a verb of outcome, else a count",
+            (
+                Example('FooNet solves 7 of 10 puzzles.', [7.0], 'values'),
+            ),
+        ),
+        Construction(
+            'bare-number',
+            _bare,
+            "a bare number is a result when a metric names it or it is a decimal, else a setting, a count or a version; last, it always answers",
+            (
+                Example('GPT-4 scores MT-Bench 8.2 with learning rate 3e-4 and a dropout rate of 0.1.', [8.2], 'values'),
+                Example('Models like Qwen 2.5 achieve gains.', [], 'values'),
+            ),
+        ),
+    ),
+)
+
+
+def read_quantity(doc: Document, q: Quantity) -> Reading:
+    """The role of one quantity in its sentence: the first construction of :data:`ROLE` that
+    gives one."""
+    text = doc.text
+    sentence = doc.sentence_of(q.start)
+    site = QuantitySite(
+        doc,
+        q,
+        doc.clause_of(q.start),
+        sentence,
+        text[sentence[0] : q.start],
+        text[q.end : sentence[1]],
+        [w.lower for w in doc.words_before(q.start, 4, floor=sentence[0])],
+        [w.lower for w in doc.words_after(q.end, 4, ceiling=sentence[1])],
+    )
+    return next(reading for c in ROLE.entries if (reading := c.run(site)) is not None)
 
 
 def _scaled_role(

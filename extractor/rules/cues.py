@@ -202,6 +202,8 @@ _VERB_AFTER = re.compile(
     r"then|only|thus|therefore)\s+)*(?P<verb>[a-z]+)\b"
 )
 # Verbs that report a result: after one the subject is the paper's method wherever it stands.
+# A list of its own, drifted from vocabulary.RESULT_VERBS (it adds win, set, generaliz, converg,
+# scal, 'significantly' and lacks most verbs of change); unifying them would change what is read.
 _RESULT_VERB = re.compile(
     r"(?:achiev|outperform|obtain|surpass|improv|yield|reach|attain|beat|exceed|establish|deliver|"
     r"perform|match|win|won|set|rank|generaliz|converg|scal|reduc|significantly)"

@@ -9,6 +9,7 @@ method or an introduced dataset.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from extractor.text.names import name_key
 from extractor.rules.acronyms import Abbreviation, spells
@@ -33,6 +34,7 @@ from extractor.rules.cues import (
     subject,
 )
 from extractor.rules.document import Document, written_at
+from extractor.rules.table import Construction, Example, Table
 from extractor.rules.vocabulary import DATA_HEADS, GENERIC_NAMES
 
 # What ends a name that opens a title: 'CyCADA: ...', 'M - Walk : ...', 'X \u2014 ...', 'X - a ...'.
@@ -61,17 +63,6 @@ def _title_model(title: str, text: str) -> tuple[str, int] | None:
     return (written.group(), written.start()) if written else None
 
 
-def title_name(title: str, text: str) -> tuple[str, int] | None:
-    """The coined name a title opens with ('CyCADA: Cycle-Consistent ...', 'FlowNet 2.0 - ...')
-    with where the abstract writes it first (-1 when only the title does: contract v3 counts a
-    name in the title), or the model its opening noun phrase names ('Wide Residual Networks').
-    An ordinary phrase ('Attention Is All You Need: ...') and a name the title calls a dataset
-    are not one."""
-    if title.isupper():
-        return None
-    return _coined_title_name(title, text) or _title_model(title, text)
-
-
 def _coined_title_name(title: str, text: str) -> tuple[str, int] | None:
     starts: list[int] = []
     end = 0
@@ -98,6 +89,46 @@ def _coined_title_name(title: str, text: str) -> tuple[str, int] | None:
         return None
     return name, found
 
+
+#: A title-name construction: from the title and the abstract, the name with where the abstract
+#: first writes it (-1 when only the title does), or None.
+TitleConstruction = Callable[[str, str], "tuple[str, int] | None"]
+
+#: The name a title gives the paper's method: the constructions :func:`title_name` tries, in order.
+TITLE_NAME: Table[TitleConstruction] = Table(
+    "title name",
+    "a coined name opening the title wins over the model an ordinary opening noun phrase names; an "
+    "all-capitals title gives none",
+    (
+        Construction(
+            'coined-name-opening-the-title',
+            _coined_title_name,
+            "'CyCADA: Cycle-Consistent ...': a coined name before the title's break is the paper's method, even when only the title writes it (v3)",
+            (
+                Example('We propose a new reader. Our model reaches 81.1 F1 on SQuAD.', 'QuillNet', 'method', title='QuillNet: Sparse Routing for Reading'),
+            ),
+        ),
+        Construction(
+            'model-the-title-opens-with',
+            _title_model,
+            "'Wide Residual Networks': a capitalized noun phrase headed by an architecture noun names the model, as the abstract writes it",
+            (
+                Example('We study deep networks. Our wide residual networks reach 3.9% error on CIFAR-10.', 'wide residual networks', 'method', title='Wide Residual Networks'),
+            ),
+        ),
+    ),
+)
+
+
+def title_name(title: str, text: str) -> tuple[str, int] | None:
+    """The coined name a title opens with ('CyCADA: Cycle-Consistent ...', 'FlowNet 2.0 - ...')
+    with where the abstract writes it first (-1 when only the title does: contract v3 counts a
+    name in the title), or the model its opening noun phrase names ('Wide Residual Networks'):
+    the constructions of :data:`TITLE_NAME`. An ordinary phrase ('Attention Is All You Need:
+    ...') and a name the title calls a dataset are not one."""
+    if title.isupper():
+        return None
+    return next((f for c in TITLE_NAME.entries if (f := c.run(title, text)) is not None), None)
 
 
 def find_names(doc: Document, acronyms: list[Abbreviation]) -> list[Name]:

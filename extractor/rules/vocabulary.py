@@ -263,7 +263,27 @@ MODEL_NAME = re.compile(
 
 
 # Symbols of a correlation coefficient ('r = 0.95', 'Spearman rho = 0.81').
+# The units of time a quantity may carry (extractor.rules.quantities normalizes to these).
+DURATION_UNITS = frozenset({"s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"})
+
 CORRELATION_SYMBOLS = frozenset({"r", "rho", "\u03c1", "\\rho", "tau", "\u03c4", "\\tau"})
+
+# The stems of the verbs of rising and falling that every change pattern reads (the subject of a
+# change, the level a change verb reaches, what a clause varies in); each pattern adds its own.
+RISE_FALL_STEMS = "increas|decreas|improv|drop|fall|fell|ris|rose|grow|grew"
+# The stems of the verbs of beating another ('outperforms M', 'surpassing M by 1.77%'); each
+# pattern that reads a comparison adds its own ('improv', 'trail', 'lag', 'outscor', 'match').
+BEATING_STEMS = "outperform|surpass|exceed|beat"
+# Stems of the verbs a result's subject acts with ('FooNet reaches', 'which retains'); 'score' is
+# the verb only when a number follows it ('models score only around 69%'), else the noun. (The
+# contribution cues read a list of their own that has drifted from this one: cues._RESULT_VERB.)
+RESULT_VERBS = (
+    r"achiev|reach|obtain|outperform|surpass|improv|reduc|yield|attain|deliver|match|retain|recover|"
+    r"provid|rais|increas|decreas|narrow|shrink|accelerat|exceed|beat|establish|boost|preserv|need|"
+    r"requir|consum|perform|generat|answer|exit|outscor|trail|lag|giv|clos|captur|remain|keep|kept|maintain|"
+    r"fall|fell|collaps|climb|sit|speed(?=(?:s|ed|ing)?\s+up\b)|ranks|ranked|halv|doubl|sav|"
+    r"scor(?=es|ed|ing|e\s+(?:[a-z]+\s+){0,2}(?:\\?\$?\d|$))"
+)
 
 # The stems of the verbs that change their object ('improves accuracy by 3%', 'slashes latency by
 # half'), as one regex alternation.

@@ -23,10 +23,10 @@ from extractor.rules.attribution.change import (
 from extractor.rules.attribution.lists import Draft, align
 from extractor.rules.attribution.metric import metric_of
 from extractor.rules.attribution.subject import (
-    PROPOSES,
     UNNAMED_PROPOSED,
     Subjects,
     measure_names,
+    proposed_method,
     subject_of,
 )
 from extractor.rules.claims import CLAIM, SETTING, Reading
@@ -35,7 +35,7 @@ from extractor.rules.document import Document, Mention
 from extractor.schema import MAX_EVIDENCE, ClaimDraft
 from extractor.text.numbers import NumberMention, bound_before
 
-__all__ = ["PROPOSES", "UNNAMED_PROPOSED", "Subjects", "build_claims", "measure_names"]
+__all__ = ["Subjects", "build_claims", "measure_names", "proposed_method"]
 
 
 def _setting(readings: list[Reading], text: str, span: tuple[int, int]) -> str | None:

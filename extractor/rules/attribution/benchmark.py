@@ -7,10 +7,13 @@ number's sentence names none, the benchmark its context gives (:func:`context_be
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from extractor.rules.attribution.phrases import QUALIFIER, names_metric, phrase_after
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import Document, Mention
+from extractor.rules.table import Construction, Example, Table
 
 # '18.7% phoneme error rate (PER) on the TIMIT task', '72.27% on the test-std split of the VQA
 # v2.0 dataset': the metric, its acronym, and the part of the benchmark the number is on.
@@ -119,23 +122,123 @@ def benchmark_in_metric(
     return None
 
 
-def benchmark_of(
-    text: str, q: Quantity, benchmarks: list[Mention], clause: tuple[int, int], sentence: tuple[int, int], following: int
-) -> tuple[str | None, bool]:
-    """The number's benchmark, and whether the number is reported 'on' it itself."""
-    own = _benchmark_after(text, q, benchmarks, min(sentence[1], following))
-    if own:
-        return own, True
-    # 'On MMLU, X reaches 61.2%; on GSM8K, it reaches 85.3%': a fronted phrase places its clause
+@dataclass(frozen=True)
+class BenchmarkSite:
+    """Where a number stands, which is all a benchmark construction of its sentence reads: the
+    text, the number, the benchmarks named, its clause and sentence, and where the next result
+    starts (``following``)."""
+
+    text: str
+    q: Quantity
+    benchmarks: list[Mention]
+    clause: tuple[int, int]
+    sentence: tuple[int, int]
+    following: int
+
+
+#: A benchmark construction's answer: the benchmark's name and whether the number is reported
+#: 'on' it itself, or None when it binds none.
+BenchmarkConstruction = Callable[[BenchmarkSite], "tuple[str, bool] | None"]
+
+
+def _reported_at_the_number(site: BenchmarkSite) -> tuple[str, bool] | None:
+    found = _benchmark_after(site.text, site.q, site.benchmarks, min(site.sentence[1], site.following))
+    return (found, True) if found else None
+
+
+def _in_the_phrase_before(site: BenchmarkSite) -> tuple[str, bool] | None:
+    found = _benchmark_before(site.text, site.q, site.benchmarks, site.clause[0])
+    return (found, False) if found else None
+
+
+def _fronted_phrase(site: BenchmarkSite) -> tuple[str, bool] | None:
+    """'On MMLU, X reaches 61.2%; on GSM8K, it reaches 85.3%': a fronted phrase places its clause."""
+    text, q, sentence = site.text, site.q, site.sentence
     opening = max(sentence[0], text.rfind(";", sentence[0], q.start) + 1)
     while opening < q.start and text[opening].isspace():
         opening += 1
-    return (
-        _benchmark_before(text, q, benchmarks, clause[0])
-        or _benchmark_fronted(text, benchmarks, (opening, sentence[1]), q)
-        or _benchmark_heading(text, benchmarks, sentence, q)
-        or _benchmark_in_sentence(text, q, benchmarks, sentence)
-    ), False
+    found = _benchmark_fronted(text, site.benchmarks, (opening, sentence[1]), q)
+    return (found, False) if found else None
+
+
+def _heading(site: BenchmarkSite) -> tuple[str, bool] | None:
+    found = _benchmark_heading(site.text, site.benchmarks, site.sentence, site.q)
+    return (found, False) if found else None
+
+
+def _only_one_in_the_sentence(site: BenchmarkSite) -> tuple[str, bool] | None:
+    found = _benchmark_in_sentence(site.text, site.q, site.benchmarks, site.sentence)
+    return (found, False) if found else None
+
+
+#: Where a number is measured, read from its own sentence: the constructions :func:`benchmark_of`
+#: tries, in order.
+BENCHMARK: Table[BenchmarkConstruction] = Table(
+    "benchmark",
+    "the first that binds a benchmark wins: what is written at the number (after it, in its "
+    "parenthesis) first, and only it says the number is reported on the benchmark itself; then its "
+    "own metric phrase before it, then what opens its clause or sentence, and last the one benchmark "
+    "of the sentence, which reaches furthest. A benchmark written in the number's metric phrase "
+    "overrides them all once the metric is read (benchmark_in_metric), and when none binds, the "
+    "context may give one (the 'benchmark from context' table)",
+    (
+        Construction(
+            'reported-at-the-number',
+            _reported_at_the_number,
+            "'72.6% on HumanEval', '85.3% MMLU accuracy', '85.3 (SST-2)': the benchmark written right after the number",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet, trained on MMLU, reaches 85.3% accuracy on the GSM8K test set.', 'GSM8K', 'benchmark'),
+                Example('We propose FooNet, a sparse decoder. FooNet reaches 85.3% MMLU accuracy.', 'MMLU', 'benchmark'),
+                Example('We propose FooNet, a sparse decoder. Overall , it gets 72.27 % on the test - std split of the VQA v2.0 dataset .', 'VQA v2.0', 'benchmark'),
+            ),
+        ),
+        Construction(
+            'in-the-phrase-before',
+            _in_the_phrase_before,
+            "'GSM8K accuracy of 85.3%', 'GSM8K (85.3%)', 'GSM8K: 85.3': a benchmark in the number's own phrase before it",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet performs best on GSM8K (85.3%) and worst on MMLU.', 'GSM8K', 'benchmark'),
+                Example('We propose FooNet, a sparse decoder. Per benchmark: GSM8K: 85.3.', 'GSM8K', 'benchmark'),
+            ),
+        ),
+        Construction(
+            'fronted-phrase',
+            _fronted_phrase,
+            "'On GSM8K, ...': a fronted phrase places its clause, up to a semicolon that opens another",
+            (
+                Example('We propose FooNet, a sparse decoder. On GSM8K, FooNet gains 4.1 points over GRPO, a model tuned on MMLU.', 'GSM8K', 'benchmark'),
+                Example('We propose FooNet, a sparse decoder. On MMLU, FooNet reaches 61.2%; on GSM8K, it reaches 85.3%.', 'MMLU', 'benchmark'),
+                Example('We propose FooNet, a sparse decoder. On MMLU, FooNet reaches 61.2%; on GSM8K, it reaches 85.3%.', 'GSM8K', 'benchmark', claim=1),
+            ),
+        ),
+        Construction(
+            'heading-colon',
+            _heading,
+            "'MMLU (5-shot): FooNet reaches 85.3% and BarNet 80.1%': a benchmark opening its sentence with a colon heads every number of it",
+            (
+                Example('We propose FooNet, a sparse decoder. MMLU (5-shot): FooNet reaches 85.3% and BarNet 80.1%.', 'MMLU', 'benchmark', claim=1),
+            ),
+        ),
+        Construction(
+            'only-benchmark-of-the-sentence',
+            _only_one_in_the_sentence,
+            "the only benchmark of the sentence, evaluated on before the number, ties the sentence's results to it; last, it reaches furthest",
+            (
+                Example('We propose FooNet, a sparse decoder. A comparison on the FineWeb-Edu corpus of educational web pages shows FooNet reaching 2.5% lower loss. MMLU is left for later.', 'FineWeb-Edu', 'benchmark'),
+            ),
+        ),
+    ),
+)
+
+
+def benchmark_of(
+    text: str, q: Quantity, benchmarks: list[Mention], clause: tuple[int, int], sentence: tuple[int, int], following: int
+) -> tuple[str | None, bool]:
+    """The number's benchmark, and whether the number is reported 'on' it itself: the first
+    construction of :data:`BENCHMARK` that binds one."""
+    site = BenchmarkSite(text, q, benchmarks, clause, sentence, following)
+    found = next((f for c in BENCHMARK.entries if (f := c.run(site)) is not None), None)
+    return found or (None, False)
 
 
 # Contract v3: a benchmark from context, in exactly two cases. (1) A sentence that scopes the
@@ -160,30 +263,82 @@ _EFFICIENCY = re.compile(
 )
 
 
+@dataclass(frozen=True)
+class ContextSite:
+    """What a benchmark from context reads: the document, the number, its sentence, the
+    benchmarks the abstract names and those the title names."""
+
+    doc: Document
+    q: Quantity
+    sentence: tuple[int, int]
+    benchmarks: list[Mention]
+    title_benchmarks: list[str]
+
+
+ContextConstruction = Callable[[ContextSite], "str | None"]
+
+
+def _scoped_by_a_sentence_before(site: ContextSite) -> str | None:
+    """The one benchmark of the nearest earlier sentence that names any, when that sentence
+    scopes those after it ('We evaluate on SQuAD.')."""
+    doc, benchmarks = site.doc, site.benchmarks
+    start = site.sentence[0]
+    while start > 0:
+        before = doc.sentence_of(start - 1)
+        if before[0] >= start:
+            return None
+        named = {b.name for b in benchmarks if before[0] <= b.start < before[1]}
+        if named:
+            scopes = len(named) == 1 and _SCOPES.search(doc.text, before[0], before[1])
+            return next(iter(named)) if scopes else None
+        start = before[0]
+    return None
+
+
+def _the_one_benchmark(site: ContextSite) -> str | None:
+    """The paper's one benchmark, named in the abstract or in the title."""
+    evaluated = {b.name for b in site.benchmarks} | set(site.title_benchmarks)
+    return next(iter(evaluated)) if len(evaluated) == 1 else None
+
+
+#: Contract v3's two cases of a benchmark from context, in the order :func:`context_benchmark`
+#: tries them.
+CONTEXT_BENCHMARK: Table[ContextConstruction] = Table(
+    "benchmark from context",
+    "only for a number whose own sentence names no benchmark, and never for an average, an "
+    "efficiency number or a sentence with a test set of its own; the sentence that scopes the number "
+    "is nearer than the paper's one benchmark, so it comes first",
+    (
+        Construction(
+            'scope-sentence',
+            _scoped_by_a_sentence_before,
+            "'We evaluate on SQuAD. Our model reaches 81.1 F1.': a sentence scopes those after it, until one names another benchmark",
+            (
+                Example('We propose a new reader. We evaluate on SQuAD. Our model reaches 81.1 F1. On TriviaQA, it reaches 70.2 F1.', 'SQuAD', 'benchmark'),
+            ),
+        ),
+        Construction(
+            'single-benchmark',
+            _the_one_benchmark,
+            'a paper that evaluates on exactly one named benchmark, in its abstract or its title, reports its results there',
+            (
+                Example('We introduce a new parser. Our parser reaches 93.1 F1.', 'Penn Treebank', 'benchmark', title='A Span-Based Parser on the Penn Treebank'),
+            ),
+        ),
+    ),
+)
+
+
 def context_benchmark(
     doc: Document, q: Quantity, benchmarks: list[Mention], title_benchmarks: list[str], metric: str | None,
 ) -> str | None:
-    """The benchmark the text scopes a number to when its own sentence names none (the two
-    cases above), else None."""
+    """The benchmark the text scopes a number to when its own sentence names none (the
+    constructions of :data:`CONTEXT_BENCHMARK`), else None."""
     sentence = doc.sentence_of(q.start)
     if any(sentence[0] <= b.start < sentence[1] for b in benchmarks):
         return None
     clause = doc.text[sentence[0] : sentence[1]]
     if _POOLED.search(clause) or _EFFICIENCY.search(metric or clause) or _OWN_TEST_SET.search(clause):
         return None
-    start = sentence[0]
-    while start > 0:  # the nearest earlier sentence that names a benchmark
-        before = doc.sentence_of(start - 1)
-        if before[0] >= start:
-            break
-        named = {b.name for b in benchmarks if before[0] <= b.start < before[1]}
-        if named:
-            if len(named) == 1 and _SCOPES.search(doc.text, before[0], before[1]):
-                return next(iter(named))
-            break
-        start = before[0]
-    # The one benchmark, for a metric the registry knows.
-    evaluated = {b.name for b in benchmarks} | set(title_benchmarks)
-    if len(evaluated) != 1:
-        return None
-    return next(iter(evaluated))
+    site = ContextSite(doc, q, sentence, benchmarks, title_benchmarks)
+    return next((f for c in CONTEXT_BENCHMARK.entries if (f := c.run(site)) is not None), None)

@@ -7,6 +7,8 @@ to B`` is two scores: A belongs to the baseline, B to the subject.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from extractor.catalog.normalize import normalize_metric
 from extractor.rules.attribution.phrases import (
@@ -21,7 +23,8 @@ from extractor.rules.attribution.subject import Subjects, name_after
 from extractor.rules.chunks import coined
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import AsciiFirst, Document
-from extractor.rules.vocabulary import CHANGE_CUE, DECREASE, INCREASE
+from extractor.rules.table import Construction, Example, Table
+from extractor.rules.vocabulary import BEATING_STEMS, CHANGE_CUE, DECREASE, INCREASE, RISE_FALL_STEMS
 
 _PHRASE_BREAK = re.compile(r"[,;]|\.\s|(?<![\w.-])\d")
 # After the number: a comparative, or a change noun heading its phrase ('0.2% step-time
@@ -48,7 +51,7 @@ _BASELINE_AFTER = re.compile(
     re.IGNORECASE,
 )
 _BASELINE_BEFORE = AsciiFirst(
-    r"\b(?:surpass\w*|outperform\w*|beat\w*|exceed\w*|improv\w*\s+(?:over|on|upon))\s+"
+    r"\b(?:(?:" + BEATING_STEMS + r")\w*|improv\w*\s+(?:over|on|upon))\s+"
     r"(?:the\s+)?(?P<b>[^,;:()]{1,50}?)\s+by\s+(?:up\s+to\s+|about\s+|~|(?:an\s+)?(?:absolute|relative)\s+)?$",
     re.IGNORECASE,
 )
@@ -86,8 +89,8 @@ def _labelled(text: str, floor: int, q: Quantity) -> bool:
 # A change verb whose 'to' takes the number ('further reduces PER to 17.6%', 'climbs to 61%'),
 # and the word before it (what changes, when it is the verb's subject).
 _NEW_LEVEL = AsciiFirst(
-    r"(?P<before>[\w-]+)\s+(?:\w+ly\s+)?(?:reduc|lower|cut|decreas|increas|rais|improv|boost|drop|fall|fell|ris|"
-    r"rose|climb|grow|grew|shrink|shrank)" + VERB_ENDING + r"\b(?:(?!\b(?:by|up)\b)[^,;:()\d]){0,60}?(?<!\bup)\s+to\s+"
+    r"(?P<before>[\w-]+)\s+(?:\w+ly\s+)?(?:" + RISE_FALL_STEMS + r"|reduc|lower|cut|rais|boost|climb|shrink|shrank)"
+    + VERB_ENDING + r"\b(?:(?!\b(?:by|up)\b)[^,;:()\d]){0,60}?(?<!\bup)\s+to\s+"
     + QUALIFIER + r"$",
     re.IGNORECASE,
 )
@@ -106,41 +109,235 @@ def _new_level(text: str, floor: int, q: Quantity) -> bool:
     return bool(found) and found.group("before").lower() not in CHANGE_NOUNS | {"gap", "gaps"}
 
 
-def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, str | None]:
-    """'score' or 'change', and for a change its direction."""
-    text = doc.text
-    before_text = text[clause[0] : q.start]
-    if q.form in ("before", "after") or _labelled(text, clause[0], q) or _new_level(text, clause[0], q):
-        return "score", None
-    change = (
-        q.sign == "+"
-        or (q.sign == "-" and q.unit in ("%", "pp", "points"))
-        or q.unit in ("pp", "x")
-        or bool(CHANGE_CUE.search(before_text[-40:]))
-        or bool(_CHANGE_AFTER.match(text, q.end, clause[1]))
-        or bool(_CHANGE_BEFORE.search(_PHRASE_BREAK.split(before_text[-60:])[-1]))
-    )
-    if not change:
-        return "score", None
-    if q.sign == "-":
-        return "change", "decrease"
-    if q.sign == "+":
-        return "change", "increase"
+@dataclass(frozen=True)
+class ChangeSite:
+    """Where a number stands, which is all a kind or direction construction reads: the text, the
+    number, and its clause."""
+
+    text: str
+    q: Quantity
+    clause: tuple[int, int]
+
+    @property
+    def before_text(self) -> str:
+        return self.text[self.clause[0] : self.q.start]
+
+
+#: A kind construction's answer: 'score' or 'change', or None when it says neither.
+KindConstruction = Callable[[ChangeSite], "str | None"]
+#: A direction construction's answer for a change: 'increase' or 'decrease', or None.
+DirectionConstruction = Callable[[ChangeSite], "str | None"]
+
+
+def _before_and_after(site: ChangeSite) -> str | None:
+    return "score" if site.q.form in ("before", "after") else None
+
+
+def _labelled_value(site: ChangeSite) -> str | None:
+    return "score" if _labelled(site.text, site.clause[0], site.q) else None
+
+
+def _level_reached(site: ChangeSite) -> str | None:
+    return "score" if _new_level(site.text, site.clause[0], site.q) else None
+
+
+def _signed(site: ChangeSite) -> str | None:
+    q = site.q
+    return "change" if q.sign == "+" or (q.sign == "-" and q.unit in ("%", "pp", "points")) else None
+
+
+def _difference_unit(site: ChangeSite) -> str | None:
+    return "change" if site.q.unit in ("pp", "x") else None
+
+
+def _cue_before(site: ChangeSite) -> str | None:
+    return "change" if CHANGE_CUE.search(site.before_text[-40:]) else None
+
+
+def _change_word_after(site: ChangeSite) -> str | None:
+    return "change" if _CHANGE_AFTER.match(site.text, site.q.end, site.clause[1]) else None
+
+
+def _change_word_in_the_phrase_before(site: ChangeSite) -> str | None:
+    return "change" if _CHANGE_BEFORE.search(_PHRASE_BREAK.split(site.before_text[-60:])[-1]) else None
+
+
+#: Whether a number is a score or a change: the constructions :func:`kind_of` tries, in order.
+KIND: Table[KindConstruction] = Table(
+    "kind",
+    "the first that says wins, and a number none speaks for is a score: what makes a number a "
+    "level reached (the two sides of 'from A to B', a labelled value, 'reduces X to N') comes "
+    "first, whatever change words its clause holds; then the number's own sign and unit, then the "
+    "cues around it. Once the metric is read, a gap or ratio it names may still make a change a "
+    "score (kind_of_gap)",
+    (
+        Construction(
+            'from-a-to-b',
+            _before_and_after,
+            "'improves accuracy from 82.1% to 91.4%': both sides are scores, A the baseline's and B the subject's",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet improves accuracy from 82.1% to 91.4% on GSM8K.', 'score', 'kind'),
+            ),
+        ),
+        Construction(
+            'labelled-value',
+            _labelled_value,
+            "'(perplexity 5.03)', 'BLEU: 34.7': an unsigned value right after a metric's name is that metric's value",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet improves on BarNet (perplexity 5.03) at 8 bits.', 'score', 'kind'),
+            ),
+        ),
+        Construction(
+            'level-reached',
+            _level_reached,
+            "'further reduces PER to 17.6%', 'climbs to 61%': the level a change verb reaches is a score",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet further reduces the error rate to 17.6% by pruning.', 'score', 'kind'),
+            ),
+        ),
+        Construction(
+            'signed',
+            _signed,
+            "'+2.1', '-3.4%': a plus sign, or a minus on a percentage or points, writes a change",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet reaches 85.3% accuracy (+2.1).', 'change', 'kind', claim=1),
+            ),
+        ),
+        Construction(
+            'difference-unit',
+            _difference_unit,
+            "percentage points and multipliers measure a difference or a ratio to something",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet reaches 2.1 pp on MMLU.', 'change', 'kind'),
+            ),
+        ),
+        Construction(
+            'cue-before',
+            _cue_before,
+            "'by 3.1%', 'a margin of 2', 'removing 67.1M parameters': a word of change right before the number",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet beats BarNet by 3.1% on MMLU.', 'change', 'kind'),
+            ),
+        ),
+        Construction(
+            'change-word-after',
+            _change_word_after,
+            "'40% fewer parameters', '3.1-point accuracy drop', '2 points over M': a comparative or change noun after the number",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet needs 40% fewer parameters.', 'change', 'kind'),
+            ),
+        ),
+        Construction(
+            'change-word-in-the-phrase-before',
+            _change_word_in_the_phrase_before,
+            "'gains on MMLU of about 3.1%': a change word up to five words before, in the number's own phrase",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet yields gains on MMLU of about 3.1%.', 'change', 'kind'),
+            ),
+        ),
+    ),
+)
+
+
+def _sign(site: ChangeSite) -> str | None:
+    return {"-": "decrease", "+": "increase"}.get(site.q.sign or "")
+
+
+def _governing_verb(site: ChangeSite) -> str | None:
+    text, q, clause = site.text, site.q, site.clause
     governing = _GOVERNING_VERB.search(text, max(clause[0], q.start - 90), q.start)
-    if governing:
-        return "change", "decrease" if governing.group("decrease") else "increase"
+    if not governing:
+        return None
+    return "decrease" if governing.group("decrease") else "increase"
+
+
+def _nearest_cue(site: ChangeSite) -> str | None:
+    text, q, clause = site.text, site.q, site.clause
     local_start = max(clause[0], q.start - 50)
     local = text[local_start : min(clause[1], q.end + 40)]
     anchor = q.start - local_start
     cues = [(abs(m.start() - anchor), "decrease") for m in DECREASE.finditer(local)]
     cues += [(abs(m.start() - anchor), "increase") for m in INCREASE.finditer(local)]
-    if cues:
-        return "change", min(cues)[1]
-    if _ABOVE.match(text, q.end, clause[1]) or SPEED.search(local):
-        return "change", "increase"  # '2.1 points over LLaMA-2', 'speeds up decoding by 2.4x'
-    if _BELOW.match(text, q.end, clause[1]):
-        return "change", "decrease"  # '2.1 points below GPT-4o'
-    return "change", None
+    return min(cues)[1] if cues else None
+
+
+def _above_or_speed(site: ChangeSite) -> str | None:
+    """'2.1 points over LLaMA-2', 'speeds up decoding by 2.4x'."""
+    text, q, clause = site.text, site.q, site.clause
+    local = text[max(clause[0], q.start - 50) : min(clause[1], q.end + 40)]
+    return "increase" if _ABOVE.match(text, q.end, clause[1]) or SPEED.search(local) else None
+
+
+def _below(site: ChangeSite) -> str | None:
+    """'2.1 points below GPT-4o'."""
+    return "decrease" if _BELOW.match(site.text, site.q.end, site.clause[1]) else None
+
+
+#: Which way a change goes: the constructions :func:`kind_of` tries for a change, in order.
+DIRECTION: Table[DirectionConstruction] = Table(
+    "direction",
+    "the first that says wins, and a change none speaks for has no direction: a written sign "
+    "first, then the verb whose 'by' takes the number (whatever its object names), then the change "
+    "word nearest the number, and last what it is ahead of or behind. Once the metric is read, an "
+    "improvement of a lower-is-better metric is made a decrease (improved_direction)",
+    (
+        Construction(
+            'sign',
+            _sign,
+            "'-3.4%' is a decrease and '+2.1' an increase, whatever the words say, even a verb of the other way",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet lowers the error by +0.4 points.', 'increase', 'direction'),
+            ),
+        ),
+        Construction(
+            'verb-of-by',
+            _governing_verb,
+            "'reducing KV cache memory by up to 75% and improving ...': the verb whose 'by' takes the number gives the direction",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet cuts the memory of its higher layers by 75%.', 'decrease', 'direction'),
+            ),
+        ),
+        Construction(
+            'nearest-change-word',
+            _nearest_cue,
+            "the change word nearest the number, before or after it, in its clause",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet needs 40% fewer parameters.', 'decrease', 'direction'),
+                Example('We propose FooNet, a sparse decoder. FooNet reaches a 3.1% gain on MMLU.', 'increase', 'direction'),
+            ),
+        ),
+        Construction(
+            'ahead-or-faster',
+            _above_or_speed,
+            "'2.1 points over LLaMA-2', 'speeds up decoding by 2.4x': ahead of another, or faster, is an increase",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet is 2.1 points over BarNet on MMLU.', 'increase', 'direction'),
+            ),
+        ),
+        Construction(
+            'behind',
+            _below,
+            "'2.1 points below GPT-4o': behind another is a decrease",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet is 2.1 points below BarNet on MMLU.', 'decrease', 'direction'),
+            ),
+        ),
+    ),
+)
+
+
+def _first(table: Table, site: ChangeSite) -> str | None:
+    """The answer of the first construction of ``table`` that gives one."""
+    return next((found for c in table.entries if (found := c.run(site)) is not None), None)
+
+
+def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, str | None]:
+    """'score' or 'change' (the constructions of :data:`KIND`), and for a change its direction
+    (those of :data:`DIRECTION`)."""
+    site = ChangeSite(doc.text, q, clause)
+    if _first(KIND, site) != "change":
+        return "score", None
+    return "change", _first(DIRECTION, site)
 
 
 _IMPROVES = AsciiFirst(r"\b(?:improv\w*|gains?|better|enhanc\w*)\b", re.IGNORECASE)

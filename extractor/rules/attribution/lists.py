@@ -18,7 +18,6 @@ from extractor.rules.attribution.metric import CHANGE_VERB, GAPPED, measured
 from extractor.rules.attribution.phrases import (
     GAP_CHAR,
     QUALIFIER,
-    RESULT_VERBS,
     clean_metric,
     names_metric,
     phrase_after,
@@ -28,7 +27,7 @@ from extractor.rules.attribution.subject import NAMES_GAP, Subjects, name_chain
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import Document, Mention
 from extractor.rules.table import Construction, Example, Table
-from extractor.rules.vocabulary import alternation
+from extractor.rules.vocabulary import BEATING_STEMS, RESULT_VERBS, alternation
 
 # Tokenized text writes a sign apart from its number ('+ 4.37 % , + 1.6 %').
 _LIST_GAP = re.compile(
@@ -643,7 +642,7 @@ def _share_compared_value(aligning: Aligning) -> None:
 # The measure a comparing verb names without a number of its own: 'outperforms M in aggregate
 # accuracy', 'improves test perplexity on A and B'.
 _COMPARED_IN = re.compile(
-    r"\b(?:outperform|surpass|exceed|beat|match|improv|trail|lag)\w*\b(?:[^,;:.\d]|\d+-?(?=[^\W\d]))"
+    r"\b(?:" + BEATING_STEMS + r"|match|improv|trail|lag)\w*\b(?:[^,;:.\d]|\d+-?(?=[^\W\d]))"
     r"{0,80}?\bin\s+(?:terms\s+of\s+)?"
     r"(?:the\s+|its\s+|their\s+)?(?=[^\W\d])",
     re.IGNORECASE,
@@ -696,8 +695,8 @@ def _continue_the_predicate_measure(aligning: Aligning) -> None:
 # points'), or a relative clause that does ('... which surpass Focal Loss by 0.8'), attached to
 # the clause before it, and nothing between but that clause's words.
 _COMPARING_PARTICIPLE = re.compile(
-    r"[^.;:]{0,80}?(?:(?:,|--|\u2014)\s*(?:\w+ly\s+)?(?:while\s+)?(?:surpass|outperform|exceed|beat|improv|trail|lagg|outscor)"
-    r"\w*ing|\s(?:which|that)\s+(?:\w+ly\s+)?(?:surpass|outperform|exceed|beat|trail|lag|outscor)\w*)"
+    r"[^.;:]{0,80}?(?:(?:,|--|\u2014)\s*(?:\w+ly\s+)?(?:while\s+)?(?:" + BEATING_STEMS + r"|improv|trail|lagg|outscor)"
+    r"\w*ing|\s(?:which|that)\s+(?:\w+ly\s+)?(?:" + BEATING_STEMS + r"|trail|lag|outscor)\w*)"
     r"\b[^.;:\d]{0,80}$",
     re.IGNORECASE,
 )

@@ -32,7 +32,13 @@ from extractor.rules.chunks import name_like
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import AnyCase, AsciiFirst, Document
 from extractor.rules.table import Construction, Example, Table
-from extractor.rules.vocabulary import CHANGE_VERB_STEMS, CORRELATION_SYMBOLS, PASSIVE_CHANGE_STEMS
+from extractor.rules.vocabulary import (
+    CHANGE_VERB_STEMS,
+    CORRELATION_SYMBOLS,
+    DURATION_UNITS,
+    PASSIVE_CHANGE_STEMS,
+    RISE_FALL_STEMS,
+)
 
 
 @dataclass(frozen=True)
@@ -89,8 +95,8 @@ CHANGE_VERB = AsciiFirst(
 _SUBJECT_CHANGE = AsciiFirst(
     r"\s+(?:\w+ly\s+)?(?:(?:is|are|was|were|has\s+been|have\s+been|can\s+be)\s+(?:\w+ly\s+)?"
     r"(?:" + PASSIVE_CHANGE_STEMS + r")|"
-    r"shrink|shrank|drop|dropp|fall|fell|rise|rose|ris|climb|collaps|grow|grew|"
-    r"increas|decreas|improv|degrad|declin|jump)\w*\s+(?:\w+ly\s+)?"
+    + RISE_FALL_STEMS
+    + r"|shrink|shrank|dropp|rise|climb|collaps|degrad|declin|jump)\w*\s+(?:\w+ly\s+)?"
     r"(?:by\s+|to\s+|from\s+)?" + QUALIFIER + r"\$?$",
     re.IGNORECASE,
 )
@@ -227,13 +233,10 @@ def _metric_points_of(site: Site) -> str | None:
     return cleaned if cleaned and names_metric(cleaned) else None
 
 
-_DURATIONS = frozenset({"s", "ms", "\u00b5s", "ns", "minutes", "hours", "days"})
-
-
 def _metric_duration_of(site: Site) -> str | None:
     """'approximately 33 minutes of training': a duration of an activity is that activity's time."""
     text, q, limit = site.text, site.q, site.limit
-    found = _SHARE_OF.match(text, q.end, limit) if q.unit in _DURATIONS else None
+    found = _SHARE_OF.match(text, q.end, limit) if q.unit in DURATION_UNITS else None
     phrase = phrase_after(text, found.end(), limit) if found else None
     activity = clean_metric(phrase[0]) if phrase else None
     return f"{activity} time" if activity and not name_like(activity.split()[0]) else None
@@ -512,7 +515,7 @@ _LABEL_IN_PARENS = re.compile(
 
 # A parenthesis opened by the number after 'in X': 'varies in prevalence across models (16% to 77%)'.
 _IN_BEFORE_PARENS = re.compile(
-    r"\b(?:var|differ|rang|chang|improv|increas|decreas|drop|gain|declin|grow|grew|ris|rose|fall|fell)\w*\s+"
+    r"\b(?:" + RISE_FALL_STEMS + r"|var|differ|rang|chang|gain|declin)\w*\s+"
     r"(?:\w+ly\s+)?in\s+(?P<measure>[^\W\d][^,;:()\d]{0,50}?)\s*\(\s*" + QUALIFIER + r"$"
 )
 _DIFFERENCE_LABELS = frozenset({"gap", "difference", "delta", "margin"})

@@ -10,7 +10,7 @@ import re
 
 from extractor.catalog.registry import metric_entry
 from extractor.rules.document import AsciiFirst
-from extractor.rules.vocabulary import METRIC_PATTERN, METRIC_WORDS, alternation
+from extractor.rules.vocabulary import METRIC_PATTERN, METRIC_WORDS, RESULT_VERBS, alternation
 
 # A word; tokenized text spells 'F-measure' and 'top-1' apart ('f - measure', 'top - 1'). A
 # LaTeX dash ('--') joins a compound ('teacher--student') but sets off a participle's clause
@@ -28,15 +28,6 @@ STOP = frozenset(
     just more less fewer lower higher better worse faster slower smaller larger earlier
     while yet not no also above below behind ahead
     """.split()
-)
-# Stems of the verbs a result's subject acts with ('FooNet reaches', 'which retains'); 'score' is
-# the verb only when a number follows it ('models score only around 69%'), else the noun.
-RESULT_VERBS = (
-    r"achiev|reach|obtain|outperform|surpass|improv|reduc|yield|attain|deliver|match|retain|recover|"
-    r"provid|rais|increas|decreas|narrow|shrink|accelerat|exceed|beat|establish|boost|preserv|need|"
-    r"requir|consum|perform|generat|answer|exit|outscor|trail|lag|giv|clos|captur|remain|keep|kept|maintain|"
-    r"fall|fell|collaps|climb|sit|speed(?=(?:s|ed|ing)?\s+up\b)|ranks|ranked|halv|doubl|sav|"
-    r"scor(?=es|ed|ing|e\s+(?:[a-z]+\s+){0,2}(?:\\?\$?\d|$))"
 )
 # Verbs that are also nouns ('gain', 'cost', 'drop'): they end a noun phrase, never open a clause.
 _NOUN_VERBS = (

@@ -14,7 +14,6 @@ from extractor.text.names import name_key
 from extractor.rules.attribution.phrases import (
     HEADED_NAME,
     QUALIFIER,
-    RESULT_VERBS,
     STOP,
     VERB,
     VERB_ENDING,
@@ -26,7 +25,7 @@ from extractor.rules.chunks import chunk_ending, coined, name_like
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import AnyCase, AsciiFirst, Mention
 from extractor.rules.table import Construction, Example, Table
-from extractor.rules.vocabulary import MODEL_FAMILIES, alternation
+from extractor.rules.vocabulary import BEATING_STEMS, MODEL_FAMILIES, RESULT_VERBS, alternation
 
 # 'we', 'it', 'our quantized models', 'the proposed method', 'this approach': the paper itself;
 # so is a LaTeX macro the authors define for its name ('\name outperforms GRPO', 'our \name
@@ -147,6 +146,52 @@ PROPOSES = AsciiFirst(
     r"our\s+(?:[\w-]+\s+){0,2}?(?:method|approach|framework|model|system|technique|algorithm|architecture|pipeline)s?)\b",
     re.IGNORECASE,
 )
+
+#: A proposed-method construction: from the abstract and the names of the paper's own methods
+#: (in the order the rules rank them), the proposed method, or None.
+ProposedConstruction = Callable[[str, tuple[str, ...]], "str | None"]
+
+
+def _first_own_name(abstract: str, own: tuple[str, ...]) -> str | None:
+    return own[0] if own else None
+
+
+def _unnamed_proposed(abstract: str, own: tuple[str, ...]) -> str | None:
+    return UNNAMED_PROPOSED if PROPOSES.search(abstract) else None
+
+
+#: Which method is the paper's own (contract v3): the constructions :func:`proposed_method`
+#: tries, in order.
+PROPOSED: Table[ProposedConstruction] = Table(
+    "proposed method",
+    "a name wins over no name: the first of the paper's own methods (a name only the title writes "
+    "among them, first), else an unnamed method when the paper says it brings one; a paper that "
+    "does neither proposes nothing",
+    (
+        Construction(
+            'first-own-name',
+            _first_own_name,
+            "the method the contribution cues name first (or the title's name) is the paper's",
+            (
+                Example('We propose FooNet, a sparse decoder. Our model reaches 81.1 F1 on SQuAD.', 'FooNet', 'method'),
+            ),
+        ),
+        Construction(
+            'unnamed-proposed',
+            _unnamed_proposed,
+            "'We propose a novel attention network. Our model reaches ...': a method the paper brings but never names is still its own",
+            (
+                Example('We propose a novel attention network. Our model reaches 81.1 F1 on SQuAD.', True, 'proposed'),
+            ),
+        ),
+    ),
+)
+
+
+def proposed_method(abstract: str, own: tuple[str, ...]) -> str | None:
+    """The paper's proposed method (:data:`UNNAMED_PROPOSED` for one it never names): the first
+    construction of :data:`PROPOSED` that gives one, else None."""
+    return next((f for c in PROPOSED.entries if (f := c.run(abstract, own)) is not None), None)
 
 
 @dataclass(frozen=True)
@@ -658,7 +703,7 @@ _ARTICLE_BEFORE = re.compile(r"\b(?:a|an|the)\s+$", re.IGNORECASE)
 
 
 # What a clause names as the other side of its comparison ('improves over GPT-4o', 'than M').
-_OTHER_SIDE_WORDS = r"\b(?:over|than|against|outperform\w*|surpass\w*|beat\w*|exceed\w*)\s+(?:the\s+)?"
+_OTHER_SIDE_WORDS = r"\b(?:over|than|against|(?:" + BEATING_STEMS + r")\w*)\s+(?:the\s+)?"
 _OTHER_SIDE = re.compile(_OTHER_SIDE_WORDS + "$", re.IGNORECASE)
 _OTHER_SIDE_ANY = re.compile(_OTHER_SIDE_WORDS, re.IGNORECASE)
 
