@@ -3,9 +3,14 @@ rows' block keys, so what splits it (a metric, a benchmark, a setting) can be re
 
 from __future__ import annotations
 
+import importlib.util
+import json
 from pathlib import Path
 
+from .conftest import FIXTURES, ROOT
 from .test_scirex import BOARDS, _boards, _claim
+
+RECORDED = FIXTURES / "recorded"
 
 
 def test_a_pair_in_two_blocks_is_listed_with_both_rows_keys(tmp_path: Path) -> None:
@@ -31,3 +36,41 @@ def test_pairs_in_one_block_are_not_listed(tmp_path: Path) -> None:
     })
     assert (figures.pairs_one_block, figures.split) == (1, ())
     assert figures.to_dict()["split_pairs"] == []
+
+
+def _quality():
+    """benchmarks/quality.py, loaded as a module (the benchmarks are scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location("quality", ROOT / "benchmarks" / "quality.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _recording(path: Path, source: Path, ids: set[str] | None = None, first: int = 0) -> None:
+    """The header of a recording and its answers for ``ids`` (or its ``first`` answers)."""
+    lines = source.read_text(encoding="utf-8").splitlines()
+    answers = [line for line in lines[1:] if line.strip()]
+    kept = [line for line in answers if json.loads(line)["id"] in ids] if ids else answers[:first]
+    path.write_text("\n".join([lines[0], *kept]) + "\n", encoding="utf-8")
+
+
+def test_replay_measures_the_scirex_sets_as_the_rules_rows_and_pooled(tmp_path: Path) -> None:
+    """The two text8 papers of tune-scirex (tuning text), replayed: their pair is ranked by both
+    backends; the rules take the metric of '1.08' for perplexity ('bpc / perplexity from 1.13 to
+    1.08'), the recorded model for bits per character, so only the rules split it."""
+    recorded = tmp_path / "recorded"
+    recorded.mkdir()
+    _recording(recorded / "tune-scirex.jsonl", RECORDED / "tune-scirex.jsonl", {"p-03d350ec0c04", "p-e7301bab9e95"})
+    _recording(recorded / "heldout-scirex.jsonl", RECORDED / "heldout-scirex.jsonl", first=1)
+    rows, pooled = _quality().replay_rows(None, tmp_path / "scratch", recorded)
+    boards = {r["set"]: r["leaderboards"] for r in rows}
+    assert boards["tune-scirex rules"]["pairs"] == {"in_gold": 1, "both_ranked": 1, "one_block": 0, "one_block_share": 0.0}
+    assert boards["tune-scirex replay"]["pairs"] == {"in_gold": 1, "both_ranked": 1, "one_block": 1, "one_block_share": 1.0}
+    assert [p["second"]["key"][1] for p in boards["tune-scirex rules"]["split_pairs"]] == ["perplexity"]
+    assert boards["heldout-scirex replay"]["reconstruction"]["of"] == 0  # 0 of 0, shown as such
+    assert [name for name, _ in pooled] == [
+        "all recorded SciREX papers rules (tune-scirex + heldout-scirex, one run)",
+        "all recorded SciREX papers replay (tune-scirex + heldout-scirex, one run)",
+    ]
+    entries = boards["tune-scirex rules"]["reconstruction"]["of"]  # heldout-scirex adds none
+    assert [(b.entries, b.pairs_ranked, b.pairs_one_block) for _, b in pooled] == [(entries, 1, 0), (entries, 1, 1)]

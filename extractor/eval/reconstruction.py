@@ -147,6 +147,7 @@ class SplitPair:
             }  # fmt: skip
 
         return {
+            "description": self.describe(),
             "leaderboard": list(self.first.leaderboard),
             "first": side(self.first, self.first_row),
             "second": side(self.second, self.second_row),
