@@ -24,12 +24,15 @@ import argparse
 import json
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from extractor.api import run
 from extractor.config import RunConfig, make_config
-from extractor.eval.reconstruction import Leaderboards, evaluate_leaderboards
+from extractor.eval.reconstruction import Leaderboards, evaluate_leaderboards, leaderboards
 from extractor.eval.score import Report, evaluate_run
+from extractor.pipeline.ingest import read_inputs
+from extractor.pipeline.rundir import read_papers
 from extractor.rules import RULES_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +41,7 @@ SCIREX = "fixtures/external/scirex/scirex_train_abstracts.jsonl"
 ROLE_ORDER = {"held-out": 0, "pooled": 1, "tuning": 2, "in-sample": 3}
 ATTRIBUTES = ("metric", "benchmark", "subject", "kind")
 RECORDED = ROOT / "fixtures" / "recorded"
+SCIREX_ROW = "all SciREX train abstracts (tuning text)"
 sys.path.insert(0, str(ROOT))  # the fake server of tests/, for --backend replay
 
 
@@ -75,16 +79,16 @@ def _of(figure: dict, share: str, right: str, of: str) -> str:
     return f"{_f(figure[share])} ({figure[right]} of {figure[of]})"
 
 
-def leaderboard_markdown(rows: list[dict], scirex: Leaderboards | None = None) -> str:
-    """The leaderboard figures beside tuple recall; a '—' is 0 of 0, not a success."""
+def leaderboard_markdown(rows: list[dict], boards_only: Sequence[tuple[str, Leaderboards]] = ()) -> str:
+    """The leaderboard figures beside tuple recall, then rows of SciREX figures alone
+    (``boards_only``: a run over several sets' papers); a '—' is 0 of 0, not a success."""
     lines = [
         "| set | tuple recall | leaderboard-ready recall | named-benchmark accuracy "
         "| SciREX reconstruction | cross-paper pairs in one block (both ranked / in gold) | blocks per gold leaderboard |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     board_rows = [(f"{r['set']} ({r['role']})", r, r["leaderboards"]) for r in rows]
-    if scirex is not None:
-        board_rows.append(("all SciREX train abstracts (tuning text)", None, scirex.to_dict()))
+    board_rows += [(name, None, boards.to_dict()) for name, boards in boards_only]
     for name, r, boards in board_rows:
         cells = ["", "", ""]
         if r is not None:
@@ -105,6 +109,15 @@ def leaderboard_markdown(rows: list[dict], scirex: Leaderboards | None = None) -
             cells += ["", "", ""]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def split_pairs_markdown(named: Sequence[tuple[str, dict | None]]) -> str:
+    """Each cross-paper pair both ranked but in two blocks (``Leaderboards.to_dict()`` of each
+    named row), with both rows' block keys: what splits it can be read off."""
+    lines = [f"- {name}: {pair['description']}" for name, boards in named if boards for pair in boards["split_pairs"]]
+    return "\n".join(
+        ["Cross-paper pairs both ranked but in two blocks (benchmark key, metric key, unit, setting key, size):", *(lines or ["- none"])]
+    )
 
 
 def markdown(rows: list[dict]) -> str:
@@ -133,7 +146,6 @@ def replay_run(recording: Path, abstracts: Path, gold: Path, scratch: Path, cach
     server answering with ``recording``, as ``extractor run --backend openai`` does (SDK,
     instructor, grounding and its re-asks, cache). Returns (inputs, gold, run directory): the
     recorded papers and their gold, so the rules can be run and scored on the same papers."""
-    from extractor.pipeline.ingest import read_inputs
     from tests.fake_openai import FakeOpenAI, Replay, abstract_key
 
     replay = Replay.read(recording)
@@ -154,11 +166,15 @@ def replay_run(recording: Path, abstracts: Path, gold: Path, scratch: Path, cach
     return inputs, gold_part, out
 
 
-def replay_rows(roles: list[str] | None, scratch: Path, recorded: Path = RECORDED) -> list[dict]:
+def replay_rows(
+    roles: list[str] | None, scratch: Path, recorded: Path = RECORDED
+) -> tuple[list[dict], list[tuple[str, Leaderboards]]]:
     """For each set with a recording in ``recorded``: the rules' row and the replayed answers'
-    row, on the recorded papers."""
+    row, on the recorded papers; for the sets drawn from SciREX, their leaderboard figures, and
+    per backend those of all recorded SciREX papers as one run (so pairs across sets count)."""
     rows = []
     held_out: dict[str, list[Report]] = {"rules": [], "replay": []}
+    scirex_runs: dict[str, list[tuple[str, Path, list[str]]]] = {"rules": [], "replay": []}
     for spec in json.loads(SETS.read_text(encoding="utf-8")):
         recording = recorded / f"{spec['name']}.jsonl"
         if (roles and spec["role"] not in roles) or not recording.is_file():
@@ -168,14 +184,27 @@ def replay_rows(roles: list[str] | None, scratch: Path, recorded: Path = RECORDE
         run([str(inputs)], where / "rules", make_config("rules", use_cache=False))
         for backend, out in (("rules", where / "rules"), ("replay", replayed)):
             report = evaluate_run(out, gold)
-            rows.append(row(f"{spec['name']} {backend}", spec["role"], report))
+            boards = None
+            if spec["abstracts"] == SCIREX:  # as for the rules rows: SciREX's tuples, this set's papers
+                ids = [p.id for p in report.papers]
+                boards = evaluate_leaderboards(out, ROOT / SCIREX, ids)
+                scirex_runs[backend].append((spec["name"], out, ids))
+            rows.append(row(f"{spec['name']} {backend}", spec["role"], report, boards))
             if spec["role"] == "held-out":
                 held_out[backend].append(report)
     for backend, reports in held_out.items():
         if len(reports) > 1:
             pooled = Report(reports[0].fields, [p for r in reports for p in r.papers], [])
             rows.append(row(f"all held-out {backend}", "pooled", pooled))
-    return held_out_first(rows)
+    pooled_boards = []
+    for backend, parts in scirex_runs.items():
+        if len(parts) > 1:
+            results = [paper for _, out, _ in parts for paper in read_papers(out)]
+            ids = [i for _, _, part in parts for i in part]
+            names = " + ".join(name for name, _, _ in parts)
+            boards = leaderboards(results, read_inputs([str(ROOT / SCIREX)]), ids)
+            pooled_boards.append((f"all recorded SciREX papers {backend} ({names}, one run)", boards))
+    return held_out_first(rows), pooled_boards
 
 
 def main() -> None:
@@ -196,16 +225,19 @@ def main() -> None:
     args = parser.parse_args()
     if args.backend == "replay":
         with tempfile.TemporaryDirectory() as scratch:
-            rows = replay_rows(args.role, Path(scratch), args.recorded)
+            rows, pooled_boards = replay_rows(args.role, Path(scratch), args.recorded)
         if not rows:
             raise SystemExit(f"no recording in {args.recorded} for the sets asked")
         if args.json:
-            print(json.dumps({"backend": "replay", "rules_version": RULES_VERSION, "sets": rows}, indent=2))
+            pooled = {name: boards.to_dict() for name, boards in pooled_boards}
+            print(json.dumps({"backend": "replay", "rules_version": RULES_VERSION, "sets": rows, "scirex_pooled": pooled}, indent=2))
         else:
             print(f"recorded answers replayed (backend openai against the replaying fake) beside rules {RULES_VERSION}, on the recorded papers")
-            print(leaderboard_markdown(rows))
+            print(leaderboard_markdown(rows, pooled_boards))
             print()
             print(markdown(rows))
+            print()
+            print(split_pairs_markdown([(r["set"], r["leaderboards"]) for r in rows] + [(n, b.to_dict()) for n, b in pooled_boards]))
         return
     config = make_config(args.backend, args.model, use_cache=False)  # key and base URL as for a run
     rows, held_out = [], []
@@ -236,9 +268,12 @@ def main() -> None:
         print(json.dumps(out, indent=2))
     else:
         print(f"backend {args.backend}" + (f", rules {RULES_VERSION}" if args.backend == "rules" else ""))
-        print(leaderboard_markdown(rows, scirex))
+        scirex_row = [(SCIREX_ROW, scirex)] if scirex else []
+        print(leaderboard_markdown(rows, scirex_row))
         print()
         print(markdown(rows))
+        print()
+        print(split_pairs_markdown([(r["set"], r["leaderboards"]) for r in rows] + [(n, b.to_dict()) for n, b in scirex_row]))
 
 
 if __name__ == "__main__":

@@ -284,3 +284,26 @@ def test_a_phrase_for_others_work_names_no_subject(name: str, named: bool) -> No
     assert names_an_entity(name) is named
     claim = normalize_claim(_claim(method=name, metric="accuracy", benchmark="GSM8K", value=71.2, unit="%"))
     assert bool(claim.method_key) is named
+
+
+def test_bits_per_char_as_the_papers_write_it_is_bits_per_character() -> None:
+    """The SciREX train abstracts (tuning text) write '1.27 bits / char on text8' beside '1.08
+    bpc on text8'; one text8 leaderboard of bits per character."""
+    for written in ("bits / char", "bits/char", "bits per char", "bits-per-char"):
+        assert (normalize_metric(written).name, normalize_metric(written).known) == ("bits per character", True)
+
+
+def test_a_unit_that_names_the_metric_is_no_unit_of_its_own() -> None:
+    """'1.27 BPC' (unit BPC, metric bits per character) and '1.08 bits per character' (no unit)
+    are one block; the unit as written stays on the row."""
+    as_unit = normalize_claim(_claim(value=1.27, metric="bits per character", unit="BPC", benchmark="text8"))
+    spelled = normalize_claim(_claim(value=1.27, metric="bits / char", unit="bits / char", benchmark="text8"))
+    bare = normalize_claim(_claim(value=1.08, metric="BPC", benchmark="text8"))
+    assert as_unit.comparability_key == spelled.comparability_key == bare.comparability_key
+    assert (as_unit.unit, as_unit.comparable, as_unit.comparable_unit) == ("BPC", 1.27, "")
+    bleu = normalize_claim(_claim(value=28.4, metric="BLEU", unit="BLEU", benchmark="WMT14"))
+    assert bleu.comparability_key == normalize_claim(_claim(value=28.4, metric="BLEU", benchmark="WMT14")).comparability_key
+    other = normalize_claim(_claim(value=1.27, metric="perplexity", unit="BPC", benchmark="text8"))
+    assert other.comparable_unit == "BPC"  # another metric's name as the unit: kept apart
+    percent = normalize_claim(_claim(value=83.0, metric="accuracy", unit="%", benchmark="GSM8K"))
+    assert percent.comparable_unit == "%"  # a unit proper is never taken for a metric

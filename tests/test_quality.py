@@ -8,8 +8,7 @@ a floor there guards the rules' generality, not a target to fit.
 
 The leaderboard figures of contract v3 have floors too (docs/quality.md): leaderboard-ready
 recall and named-benchmark accuracy per set, and SciREX leaderboard reconstruction and
-cross-paper pairs, measured with gold of version 2 and rules 2.5 (the "before" figures; the
-floors move up when the v3 gold and rules land).
+cross-paper pairs, measured with rules 3.0 on version-3 gold.
 """
 
 from __future__ import annotations
@@ -49,7 +48,7 @@ FLOORS: dict[str, dict[str, float]] = {
 BOARD_FLOORS: dict[str, dict[str, float]] = {
     "dev": {"ready": 0.76, "named_benchmark": 0.92},  # 20 of 25 (0.800), 42 of 44 (0.955)
     "tune-new": {"ready": 0.51, "named_benchmark": 0.61},  # 24 of 44 (0.545), 46 of 72 (0.639)
-    "tune-scirex": {"ready": 0.56, "named_benchmark": 0.77},  # 0.596, 0.798
+    "tune-scirex": {"ready": 0.56, "named_benchmark": 0.77},  # 70 of 114 (0.614), 105 of 129 (0.814)
     "heldout-scirex": {"ready": 0.0, "named_benchmark": 0.19},  # 0 of 9, 2 of 9 (0.222)
     "heldout-new": {"ready": 0.15, "named_benchmark": 0.63},  # 3 of 16 (0.188), 16 of 24 (0.667)
     "heldout2-new": {"ready": 0.42, "named_benchmark": 0.59},  # 9 of 20 (0.450), 18 of 29 (0.621)
@@ -94,14 +93,15 @@ def test_the_rules_stay_above_their_quality_floor(name: str) -> None:
 
 
 def test_the_rules_reconstruct_scirex_leaderboards_above_their_floor() -> None:
-    """All SciREX train abstracts (tuning text): 12 of 33 entries reconstructed (0.364), 29 of
-    them in tune-scirex (12, 0.414), none in heldout-scirex (0 of 0: no floor); of 3
-    cross-paper pairs, 2 both ranked, 1 of them in one block."""
+    """All SciREX train abstracts (tuning text), rules 3.0: 23 of 33 entries reconstructed
+    (0.697), 29 of them in tune-scirex (19, 0.655), none in heldout-scirex (0 of 0: no floor);
+    of 3 cross-paper pairs, 2 both ranked, 1 of them in one block (docs/merging.md, "Measured",
+    says what splits the other)."""
     scirex = list(read_inputs([str(ROOT / SCIREX)]))
     results = rules_run(ROOT / SCIREX, {p.id for p in scirex})
     everything = leaderboards(results, scirex)
     assert everything.entries == 33  # the entries are SciREX's: a change here is a change of rule
-    assert everything.reconstructed / everything.entries >= 0.33
+    assert everything.reconstructed / everything.entries >= 0.66
     assert everything.pairs == 3 and everything.pairs_ranked >= 2 and everything.pairs_one_block >= 1
     tuned = leaderboards(results, scirex, {g.id for g in read_gold(ROOT / SETS["tune-scirex"]["gold"])})
-    assert tuned.reconstructed / tuned.entries >= 0.37
+    assert tuned.reconstructed / tuned.entries >= 0.62

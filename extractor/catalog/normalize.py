@@ -467,6 +467,12 @@ def aliased(name: str | None, kind: str, aliases: Aliases | None) -> str | None:
     return aliases.get(kind, {}).get(fold_key(name), name)
 
 
+def _names_the_metric(unit: str | None, metric: MetricInfo) -> bool:
+    """Whether a unit is the claim's metric itself ('1.27 BPC', '28.4 BLEU'): then the number
+    is a plain one, comparable with the same metric written without a unit."""
+    return metric.known and not known_unit(unit) and normalize_metric(unit).name == metric.name
+
+
 def _translated(benchmark: BenchmarkInfo, evidence: str) -> str | None:
     """The language pair of a translation benchmark's result, from the claim's own words when
     they write one pair ('On the WMT 2014 English-to-French task, ...')."""
@@ -480,7 +486,7 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     benchmark = normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases))
     metric = normalize_metric(aliased(claim.metric, "metric", aliases))
     unit = normalize_unit(claim.unit)
-    converted = comparable(claim.value, unit, metric.scale)
+    converted = comparable(claim.value, None if _names_the_metric(unit, metric) else unit, metric.scale)
     setting = with_written(
         parse_setting(claim.setting), benchmark.split or metric.split, benchmark.section,
         benchmark.languages or _translated(benchmark, claim.evidence),

@@ -8,13 +8,14 @@ An entry whose score and dataset the abstract writes (``score_in_abstract``,
 leaderboard forms blocks with (``comparability_key`` of :mod:`extractor.catalog.normalize`, so
 the catalog's matcher serves both), and its method where the abstract or the title writes one.
 Pairs of entries of two papers on one SciREX leaderboard (same dataset and metric) that are
-both reconstructed should land in one block of the run's board.
+both reconstructed should land in one block of the run's board; those that do not are listed
+with the two rows' block keys (:class:`SplitPair`), so what splits them can be read off.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -96,19 +97,70 @@ def _row_matches(entry: Entry, claim: Claim) -> bool:
     return not entry.method_written or name_cost(names, [entry.method]) is not None
 
 
-def ranked_blocks(results: Sequence[PaperResult], entries: Iterable[Entry]) -> dict[Entry, int]:
-    """Each reconstructed entry -> the block of the first ranked row that reconstructs it."""
-    claims = {(r.id, c.id): c for r in results if r.extraction for c in r.extraction.claims}
+@dataclass(frozen=True)
+class Placed:
+    """The ranked row that reconstructs an entry: its block and the key that formed the block."""
+
+    block: int
+    claim: Claim
+    key: tuple  # comparability_key: benchmark key, metric key, unit, setting key, size
+
+
+def ranked_blocks(results: Sequence[PaperResult], entries: Iterable[Entry]) -> dict[Entry, Placed]:
+    """Each reconstructed entry -> the first ranked row that reconstructs it."""
+    claims = {(r.id, c.id): (c, r.extraction.models) for r in results if r.extraction for c in r.extraction.claims}
     scores = build_leaderboard(results).scores
-    rows: dict[str, list[tuple[Claim, int]]] = {}
+    rows: dict[str, list[Placed]] = {}
     for paper_id, claim_id, block in zip(scores["paper_id"], scores["claim_id"], scores["block"]):
-        rows.setdefault(paper_id, []).append((claims[(paper_id, claim_id)], int(block)))
-    found: dict[Entry, int] = {}
+        claim, models = claims[(paper_id, claim_id)]
+        key = normalize_claim(claim, models).comparability_key
+        rows.setdefault(paper_id, []).append(Placed(int(block), claim, key))
+    found: dict[Entry, Placed] = {}
     for entry in entries:
-        block = next((b for claim, b in rows.get(entry.paper_id, []) if _row_matches(entry, claim)), None)
-        if block is not None:
-            found[entry] = block
+        placed = next((row for row in rows.get(entry.paper_id, []) if _row_matches(entry, row.claim)), None)
+        if placed is not None:
+            found[entry] = placed
     return found
+
+
+def _key_text(key: tuple) -> str:
+    benchmark, metric, unit, setting, size = key
+    return f"({benchmark!r}, {metric!r}, {unit!r}, {setting!r}, {size!r})"
+
+
+@dataclass(frozen=True)
+class SplitPair:
+    """Two papers' entries on one SciREX leaderboard, both ranked, in two blocks of the run."""
+
+    first: Entry
+    first_row: Placed
+    second: Entry
+    second_row: Placed
+
+    def to_dict(self) -> dict:
+        def side(entry: Entry, row: Placed) -> dict:
+            claim = row.claim
+            return {
+                "paper_id": entry.paper_id, "value": entry.value, "claim_id": claim.id,
+                "benchmark": claim.benchmark, "metric": claim.metric, "setting": claim.setting,
+                "block": row.block, "key": list(row.key),
+            }  # fmt: skip
+
+        return {
+            "description": self.describe(),
+            "leaderboard": list(self.first.leaderboard),
+            "first": side(self.first, self.first_row),
+            "second": side(self.second, self.second_row),
+        }
+
+    def describe(self) -> str:
+        """One line: the gold leaderboard, then each side's paper, value and block key."""
+        material, metric = self.first.leaderboard
+        sides = [
+            f"{e.paper_id} {e.value:g} {_key_text(row.key)}"
+            for e, row in ((self.first, self.first_row), (self.second, self.second_row))
+        ]
+        return f"{material} / {metric}: " + " vs ".join(sides)
 
 
 @dataclass(frozen=True)
@@ -122,6 +174,7 @@ class Leaderboards:
     pairs_one_block: int  # ... in one block of the run's board
     boards: int  # SciREX leaderboards with reconstructed entries of two or more papers
     blocks: int  # the run's blocks those entries fall in, summed over those leaderboards
+    split: tuple[SplitPair, ...] = ()  # the pairs both ranked but in two blocks
 
     def to_dict(self) -> dict:
         def share(part: int, whole: int) -> float | None:
@@ -136,19 +189,29 @@ class Leaderboards:
                 "one_block_share": share(self.pairs_one_block, self.pairs_ranked),
             },
             "blocks_per_leaderboard": {"mean": share(self.blocks, self.boards), "leaderboards": self.boards},
+            "split_pairs": [pair.to_dict() for pair in self.split],
         }
 
 
-def score_leaderboards(entries: Sequence[Entry], found: Mapping[Entry, int]) -> Leaderboards:
+def _cross_pairs(entries: Sequence[Entry]) -> Iterator[tuple[Entry, Entry]]:
+    """Pairs of entries of two different papers on one SciREX leaderboard."""
+    for first, second in combinations(entries, 2):
+        if first.leaderboard == second.leaderboard and first.paper_id != second.paper_id:
+            yield first, second
+
+
+def score_leaderboards(entries: Sequence[Entry], found: Mapping[Entry, Placed]) -> Leaderboards:
     """The figures of these entries, given where the run ranks them (:func:`ranked_blocks`)."""
     pairs = ranked = one_block = 0
-    for first, second in combinations(entries, 2):
-        if first.leaderboard != second.leaderboard or first.paper_id == second.paper_id:
-            continue
+    split: list[SplitPair] = []
+    for first, second in _cross_pairs(entries):
         pairs += 1
         if first in found and second in found:
             ranked += 1
-            one_block += found[first] == found[second]
+            if found[first].block == found[second].block:
+                one_block += 1
+            else:
+                split.append(SplitPair(first, found[first], second, found[second]))
     by_board: dict[tuple[str, str], list[Entry]] = {}
     for entry in entries:
         if entry in found:
@@ -161,7 +224,8 @@ def score_leaderboards(entries: Sequence[Entry], found: Mapping[Entry, int]) -> 
         ranked,
         one_block,
         len(shared),
-        sum(len({found[e] for e in board}) for board in shared),
+        sum(len({found[e].block for e in board}) for board in shared),
+        tuple(split),
     )
 
 
