@@ -30,3 +30,9 @@ def test_the_front_door_still_gives_every_name() -> None:
         assert getattr(extractor, name) is not None
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         extractor.nothing  # noqa: B018 (the access is the test)
+
+
+def test_the_leaderboard_loads_no_openpyxl() -> None:
+    """The run's leaderboard is written by XlsxWriter: openpyxl (about 0.15 s to import) is for
+    review sheets and workbook inputs only, so `extractor run` does not pay for it."""
+    assert "openpyxl" not in loaded_after("from extractor.leaderboard import write_run_leaderboard; import extractor.api")

@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from zipfile import BadZipFile
 
-from openpyxl.utils.exceptions import InvalidFileException
-
 from extractor.errors import ReviewError
 from extractor.eval.score import GoldClaim, GoldOptional, GoldPaper
 from extractor.pipeline.rundir import (
@@ -25,8 +23,6 @@ from extractor.pipeline.rundir import (
     read_papers,
 )
 from extractor.progress import Step, silent
-from extractor.review.apply import Plan, plan
-from extractor.review.sheet import build_workbook, read_workbook
 from extractor.review.state import (
     Conflict,
     ReviewMark,
@@ -108,6 +104,8 @@ def export_review(run_dir: Path, out: Path, store: Path | None = None, step: Ste
     """Write the review workbook; returns how many items of each kind it holds."""
     if Path(out).suffix.lower() != ".xlsx":
         raise ReviewError(f"{out}: the review workbook is an .xlsx file; give --out a name ending in .xlsx")
+    from extractor.review.sheet import build_workbook  # openpyxl: only a review sheet needs it
+
     state = load_state(run_dir, store)
     atomic_write_bytes(Path(out), build_workbook(state, step))
     counts: dict[str, int] = {}
@@ -152,6 +150,11 @@ def apply_review(
     reviewer = reviewer.strip()
     if not reviewer:
         raise ReviewError("--reviewer needs a name")
+    from openpyxl.utils.exceptions import InvalidFileException  # openpyxl: only a sheet needs it
+
+    from extractor.review.apply import plan
+    from extractor.review.sheet import read_workbook
+
     sheet = Path(sheet)
     try:
         rows = read_workbook(sheet)
@@ -161,7 +164,7 @@ def apply_review(
     path = store_path(run_dir, store)
     with CorrectionStore(path) as db, db.transaction():
         state = review_state(papers, db.history({p.id for p in papers}))
-        result: Plan = plan(rows, state)
+        result = plan(rows, state)
         counts = result.counts()
         batch_id, written = None, []
         if result.corrections:
