@@ -53,6 +53,7 @@ REMOVABLE = {
     "metric": (metric, "METRIC"),
     "proposed method": (subject, "PROPOSED"),
     "subject": (subject, "SUBJECT"),
+    "subject at the number": (subject, "SUBJECT_AT_THE_NUMBER"),
     "title name": (names, "TITLE_NAME"),
 }
 # Entries whose examples something outside the table reads the same way when they are left out:
