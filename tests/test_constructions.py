@@ -47,6 +47,7 @@ REMOVABLE = {
     "align": (lists, "ALIGN"),
     "benchmark": (benchmark, "BENCHMARK"),
     "benchmark from context": (benchmark, "CONTEXT_BENCHMARK"),
+    "benchmark once the metric is read": (benchmark, "MEASURED_BENCHMARK"),
     "claim or not": (claims, "ROLE"),
     "direction": (change, "DIRECTION"),
     "kind": (change, "KIND"),

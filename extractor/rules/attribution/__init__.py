@@ -115,9 +115,9 @@ def build_claims(
         benchmark, own_benchmark = benchmark_of(text, q, benchmarks, clause, sentence, following)
         if metric and benchmark and name_key(metric) == name_key(benchmark):
             metric, firm = None, False  # 'GSM8K: 85.3' labels the number with where, not what
-        named = benchmark_in_metric(text, metric, benchmarks, sentence, q)
+        named = benchmark_in_metric(text, q, benchmarks, clause, sentence, following, metric)
         if named:  # 'improves GSM8K accuracy by 3.1 points and MATH accuracy by 4.2 points'
-            benchmark, own_benchmark = named, True
+            benchmark, own_benchmark = named
         kind, direction = kind_of_gap(text, q, clause, metric, (kind, direction))
         baseline = baseline_of(text, q, clause) if kind == "change" or q.form == "before" else None
         if q.form == "before" and baseline is None:
