@@ -5,7 +5,7 @@ writes it; a test fails when the page and the tables drift apart."""
 from __future__ import annotations
 
 from extractor.rules.attribution.benchmark import BENCHMARK, CONTEXT_BENCHMARK, MEASURED_BENCHMARK
-from extractor.rules.attribution.change import DIRECTION, KIND
+from extractor.rules.attribution.change import ALIGNED_DIRECTION, DIRECTION, KIND, MEASURED_KIND
 from extractor.rules.attribution.lists import ALIGN
 from extractor.rules.attribution.metric import METRIC, METRIC_FALLBACK
 from extractor.rules.attribution.subject import PROPOSED, SUBJECT, SUBJECT_AT_THE_NUMBER
@@ -25,8 +25,10 @@ TABLES: tuple[Table, ...] = (
     SUBJECT_AT_THE_NUMBER,
     SUBJECT,
     KIND,
+    MEASURED_KIND,
     DIRECTION,
     ALIGN,
+    ALIGNED_DIRECTION,
 )
 
 
