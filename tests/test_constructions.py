@@ -47,17 +47,23 @@ REMOVABLE = {
     "align": (lists, "ALIGN"),
     "benchmark": (benchmark, "BENCHMARK"),
     "benchmark from context": (benchmark, "CONTEXT_BENCHMARK"),
+    "benchmark once the metric is read": (benchmark, "MEASURED_BENCHMARK"),
     "claim or not": (claims, "ROLE"),
     "direction": (change, "DIRECTION"),
+    "direction once aligned": (change, "ALIGNED_DIRECTION"),
     "kind": (change, "KIND"),
+    "kind once the metric is read": (change, "MEASURED_KIND"),
     "metric": (metric, "METRIC"),
+    "metric after the grammar": (metric, "METRIC_FALLBACK"),
     "proposed method": (subject, "PROPOSED"),
     "subject": (subject, "SUBJECT"),
+    "subject at the number": (subject, "SUBJECT_AT_THE_NUMBER"),
     "title name": (names, "TITLE_NAME"),
 }
 # Entries whose examples something outside the table reads the same way when they are left out:
-# metric_of's fallback takes the noun after the number too, only not firmly bound; the last role
-# construction always answers (without it a quantity has no role at all).
+# the last entry of the 'metric after the grammar' table takes the noun after the number too, only
+# not firmly bound; the last role construction always answers (without it a quantity has no role
+# at all).
 SHADOWED = {("metric", "after-the-number"), ("claim or not", "bare-number")}
 
 

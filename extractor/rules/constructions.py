@@ -4,16 +4,32 @@ writes it; a test fails when the page and the tables drift apart."""
 
 from __future__ import annotations
 
-from extractor.rules.attribution.benchmark import BENCHMARK, CONTEXT_BENCHMARK
-from extractor.rules.attribution.change import DIRECTION, KIND
+from extractor.rules.attribution.benchmark import BENCHMARK, CONTEXT_BENCHMARK, MEASURED_BENCHMARK
+from extractor.rules.attribution.change import ALIGNED_DIRECTION, DIRECTION, KIND, MEASURED_KIND
 from extractor.rules.attribution.lists import ALIGN
-from extractor.rules.attribution.metric import METRIC
-from extractor.rules.attribution.subject import PROPOSED, SUBJECT
+from extractor.rules.attribution.metric import METRIC, METRIC_FALLBACK
+from extractor.rules.attribution.subject import PROPOSED, SUBJECT, SUBJECT_AT_THE_NUMBER
 from extractor.rules.claims import ROLE
 from extractor.rules.names import TITLE_NAME
 from extractor.rules.table import Table
 
-TABLES: tuple[Table, ...] = (ROLE, METRIC, BENCHMARK, CONTEXT_BENCHMARK, PROPOSED, TITLE_NAME, SUBJECT, KIND, DIRECTION, ALIGN)
+TABLES: tuple[Table, ...] = (
+    ROLE,
+    METRIC,
+    METRIC_FALLBACK,
+    BENCHMARK,
+    MEASURED_BENCHMARK,
+    CONTEXT_BENCHMARK,
+    PROPOSED,
+    TITLE_NAME,
+    SUBJECT_AT_THE_NUMBER,
+    SUBJECT,
+    KIND,
+    MEASURED_KIND,
+    DIRECTION,
+    ALIGN,
+    ALIGNED_DIRECTION,
+)
 
 
 def _cell(text: str) -> str:

@@ -115,10 +115,10 @@ def build_claims(
         benchmark, own_benchmark = benchmark_of(text, q, benchmarks, clause, sentence, following)
         if metric and benchmark and name_key(metric) == name_key(benchmark):
             metric, firm = None, False  # 'GSM8K: 85.3' labels the number with where, not what
-        named = benchmark_in_metric(text, metric, benchmarks, sentence, q)
+        named = benchmark_in_metric(text, q, benchmarks, clause, sentence, following, metric)
         if named:  # 'improves GSM8K accuracy by 3.1 points and MATH accuracy by 4.2 points'
-            benchmark, own_benchmark = named, True
-        kind, direction = kind_of_gap(text, q, clause, metric, (kind, direction))
+            benchmark, own_benchmark = named
+        kind, direction = kind_of_gap(text, q, (clause, sentence), metric, (kind, direction))
         baseline = baseline_of(text, q, clause) if kind == "change" or q.form == "before" else None
         if q.form == "before" and baseline is None:
             baseline = starting_condition(text, q, sentence, subjects)
@@ -151,7 +151,9 @@ def build_claims(
             setting=_setting(readings, text, doc.clause_of(d.q.start))
             or _setting(readings, text, doc.sentence_of(d.q.start)),
             kind=d.kind,
-            direction=improved_direction(text, d.q, doc.sentence_of(d.q.start), d.metric, d.direction),
+            direction=improved_direction(
+                text, d.q, (doc.clause_of(d.q.start), doc.sentence_of(d.q.start)), d.metric, (d.kind, d.direction)
+            ),
             proposed=d.method is not None and d.method in own,
             evidence=_evidence(doc, d.q, mentions),
         )

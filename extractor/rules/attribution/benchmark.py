@@ -106,22 +106,6 @@ def _benchmark_in_sentence(
     return None
 
 
-def benchmark_in_metric(
-    text: str, metric: str | None, benchmarks: list[Mention], sentence: tuple[int, int], q: Quantity
-) -> str | None:
-    """A benchmark written in the number's own metric phrase ('GSM8K accuracy by 3.1 points'):
-    it wins over one named after the number for another."""
-    if not metric:
-        return None
-    for m in benchmarks:
-        surface = text[m.start : m.end]
-        if sentence[0] <= m.start < q.start and surface != metric and re.search(
-            r"(?<![\w-])" + re.escape(surface) + r"(?![\w-])", metric
-        ):
-            return m.name
-    return None
-
-
 @dataclass(frozen=True)
 class BenchmarkSite:
     """Where a number stands, which is all a benchmark construction of its sentence reads: the
@@ -178,9 +162,9 @@ BENCHMARK: Table[BenchmarkConstruction] = Table(
     "the first that binds a benchmark wins: what is written at the number (after it, in its "
     "parenthesis) first, and only it says the number is reported on the benchmark itself; then its "
     "own metric phrase before it, then what opens its clause or sentence, and last the one benchmark "
-    "of the sentence, which reaches furthest. A benchmark written in the number's metric phrase "
-    "overrides them all once the metric is read (benchmark_in_metric), and when none binds, the "
-    "context may give one (the 'benchmark from context' table)",
+    "of the sentence, which reaches furthest. Once the metric is read, the 'benchmark once the "
+    "metric is read' table may override them all, and when none binds, the context may give one "
+    "(the 'benchmark from context' table)",
     (
         Construction(
             'reported-at-the-number',
@@ -239,6 +223,60 @@ def benchmark_of(
     site = BenchmarkSite(text, q, benchmarks, clause, sentence, following)
     found = next((f for c in BENCHMARK.entries if (f := c.run(site)) is not None), None)
     return found or (None, False)
+
+
+#: A construction run once the number's metric is read: from the site and the metric, the
+#: benchmark and whether the number is reported 'on' it itself, or None when it says nothing.
+MeasuredBenchmarkConstruction = Callable[[BenchmarkSite, "str | None"], "tuple[str, bool] | None"]
+
+
+def _written_in_the_metric(site: BenchmarkSite, metric: str | None) -> tuple[str, bool] | None:
+    """A benchmark written in the number's own metric phrase ('GSM8K accuracy by 3.1 points')."""
+    if not metric:
+        return None
+    text, sentence, q = site.text, site.sentence, site.q
+    for m in site.benchmarks:
+        surface = text[m.start : m.end]
+        if sentence[0] <= m.start < q.start and surface != metric and re.search(
+            r"(?<![\w-])" + re.escape(surface) + r"(?![\w-])", metric
+        ):
+            return m.name, True
+    return None
+
+
+#: What the number's metric, once read, says about its benchmark: the constructions
+#: :func:`benchmark_in_metric` tries, in order.
+MEASURED_BENCHMARK: Table[MeasuredBenchmarkConstruction] = Table(
+    "benchmark once the metric is read",
+    "run after the metric and benchmark tables (and after a metric that only names the benchmark "
+    "is dropped), since it reads the metric; the first that answers overrides the benchmark the "
+    "number's sentence gave, and none answering keeps it",
+    (
+        Construction(
+            'benchmark-in-the-metric',
+            _written_in_the_metric,
+            "'improves GSM8K accuracy by 3.1 points on MMLU': a benchmark in the number's own metric phrase wins over one named after the number",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet improves GSM8K accuracy by 3.1 points on MMLU.', 'GSM8K', 'benchmark'),
+            ),
+        ),
+    ),
+)
+
+
+def benchmark_in_metric(
+    text: str,
+    q: Quantity,
+    benchmarks: list[Mention],
+    clause: tuple[int, int],
+    sentence: tuple[int, int],
+    following: int,
+    metric: str | None,
+) -> tuple[str, bool] | None:
+    """The benchmark the number's metric gives it (the first construction of
+    :data:`MEASURED_BENCHMARK` that answers), which overrides :func:`benchmark_of`'s, or None."""
+    site = BenchmarkSite(text, q, benchmarks, clause, sentence, following)
+    return next((f for c in MEASURED_BENCHMARK.entries if (f := c.run(site, metric)) is not None), None)
 
 
 # Contract v3: a benchmark from context, in exactly two cases. (1) A sentence that scopes the

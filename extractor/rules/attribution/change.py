@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from extractor.catalog.normalize import normalize_metric
 from extractor.rules.attribution.phrases import (
@@ -25,6 +26,9 @@ from extractor.rules.quantities import Quantity
 from extractor.rules.document import AsciiFirst, Document
 from extractor.rules.table import Construction, Example, Table
 from extractor.rules.vocabulary import BEATING_STEMS, CHANGE_CUE, DECREASE, INCREASE, RISE_FALL_STEMS
+
+S = TypeVar("S")
+A = TypeVar("A")
 
 _PHRASE_BREAK = re.compile(r"[,;]|\.\s|(?<![\w.-])\d")
 # After the number: a comparative, or a change noun heading its phrase ('0.2% step-time
@@ -168,8 +172,8 @@ KIND: Table[KindConstruction] = Table(
     "the first that says wins, and a number none speaks for is a score: what makes a number a "
     "level reached (the two sides of 'from A to B', a labelled value, 'reduces X to N') comes "
     "first, whatever change words its clause holds; then the number's own sign and unit, then the "
-    "cues around it. Once the metric is read, a gap or ratio it names may still make a change a "
-    "score (kind_of_gap)",
+    "cues around it. Once the metric is read, a gap or ratio it names may still change the kind "
+    "(the 'kind once the metric is read' table)",
     (
         Construction(
             'from-a-to-b',
@@ -278,8 +282,9 @@ DIRECTION: Table[DirectionConstruction] = Table(
     "direction",
     "the first that says wins, and a change none speaks for has no direction: a written sign "
     "first, then the verb whose 'by' takes the number (whatever its object names), then the change "
-    "word nearest the number, and last what it is ahead of or behind. Once the metric is read, an "
-    "improvement of a lower-is-better metric is made a decrease (improved_direction)",
+    "word nearest the number, and last what it is ahead of or behind. Once the results are aligned, "
+    "the 'direction once aligned' table may still turn it (an improvement of a lower-is-better "
+    "metric is a decrease)",
     (
         Construction(
             'sign',
@@ -326,7 +331,7 @@ DIRECTION: Table[DirectionConstruction] = Table(
 )
 
 
-def _first(table: Table, site: ChangeSite) -> str | None:
+def _first(table: Table[Callable[[S], A | None]], site: S) -> A | None:
     """The answer of the first construction of ``table`` that gives one."""
     return next((found for c in table.entries if (found := c.run(site)) is not None), None)
 
@@ -340,42 +345,144 @@ def kind_of(doc: Document, q: Quantity, clause: tuple[int, int]) -> tuple[str, s
     return "change", _first(DIRECTION, site)
 
 
-_IMPROVES = AsciiFirst(r"\b(?:improv\w*|gains?|better|enhanc\w*)\b", re.IGNORECASE)
-_RAISES = AsciiFirst(r"\b(?:increas\w*|rais\w*|higher|grow\w*|grew|ris(?:e|es|ing)|rose|larger|greater)\b", re.IGNORECASE)
+@dataclass(frozen=True)
+class MeasuredSite:
+    """Where a number stands once its metric is read, and what it has been read as so far: all
+    a construction that needs the metric reads."""
+
+    text: str
+    q: Quantity
+    clause: tuple[int, int]
+    sentence: tuple[int, int]
+    metric: str | None
+    kind: str
+    direction: str | None
 
 
-def improved_direction(text: str, q: Quantity, sentence: tuple[int, int], metric: str | None, direction: str | None) -> str | None:
-    """The direction says what happens to the measured quantity: an improvement of a
-    lower-is-better metric ('improves test perplexity ..., achieving up to 25.4% gains') is a
-    decrease of it, unless the sentence says the quantity rises."""
-    if direction != "increase" or not metric or normalize_metric(metric).direction != "lower":
-        return direction
-    window = text[sentence[0] : min(sentence[1], q.end + 30)]
-    return "decrease" if _IMPROVES.search(window) and not _RAISES.search(window) else direction
+#: A construction run once the metric is read: the number's new (kind, direction), or None when
+#: it says nothing.
+MeasuredConstruction = Callable[[MeasuredSite], "tuple[str, str | None] | None"]
 
 
 _GAP_OF = re.compile(r"(?:[\w-]+\s+)?(?:gap|ratio)s?\s*(?:of|=|:)\s*" + QUALIFIER + r"$", re.IGNORECASE)
 
 
-def kind_of_gap(
-    text: str, q: Quantity, clause: tuple[int, int], metric: str | None, kind: tuple[str, str | None]
-) -> tuple[str, str | None]:
-    """A gap named by the metric it is a gap in ('a 0.17 perplexity gap', 'reduces the accuracy
-    gap ... to 0.54%') is a difference from a baseline, a change; a gap or ratio named by a
-    property ('a detectability gap of 0.35 AUC', 'a perplexity jump ratio of 2.39x') is itself
-    the measured quantity, a score. What a gap changes by ('narrows the gap by 16%') is a change."""
+def _gap_words(site: MeasuredSite) -> list[str] | None:
+    """The words of the gap or ratio the number is the value of ('perplexity gap', 'detectability
+    gap'), up to its head; None when it is none, or when a sign or a change word before it says
+    it changes ('narrows the gap by 16%')."""
+    text, q, clause, metric = site.text, site.q, site.clause, site.metric
     window = text[max(clause[0], q.start - 60) : q.start].lower()
     if not any(w in window or w in (metric or "").lower() for w in ("gap", "ratio")):
-        return kind
+        return None
     gap_of = _GAP_OF.search(text, max(clause[0], q.start - 60), q.start)
     words = (gap_of.group() if gap_of else metric or "").lower().split()
     words = words[: next((i + 1 for i, w in enumerate(words) if w.rstrip("s") in ("gap", "ratio")), len(words))]
     head = words[-1].rstrip("s") if words else ""
     if head not in ("gap", "ratio") or q.sign or CHANGE_CUE.search(text, max(clause[0], q.start - 40), q.start):
-        return kind
-    if len(words) == 1 or names_metric(words[-2]):
-        return ("change", kind[1]) if head == "gap" else kind
-    return "score", None
+        return None
+    return words
+
+
+def _in_a_metric(words: list[str]) -> bool:
+    return len(words) == 1 or names_metric(words[-2])
+
+
+def _gap_in_a_metric(site: MeasuredSite) -> tuple[str, str | None] | None:
+    words = _gap_words(site)
+    return ("change", site.direction) if words and words[-1].rstrip("s") == "gap" and _in_a_metric(words) else None
+
+
+def _gap_or_ratio_of_a_property(site: MeasuredSite) -> tuple[str, str | None] | None:
+    words = _gap_words(site)
+    return ("score", None) if words and not _in_a_metric(words) else None
+
+
+#: What a gap or ratio the metric names makes of the number's kind: the constructions
+#: :func:`kind_of_gap` tries, in order.
+MEASURED_KIND: Table[MeasuredConstruction] = Table(
+    "kind once the metric is read",
+    "run once the metric is read (it reads the metric), before the results of a sentence are "
+    "aligned; the first that answers replaces what the kind and direction tables gave, none answering "
+    "keeps it, and a number with a sign or a change word before it keeps it too: a gap in a metric "
+    "is a difference from a baseline, a gap or ratio of a property the measured quantity itself",
+    (
+        Construction(
+            'gap-in-a-metric',
+            _gap_in_a_metric,
+            "'reduces the accuracy gap ... to 0.54%': a gap named by the metric it is a gap in is a difference from a baseline, a change, even as the level a change reaches",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet reduces the accuracy gap between the pruned and the dense model to 0.54%.', 'change', 'kind'),
+            ),
+        ),
+        Construction(
+            'gap-or-ratio-of-a-property',
+            _gap_or_ratio_of_a_property,
+            "'a perplexity jump ratio of 2.39x': a gap or ratio named by a property is itself the measured quantity, a score",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet has a perplexity jump ratio of 2.39x on MMLU.', 'score', 'kind'),
+            ),
+        ),
+    ),
+)
+
+
+def kind_of_gap(
+    text: str,
+    q: Quantity,
+    spans: tuple[tuple[int, int], tuple[int, int]],
+    metric: str | None,
+    kind: tuple[str, str | None],
+) -> tuple[str, str | None]:
+    """(kind, direction) once the metric is read (``spans``: the number's clause and sentence):
+    the first construction of :data:`MEASURED_KIND` that answers, else ``kind`` as read."""
+    return _first(MEASURED_KIND, MeasuredSite(text, q, *spans, metric, *kind)) or kind
+
+
+_IMPROVES = AsciiFirst(r"\b(?:improv\w*|gains?|better|enhanc\w*)\b", re.IGNORECASE)
+_RAISES = AsciiFirst(r"\b(?:increas\w*|rais\w*|higher|grow\w*|grew|ris(?:e|es|ing)|rose|larger|greater)\b", re.IGNORECASE)
+
+
+def _improved_lower_is_better(site: MeasuredSite) -> tuple[str, str | None] | None:
+    """'improves test perplexity ..., achieving up to 25.4% gains': an improvement of a
+    lower-is-better metric is a decrease of it, unless the sentence says the quantity rises."""
+    text, q, sentence, metric = site.text, site.q, site.sentence, site.metric
+    if site.direction != "increase" or not metric or normalize_metric(metric).direction != "lower":
+        return None
+    window = text[sentence[0] : min(sentence[1], q.end + 30)]
+    return (site.kind, "decrease") if _IMPROVES.search(window) and not _RAISES.search(window) else None
+
+
+#: What happens to the measured quantity, once the results of a sentence are aligned: the
+#: constructions :func:`improved_direction` tries, in order.
+ALIGNED_DIRECTION: Table[MeasuredConstruction] = Table(
+    "direction once aligned",
+    "run last, on each result as the sentence's results were aligned (a list shares its metric), "
+    "since it reads the final metric; the first that answers replaces the direction, none answering "
+    "keeps it: the direction says what happens to the measured quantity, not whether it got better",
+    (
+        Construction(
+            'improvement-of-a-lower-is-better-metric',
+            _improved_lower_is_better,
+            "'improves test perplexity ..., achieving up to 25.4% gains': a better perplexity is a lower one",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet improves test perplexity on WikiText-103, achieving up to 25.4% gains.', 'decrease', 'direction'),
+            ),
+        ),
+    ),
+)
+
+
+def improved_direction(
+    text: str,
+    q: Quantity,
+    spans: tuple[tuple[int, int], tuple[int, int]],
+    metric: str | None,
+    kind: tuple[str, str | None],
+) -> str | None:
+    """The direction of a result as aligned (``spans``: its clause and sentence): the first
+    construction of :data:`ALIGNED_DIRECTION` that answers, else the direction as read."""
+    return (_first(ALIGNED_DIRECTION, MeasuredSite(text, q, *spans, metric, *kind)) or kind)[1]
 
 
 def baseline_of(text: str, q: Quantity, clause: tuple[int, int]) -> str | None:

@@ -549,16 +549,34 @@ def _implied(site: Site) -> str | None:
     return _IMPLIED.get(comparative.group().split()[-1].lower())
 
 
+def _implied_measure(site: Site) -> str | None:
+    """'a convergence rate 50% faster than M': the measure bound before a comparative with
+    nothing after it wins over the comparative's own ('35% faster than M' is a speed)."""
+    implied = _implied(site)
+    return (_metric_before(site) or implied) if implied else None
+
+
 MetricConstruction = Callable[[Site], "str | None"]
 
 #: The metric constructions, in the order :func:`metric_of` tries them.
 METRIC: Table[MetricConstruction] = Table(
     "metric",
-    "the first construction that binds a phrase wins, and several may bind one number: what is "
-    "written right at the number (after it, in its parenthesis) beats what is bound before it, which "
-    "beats what the clause's verb or subject says; the constructions that read the whole sentence (a "
-    "gapped verb clauses back, 'in terms of', a compared pair) come last, since they reach furthest",
+    "the first construction that binds a phrase wins, and several may bind one number: a comparative "
+    "with nothing after it that names its own measure comes first and lets only a phrase bound before "
+    "it win over it; then what is written right at the number (after it, in its parenthesis) beats "
+    "what is bound before it, which beats what the clause's verb or subject says; the constructions "
+    "that read the whole sentence (a gapped verb clauses back, 'in terms of', a compared pair) come "
+    "last, since they reach furthest. What the table binds, or that it binds nothing, goes to the "
+    "'metric after the grammar' table",
     (
+        Construction(
+            'comparative-naming-its-measure',
+            _implied_measure,
+            "'35% faster than M' is a speed, unless a phrase bound before says what is faster ('a convergence rate 50% faster'): first, so nothing else reads the comparative",
+            (
+                Example('FooNet is 35% faster than GRPO.', 'speed', "metric"),
+            ),
+        ),
         Construction(
             'exponent',
             _metric_exponent,
@@ -738,26 +756,95 @@ def _metric_from_grammar(site: Site) -> str | None:
     return found
 
 
+#: A construction run once :data:`METRIC` has read the number: from the phrase it bound (or
+#: None), the metric and whether the grammar binds it firmly, or None when it says nothing.
+MetricFallback = Callable[[Site, "str | None"], "tuple[str | None, bool] | None"]
+
+
+def _speedup(site: Site, bound: str | None) -> tuple[str | None, bool] | None:
+    """'speeds up decoding by 2.4x', '2.4x faster': a multiplier in a clause of speed, unless the
+    phrase bound names a metric or, unless a comparative implied it, a speed ('a 3x increase in
+    task processing speed' names what got faster)."""
+    if site.q.unit != "x" or not SPEED.search(site.text, *site.clause):
+        return None
+    if bound and (names_metric(bound) or (not _implied(site) and SPEED.search(bound) is not None)):
+        return None
+    return "speedup", True
+
+
+def _phrase_bound(site: Site, bound: str | None) -> tuple[str | None, bool] | None:
+    """The phrase the grammar bound; a coefficient named by its bare symbol ('(r = 0.95)') is a
+    correlation."""
+    if not bound:
+        return None
+    return ("correlation" if bound.lower() in CORRELATION_SYMBOLS else bound), True
+
+
+def _unit_naming_its_measure(site: Site, bound: str | None) -> tuple[str | None, bool] | None:
+    """'1.08 bpc', '20 FPS': a unit that names its measure."""
+    unit = site.q.unit
+    return (unit, True) if unit and unit not in ("%", "x") and metric_entry(unit) else None
+
+
+def _noun_after_a_unit(site: Site, bound: str | None) -> tuple[str | None, bool] | None:
+    """'24% abstention', '67M parameters': any noun after a unit, loosely bound."""
+    phrase = _metric_after(site, weak=True)
+    return (phrase, False) if phrase else None
+
+
+#: What :func:`metric_of` makes of what :data:`METRIC` bound, in order.
+METRIC_FALLBACK: Table[MetricFallback] = Table(
+    "metric after the grammar",
+    "run on what the metric table bound, or on nothing: a multiplier in a clause of speed is a "
+    "speedup unless the phrase bound says what it measures, so it comes first; then the phrase "
+    "bound, firmly; then a unit that names its measure; last, loosely, any noun after a unit. The "
+    "first that answers wins, and when none does the number has no metric",
+    (
+        Construction(
+            'speedup',
+            _speedup,
+            "'speeds up decoding by 2.4x', '2.4x faster than M': a multiplier of speed is a speedup, whatever it speeds up",
+            (
+                Example('FooNet speeds up decoding by 2.4x.', 'speedup', "metric"),
+                Example('We propose FooNet, a sparse decoder. FooNet decodes 2.4x faster than BarNet.', 'speedup', "metric"),
+            ),
+        ),
+        Construction(
+            'phrase-bound',
+            _phrase_bound,
+            "the phrase a construction of the metric table bound, firmly; a bare 'r' is a correlation",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet reaches an accuracy of 85.3% on MMLU.', 'accuracy', "metric"),
+                Example("We propose FooNet, a sparse decoder. FooNet's scores correlate with human ratings (r = 0.95).", 'correlation', "metric"),
+            ),
+        ),
+        Construction(
+            'unit-naming-its-measure',
+            _unit_naming_its_measure,
+            "'1.08 bpc', '20 FPS': when nothing binds a phrase, a unit the catalog knows as a metric is one",
+            (
+                Example('FooNet runs at over 20 FPS on a single GPU.', 'FPS', "metric"),
+                Example('FooNet reaches 1.08 bpc on enwik8.', 'BPC', "metric"),
+            ),
+        ),
+        Construction(
+            'noun-after-a-unit',
+            _noun_after_a_unit,
+            "'24% abstention': last, any noun after a unit, not firmly bound (a name it turns out to be is dropped)",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet answers with 24% abstention.', 'abstention', "metric"),
+            ),
+        ),
+    ),
+)
+
+
 def metric_of(
     doc: Document, q: Quantity, clause: tuple[int, int], sentence: tuple[int, int], limit: int
 ) -> tuple[str | None, bool]:
     """The metric phrase bound to the number, or None (never another clause's metric), and
-    whether the grammar binds it firmly (a bare noun after a unit does not)."""
-    text = doc.text
+    whether the grammar binds it firmly (a bare noun after a unit does not): the first
+    construction of :data:`METRIC_FALLBACK` that answers on what :data:`METRIC` bound."""
     site = Site(doc, q, clause, sentence, limit)
-    implied = _implied(site)
-    if implied:  # 'a convergence rate 50% faster than M': the measure bound before wins
-        metric = _metric_before(site) or implied
-    else:
-        metric = _metric_from_grammar(site)
-    # 'speeds up decoding by 2.4x', '2.4x faster'; but 'a 3x increase in task processing speed'
-    # names what got faster
-    named = metric is not None and (names_metric(metric) or (not implied and SPEED.search(metric) is not None))
-    if q.unit == "x" and not named and SPEED.search(text, *clause):
-        return "speedup", True
-    if metric:
-        # a coefficient named by its bare symbol ('(r = 0.95)') is a correlation
-        return ("correlation" if metric.lower() in CORRELATION_SYMBOLS else metric), True
-    if q.unit and q.unit not in ("%", "x") and metric_entry(q.unit):
-        return q.unit, True  # a unit that names its measure: '1.08 bpc', '20 FPS'
-    return _metric_after(site, weak=True), False
+    bound = _metric_from_grammar(site)
+    return next((f for c in METRIC_FALLBACK.entries if (f := c.run(site, bound)) is not None), (None, False))

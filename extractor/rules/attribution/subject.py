@@ -570,6 +570,8 @@ class SubjectSite:
     sentence: tuple[int, int]
     previous: tuple[int, int] | None  # the sentence before, if any
     subjects: Subjects
+    limit: int  # how far the number's own phrase may reach
+    baseline: str | None  # what the number's change is relative to, read before its subject
 
 
 SubjectConstruction = Callable[[SubjectSite], "tuple[str | None, str | None] | None"]
@@ -584,8 +586,8 @@ def _by_verb_in_the_sentence_before(site: SubjectSite) -> tuple[str | None, str 
     return _subject_before(site.text, previous[1], previous, site.subjects) if previous else None
 
 
-#: Who achieved a number, when nothing at the number (a parenthesis, a compared number's 'for
-#: M', a reference noun) says: the constructions :func:`subject_of` tries, in order.
+#: Who achieved a number, when nothing at the number says (:data:`SUBJECT_AT_THE_NUMBER`): the
+#: constructions :func:`subject_of` tries, in order.
 SUBJECT: Table[SubjectConstruction] = Table(
     "subject",
     "the first that finds a subject wins, named or unnamed ((None, None) is an unnamed subject "
@@ -639,6 +641,132 @@ SUBJECT: Table[SubjectConstruction] = Table(
 )
 
 
+#: A subject read at the number itself: (method, model, compared), compared when the number is
+#: the second of a comparison and its subject is named after it.
+SubjectAnswer = tuple[str | None, str | None, bool]
+AtTheNumberConstruction = Callable[[SubjectSite], "SubjectAnswer | None"]
+
+
+def _from_a_to_b(site: SubjectSite) -> SubjectAnswer | None:
+    return (site.baseline, None, False) if site.q.form == "before" else None
+
+
+def _named_before_the_parenthesis(site: SubjectSite) -> SubjectAnswer | None:
+    method, model = _subject_in_parens(site.text, site.q, site.subjects)
+    return (method, model, False) if method or model else None
+
+
+def _reference_noun_after(site: SubjectSite) -> SubjectAnswer | None:
+    text, q = site.text, site.q
+    reference = _REFERENCE_AFTER.match(text, q.end, site.limit)
+    if (
+        reference
+        and _ARTICLE_BEFORE.search(text, max(0, q.start - 8), q.start)
+        and not STOP.intersection(reference.group("name").lower().split())
+    ):
+        return reference.group("name"), None, True
+    return None
+
+
+def _compared(site: SubjectSite) -> re.Match[str] | None:
+    """What makes the number the second of a comparison, right before it ('vs.', 'compared to')."""
+    return _COMPARED_NUMBER.search(site.text, max(site.sentence[0], site.q.start - 30), site.q.start)
+
+
+def _versus(site: SubjectSite) -> bool:
+    compared = _compared(site)
+    return compared is not None and _VERSUS.search(compared.group()) is not None
+
+
+def _named_after_a_compared_number(site: SubjectSite) -> SubjectAnswer | None:
+    named = _subject_named_after(site.text, site.q, site.limit, site.subjects) if _compared(site) else None
+    return (*_by_family(named), True) if named else None
+
+
+def _versus_the_name_compared_with(site: SubjectSite) -> SubjectAnswer | None:
+    other = _compared_before(site.text, site.sentence, site.q, site.subjects) if _versus(site) else None
+    return (*site.subjects.role(other), True) if other else None
+
+
+def _versus_the_other_described(site: SubjectSite) -> SubjectAnswer | None:
+    described = _compared_description(site.text, site.sentence, site.q) if _versus(site) else None
+    return (described, None, True) if described else None
+
+
+def _versus_an_unnamed_other(site: SubjectSite) -> SubjectAnswer | None:
+    return (None, None, False) if _versus(site) else None
+
+
+#: A subject the number's own place gives, before any verb is read: the constructions
+#: :func:`subject_of` tries before :data:`SUBJECT`, in order.
+SUBJECT_AT_THE_NUMBER: Table[AtTheNumberConstruction] = Table(
+    "subject at the number",
+    "tried before the subject table, and the first that answers is the subject as it stands (no "
+    "ablation check, no model it ran on): the A of 'from A to B' is the baseline's whatever else "
+    "the sentence says, then a name right before the number's parenthesis, a reference noun the "
+    "number modifies, and last a compared number: a name after it first, and after 'vs.' the name "
+    "the clause compares with, its description, or else nobody, which stops the search",
+    (
+        Construction(
+            'from-a-to-b',
+            _from_a_to_b,
+            "'improves accuracy from 82.1% to 91.4% over BarNet': A is the baseline's, whoever the clause's subject is",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet improves accuracy from 82.1% to 91.4% over BarNet on GSM8K.', 'BarNet', 'method'),
+            ),
+        ),
+        Construction(
+            'name-before-the-parenthesis',
+            _named_before_the_parenthesis,
+            "'GPT-4o (-16.5%)': a name right before the parenthesis that holds the number",
+            (
+                Example('We propose FooNet, a sparse decoder. Among baselines, GPT-4o (-16.5%) drops the most on MMLU.', 'GPT-4o', 'model'),
+            ),
+        ),
+        Construction(
+            'reference-noun-after',
+            _reference_noun_after,
+            "'over a 48% supervised baseline': a number inside a phrase a reference noun heads is that reference's",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet climbs to 61% on GSM8K, over a 48% supervised baseline.', 'supervised baseline', 'method', claim=1),
+            ),
+        ),
+        Construction(
+            'named-after-a-compared-number',
+            _named_after_a_compared_number,
+            "'compared to 77.2% for GPT-4o': the second number of a comparison is the one named after it",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet reaches 79.8% on MMLU, compared to 77.2% for GPT-4o.', 'GPT-4o', 'model', claim=1),
+            ),
+        ),
+        Construction(
+            'versus-the-name-compared-with',
+            _versus_the_name_compared_with,
+            "'improves over GPT-4o on MMLU (61.2% vs. 58.1%)': after 'vs.', the second number is the name the clause compares with",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet improves over GPT-4o on MMLU (61.2% vs. 58.1%).', 'GPT-4o', 'model', claim=1),
+            ),
+        ),
+        Construction(
+            'versus-the-other-described',
+            _versus_the_other_described,
+            "'surpass autoregressive models, achieving 36.5 vs. 52.1': with no name compared with, what the clause describes",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet can surpass autoregressive models, achieving 36.5 vs. 52.1 on MMLU.', 'autoregressive models', 'method', claim=1),
+            ),
+        ),
+        Construction(
+            'versus-an-unnamed-other',
+            _versus_an_unnamed_other,
+            "'exponents of -0.15 vs. -0.12': a second number the clause compares with nobody named is nobody's",
+            (
+                Example('We propose FooNet, a sparse decoder. FooNet scales better, with exponents of -0.15 vs. -0.12 in loss.', None, 'method', claim=1),
+            ),
+        ),
+    ),
+)
+
+
 def subject_of(
     text: str,
     q: Quantity,
@@ -647,36 +775,15 @@ def subject_of(
     subjects: Subjects,
     baseline: str | None,
 ) -> tuple[str | None, str | None, bool]:
-    """(method, model, compared): compared when the number is the second of a comparison and
-    its subject is named after it. A sentence with no subject of its own before the number goes
-    on from the one before it ('We propose X. This gives 11.0 points')."""
+    """(method, model, compared): the first construction of :data:`SUBJECT_AT_THE_NUMBER` that
+    answers, else the first of :data:`SUBJECT`, then the model it ran on. A sentence with no
+    subject of its own before the number goes on from the one before it ('We propose X. This
+    gives 11.0 points')."""
     sentence, previous = sentences
-    if q.form == "before":
-        return baseline, None, False  # 'from A to B': A is the baseline's
-    method, model = _subject_in_parens(text, q, subjects)
-    if method or model:
-        return method, model, False
-    reference = _REFERENCE_AFTER.match(text, q.end, limit)
-    if (
-        reference
-        and _ARTICLE_BEFORE.search(text, max(0, q.start - 8), q.start)
-        and not STOP.intersection(reference.group("name").lower().split())
-    ):
-        return reference.group("name"), None, True
-    compared = _COMPARED_NUMBER.search(text, max(sentence[0], q.start - 30), q.start)
-    if compared:
-        named = _subject_named_after(text, q, limit, subjects)
-        if named:
-            return (*_by_family(named), True)
-        if _VERSUS.search(compared.group()):
-            other = _compared_before(text, sentence, q, subjects)
-            if other:  # 'improves over GPT-4o on MMLU (61.2% vs. 58.1%)': the second is GPT-4o's
-                return (*subjects.role(other), True)
-            described = _compared_description(text, sentence, q)
-            if described:  # 'X can surpass autoregressive models -- achieving 36.5 vs. 52.1'
-                return described, None, True
-            return None, None, False  # '-0.15 vs. -0.12': the second is the unnamed other's
-    site = SubjectSite(text, q, sentence, previous, subjects)
+    site = SubjectSite(text, q, sentence, previous, subjects, limit, baseline)
+    at_the_number = next((f for c in SUBJECT_AT_THE_NUMBER.entries if (f := c.run(site)) is not None), None)
+    if at_the_number:
+        return at_the_number
     found = next((f for c in SUBJECT.entries if (f := c.run(site)) is not None), None)
     method, model = found or (None, None)
     if method == subjects.proposed and _ABLATION.search(text, sentence[0], q.start):
