@@ -4,6 +4,7 @@ writes it; a test fails when the page and the tables drift apart."""
 
 from __future__ import annotations
 
+from extractor.rules.attribution import METRIC_CHECK, SUBJECT_CHECK
 from extractor.rules.attribution.benchmark import BENCHMARK, CONTEXT_BENCHMARK, MEASURED_BENCHMARK
 from extractor.rules.attribution.change import ALIGNED_DIRECTION, DIRECTION, KIND, MEASURED_KIND
 from extractor.rules.attribution.lists import ALIGN
@@ -18,12 +19,14 @@ TABLES: tuple[Table, ...] = (
     METRIC,
     METRIC_FALLBACK,
     BENCHMARK,
+    METRIC_CHECK,
     MEASURED_BENCHMARK,
     CONTEXT_BENCHMARK,
     PROPOSED,
     TITLE_NAME,
     SUBJECT_AT_THE_NUMBER,
     SUBJECT,
+    SUBJECT_CHECK,
     KIND,
     MEASURED_KIND,
     DIRECTION,

@@ -9,7 +9,8 @@ of a sentence with each other (lists, ``respectively``, shares).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from extractor.text.names import name_key
 from extractor.rules.attribution.benchmark import benchmark_in_metric, benchmark_of, context_benchmark
@@ -32,10 +33,87 @@ from extractor.rules.attribution.subject import (
 from extractor.rules.claims import CLAIM, SETTING, Reading
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import Document, Mention
+from extractor.rules.table import Construction, Example, Table
 from extractor.schema import MAX_EVIDENCE, ClaimDraft
 from extractor.text.numbers import NumberMention, bound_before
 
 __all__ = ["Subjects", "build_claims", "measure_names", "proposed_method"]
+
+
+@dataclass(frozen=True)
+class Named:
+    """What a result's words named, as each step of :func:`build_claims` read it: a check of
+    :data:`METRIC_CHECK` or :data:`SUBJECT_CHECK` may clear a name that cannot be what it was
+    read as."""
+
+    metric: str | None
+    firm: bool
+    benchmark: str | None
+    method: str | None
+    benchmark_keys: frozenset[str]
+
+
+NamedCheck = Construction[Callable[[Named], "Named | None"]]
+
+
+def _metric_naming_the_benchmark(n: Named) -> Named | None:
+    if n.metric and n.benchmark and name_key(n.metric) == name_key(n.benchmark):
+        return replace(n, metric=None, firm=False)
+    return None
+
+
+def _loose_metric_naming_the_subject(n: Named) -> Named | None:
+    return replace(n, metric=None) if not n.firm and n.metric is not None and n.metric == n.method else None
+
+
+def _subject_that_is_a_benchmark(n: Named) -> Named | None:
+    return replace(n, method=None) if n.method and name_key(n.method) in n.benchmark_keys else None
+
+
+#: A metric read with the number that only names where it was measured: the checks run once the
+#: metric and benchmark are read, before anything reads the metric.
+METRIC_CHECK: Table[NamedCheck] = Table(
+    "metric checked against the benchmark",
+    "run right after the metric and benchmark tables, before the tables that read the metric "
+    "(benchmark and kind once the metric is read); each check that answers clears what it names",
+    (
+        Construction(
+            "metric-naming-the-benchmark",
+            _metric_naming_the_benchmark,
+            "'GSM8K: 85.3': a label that is the benchmark's name says where the number was measured, not what",
+            (Example("We propose FooNet. FooNet scores on GSM8K: 85.3%.", None, "metric"),),
+        ),
+    ),
+)
+
+#: Names read for a result that cannot be what they were read as: the checks run once its subject
+#: is read.
+SUBJECT_CHECK: Table[NamedCheck] = Table(
+    "names checked against the subject",
+    "run once the subject is read (they compare the metric and the method with it), before the "
+    "results of a sentence are aligned; each check that answers clears what it names",
+    (
+        Construction(
+            "loose-metric-naming-the-subject",
+            _loose_metric_naming_the_subject,
+            "'a 70.2% supervised baseline': a noun loosely bound after the number that is also its subject names whose the number is, not what",
+            (Example("FooNet reaches 80.1% accuracy on MMLU against a 70.2% supervised baseline.", None, "metric", claim=1),),
+        ),
+        Construction(
+            "subject-that-is-a-benchmark",
+            _subject_that_is_a_benchmark,
+            "'The accuracies on MNIST and SVHN are ...': a benchmark read as the subject says where, never who",
+            (Example("We evaluate FooNet on MNIST and SVHN. MNIST reaches 98.1% accuracy.", None, "method"),),
+        ),
+    ),
+)
+
+
+def _checked(table: Table[NamedCheck], named: Named) -> Named:
+    """``named`` after every check of ``table`` that answers, in order."""
+    for construction in table.entries:
+        named = construction.run(named) or named
+    return named
 
 
 def _setting(readings: list[Reading], text: str, span: tuple[int, int]) -> str | None:
@@ -104,7 +182,7 @@ def build_claims(
         _past_math(text, r.quantity) for r in readings if r.role == CLAIM and not _in_name(r.quantity, names)
     ]
     drafts: list[Draft] = []
-    benchmark_keys = {name_key(b.name) for b in benchmarks}
+    benchmark_keys = frozenset(name_key(b.name) for b in benchmarks)
     for index, q in enumerate(results):
         clause = doc.clause_of(q.start)
         sentence = doc.sentence_of(q.start)
@@ -113,8 +191,8 @@ def build_claims(
         kind, direction = kind_of(doc, q, clause)
         metric, firm = metric_of(doc, q, clause, sentence, limit)
         benchmark, own_benchmark = benchmark_of(text, q, benchmarks, clause, sentence, following)
-        if metric and benchmark and name_key(metric) == name_key(benchmark):
-            metric, firm = None, False  # 'GSM8K: 85.3' labels the number with where, not what
+        read = _checked(METRIC_CHECK, Named(metric, firm, benchmark, None, benchmark_keys))
+        metric, firm = read.metric, read.firm
         named = benchmark_in_metric(text, q, benchmarks, clause, sentence, following, metric)
         if named:  # 'improves GSM8K accuracy by 3.1 points and MATH accuracy by 4.2 points'
             benchmark, own_benchmark = named
@@ -124,10 +202,8 @@ def build_claims(
             baseline = starting_condition(text, q, sentence, subjects)
         previous = doc.sentence_of(sentence[0] - 1) if sentence[0] > 0 else None
         method, model, compared = subject_of(text, q, (sentence, previous), limit, subjects, baseline)
-        if not firm and metric == method:
-            metric = None  # 'a 70.2% supervised baseline' names whose the number is, not what
-        if method and name_key(method) in benchmark_keys:
-            method = None  # 'The accuracies on MNIST and SVHN are ...': where, never who
+        read = _checked(SUBJECT_CHECK, Named(metric, firm, benchmark, method, benchmark_keys))
+        metric, method = read.metric, read.method
         drafts.append(
             Draft(q, metric, firm, benchmark, own_benchmark, method, model, baseline, kind, direction, compared)
         )
