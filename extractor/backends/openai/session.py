@@ -237,7 +237,7 @@ class Session:
                 raise DeadlineExceeded() from None
             attempts.on_response(response)
             try:
-                return await parse_answer(response, mode, grounding)
+                return parse_answer(response, mode, grounding)
             except PARSE_ERRORS as exc:
                 request = reask_body(request, mode, response, exc)
                 raise
