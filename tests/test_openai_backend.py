@@ -290,3 +290,18 @@ def test_the_response_model_is_not_walked_for_async_validators_per_answer(
     results = run_papers(tmp_path, openai_config(fake_openai), count=3)
     assert all(r.status == "ok" and r.extraction.claims for r in results)
     assert walks == []
+
+
+def test_the_session_pays_the_sdk_s_lazy_import_when_it_is_made() -> None:
+    """The SDK imports ``openai.resources.chat`` (about 0.5 s) on the first access to
+    ``client.chat``: it is paid when the session is made, not while the first request is sent."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from extractor import make_config; from extractor.backends.openai.session import Session; "
+        "Session(make_config('openai', 'm', 'http://127.0.0.1:1/v1', 'k'), 'json_schema'); "
+        "print('openai.resources.chat' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "True"
