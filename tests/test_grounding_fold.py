@@ -37,6 +37,7 @@ ODD_TEXTS = [
     "  leading and trailing  \n",
     "\u0130stanbul model gains 3.2\u2009points\u00a0on  XNLI.\r\n\r\nDone.",
     "GANQ\treaches\n\n83.6%\u2003accuracy",
+    "\n\n  GANQ \t reaches 83.6%\r\n",
 ]
 
 

@@ -6,7 +6,6 @@ pyproject.toml bounds instructor below the next minor release; raise the bound w
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 
@@ -14,15 +13,20 @@ import instructor
 import pytest
 from instructor import ResponseSchema
 from instructor.core import IncompleteOutputException, ResponseParsingError
-from instructor.processing import (
-    handle_reask_kwargs,
-    handle_response_model,
-    process_response_async,
-)
+from instructor.processing import handle_reask_kwargs, handle_response_model
+from instructor.v2 import mode_registry
+from instructor.v2.validation import model_declares_async_validators
 from openai.types.chat import ChatCompletion
 from pydantic import BaseModel, ValidationError
 
 from extractor.backends.openai.exchange import INSTRUCTOR_MODES, GroundedDraft
+
+
+def parse(response: ChatCompletion, mode: instructor.Mode, context: dict | None = None) -> GroundedDraft:
+    """An answer read as ``exchange.parse_answer`` reads it: the mode's registered parser."""
+    parser = mode_registry.get_handlers(instructor.Provider.OPENAI, mode).response_parser
+    return parser(response=response, response_model=GroundedDraft, validation_context=context,
+                  strict=False, stream=False, is_async=True)
 
 
 def parameters(function: object) -> list[str]:
@@ -33,12 +37,17 @@ def test_the_functions_take_the_parameters_we_pass() -> None:
     # handle_response_model(model, mode=..., messages=...): messages travel in **kwargs
     assert parameters(handle_response_model)[:2] == ["response_model", "mode"]
     assert inspect.signature(handle_response_model).parameters["kwargs"].kind is inspect.Parameter.VAR_KEYWORD
-    params = inspect.signature(process_response_async).parameters
-    assert list(params)[0] == "response"
-    for name in ("response_model", "mode", "strict", "validation_context"):
-        assert params[name].kind is inspect.Parameter.KEYWORD_ONLY, name
-    assert inspect.iscoroutinefunction(process_response_async)
+    for mode in INSTRUCTOR_MODES.values():
+        parser = mode_registry.get_handlers(instructor.Provider.OPENAI, mode).response_parser
+        assert parameters(parser) == ["response", "response_model", "validation_context", "strict", "stream", "is_async"]
+        assert not inspect.iscoroutinefunction(parser)
     assert parameters(handle_reask_kwargs)[:4] == ["kwargs", "mode", "response", "exception"]
+
+
+def test_the_response_model_declares_no_async_validators() -> None:
+    # instructor's process_response_async refuses a model with its async validators on every
+    # answer; the mode's parser, called directly, would not run them: there must be none
+    assert not model_declares_async_validators(GroundedDraft)
 
 
 def test_the_classes_and_exceptions_are_where_we_import_them() -> None:
@@ -63,15 +72,12 @@ def test_one_request_and_one_answer_in_tools_mode() -> None:
     assert request["tools"][0]["function"]["name"] == "ExtractionDraft" and request["messages"] == messages
 
     answer = {"claims": [{"value": 2.57, "unit": "x", "evidence": "GANQ reaches 2.57x"}]}
-    parsed = asyncio.run(process_response_async(
-        completion(json.dumps(answer)), response_model=GroundedDraft, mode=instructor.Mode.TOOLS,
-        strict=False, validation_context={},
-    ))
+    parsed = parse(completion(json.dumps(answer)), instructor.Mode.TOOLS, {})
     assert isinstance(parsed, GroundedDraft) and parsed.claims[0].value == 2.57
 
     bad = completion('{"claims": [{"value": "many"}]}')
     with pytest.raises(ValidationError) as caught:
-        asyncio.run(process_response_async(bad, response_model=GroundedDraft, mode=instructor.Mode.TOOLS, strict=False))
+        parse(bad, instructor.Mode.TOOLS)
     reask = handle_reask_kwargs(request, instructor.Mode.TOOLS, bad, caught.value)
     # the answer and the reason go back after the original messages (instructor extends the list it
     # is given in place: request_body gives every request a list of its own)
@@ -80,6 +86,4 @@ def test_one_request_and_one_answer_in_tools_mode() -> None:
     assert "value" in reask["messages"][-1]["content"]  # the validation error names the field
 
     with pytest.raises(IncompleteOutputException):
-        asyncio.run(process_response_async(
-            completion('{"claims": [', finish="length"), response_model=GroundedDraft, mode=instructor.Mode.TOOLS,
-        ))
+        parse(completion('{"claims": [', finish="length"), instructor.Mode.TOOLS)

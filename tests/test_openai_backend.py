@@ -268,3 +268,40 @@ def test_an_answer_is_grounded_once_and_its_claims_carry_the_paper_id(
         again, rejected = ground(draft, result.abstract, result.id, result.title)
         assert [c.id for c in result.extraction.claims] == [c.id for c in again.claims]
         assert all(c.id.startswith(result.id + "#") for c in result.extraction.claims)
+
+
+def test_the_response_model_is_not_walked_for_async_validators_per_answer(
+    tmp_path: Path, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """instructor's ``process_response_async`` walks the response model's whole class hierarchy
+    for async validators on every answer (more CPU than validating the answer); the answers are
+    parsed by the mode's parser instead, and GroundedDraft declares none (the contract test pins
+    that), so nothing is lost."""
+    import instructor.v2.validation.async_validators as async_validators
+
+    walks: list[object] = []
+    real = async_validators.reject_async_validators
+
+    def counted(model: object) -> None:
+        walks.append(model)
+        real(model)
+
+    monkeypatch.setattr(async_validators, "reject_async_validators", counted)
+    results = run_papers(tmp_path, openai_config(fake_openai), count=3)
+    assert all(r.status == "ok" and r.extraction.claims for r in results)
+    assert walks == []
+
+
+def test_the_session_pays_the_sdk_s_lazy_import_when_it_is_made() -> None:
+    """The SDK imports ``openai.resources.chat`` (about 0.5 s) on the first access to
+    ``client.chat``: it is paid when the session is made, not while the first request is sent."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from extractor import make_config; from extractor.backends.openai.session import Session; "
+        "Session(make_config('openai', 'm', 'http://127.0.0.1:1/v1', 'k'), 'json_schema'); "
+        "print('openai.resources.chat' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "True"

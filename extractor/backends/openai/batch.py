@@ -369,7 +369,7 @@ class BatchRun:
                     key = line.get("custom_id") if isinstance(line, dict) else None
                     if key in wanted and key in submission.keys:
                         try:
-                            answered[key] = await self._answer(submission, batch.id, line, wanted[key])
+                            answered[key] = self._answer(submission, batch.id, line, wanted[key])
                         except (ValueError, AttributeError, TypeError, KeyError) as exc:  # pydantic, empty choices
                             problem = f"{path.name}:{number} ({key}) is not a chat completion: {' '.join(str(exc).split())[:200]}"
                             unreadable.append(problem)
@@ -390,7 +390,7 @@ class BatchRun:
                 answered[key] = Answered(self._carry(submission, key), error=f"{why}; {RERUN}")
         return answered
 
-    async def _answer(self, submission: Submission, batch_id: str, line: dict, paper: BatchPaper) -> Answered:
+    def _answer(self, submission: Submission, batch_id: str, line: dict, paper: BatchPaper) -> Answered:
         """One line of an output or error file, read as online: :func:`parse_answer`."""
         carry = self._carry(submission, line["custom_id"])
         response_part = line.get("response") or {}
@@ -409,7 +409,7 @@ class BatchRun:
             carry.completion_tokens += response.usage.completion_tokens or 0
         grounding = Grounding(paper.abstract, paper.title, reasks_left=carry.grounding_left)
         try:
-            draft = await parse_answer(response, self.mode, grounding)
+            draft = parse_answer(response, self.mode, grounding)
         except CUT_OFF:
             return Answered(carry, error=(
                 f"the answer was cut off at the token limit (finish_reason=length, "

@@ -4,7 +4,7 @@ mode, the parsing, validation and grounding of an answer, and the body of a re-a
 The online session (:mod:`~extractor.backends.openai.session`), the Batch API
 (:mod:`~extractor.backends.openai.batch`) and the dry-run estimate all build requests and
 read answers here, so an answer is treated alike whichever way it came. The instructor parts
-used (``handle_response_model``, ``process_response_async``, ``handle_reask_kwargs``,
+used (``handle_response_model``, the mode registry's response parsers, ``handle_reask_kwargs``,
 ``ResponseSchema`` and its exceptions) are pinned by ``tests/test_instructor_contract.py``.
 """
 
@@ -18,11 +18,8 @@ from typing import Any, get_args, get_origin
 import instructor
 from instructor import ResponseSchema
 from instructor.core import IncompleteOutputException, ResponseParsingError
-from instructor.processing import (
-    handle_reask_kwargs,
-    handle_response_model,
-    process_response_async,
-)
+from instructor.processing import handle_reask_kwargs, handle_response_model
+from instructor.v2 import ResponseParser, mode_registry
 from openai.types.chat import ChatCompletion
 from pydantic import (
     BaseModel,
@@ -84,7 +81,7 @@ def known_fields(model: type[BaseModel], data: Any) -> Any:
 @dataclass
 class Grounding:
     """The abstract a reply is checked against, and the grounding re-asks left for it. It
-    reaches the validator as the validation context of :func:`process_response_async` (the
+    reaches the validator as the validation context of the mode's response parser (the
     parsing step only: instructor's ``create`` would also render the messages as Jinja templates
     when given a context, which would rewrite abstracts containing "{{" or "{#")."""
 
@@ -144,6 +141,15 @@ def _schema_part(mode: str) -> dict[str, Any]:
     return {k: v for k, v in part.items() if k != "messages"}
 
 
+@cache
+def _parser(mode: str) -> ResponseParser:
+    """instructor's parser of a mode's answers, looked up once. ``process_response_async``
+    around it walks the response model's whole class hierarchy for async validators on every
+    answer (GroundedDraft declares none) and formats the response into a debug message: more
+    CPU than parsing and validating the answer."""
+    return mode_registry.get_handlers(instructor.Provider.OPENAI, INSTRUCTOR_MODES[mode]).response_parser
+
+
 def request_body(mode: str, messages: list[dict], config: RunConfig) -> dict[str, Any]:
     """The Chat Completions request body for these messages in this mode, exactly as
     instructor would send it: the same online, in a Batch API file and in the estimate."""
@@ -154,7 +160,7 @@ def request_body(mode: str, messages: list[dict], config: RunConfig) -> dict[str
     return {**body, "model": config.model, "temperature": config.temperature, "max_tokens": config.max_tokens}
 
 
-async def parse_answer(response: ChatCompletion, mode: str, grounding: Grounding) -> GroundedDraft:
+def parse_answer(response: ChatCompletion, mode: str, grounding: Grounding) -> GroundedDraft:
     """The validated, grounded draft in a response; a :data:`PARSE_ERRORS` error is worth a
     re-ask (:func:`reask_body`), :data:`CUT_OFF` is not."""
     if isinstance(response, str):  # instructor would say "No choices in OpenAI response"
@@ -162,12 +168,13 @@ async def parse_answer(response: ChatCompletion, mode: str, grounding: Grounding
         raise NotJSONError(f"the server answered HTTP 200 with {page}, not JSON: {' '.join(response.split())[:120]!r}")
     if not getattr(response, "choices", None):  # instructor would fail with an IndexError
         raise EmptyAnswerError("the server answered HTTP 200 without a choice (\"choices\": []): no answer to read")
-    return await process_response_async(
-        response,
+    return _parser(mode)(
+        response=response,
         response_model=GroundedDraft,
-        mode=INSTRUCTOR_MODES[mode],
-        strict=False,
         validation_context={"grounding": grounding},
+        strict=False,
+        stream=False,
+        is_async=True,
     )
 
 

@@ -217,6 +217,9 @@ class Session:
         self.mode = mode
         self.fallbacks: list[Fallback] = []
         self._openai, self.url = open_client(config)
+        # The SDK imports openai.resources.chat (about 0.5 s) on the first access: paid here,
+        # when the session is made, not while the first request is being sent.
+        self._send = self._openai.chat.completions.create
         self.secrets = url_secrets(config.base_url, config.api_key)  # what an error may repeat
 
     def report(self) -> dict:
@@ -232,12 +235,12 @@ class Session:
             nonlocal request
             attempts.requests += 1
             try:  # the deadline of the attempt as a whole, body included
-                response = await asyncio.wait_for(self._openai.chat.completions.create(**request), self.config.timeout)
+                response = await asyncio.wait_for(self._send(**request), self.config.timeout)
             except asyncio.TimeoutError:
                 raise DeadlineExceeded() from None
             attempts.on_response(response)
             try:
-                return await parse_answer(response, mode, grounding)
+                return parse_answer(response, mode, grounding)
             except PARSE_ERRORS as exc:
                 request = reask_body(request, mode, response, exc)
                 raise
