@@ -47,6 +47,8 @@ REMOVABLE = {
     "align": (lists, "ALIGN"),
     "metric checked against the benchmark": (attribution, "METRIC_CHECK"),
     "names checked against the subject": (attribution, "SUBJECT_CHECK"),
+    "no benchmark from context": (benchmark, "NOT_FROM_CONTEXT"),
+    "subject, then": (subject, "SUBJECT_THEN"),
     "benchmark": (benchmark, "BENCHMARK"),
     "benchmark from context": (benchmark, "CONTEXT_BENCHMARK"),
     "benchmark once the metric is read": (benchmark, "MEASURED_BENCHMARK"),

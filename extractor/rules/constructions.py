@@ -5,11 +5,11 @@ writes it; a test fails when the page and the tables drift apart."""
 from __future__ import annotations
 
 from extractor.rules.attribution import METRIC_CHECK, SUBJECT_CHECK
-from extractor.rules.attribution.benchmark import BENCHMARK, CONTEXT_BENCHMARK, MEASURED_BENCHMARK
+from extractor.rules.attribution.benchmark import BENCHMARK, CONTEXT_BENCHMARK, MEASURED_BENCHMARK, NOT_FROM_CONTEXT
 from extractor.rules.attribution.change import ALIGNED_DIRECTION, DIRECTION, KIND, MEASURED_KIND
 from extractor.rules.attribution.lists import ALIGN
 from extractor.rules.attribution.metric import METRIC, METRIC_FALLBACK
-from extractor.rules.attribution.subject import PROPOSED, SUBJECT, SUBJECT_AT_THE_NUMBER
+from extractor.rules.attribution.subject import PROPOSED, SUBJECT, SUBJECT_AT_THE_NUMBER, SUBJECT_THEN
 from extractor.rules.claims import ROLE
 from extractor.rules.names import TITLE_NAME
 from extractor.rules.table import Table
@@ -21,11 +21,13 @@ TABLES: tuple[Table, ...] = (
     BENCHMARK,
     METRIC_CHECK,
     MEASURED_BENCHMARK,
+    NOT_FROM_CONTEXT,
     CONTEXT_BENCHMARK,
     PROPOSED,
     TITLE_NAME,
     SUBJECT_AT_THE_NUMBER,
     SUBJECT,
+    SUBJECT_THEN,
     SUBJECT_CHECK,
     KIND,
     MEASURED_KIND,

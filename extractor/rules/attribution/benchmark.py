@@ -367,16 +367,64 @@ CONTEXT_BENCHMARK: Table[ContextConstruction] = Table(
 )
 
 
+@dataclass(frozen=True)
+class KeptSite:
+    """What keeps a number from a benchmark from context: its sentence's text and its metric."""
+
+    sentence: str
+    metric: str | None
+
+
+def _pooled(site: KeptSite) -> bool:
+    return _POOLED.search(site.sentence) is not None
+
+
+def _efficiency(site: KeptSite) -> bool:
+    return _EFFICIENCY.search(site.metric or site.sentence) is not None
+
+
+def _own_test_set(site: KeptSite) -> bool:
+    return _OWN_TEST_SET.search(site.sentence) is not None
+
+
+#: The numbers no benchmark from context is given to: :func:`context_benchmark` asks each.
+NOT_FROM_CONTEXT: Table[Callable[[KeptSite], bool]] = Table(
+    "no benchmark from context",
+    "asked before the two cases of the benchmark from context, for a number whose own sentence "
+    "names no benchmark; any that answers keeps the number without one (the order does not matter)",
+    (
+        Construction(
+            'pooled',
+            _pooled,
+            "'on average across tasks': a number pooled over several evaluations is none of them",
+            (Example('We propose a new reader. We evaluate on SQuAD. Our model reaches 81.1 F1 on average across tasks.', None, 'benchmark'),),
+        ),
+        Construction(
+            'efficiency',
+            _efficiency,
+            "'2.1x faster', 'uses 40% less memory': speed, memory and cost are the method's, not measured on the benchmark",
+            (Example('We propose a new reader. We evaluate on SQuAD. Our model uses 40% less memory.', None, 'benchmark'),),
+        ),
+        Construction(
+            'own-test-set',
+            _own_test_set,
+            "'a spelling probe over 110 pairs shows 55.5%': a sentence that brings a test set of its own is measured on it",
+            (Example('We propose a new reader. We evaluate on SQuAD. A probe of our model reaches 81.1 F1.', None, 'benchmark'),),
+        ),
+    ),
+)
+
+
 def context_benchmark(
     doc: Document, q: Quantity, benchmarks: list[Mention], title_benchmarks: list[str], metric: str | None,
 ) -> str | None:
-    """The benchmark the text scopes a number to when its own sentence names none (the
-    constructions of :data:`CONTEXT_BENCHMARK`), else None."""
+    """The benchmark the text scopes a number to when its own sentence names none and no entry of
+    :data:`NOT_FROM_CONTEXT` keeps it (the constructions of :data:`CONTEXT_BENCHMARK`), else None."""
     sentence = doc.sentence_of(q.start)
     if any(sentence[0] <= b.start < sentence[1] for b in benchmarks):
         return None
-    clause = doc.text[sentence[0] : sentence[1]]
-    if _POOLED.search(clause) or _EFFICIENCY.search(metric or clause) or _OWN_TEST_SET.search(clause):
+    kept = KeptSite(doc.text[sentence[0] : sentence[1]], metric)
+    if any(c.run(kept) for c in NOT_FROM_CONTEXT.entries):
         return None
     site = ContextSite(doc, q, sentence, benchmarks, title_benchmarks)
     return next((f for c in CONTEXT_BENCHMARK.entries if (f := c.run(site)) is not None), None)

@@ -776,7 +776,7 @@ def subject_of(
     baseline: str | None,
 ) -> tuple[str | None, str | None, bool]:
     """(method, model, compared): the first construction of :data:`SUBJECT_AT_THE_NUMBER` that
-    answers, else the first of :data:`SUBJECT`, then the model it ran on. A sentence with no
+    answers, else the first of :data:`SUBJECT`, then every entry of :data:`SUBJECT_THEN`. A sentence with no
     subject of its own before the number goes on from the one before it ('We propose X. This
     gives 11.0 points')."""
     sentence, previous = sentences
@@ -785,16 +785,78 @@ def subject_of(
     if at_the_number:
         return at_the_number
     found = next((f for c in SUBJECT.entries if (f := c.run(site)) is not None), None)
-    method, model = found or (None, None)
-    if method == subjects.proposed and _ABLATION.search(text, sentence[0], q.start):
-        method = None  # 'an ablation without the gate reaches 70.1%' is not the proposed method's
-    if method and not model:
-        model = _model_ran_on(text, sentence, q, subjects.models)
-    elif not method and not model:
-        model = _model_ran_on(text, sentence, q, subjects.models, fronted=True)
-    if not model:
-        model = _model_measured_on(text, q, limit, subjects.models)
-    return method, model, False
+    subject = found or (None, None)
+    for construction in SUBJECT_THEN.entries:
+        subject = construction.run(site, subject) or subject
+    return subject[0], subject[1], False
+
+
+Subject = tuple[str | None, str | None]
+
+
+def _ablation(site: SubjectSite, subject: Subject) -> Subject | None:
+    method, model = subject
+    ablated = method == site.subjects.proposed and _ABLATION.search(site.text, site.sentence[0], site.q.start)
+    return (None, model) if ablated else None
+
+
+def _model_the_method_ran_on(site: SubjectSite, subject: Subject) -> Subject | None:
+    method, model = subject
+    if not method or model:
+        return None
+    ran_on = _model_ran_on(site.text, site.sentence, site.q, site.subjects.models)
+    return (method, ran_on) if ran_on else None
+
+
+def _model_a_fronted_phrase_ends(site: SubjectSite, subject: Subject) -> Subject | None:
+    if subject != (None, None):
+        return None
+    ran_on = _model_ran_on(site.text, site.sentence, site.q, site.subjects.models, fronted=True)
+    return (None, ran_on) if ran_on else None
+
+
+def _model_measured_after(site: SubjectSite, subject: Subject) -> Subject | None:
+    method, model = subject
+    if model:
+        return None
+    measured = _model_measured_on(site.text, site.q, site.limit, site.subjects.models)
+    return (method, measured) if measured else None
+
+
+#: What becomes of the subject :data:`SUBJECT` found (or of none): :func:`subject_of` runs
+#: every entry in order, each on what the ones before left.
+SUBJECT_THEN: Table[Callable[[SubjectSite, Subject], "Subject | None"]] = Table(
+    "subject, then",
+    "run in order after the subject table, each on the subject the ones before left (not after "
+    "the subject at the number, which stands as read): an ablation first, so that a model is looked "
+    "for once the method is known; the model measured after the number last, for a subject with none",
+    (
+        Construction(
+            'ablation-is-not-the-method',
+            _ablation,
+            "'we present faster variants that allow optical flow computation at up to 140fps', 'our ablation without the gate': a variant's or an ablation's number is not the proposed method's",
+            (Example('We propose FooNet, an optical flow network. Moreover, we present faster variants that allow optical flow computation at up to 140fps.', None, 'method'),),
+        ),
+        Construction(
+            'model-the-method-ran-on',
+            _model_the_method_ran_on,
+            "'for LLaMA2-7B at 40% sparsity, LaRoSA surpasses ...': the model a method ran on is the claim's model",
+            (Example('We propose LaRoSA, a sparsity method. For LLaMA2-7B at 40% sparsity, LaRoSA reaches 65.2% accuracy on MMLU.', 'LLaMA2-7B', 'model'),),
+        ),
+        Construction(
+            'model-a-fronted-phrase-ends',
+            _model_a_fronted_phrase_ends,
+            "'when clustering the weights in LLaMA-2-7B, the accuracy drop is 46.5%': with no subject at all, the model a fronted phrase ends with",
+            (Example('We study weight clustering. When clustering the weights in LLaMA-2-7B, the accuracy drop is 46.5% on MMLU.', 'LLaMA-2-7B', 'model'),),
+        ),
+        Construction(
+            'model-measured-after-the-number',
+            _model_measured_after,
+            "'it surpasses random selection by 4% on Qwen2.5-72B': a model named right after the number as where it was measured",
+            (Example('We propose FooSel, a data selector. FooSel surpasses random selection by 4% on Qwen2.5-72B.', 'Qwen2.5-72B', 'model'),),
+        ),
+    ),
+)
 
 
 # A number inside a noun phrase a reference noun heads is that reference's: 'climbs to 61% (from a
