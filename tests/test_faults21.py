@@ -168,8 +168,10 @@ def test_an_id_or_title_too_long_for_a_cell_fails_its_record_by_name(tmp_path: P
         {"id": "x" * 501, "abstract": abstract},
         {"id": "long-title", "title": "T" * 2001, "abstract": abstract},
         {"id": "fine", "title": "T" * 2000, "abstract": abstract.replace("83.6", "84.1")},
+        {"id": "i" * 300, "title": "T" * 2001, "abstract": abstract.replace("83.6", "85.2")},
     ]) + "\n", encoding="utf-8")
-    first, second, third = read_inputs([str(path)])
+    first, second, third, fourth = read_inputs([str(path)])
     assert "papers.jsonl:1: id is 501 characters, over 500" in first.error
     assert second.id == "long-title" and "papers.jsonl:2: title is 2,001 characters, over 2,000" in second.error
     assert third.error is None
+    assert fourth.id == "i" * 300, "an id within its bound names its record whole"

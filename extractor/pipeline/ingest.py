@@ -518,5 +518,5 @@ def _checked(paper: Paper, max_chars: int) -> Paper:
     for field, text, bound in (("id", paper.id, MAX_ID), ("title", paper.title or "", MAX_TITLE)):
         if len(text) > bound:
             problem = f"{field} is {len(text):,} characters, over {bound:,}"
-            return _failed(paper.source.file, paper.source.line, problem, paper.id[:80] if field != "id" else None)
+            return _failed(paper.source.file, paper.source.line, problem, paper.id if field != "id" else None)
     return paper
