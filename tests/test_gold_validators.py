@@ -95,3 +95,10 @@ def test_migrated_sets_are_version_3_with_proposed_on_every_claim(name):
     lines = [json.loads(t) for t in (GOLD / name).read_text(encoding="utf-8").splitlines() if t.strip()]
     assert lines and all(line["version"] == 3 for line in lines)
     assert all(isinstance(c["proposed"], bool) for line in lines for c in line["claims"])
+
+
+def test_dev_build_merges_only_the_dev_parts():
+    """Held-out part files live in ``parts/`` too; the dev build must neither read nor fail on them."""
+    assert [p.name for p in build_dev.PARTS] == ["a.jsonl", "b.jsonl", "c.jsonl"]
+    lines, problems, _ = build_dev.build()
+    assert problems == [] and len(lines) == 88
