@@ -33,7 +33,7 @@ Use from tests::
 From the command line (benchmarks)::
 
     python tests/fake_openai.py --port 8089 --latency 0.2 [--refuse json_schema] [--reask-each] [--batch-seconds 5]
-    python tests/fake_openai.py --replay fixtures/recorded/dev.jsonl
+    python tests/fake_openai.py --replay fixtures/recorded/dev.jsonl [--name "NAME=ENTRY"]
 
 prints ``fake OpenAI server on http://127.0.0.1:8089/v1`` and serves until interrupted.
 ``GET /stats`` returns ``{"requests": N}``; ``GET /v1/models`` lists one model.
@@ -781,10 +781,17 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--batch-seconds", type=float, default=0.0, help="each batch stays in progress at least this long")
     parser.add_argument("--replay", metavar="ANSWERS.jsonl", help="answer each abstract with its recorded answer")
+    parser.add_argument(
+        "--name", action="append", default=[], metavar="NAME=ENTRY",
+        help="answer the name request about NAME with ENTRY (other names: none)",
+    )
     args = parser.parse_args(argv)
+    names = dict(item.split("=", 1) for item in args.name)
     faults = [Fault("invented_number", each_abstract=True)] if args.reask_each else []
     replay = Replay.read(args.replay) if args.replay else None
-    server = FakeOpenAI(latency=args.latency, faults=faults, refuse=args.refuse, port=args.port, replay=replay).start()
+    server = FakeOpenAI(
+        latency=args.latency, faults=faults, refuse=args.refuse, port=args.port, replay=replay, names=names
+    ).start()
     server.batch_api.seconds = args.batch_seconds
     print(f"fake OpenAI server on {server.base_url}", flush=True)
     try:

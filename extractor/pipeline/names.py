@@ -17,6 +17,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from extractor.catalog.candidates import candidates
 from extractor.catalog.normalize import normalize_benchmark, normalize_metric
@@ -27,6 +28,9 @@ from extractor.pipeline.cache import ExtractionCache, names_key
 from extractor.pipeline.limits import RateLimiter, Spend
 from extractor.pipeline.names_table import NameAnswer, read_names, write_names
 from extractor.schema import Usage
+
+if TYPE_CHECKING:
+    from extractor.backends.openai.names import NamesPrompt
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +61,11 @@ def new_questions(names: Iterable[tuple[str, str]], settled: set[tuple[str, str]
         if unknown(kind, name):
             questions.append(Question(kind, name.strip(), candidates(kind, name)))
     return questions
+
+
+def names_identity(model: str | None, prompt: NamesPrompt) -> dict:
+    """What changes a name's answer besides the name and its candidates: part of the cache key."""
+    return {"model": model, "prompt_version": prompt.version, "prompt_hash": prompt.hash}
 
 
 @dataclass
@@ -97,7 +106,7 @@ def map_names(
 
 
 async def _answers(
-    questions: list[Question], config: RunConfig, mode: str, prompt, cache: ExtractionCache | None, spend: Spend,
+    questions: list[Question], config: RunConfig, mode: str, prompt: NamesPrompt, cache: ExtractionCache | None, spend: Spend,
     report: NamesReport,
 ) -> list[NameAnswer]:
     from extractor.backends.openai.names import name_request, read_name_answer
@@ -106,7 +115,7 @@ async def _answers(
     session = Session(config, mode)
     semaphore = asyncio.Semaphore(config.concurrency)
     limiter = RateLimiter(config.rpm)
-    identity = {"model": config.model, "prompt_version": prompt.version, "prompt_hash": prompt.hash}
+    identity = names_identity(config.model, prompt)
 
     async def ask(question: Question) -> NameAnswer | None:
         key = names_key(identity, question.kind, question.name, question.candidates)
