@@ -10,6 +10,8 @@ the journal.
 A CPU-bound backend (the rules) runs in ``config.workers`` processes once a run is big enough
 to pay for starting them (:mod:`.process_pool`); an LLM backend runs ``config.concurrency``
 requests at once on one event loop (:mod:`.engines`, with the limits of :mod:`.limits`).
+After an openai run's extraction, the names the registry does not know are mapped, one request
+per name (:mod:`.names`), before ``run.json`` is written.
 """
 
 from __future__ import annotations

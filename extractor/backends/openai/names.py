@@ -29,6 +29,7 @@ from extractor.text.hashing import content_hash
 
 NAMES_PROMPT_VERSION = "names-v1"
 NONE = "none"
+ANSWER_TOKENS = 64  # {"same_as": "<entry>"}: a registry name is a few tokens; more is a model rambling
 _FILES = ("system.md", "user.md")
 
 
@@ -72,7 +73,7 @@ def answer_model(candidates: tuple[str, ...]) -> type:
 def name_request(mode: str, messages: list[dict], candidates: tuple[str, ...], config: RunConfig) -> dict[str, Any]:
     """The Chat Completions body of one name request in this mode, as instructor builds it."""
     _, body = handle_response_model(answer_model(candidates), mode=INSTRUCTOR_MODES[mode], messages=list(messages))
-    return {**body, "model": config.model, "temperature": config.temperature, "max_tokens": 64}
+    return {**body, "model": config.model, "temperature": config.temperature, "max_tokens": ANSWER_TOKENS}
 
 
 @dataclass(frozen=True)
