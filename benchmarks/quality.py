@@ -145,7 +145,8 @@ def replay_run(recording: Path, abstracts: Path, gold: Path, scratch: Path, cach
     """Run the recorded papers of ``abstracts`` through the openai backend against the fake
     server answering with ``recording``, as ``extractor run --backend openai`` does (SDK,
     instructor, grounding and its re-asks, cache). Returns (inputs, gold, run directory): the
-    recorded papers and their gold, so the rules can be run and scored on the same papers."""
+    recorded papers and their gold, so the rules can be run and scored on the same papers.
+    The names step is off: the server would answer every name "none", which is not the model's word."""
     from tests.fake_openai import FakeOpenAI, Replay, abstract_key
 
     replay = Replay.read(recording)
@@ -161,6 +162,7 @@ def replay_run(recording: Path, abstracts: Path, gold: Path, scratch: Path, cach
             backend="openai", model=replay.header.get("model") or "recorded", base_url=server.base_url, api_key="replay",
             prompt_version=replay.header.get("prompt_version") or RunConfig.prompt_version,
             cache_dir=cache_dir or scratch / "cache", use_cache=cache_dir is not None, timeout=30.0,
+            map_names=False,  # a recording holds the model's extractions, not its answers about names
         )
         run([str(inputs)], out, config, leaderboard=True)
     return inputs, gold_part, out

@@ -84,6 +84,7 @@ class RunConfig:
     batch_poll: float = 30.0  # seconds between two looks at a pending batch
     workers: int = field(default_factory=default_workers)  # processes for the rules backend
     shard: tuple[int, int] | None = None  # (k, n): only the k-th of n shares of the papers
+    map_names: bool = True  # openai: map names the registry does not know, one request per name
 
     def __post_init__(self) -> None:
         """Refuse values no run can use, naming the option, before any work starts."""

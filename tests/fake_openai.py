@@ -33,7 +33,7 @@ Use from tests::
 From the command line (benchmarks)::
 
     python tests/fake_openai.py --port 8089 --latency 0.2 [--refuse json_schema] [--reask-each] [--batch-seconds 5]
-    python tests/fake_openai.py --replay fixtures/recorded/dev.jsonl
+    python tests/fake_openai.py --replay fixtures/recorded/dev.jsonl [--name "NAME=ENTRY"]
 
 prints ``fake OpenAI server on http://127.0.0.1:8089/v1`` and serves until interrupted.
 ``GET /stats`` returns ``{"requests": N}``; ``GET /v1/models`` lists one model.
@@ -64,6 +64,7 @@ from extractor.text.numbers import find_numbers
 
 HOST = "127.0.0.1"
 ABSTRACT_RE = re.compile(r"<abstract>\s*(.*?)\s*</abstract>", re.DOTALL)
+NAME_RE = re.compile(r'<name kind="(?:benchmark|metric)">(.*?)</name>', re.DOTALL)
 _SENTENCE = re.compile(r"\S.*?(?:[.!?](?=\s|$)|$)", re.DOTALL)  # a decimal point is not an end
 _UNIT = re.compile(r"\s?(%|x\b|\u00d7|times|points?\b|pp\b)")
 _PROPOSED = re.compile(r"\b(?:propose|introduce|present)s?\s+([A-Z][\w-]*[A-Z][\w-]*)")
@@ -143,6 +144,7 @@ class Request:
     messages: list[dict]
     at: float
     usage: dict | None = None  # what the response reported, when there was one
+    name: str | None = None  # the name a name request asks about (names prompt), else None
 
 
 def grounded_answer(abstract: str) -> ExtractionDraft:
@@ -184,6 +186,15 @@ def find_abstract(messages: Iterable[dict]) -> str | None:
             if matches:
                 found = matches[-1]
     return found
+
+
+def find_name(messages: Iterable[dict]) -> str | None:
+    """The benchmark or metric name a name request asks about (``prompts/names-*/user.md``)."""
+    for message in messages:
+        content = message.get("content")
+        if message.get("role") == "user" and isinstance(content, str) and (m := NAME_RE.search(content)):
+            return m.group(1)
+    return None
 
 
 def _invented(abstract: str, draft: ExtractionDraft) -> ExtractionDraft:
@@ -565,6 +576,9 @@ class FakeOpenAI:
     :param refuse: modes this endpoint rejects (``json_schema``, ``tools``, ``json``).
     :param answer: the draft for an abstract (default: :func:`grounded_answer`).
     :param replay: recorded answers, used instead of ``answer`` (only the faults on the text or the transport apply).
+    :param names: answers to name requests (``<name kind=...>`` in the user message): name ->
+        the ``same_as`` to answer, word for word (an entry outside the request's list too); a
+        name not in it is answered "none". Faults match a name request by its name.
     :param port: 0 for a free port.
     """
 
@@ -576,8 +590,10 @@ class FakeOpenAI:
         answer: Callable[[str], ExtractionDraft] = grounded_answer,
         port: int = 0,
         replay: Replay | None = None,
+        names: dict[str, str] | None = None,
     ) -> None:
         self.latency = latency
+        self.names = dict(names or {})
         self.faults = list(faults)
         self.refuse = set(refuse)
         unknown = self.refuse - set(MODE_REFUSALS)
@@ -658,10 +674,11 @@ class FakeOpenAI:
         """The reply to one chat-completion request, or None to drop the connection."""
         messages = body.get("messages") or []
         abstract = find_abstract(messages)
+        name = None if abstract is not None else find_name(messages)
         mode = request_mode(body)
         with self._lock:
-            fault = None if mode in self.refuse else self._take_fault(abstract)
-            record = Request(abstract, mode, fault.kind if fault else None, messages, time.monotonic())
+            fault = None if mode in self.refuse else self._take_fault(abstract if name is None else name)
+            record = Request(abstract, mode, fault.kind if fault else None, messages, time.monotonic(), name=name)
             self.log.append(record)
         if mode in self.refuse:
             status, message = MODE_REFUSALS[mode]
@@ -688,13 +705,17 @@ class FakeOpenAI:
             return 500, {"error": {"message": "The server had an error.", "type": "server_error"}}, {}
         if kind == "html":
             return 200, {HTML_PAGE: True}, {}
+        if name is not None:
+            completion = self._completion(body, mode, json.dumps({"same_as": self.names.get(name, "none")}), kind)
+            record.usage = completion["usage"]
+            return 200, completion, {}
         if abstract is None:
             error = {"message": "no <abstract> in the user message", "type": "invalid_request_error"}
             return 400, {"error": error}, {}
         if self.replay and self.replay.answer(abstract) is None:
             message = f"no recorded answer for the abstract beginning {first_words(abstract)!r}"
             return 404, {"error": {"message": message, "type": "not_found_error", "param": None, "code": None}}, {}
-        completion = self._completion(body, mode, abstract, kind)
+        completion = self._completion(body, mode, self._answer_text(abstract, kind), kind)
         record.usage = completion["usage"]
         if kind == "drip":
             return 200, {DRIP: fault.seconds, "completion": completion}, {}
@@ -713,8 +734,7 @@ class FakeOpenAI:
             draft = _invented_bound(draft)
         return draft.model_dump_json(exclude_defaults=True)
 
-    def _completion(self, body: dict, mode: str, abstract: str, kind: str | None) -> dict:
-        text = self._answer_text(abstract, kind)
+    def _completion(self, body: dict, mode: str, text: str, kind: str | None) -> dict:
         if kind in ("malformed", "length"):
             text = text[: len(text) // 2]
         elif kind == "schema_invalid":
@@ -761,10 +781,17 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--batch-seconds", type=float, default=0.0, help="each batch stays in progress at least this long")
     parser.add_argument("--replay", metavar="ANSWERS.jsonl", help="answer each abstract with its recorded answer")
+    parser.add_argument(
+        "--name", action="append", default=[], metavar="NAME=ENTRY",
+        help="answer the name request about NAME with ENTRY (other names: none)",
+    )
     args = parser.parse_args(argv)
+    names = dict(item.split("=", 1) for item in args.name)
     faults = [Fault("invented_number", each_abstract=True)] if args.reask_each else []
     replay = Replay.read(args.replay) if args.replay else None
-    server = FakeOpenAI(latency=args.latency, faults=faults, refuse=args.refuse, port=args.port, replay=replay).start()
+    server = FakeOpenAI(
+        latency=args.latency, faults=faults, refuse=args.refuse, port=args.port, replay=replay, names=names
+    ).start()
     server.batch_api.seconds = args.batch_seconds
     print(f"fake OpenAI server on {server.base_url}", flush=True)
     try:

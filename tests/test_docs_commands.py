@@ -79,6 +79,10 @@ WHERE: list[tuple[str, Run | Elsewhere]] = [
                                  "a real endpoint; the cap against the fake server is tests/test_faults.py")),
     (r"^(OPENAI_API_KEY=\.\.\. )?extractor run papers\.jsonl --out runs/gpt --model gpt-4o-mini --concurrency 16$",
      Elsewhere("tests/test_openai_backend.py::test_every_mode_extracts_every_paper", "a real endpoint, faked on loopback")),
+    (r"^extractor run papers\.jsonl --out runs/gpt(-apart)? --backend openai --model gpt-4o-mini",
+     Elsewhere("tests/test_model_names.py::test_a_name_the_model_maps_ranks_both_papers_in_one_block",
+               "a real endpoint, faked on loopback")),
+    (r"--out runs/names(-off)? --backend openai --model recorded", Run(exit=1)),  # the prompt's 2 examples have no recording
     (r"^python benchmarks/quality\.py --backend openai", Elsewhere(
         "tests/test_replay.py", "an endpoint; the replayed answers run through the same path")),
     (r"^python benchmarks/quality\.py --backend replay \[", Run(

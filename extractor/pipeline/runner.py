@@ -10,6 +10,8 @@ the journal.
 A CPU-bound backend (the rules) runs in ``config.workers`` processes once a run is big enough
 to pay for starting them (:mod:`.process_pool`); an LLM backend runs ``config.concurrency``
 requests at once on one event loop (:mod:`.engines`, with the limits of :mod:`.limits`).
+After an openai run's extraction, the names the registry does not know are mapped, one request
+per name (:mod:`.names`), before ``run.json`` is written.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from extractor.backends.base import Backend, BackendResult, CpuBoundBackend
 from extractor.backends.by_name import get_backend
@@ -33,7 +35,7 @@ from extractor.pipeline.engines import BackendEngine, Engine, Work
 from extractor.pipeline.ingest import Paper, count_records, paper_id, read_inputs
 from extractor.pipeline.journal import Entry, Journal, record
 from extractor.pipeline.process_pool import PoolEngine
-from extractor.pipeline.run_files import RUN_LEADERBOARD
+from extractor.pipeline.run_files import NAMES_FILE, RUN_LEADERBOARD
 from extractor.pipeline.rundir import (
     CLAIMS_FILE,
     PAPERS_FILE,
@@ -45,6 +47,9 @@ from extractor.pipeline.rundir import (
 from extractor.pipeline.rundir_guard import check_request, hold_run_dir, input_paths
 from extractor.schema import PaperResult, Source, Usage
 from extractor.version import __version__
+
+if TYPE_CHECKING:
+    from extractor.pipeline.names import NamesReport
 
 #: Called with the journal header of each paper as it finishes (``ok``, ``usage``, ``id``, ``error``).
 ResultCallback = Callable[[dict], None]
@@ -332,14 +337,21 @@ def _run(
             raise NoInputError(_NO_INPUT.format(", ".join(inputs)))
         tally = _Tally()
         writer = RunWriter(out_dir)
+        asking = backend.name == "openai" and config.map_names
+        names: list[tuple[str, str]] = []
         try:
             for entry in journal.entries(count):
                 tally.add(entry.header)
                 writer.add(entry.paper_line, json.loads(entry.claims))
+                if asking and entry.header["ok"]:
+                    names += claim_names(entry.paper_line)
         except BaseException:
             writer.abandon()
             raise
+        report = _map_names(out_dir, config, backend, names, cache, tally) if asking else None
         info = run_info(config, backend, tally, started, inputs, resumed)
+        if report is not None:
+            info["names"] = report.summary()
         if cache is not None and cache.problem:
             info["cache_problem"] = cache.problem
         writer.finish(info)
@@ -350,6 +362,30 @@ def _run(
     return RunSummary(out_dir=out_dir, info=info, failures=tally.failures)
 
 
+def claim_names(paper_line: str) -> list[tuple[str, str]]:
+    """The (kind, name) of every benchmark and metric a paper's claims give."""
+    extraction = json.loads(paper_line).get("extraction") or {}
+    return [
+        (kind, claim[kind]) for claim in extraction.get("claims", []) for kind in ("benchmark", "metric") if claim.get(kind)
+    ]
+
+
+def _map_names(
+    out_dir: Path, config: RunConfig, backend: Backend, names: list[tuple[str, str]], cache: ExtractionCache | None,
+    tally: _Tally,
+) -> NamesReport:
+    """The names step of an LLM run (:mod:`.names`), its usage added to the run's."""
+    from extractor.pipeline.names import map_names
+    from extractor.review.aliases import store_words
+    from extractor.review.store import store_path
+
+    words = store_words([store_path(out_dir, None)])
+    settled = {(kind, key) for kind, table in words.items() for key in table}
+    report = map_names(out_dir, config, backend.report()["mode_used"], names, settled, cache, tally.usage.cost_usd)
+    tally.usage += report.usage
+    return report
+
+
 #: What each file of a run holds: which are the raw extraction, which carry the corrections.
 RUN_FILES = {
     PAPERS_FILE: "raw extraction, one paper a line",
@@ -357,6 +393,7 @@ RUN_FILES = {
     REVIEWED_CLAIMS_FILE: "claims.csv with the reviewers' corrections applied (rewritten by `review apply`)",
     RUN_LEADERBOARD: "ranked scores, corrections applied (rewritten by `review apply`)",
     STORE_FILE: "the reviewers' corrections, append-only",
+    NAMES_FILE: "names the registry does not know, mapped by the model (openai backend; applied after the reviewers' aliases)",
 }
 
 

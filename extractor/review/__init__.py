@@ -22,6 +22,7 @@ from extractor.pipeline.rundir import (
     iter_papers,
     read_papers,
 )
+from extractor.pipeline.names_table import read_names
 from extractor.progress import Step, silent
 from extractor.review.state import (
     Conflict,
@@ -107,7 +108,7 @@ def export_review(run_dir: Path, out: Path, store: Path | None = None, step: Ste
     from extractor.review.sheet import build_workbook  # openpyxl: only a review sheet needs it
 
     state = load_state(run_dir, store)
-    atomic_write_bytes(Path(out), build_workbook(state, step))
+    atomic_write_bytes(Path(out), build_workbook(state, step, read_names(run_dir)))
     counts: dict[str, int] = {}
     for target_state in state.targets.values():
         counts[target_state.target.kind] = counts.get(target_state.target.kind, 0) + 1

@@ -31,7 +31,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 from extractor.catalog.normalize import normalize_benchmark
 from extractor.errors import ReviewError
 from extractor.grounding import find_evidence
-from extractor.review.aliases import ALIAS_FIELDS, alias_values
+from extractor.pipeline.names_table import NameAnswer
+from extractor.review.aliases import ALIAS_FIELDS, Words, alias_values, model_merges, reviewer_words
 from extractor.progress import Step, silent, tracked
 from extractor.review.state import (
     DECISION,
@@ -93,6 +94,7 @@ SHEETS: dict[str, list[Column]] = {
         *[Column(name, 8 if name == "unit" else 14, edit=True) for name in _CLAIM_TEXT],
         *[Column(name, 16, edit=True) for name in ALIAS_FIELDS],  # names merged for every paper
         Column("benchmark_suggested", 16),  # the registry entry an unknown benchmark resembles
+        Column("same_as_by_model", 20, wrap=True),  # what the model merged the names into (names.json)
         Column("kind", 9, edit=True, choices=("score", "change")),
         Column("direction", 10, edit=True, choices=("increase", "decrease")),
         Column("proposed", 10, edit=True, choices=("yes", "no")),  # the paper's own method's result
@@ -144,6 +146,8 @@ README_LINES = [
     "benchmark_same_as / metric_same_as: the name this claim's benchmark or metric is another name of (e.g.",
     "  'SemEval-2010 Task 8'); it merges that name on every paper of the leaderboard. benchmark_suggested is",
     "  the registry entry an unknown benchmark resembles: copy it into benchmark_same_as if it is right.",
+    "same_as_by_model: the registry entry the model merged the benchmark or metric into (an LLM run); to undo",
+    "  it, write the name itself in benchmark_same_as or metric_same_as: a reviewer's word always wins.",
     "context shows the abstract around the evidence (in red). The Papers sheet has each full abstract.",
     "To add an item the extractor missed, fill a yellow row marked 'new': paper id, value, evidence and fields.",
     "Deleting a row changes nothing (choose reject instead); sorting and filtering are fine.",
@@ -183,7 +187,9 @@ def _review_label(state: TargetState, mark_label: str | None) -> str | None:
     return "\n".join(parts) or None
 
 
-def _row(state: TargetState, paper: PaperResult, review: ReviewState) -> dict[str, object]:
+def _row(
+    state: TargetState, paper: PaperResult, review: ReviewState, model_names: list[NameAnswer], words: Words
+) -> dict[str, object]:
     """The cells of one target's row, by column name, and its hidden base."""
     target = state.target
     abstract = paper.abstract or ""
@@ -201,7 +207,11 @@ def _row(state: TargetState, paper: PaperResult, review: ReviewState) -> dict[st
     }
     if target.kind == "claim":
         cells["context"] = _window(abstract, find_evidence(state.values["evidence"], abstract))
-        cells.update(alias_values(state.latest), benchmark_suggested=normalize_benchmark(state.values.get("benchmark")).proposed)
+        cells.update(
+            alias_values(state.latest),
+            benchmark_suggested=normalize_benchmark(state.values.get("benchmark")).proposed,
+            same_as_by_model=model_merges(state.values, model_names, words),
+        )
     elif target.kind == "paper":
         cells.update(
             title=paper.title,
@@ -306,14 +316,16 @@ def _named_styles() -> list[NamedStyle]:
     return styles
 
 
-def build_workbook(review: ReviewState, step: Step = silent) -> bytes:
-    """The review workbook of a run, with the current corrections already applied."""
+def build_workbook(review: ReviewState, step: Step = silent, model_names: list[NameAnswer] | None = None) -> bytes:
+    """The review workbook of a run, with the current corrections already applied; ``model_names``
+    the run's ``names.json`` answers, shown where they merge a claim's names."""
+    words = reviewer_words(review.history)
     papers = {p.id: p for p in review.papers}
     grouped: dict[str, list[tuple[str, dict]]] = {name: [] for name in SHEETS}
     sheet_of = {kind: name for name, kinds in SHEET_KINDS.items() for kind in kinds}
     for state in tracked(list(review.targets.values()), "laying out rows", step):
         kind = state.target.kind
-        grouped[sheet_of[kind]].append((kind, _row(state, papers[state.target.paper_id], review)))
+        grouped[sheet_of[kind]].append((kind, _row(state, papers[state.target.paper_id], review, model_names or [], words)))
     wb = Workbook()
     for style in _named_styles():
         wb.add_named_style(style)

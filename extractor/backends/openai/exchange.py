@@ -142,7 +142,7 @@ def _schema_part(mode: str) -> dict[str, Any]:
 
 
 @cache
-def _parser(mode: str) -> ResponseParser:
+def mode_parser(mode: str) -> ResponseParser:
     """instructor's parser of a mode's answers, looked up once. ``process_response_async``
     around it walks the response model's whole class hierarchy for async validators on every
     answer (GroundedDraft declares none) and formats the response into a debug message: more
@@ -168,7 +168,7 @@ def parse_answer(response: ChatCompletion, mode: str, grounding: Grounding) -> G
         raise NotJSONError(f"the server answered HTTP 200 with {page}, not JSON: {' '.join(response.split())[:120]!r}")
     if not getattr(response, "choices", None):  # instructor would fail with an IndexError
         raise EmptyAnswerError("the server answered HTTP 200 without a choice (\"choices\": []): no answer to read")
-    return _parser(mode)(
+    return mode_parser(mode)(
         response=response,
         response_model=GroundedDraft,
         validation_context={"grounding": grounding},

@@ -61,7 +61,8 @@ class Prompt:
 
 
 def available_versions() -> list[str]:
-    return sorted(p.name for p in PROMPTS_DIR.iterdir() if p.is_dir()) if PROMPTS_DIR.is_dir() else []
+    """The extraction prompts' versions (``names-*``, the names step's prompt, is not one)."""
+    return sorted(p.name for p in PROMPTS_DIR.iterdir() if (p / "examples.jsonl").is_file()) if PROMPTS_DIR.is_dir() else []
 
 
 @lru_cache(maxsize=8)

@@ -7,10 +7,11 @@ import asyncio
 import logging
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from openai import APIConnectionError, APIStatusError, APITimeoutError, AsyncOpenAI
@@ -37,6 +38,7 @@ from extractor.schema import Usage
 from extractor.text.safe import redact, redact_url, url_secrets
 
 log = logging.getLogger("extractor.backends.openai.backend")
+T = TypeVar("T")
 
 # After a refusal the run uses the first mode of this list the endpoint has not refused. The two
 # modes that send the schema come first: a server turns it into constrained decoding (llama.cpp
@@ -246,6 +248,27 @@ class Session:
                 raise
 
         return await attempts.retrying()(attempt)
+
+    async def complete(self, request: dict, read: Callable[[Any], T]) -> tuple[T, Usage]:
+        """One request with the transport retries and no re-ask: ``read`` turns the response
+        into a value and must not raise a parse error (a short request's bad answer is taken as
+        it is). :class:`BackendError` after the retries, with what was spent."""
+        attempts = Attempts(self.config.max_retries)
+
+        async def attempt() -> T:
+            attempts.requests += 1
+            try:
+                response = await asyncio.wait_for(self._send(**request), self.config.timeout)
+            except asyncio.TimeoutError:
+                raise DeadlineExceeded() from None
+            attempts.on_response(response)
+            return read(response)
+
+        try:
+            value = await attempts.retrying()(attempt)
+        except Exception as exc:
+            raise BackendError(redact(self._explain(exc, attempts), self.secrets), attempts.usage(self.config.model)) from exc
+        return value, attempts.usage(self.config.model)
 
     def _fall_back(self, refused: str, reason: str, usage: Usage) -> None:
         """Switch every later request to the next mode, once per refused mode."""
