@@ -138,10 +138,12 @@ _ABLATION = AsciiFirst(r"\b(?:ablat\w*|variants?(?!\s+of\s+(?:the\s+proposed|our
 #: while a claim is read, and the claim says ``proposed`` with no method (contract v3). Never text.
 UNNAMED_PROPOSED = "\u2063the proposed method\u2063"
 # A paper that brings a method of its own, named or not: 'we propose / introduce / present ...',
+# 'this study presents ...', 'by proposing a new method', 'the proposed architecture reduces ...',
 # 'our approach represents ...'.
 PROPOSES = AsciiFirst(
     r"\b(?:we\s+(?:\w+ly\s+)?(?:propose|introduce|present|develop|design|devise|build)|"
-    r"(?:this|the)\s+(?:paper|work|article)\s+(?:\w+ly\s+)?(?:proposes|introduces|presents|develops)|"
+    r"(?:this|the)\s+(?:paper|work|article|study|research)\s+(?:\w+ly\s+)?(?:proposes|introduces|presents|develops)|"
+    r"proposing\s+an?|(?:the|our)\s+(?:proposed|new)\s+(?:[\w-]+\s+)?(?:method|approach|framework|model|system|architecture|algorithm|technique)s?|"
     r"(?:is|are)\s+proposed|"
     r"our\s+(?:[\w-]+\s+){0,2}?(?:method|approach|framework|model|system|technique|algorithm|architecture|pipeline)s?)\b",
     re.IGNORECASE,
@@ -179,9 +181,11 @@ PROPOSED: Table[ProposedConstruction] = Table(
         Construction(
             'unnamed-proposed',
             _unnamed_proposed,
-            "'We propose a novel attention network. Our model reaches ...': a method the paper brings but never names is still its own",
+            "'We propose a novel attention network. Our model reaches ...', 'this study presents', 'by proposing a', 'the proposed architecture reduces ...': a method the paper brings but never names is still its own",
             (
                 Example('We propose a novel attention network. Our model reaches 81.1 F1 on SQuAD.', True, 'proposed'),
+                Example('In this study, we focus on sparse decoders. Results show that the proposed architecture reduces latency by 19%.', True, 'proposed'),
+                Example('We test this claim by proposing a new tagger. We obtain an F1 of 91.9 on CoNLL-2003.', True, 'proposed'),
             ),
         ),
     ),
