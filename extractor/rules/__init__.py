@@ -27,7 +27,7 @@ from extractor.rules.document import Document, Mention, written_at
 from extractor.schema import Benchmark, ExtractionDraft, Method
 from extractor.text.numbers import find_numbers
 
-RULES_VERSION = "3.0"
+RULES_VERSION = "3.1"
 # A model named by more than its size ('LLaMA2-7B', 'Mistral 7B'; not '27B models', '720M scale').
 _NAMED = re.compile(r"[A-Z][A-Za-z]|[A-Za-z]-?\d|\d[A-Za-z]*-[A-Z]")
 

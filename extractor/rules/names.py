@@ -53,14 +53,29 @@ _TITLE_MODEL = re.compile(
 )
 
 
+# Words that, before an architecture noun, name a kind of model rather than one ('Deep Residual
+# Networks', 'Graph Convolutional Neural Networks'): such a title names no method of its own.
+_KIND_WORDS = frozenset(
+    "a an the deep very neural convolutional recurrent graph residual artificial generative adversarial".split()
+)
+
+
 def _title_model(title: str, text: str) -> tuple[str, int] | None:
-    """The model a title's opening noun phrase names, as the abstract writes it (any case)."""
+    """The model a title's opening noun phrase names, as the abstract writes it (any case), or as
+    the title writes it when the abstract does not (contract v3: a title's name counts), unless
+    the phrase names a kind of model or is a verb's -ing form with its object ('Compressing Word
+    Embeddings'; 'Matching Networks' is a name)."""
     found = _TITLE_MODEL.match(title)
     if not found or len(found.group().split()) < 2:
         return None
     words = [w for w in re.split(r"\s*-\s*|\s+", found.group()) if w]
     written = re.search(r"(?<![\w-])" + r"(?:\s*-\s*|\s+)".join(map(re.escape, words)) + r"(?![\w-])", text, re.IGNORECASE)
-    return (written.group(), written.start()) if written else None
+    if written:
+        return written.group(), written.start()
+    verb = words[0].lower().endswith("ing") and len(words) > 2  # 'Compressing Word Embeddings'
+    if verb or all(w.lower() in _KIND_WORDS for w in words[:-1]):
+        return None
+    return found.group().strip(), -1
 
 
 def _coined_title_name(title: str, text: str) -> tuple[str, int] | None:
@@ -111,9 +126,10 @@ TITLE_NAME: Table[TitleConstruction] = Table(
         Construction(
             'model-the-title-opens-with',
             _title_model,
-            "'Wide Residual Networks': a capitalized noun phrase headed by an architecture noun names the model, as the abstract writes it",
+            "'Wide Residual Networks': a capitalized noun phrase headed by an architecture noun names the model, as the abstract writes it, or as the title does when the abstract never writes it (v3; not a kind of model: 'Deep Residual Networks')",
             (
                 Example('We study deep networks. Our wide residual networks reach 3.9% error on CIFAR-10.', 'wide residual networks', 'method', title='Wide Residual Networks'),
+                Example('We study few-shot learning. Our algorithm reaches 93.2% accuracy on Omniglot.', 'Matching Networks', 'method', title='Matching Networks for One Shot Learning'),
             ),
         ),
     ),

@@ -289,7 +289,13 @@ _SCOPES = re.compile(
     r"\b(?:evaluat\w*|experiments?|test(?:s|ed)?\s+(?:on|it)|benchmark(?:ed|ing)\s+on|assess\w*)\b",
     re.IGNORECASE,
 )
-_POOLED = re.compile(r"\b(?:averag\w*|on\s+average|across|overall|mean|all\s+(?:tasks|benchmarks|datasets))\b", re.IGNORECASE)
+# 'across' pools only over evaluations ('across tasks', 'across five datasets'); 'across six models'
+# and 'across 2,400 pairs' say whose and how many, not that several benchmarks are pooled.
+_EVALUATIONS = r"(?:tasks|benchmarks|datasets|domains|languages|suites|subsets|evaluations|categories)"
+_POOLED = re.compile(
+    r"\b(?:averag\w*|on\s+average|overall|mean|all\s+" + _EVALUATIONS + r"|across\s+(?:[\w,-]+\s+){0,3}?" + _EVALUATIONS + r")\b",
+    re.IGNORECASE,
+)
 _OWN_TEST_SET = re.compile(
     r"\b(?:probes?|stud(?:y|ies)|surveys?|human\s+evaluation)\b",
     re.IGNORECASE,
@@ -298,6 +304,14 @@ _EFFICIENCY = re.compile(
     r"\b(?:speed\w*|faster|slower|latenc\w*|throughput|memory|time|times|cost\w*|flops?|parameters?|params|"
     r"size|energy|tokens?|compression|bits?|gpu|hours?|seconds?)\b",
     re.IGNORECASE,
+)
+# A unit of memory ('4.5 MB', '2.15 GB') makes a number a size, whatever its metric phrase reads
+# (a speed in FPS is reported on a benchmark as often as not: it keeps its context).
+_MEMORY_UNIT = re.compile(r"^(?:[KMGT]i?B|bytes)$")
+# A benchmark named as what a model is trained on ('trained on 40 GB of text (Amazon reviews)',
+# 'pre-training on C4') is a training corpus, not an evaluation set (contract v3, decisions 5, 6).
+_TRAINED_ON = re.compile(
+    r"\b(?:pre-?\s?)?train(?:ed|ing)\s+(?:[\w-]+\s+){0,6}?on\s+[^.;,]{0,40}$", re.IGNORECASE
 )
 
 
@@ -309,7 +323,7 @@ class ContextSite:
     doc: Document
     q: Quantity
     sentence: tuple[int, int]
-    benchmarks: list[Mention]
+    benchmarks: list[Mention]  # the evaluation sets: those named only for training are left out
     title_benchmarks: list[str]
 
 
@@ -353,14 +367,17 @@ CONTEXT_BENCHMARK: Table[ContextConstruction] = Table(
             "'We evaluate on SQuAD. Our model reaches 81.1 F1.': a sentence scopes those after it, until one names another benchmark",
             (
                 Example('We propose a new reader. We evaluate on SQuAD. Our model reaches 81.1 F1. On TriviaQA, it reaches 70.2 F1.', 'SQuAD', 'benchmark'),
+                Example('We propose a new reader for SQuAD and TriviaQA. We evaluate on SQuAD. Across 2,400 questions, our model reaches 81.1 F1.', 'SQuAD', 'benchmark'),
             ),
         ),
         Construction(
             'single-benchmark',
             _the_one_benchmark,
-            'a paper that evaluates on exactly one named benchmark, in its abstract or its title, reports its results there',
+            'a paper that evaluates on exactly one named benchmark, in its abstract or its title, reports its results there; a corpus named only as what is trained on is not evaluated on',
             (
                 Example('We introduce a new parser. Our parser reaches 93.1 F1.', 'Penn Treebank', 'benchmark', title='A Span-Based Parser on the Penn Treebank'),
+                Example('We introduce a new tagger, trained on 40 GB of text (Amazon Reviews). Our tagger reaches 93.1 F1.', 'SST-2', 'benchmark', title='A Sentiment Tagger for SST-2'),
+                Example('We introduce a new scene-graph parser for Visual Genome. Our parser reaches a mean recall of 15.9.', 'Visual Genome', 'benchmark'),
             ),
         ),
     ),
@@ -373,13 +390,21 @@ class KeptSite:
 
     sentence: str
     metric: str | None
+    unit: str | None = None
 
 
 def _pooled(site: KeptSite) -> bool:
-    return _POOLED.search(site.sentence) is not None
+    """A word of pooling in the sentence, outside the number's own metric when that names a mean
+    ('mean recall (mR@50) of 15.9', 'mean IoU'): a metric's name pools nothing."""
+    sentence = site.sentence
+    if site.metric and site.metric.lower().startswith("mean "):
+        sentence = sentence.replace(site.metric, " ")
+    return _POOLED.search(sentence) is not None
 
 
 def _efficiency(site: KeptSite) -> bool:
+    if site.unit and _MEMORY_UNIT.match(site.unit):
+        return True
     return _EFFICIENCY.search(site.metric or site.sentence) is not None
 
 
@@ -396,14 +421,17 @@ NOT_FROM_CONTEXT: Table[Callable[[KeptSite], bool]] = Table(
         Construction(
             'pooled',
             _pooled,
-            "'on average across tasks': a number pooled over several evaluations is none of them",
+            "'on average across tasks': a number pooled over several evaluations is none of them ('across 2,400 questions', 'across six models' and a metric named 'mean recall' pool none)",
             (Example('We propose a new reader. We evaluate on SQuAD. Our model reaches 81.1 F1 on average across tasks.', None, 'benchmark'),),
         ),
         Construction(
             'efficiency',
             _efficiency,
-            "'2.1x faster', 'uses 40% less memory': speed, memory and cost are the method's, not measured on the benchmark",
-            (Example('We propose a new reader. We evaluate on SQuAD. Our model uses 40% less memory.', None, 'benchmark'),),
+            "'2.1x faster', 'uses 40% less memory', a size in MB: speed, memory and cost are the method's, not measured on the benchmark",
+            (
+                Example('We propose a new reader. We evaluate on SQuAD. Our model uses 40% less memory.', None, 'benchmark'),
+                Example('We propose a new reader. We evaluate on SQuAD. Our model reads from a 4.5 MB buffer.', None, 'benchmark'),
+            ),
         ),
         Construction(
             'own-test-set',
@@ -415,6 +443,15 @@ NOT_FROM_CONTEXT: Table[Callable[[KeptSite], bool]] = Table(
 )
 
 
+def evaluation_sets(doc: Document, benchmarks: list[Mention]) -> list[Mention]:
+    """The mentions of the benchmarks a paper evaluates on: a benchmark every mention of which
+    names what is trained on ('trained on 40 GB of text (Amazon reviews)') is left out."""
+    evaluated = {
+        b.name for b in benchmarks if _TRAINED_ON.search(doc.text, doc.sentence_of(b.start)[0], b.start) is None
+    }
+    return [b for b in benchmarks if b.name in evaluated]
+
+
 def context_benchmark(
     doc: Document, q: Quantity, benchmarks: list[Mention], title_benchmarks: list[str], metric: str | None,
 ) -> str | None:
@@ -423,8 +460,8 @@ def context_benchmark(
     sentence = doc.sentence_of(q.start)
     if any(sentence[0] <= b.start < sentence[1] for b in benchmarks):
         return None
-    kept = KeptSite(doc.text[sentence[0] : sentence[1]], metric)
+    kept = KeptSite(doc.text[sentence[0] : sentence[1]], metric, q.unit)
     if any(c.run(kept) for c in NOT_FROM_CONTEXT.entries):
         return None
-    site = ContextSite(doc, q, sentence, benchmarks, title_benchmarks)
+    site = ContextSite(doc, q, sentence, evaluation_sets(doc, benchmarks), title_benchmarks)
     return next((f for c in CONTEXT_BENCHMARK.entries if (f := c.run(site)) is not None), None)

@@ -35,7 +35,7 @@ _OWN_WORDS = (
     r"(?:(?<![\w\\}])\\[A-Za-z]+\b|\b(?:we|it|our\s+(?:\\?[\w+-]+\s+){0,3}?(?:\(\s*[^()]{1,20}\)\s+)?"
     r"(?:method|approach|framework|model|system|technique|"
     r"algorithm|pipeline|agent|architecture|variant|design|scheme|strategy|recipe|solution|"
-    r"network|parser|optimizer|policy|estimator|quantization|compression)s?|(?:the\s+)?(?:proposed|resulting)\s+"
+    r"network|parser|optimizer|policy|estimator|quantization|compression)s?|(?:our|these)\s+results|(?:the\s+)?(?:proposed|resulting)\s+"
     r"(?:[\w-]+\s+){0,2}?[\w-]+|(?:this|the)\s+(?:method|approach|framework|technique|algorithm)))"
 )
 _OWN = AsciiFirst(_OWN_WORDS + "$", re.IGNORECASE)
@@ -138,10 +138,12 @@ _ABLATION = AsciiFirst(r"\b(?:ablat\w*|variants?(?!\s+of\s+(?:the\s+proposed|our
 #: while a claim is read, and the claim says ``proposed`` with no method (contract v3). Never text.
 UNNAMED_PROPOSED = "\u2063the proposed method\u2063"
 # A paper that brings a method of its own, named or not: 'we propose / introduce / present ...',
+# 'this study presents ...', 'by proposing a new method', 'the proposed architecture reduces ...',
 # 'our approach represents ...'.
 PROPOSES = AsciiFirst(
     r"\b(?:we\s+(?:\w+ly\s+)?(?:propose|introduce|present|develop|design|devise|build)|"
-    r"(?:this|the)\s+(?:paper|work|article)\s+(?:\w+ly\s+)?(?:proposes|introduces|presents|develops)|"
+    r"(?:this|the)\s+(?:paper|work|article|study|research)\s+(?:\w+ly\s+)?(?:proposes|introduces|presents|develops)|"
+    r"proposing\s+an?|(?:the|our)\s+(?:proposed|new)\s+(?:[\w-]+\s+)?(?:method|approach|framework|model|system|architecture|algorithm|technique)s?|"
     r"(?:is|are)\s+proposed|"
     r"our\s+(?:[\w-]+\s+){0,2}?(?:method|approach|framework|model|system|technique|algorithm|architecture|pipeline)s?)\b",
     re.IGNORECASE,
@@ -179,9 +181,11 @@ PROPOSED: Table[ProposedConstruction] = Table(
         Construction(
             'unnamed-proposed',
             _unnamed_proposed,
-            "'We propose a novel attention network. Our model reaches ...': a method the paper brings but never names is still its own",
+            "'We propose a novel attention network. Our model reaches ...', 'this study presents', 'by proposing a', 'the proposed architecture reduces ...': a method the paper brings but never names is still its own",
             (
                 Example('We propose a novel attention network. Our model reaches 81.1 F1 on SQuAD.', True, 'proposed'),
+                Example('In this study, we focus on sparse decoders. Results show that the proposed architecture reduces latency by 19%.', True, 'proposed'),
+                Example('We test this claim by proposing a new tagger. We obtain an F1 of 91.9 on CoNLL-2003.', True, 'proposed'),
             ),
         ),
     ),
@@ -597,11 +601,12 @@ SUBJECT: Table[SubjectConstruction] = Table(
         Construction(
             'subject-of-the-verb-before',
             _by_verb_before,
-            "the subject of the nearest verb before the number: who acted, 'we' / 'our method' for the paper's",
+            "the subject of the nearest verb before the number: who acted, 'we' / 'our method' / 'our results' for the paper's",
             (
                 Example('We propose FooNet, a sparse decoder. We add BarNet, which uses a prefix cache and provides 99% of teacher quality.', 'BarNet', 'method'),
                 Example('We propose FooNet, a sparse decoder. By contrast, DeepSeek-R1 that achieves 82.4% on SimpleQA lags behind.', 'DeepSeek-R1', 'model'),
                 Example('We propose FooNet, a sparse decoder. The best trade-off is achieved by GPT-4o: perplexity 5.1 at 8 bits.', 'GPT-4o', 'model'),
+                Example('This paper presents a new tagger. GPT-4o is slow, while our results match the best taggers on MNIST (0.37% error).', True, 'proposed'),
             ),
         ),
         Construction(
