@@ -35,7 +35,7 @@ _OWN_WORDS = (
     r"(?:(?<![\w\\}])\\[A-Za-z]+\b|\b(?:we|it|our\s+(?:\\?[\w+-]+\s+){0,3}?(?:\(\s*[^()]{1,20}\)\s+)?"
     r"(?:method|approach|framework|model|system|technique|"
     r"algorithm|pipeline|agent|architecture|variant|design|scheme|strategy|recipe|solution|"
-    r"network|parser|optimizer|policy|estimator|quantization|compression)s?|(?:our|these)\s+results|(?:the\s+)?(?:proposed|resulting)\s+"
+    r"network|parser|optimizer|policy|estimator|quantization|compression)s?|(?:the\s+)?(?:proposed|resulting)\s+"
     r"(?:[\w-]+\s+){0,2}?[\w-]+|(?:this|the)\s+(?:method|approach|framework|technique|algorithm)))"
 )
 _OWN = AsciiFirst(_OWN_WORDS + "$", re.IGNORECASE)
@@ -601,12 +601,11 @@ SUBJECT: Table[SubjectConstruction] = Table(
         Construction(
             'subject-of-the-verb-before',
             _by_verb_before,
-            "the subject of the nearest verb before the number: who acted, 'we' / 'our method' / 'our results' for the paper's",
+            "the subject of the nearest verb before the number: who acted, 'we' / 'our method' for the paper's",
             (
                 Example('We propose FooNet, a sparse decoder. We add BarNet, which uses a prefix cache and provides 99% of teacher quality.', 'BarNet', 'method'),
                 Example('We propose FooNet, a sparse decoder. By contrast, DeepSeek-R1 that achieves 82.4% on SimpleQA lags behind.', 'DeepSeek-R1', 'model'),
                 Example('We propose FooNet, a sparse decoder. The best trade-off is achieved by GPT-4o: perplexity 5.1 at 8 bits.', 'GPT-4o', 'model'),
-                Example('This paper presents a new tagger. GPT-4o is slow, while our results match the best taggers on MNIST (0.37% error).', True, 'proposed'),
             ),
         ),
         Construction(
