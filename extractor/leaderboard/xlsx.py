@@ -6,7 +6,7 @@ as text with the quote prefix, and characters XLSX cannot hold are shown as visi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -234,18 +234,31 @@ def _skip(row: int, col: int, value: object) -> None:
     """A cell already written (a Paper cell with its link)."""
 
 
-def _records(frame: pd.DataFrame, columns: list[tuple[str, str]]) -> tuple[list[bool], Iterable[tuple[tuple, str | None]]]:
-    """Which columns' texts hold no character XLSX cannot (one search over each column's
-    texts, so a clean column's cells are not searched one by one), and the rows: the cells of
-    ``columns`` (None for missing) and the row's arXiv id. Column by column, so the frame is
-    never copied whole."""
-    cells = [_cells(frame[name]) if name in frame.columns else [None] * len(frame) for name, _ in columns]
-    clean = []
-    for values in cells:
-        texts = "\n".join(v for v in values if isinstance(v, str))
-        clean.append(xlsx_text(texts) == texts)
-    arxiv = _cells(frame["arxiv_id"]) if "arxiv_id" in frame.columns else [None] * len(frame)
-    return clean, zip(zip(*cells), arxiv)
+#: Rows read from a frame at a time: the cells of a chunk are held as Python objects, not the table's.
+CHUNK_ROWS = 4096
+
+
+def _records(frame: pd.DataFrame, columns: list[tuple[str, str]]) -> Iterator[tuple[list[bool], Iterable[tuple[tuple, str | None]]]]:
+    """The rows of ``columns`` a chunk at a time, column by column (the frame is never
+    copied whole): which columns' texts in the chunk hold no character XLSX cannot (one search
+    over a column's texts, not one per cell), and the rows: their cells (None for missing)
+    and their arXiv ids."""
+    for start in range(0, len(frame), CHUNK_ROWS):
+        chunk = frame.iloc[start : start + CHUNK_ROWS]
+        cells = [_cells(chunk[name]) if name in chunk.columns else [None] * len(chunk) for name, _ in columns]
+        clean = []
+        for values in cells:
+            texts = "\n".join(v for v in values if isinstance(v, str))
+            clean.append(xlsx_text(texts) == texts)
+        arxiv = _cells(chunk["arxiv_id"]) if "arxiv_id" in chunk.columns else [None] * len(chunk)
+        yield clean, zip(zip(*cells), arxiv)
+
+
+def _rows(sheet: _SheetWriter, chunks: Iterable[tuple[list[bool], Iterable[tuple[tuple, str | None]]]]) -> Iterator[tuple[tuple, str | None]]:
+    """The chunks' rows, the sheet told each chunk's clean columns before its rows are written."""
+    for clean, rows in chunks:
+        sheet.cleaned(clean)
+        yield from rows
 
 
 def _cells(column: pd.Series) -> list:
@@ -281,8 +294,7 @@ def _board_sheet(book: _FormatBook, board: Leaderboard) -> _SheetWriter:
     first = scores["block"].ne(scores["block"].shift()).tolist()
     best = scores["best"].tolist()
     conflict = scores["conflict"].notna().tolist()
-    clean, rows = _records(scores, BOARD_COLUMNS)
-    sheet.cleaned(clean)
+    rows = _rows(sheet, _records(scores, BOARD_COLUMNS))
     for i, (values, arxiv) in enumerate(rows):
         looks = dict(first_looks) if first[i] else {}
         if best[i]:
@@ -303,9 +315,7 @@ def _id_width(*frames: pd.DataFrame) -> int:
 
 def _table_sheet(book: _FormatBook, name: str, frame: pd.DataFrame, columns: list[tuple[str, str]], plain: bool = False) -> None:
     sheet = _SheetWriter(book, name, columns, len(frame), plain=plain, id_width=_id_width(frame))
-    clean, rows = _records(frame, columns)
-    sheet.cleaned(clean)
-    for values, arxiv in rows:
+    for values, arxiv in _rows(sheet, _records(frame, columns)):
         sheet.append(values, arxiv)
     sheet.close()
 
