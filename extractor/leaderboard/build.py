@@ -189,7 +189,7 @@ def _claim_frame(
             )  # fmt: skip
             for values, value, repeats in zip(columns, row, _REPEATS):
                 values.append(shared.setdefault(value, value) if repeats else value)
-    claims = pd.DataFrame(dict(zip(_ROW_FIELDS, columns)))
+    claims = pd.DataFrame(dict(zip(_ROW_FIELDS, columns)), dtype=None if columns[0] else object)  # no claims: untyped
     del columns, shared  # copied into the frame: freed before it grows
     claims["reviewed"] = [_review_text(marks.get(c)) for c in claims["claim_id"]] if marks else None
     claims["paper"] = claims["paper_id"].map(same_paper(papers.values())) if len(claims) else None
