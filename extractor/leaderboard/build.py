@@ -122,13 +122,25 @@ _ROW_FIELDS = [
     "model_key", "metric_label", "proposed", "comparability", "identity", "unranked",
     "title", "paper_label", "benchmark_source",
 ]  # fmt: skip
+# Fields whose texts repeat across claims (each claim's parse made its own copy of 'accuracy'):
+# the board keeps one copy of each, not one per claim. Ids, evidence and per-paper texts are not.
+_REPEATED = frozenset({
+    "kind", "benchmark", "benchmark_as_written", "metric", "metric_as_written", "better", "method", "model",
+    "bound", "unit", "comparable_unit", "setting", "baseline", "change_direction", "setting_label",
+    "setting_key", "method_key", "model_key", "metric_label", "unranked", "benchmark_source",
+})  # fmt: skip
+_REPEATS = [name in _REPEATED for name in _ROW_FIELDS]
 
 
 def _claim_frame(
     results: Iterable[PaperResult], marks: Marks, aliases: Aliases | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The long claims table (each (paper, claim id) once) and the per-paper table."""
-    rows: list[tuple] = []
+    """The long claims table (each (paper, claim id) once) and the per-paper table.
+
+    The table is gathered column by column (a list per field, repeated texts shared), not as a
+    row tuple per claim: those would be garbage scattered through memory once the frame is made."""
+    columns: list[list] = [[] for _ in _ROW_FIELDS]
+    shared: dict[object, object] = {}
     papers: dict[str, dict] = {}
     seen: set[tuple[str, str]] = set()
     # normalize's keys, numbered: pandas groups small integers far faster than tuples
@@ -162,7 +174,7 @@ def _claim_frame(
             seen.add((result.id, claim.id))
             n = normalize_claim(claim, models, aliases)
             metric_label = (n.metric or NO_METRIC) + (f" {_ARROWS[n.direction]}" if n.direction else "")
-            rows.append((
+            row = (
                 result.id, claim.id, claim.kind,
                 n.benchmark, claim.benchmark if claim.benchmark != n.benchmark else None,
                 n.benchmark_known if n.benchmark else None,
@@ -176,10 +188,13 @@ def _claim_frame(
                 comparability.setdefault(n.comparability_key, len(comparability)),
                 identity.setdefault(n.identity_key, len(identity)), _unranked_reason(n),
                 result.title, label, _benchmark_source(claim),
-            ))  # fmt: skip
-    claims = pd.DataFrame.from_records(rows, columns=_ROW_FIELDS)
+            )  # fmt: skip
+            for values, value, repeats in zip(columns, row, _REPEATS):
+                values.append(shared.setdefault(value, value) if repeats else value)
+    claims = pd.DataFrame(dict(zip(_ROW_FIELDS, columns)), dtype=None if columns[0] else object)  # no claims: untyped
+    del columns, shared  # copied into the frame: freed before it grows
     claims["reviewed"] = [_review_text(marks.get(c)) for c in claims["claim_id"]] if marks else None
-    claims["paper"] = claims["paper_id"].map(same_paper(papers.values())) if rows else None
+    claims["paper"] = claims["paper_id"].map(same_paper(papers.values())) if len(claims) else None
     claims["method_name"] = _display_names(claims, "method", "method_key")
     claims["model_name"] = _display_names(claims, "model", "model_key")
     return claims, pd.DataFrame(list(papers.values()))

@@ -6,7 +6,7 @@ as text with the quote prefix, and characters XLSX cannot hold are shown as visi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +30,7 @@ from extractor.leaderboard.columns import (
 from extractor.leaderboard.tables import csv_text
 from extractor.pipeline.rundir import atomic_file, atomic_write_text
 from extractor.progress import Step, silent
-from extractor.text.safe import formula_like, xlsx_text
+from extractor.text.safe import FORMULA_STARTS, xlsx_text
 
 ARXIV_ABS = "https://arxiv.org/abs/"
 EXCEL_ROWS = 1_048_576  # rows in a worksheet, header included
@@ -61,6 +61,8 @@ _TRAITS: dict[str, dict[str, dict[str, object]]] = {
     "id": {"number": {"num_format": "@"}},  # text, so an id like 2401.10100 never becomes the number 2401.101
     "quote": {"quote": {"quote_prefix": True}},  # formula-like text, typed as text and shown as written
 }
+#: Writes one cell: (row, column, value).
+CellWriter = Callable[[int, int, object], None]
 _LOOK_ONLY = frozenset({"top", "wrap", "center", "count", "link", "id"})  # nothing to show on an empty cell
 _QUOTE = frozenset({"quote"})
 
@@ -97,20 +99,33 @@ class _FormatBook:
         return found
 
     def text(self, ws: Worksheet, row: int, col: int, value: object, traits: frozenset[str] = frozenset()) -> None:
-        """Write one cell: text as text (quote-prefixed when it looks like a formula), numbers
-        and booleans as such, an empty cell (None or '') only when its look shows on it."""
-        value = xlsx_text(value)
-        if isinstance(value, str) and value:
-            ws.write_string(row, col, value, self.format(traits | _QUOTE if formula_like(value) else traits))
-        elif value is None or value == "":
-            if traits - _LOOK_ONLY:
-                ws.write_blank(row, col, None, self.format(traits))
-        elif isinstance(value, bool):
-            ws.write_boolean(row, col, value, self.format(traits))
-        elif isinstance(value, (int, float)):
-            ws.write_number(row, col, value, self.format(traits))
-        else:
-            ws.write_string(row, col, str(value), self.format(traits))
+        """Write one cell with these looks (see :meth:`writer`)."""
+        self.writer(ws, traits)(row, col, value)
+
+    def writer(self, ws: Worksheet, traits: frozenset[str], clean: bool = False) -> CellWriter:
+        """The writer of cells with these looks on ``ws``, their formats looked up once: text
+        as text (quote-prefixed when it looks like a formula), numbers and booleans as such, an
+        empty cell (None or '') only when its look shows on it. ``clean``: the texts are known
+        to hold no character XLSX cannot (see :func:`_clean`), so none is looked for."""
+        plain, quoted = self.format(traits), self.format(traits | _QUOTE)
+        blank = bool(traits - _LOOK_ONLY)
+        write_string, write_number = ws.write_string, ws.write_number
+
+        def write(row: int, col: int, value: object) -> None:
+            if isinstance(value, str) and value:
+                text = value if clean else xlsx_text(value)
+                write_string(row, col, text, quoted if text.startswith(FORMULA_STARTS) else plain)  # type: ignore[union-attr]
+            elif value is None or value == "":
+                if blank:
+                    ws.write_blank(row, col, None, plain)
+            elif isinstance(value, bool):
+                ws.write_boolean(row, col, value, plain)
+            elif isinstance(value, (int, float)):
+                write_number(row, col, value, plain)
+            else:
+                write_string(row, col, str(value), plain)
+
+        return write
 
 
 class _SheetWriter:
@@ -170,6 +185,22 @@ class _SheetWriter:
                 self.column_traits[i] = self.column_traits.get(i, frozenset()) | {"top"}
         for i in self.wrapped:
             self.column_traits[i] = self.column_traits.get(i, frozenset()) | {"wrap"}
+        self.clean = [False] * len(columns)
+        self._writers: dict[tuple[frozenset[str], bool], CellWriter] = {}
+        self.writers = [self.writer(i, self.column_traits.get(i, frozenset())) for i in range(len(columns))]
+
+    def writer(self, col: int, traits: frozenset[str]) -> CellWriter:
+        """The writer of column ``col``'s cells with these looks, made once per sheet."""
+        key = (traits, self.clean[col])
+        found = self._writers.get(key)
+        if found is None:
+            found = self._writers[key] = self.book.writer(self.ws, *key)
+        return found
+
+    def cleaned(self, clean: list[bool]) -> None:
+        """Which columns' texts are known to hold no character XLSX cannot (see :func:`_records`)."""
+        self.clean = clean
+        self.writers = [self.writer(i, self.column_traits.get(i, frozenset())) for i in range(len(clean))]
 
     def append(self, values: list, arxiv: str | None = None, row_traits: dict[int, frozenset[str]] | None = None) -> None:
         """One row; ``arxiv`` links the Paper cell; ``row_traits`` adds looks per column."""
@@ -179,38 +210,60 @@ class _SheetWriter:
         lines = max((len(values[i]) // int(width * 1.15) + 1 for i, width in self.wrapped.items() if isinstance(values[i], str)), default=1)
         if lines > 1:
             self.ws.set_row(row, _LINE * min(lines, 8))
-        traits = self.column_traits
+        writers = self.writers
         if row_traits:
-            traits = dict(traits)
+            writers = list(writers)
             for i, extra in row_traits.items():
-                traits[i] = traits.get(i, frozenset()) | extra
-        link = arxiv and self.paper_col is not None and self.links < EXCEL_LINKS
-        text = self.book.text
+                writers[i] = self.writer(i, self.column_traits.get(i, frozenset()) | extra)
+        if arxiv and self.paper_col is not None and self.links < EXCEL_LINKS:
+            i = self.paper_col
+            self.links += 1
+            looks = self.column_traits.get(i, frozenset()) | (row_traits or {}).get(i, frozenset()) | {"link"}
+            self.ws.write_url(row, i, ARXIV_ABS + arxiv, self.book.format(looks), xlsx_text(values[i]))
+            writers = list(writers)
+            writers[i] = _skip
         for i, value in enumerate(values):
-            looks = traits.get(i)
-            if looks is None:
-                if value is None:
-                    continue  # an empty cell with no look: nothing to write
-                looks = frozenset()
-            if link and i == self.paper_col:
-                self.links += 1
-                looks |= {"link"}
-                self.ws.write_url(row, i, ARXIV_ABS + arxiv, self.book.format(looks), xlsx_text(value))
-            else:
-                text(self.ws, row, i, value, looks)
+            writers[i](row, i, value)
 
     def close(self) -> None:
         if self.rows:
             self.ws.autofilter(self.header_row - 1, 0, self.header_row - 1 + self.rows, self.last_column)
 
 
-def _records(frame: pd.DataFrame, columns: list[tuple[str, str]]) -> Iterable[tuple[list, str | None]]:
-    """The cells of ``columns`` (None for missing) and the row's arXiv id."""
-    names = [name for name, _ in columns]
-    data = frame.reindex(columns=names + ["arxiv_id"])
-    data = data.astype(object).where(data.notna(), None)
-    for row in data.itertuples(index=False, name=None):
-        yield list(row[:-1]), row[-1]
+def _skip(row: int, col: int, value: object) -> None:
+    """A cell already written (a Paper cell with its link)."""
+
+
+#: Rows read from a frame at a time: the cells of a chunk are held as Python objects, not the table's.
+CHUNK_ROWS = 4096
+
+
+def _records(frame: pd.DataFrame, columns: list[tuple[str, str]]) -> Iterator[tuple[list[bool], Iterable[tuple[tuple, str | None]]]]:
+    """The rows of ``columns`` a chunk at a time, column by column (the frame is never
+    copied whole): which columns' texts in the chunk hold no character XLSX cannot (one search
+    over a column's texts, not one per cell), and the rows: their cells (None for missing)
+    and their arXiv ids."""
+    for start in range(0, len(frame), CHUNK_ROWS):
+        chunk = frame.iloc[start : start + CHUNK_ROWS]
+        cells = [_cells(chunk[name]) if name in chunk.columns else [None] * len(chunk) for name, _ in columns]
+        clean = []
+        for values in cells:
+            texts = "\n".join(v for v in values if isinstance(v, str))
+            clean.append(xlsx_text(texts) == texts)
+        arxiv = _cells(chunk["arxiv_id"]) if "arxiv_id" in chunk.columns else [None] * len(chunk)
+        yield clean, zip(zip(*cells), arxiv)
+
+
+def _rows(sheet: _SheetWriter, chunks: Iterable[tuple[list[bool], Iterable[tuple[tuple, str | None]]]]) -> Iterator[tuple[tuple, str | None]]:
+    """The chunks' rows, the sheet told each chunk's clean columns before its rows are written."""
+    for clean, rows in chunks:
+        sheet.cleaned(clean)
+        yield from rows
+
+
+def _cells(column: pd.Series) -> list:
+    """A column's values as Python objects, None for a missing one."""
+    return column.astype(object).where(column.notna(), None).tolist()
 
 
 def _board_sheet(book: _FormatBook, board: Leaderboard) -> _SheetWriter:
@@ -241,7 +294,8 @@ def _board_sheet(book: _FormatBook, board: Leaderboard) -> _SheetWriter:
     first = scores["block"].ne(scores["block"].shift()).tolist()
     best = scores["best"].tolist()
     conflict = scores["conflict"].notna().tolist()
-    for i, (values, arxiv) in enumerate(_records(scores, BOARD_COLUMNS)):
+    rows = _rows(sheet, _records(scores, BOARD_COLUMNS))
+    for i, (values, arxiv) in enumerate(rows):
         looks = dict(first_looks) if first[i] else {}
         if best[i]:
             for c in best_cols:
@@ -261,7 +315,7 @@ def _id_width(*frames: pd.DataFrame) -> int:
 
 def _table_sheet(book: _FormatBook, name: str, frame: pd.DataFrame, columns: list[tuple[str, str]], plain: bool = False) -> None:
     sheet = _SheetWriter(book, name, columns, len(frame), plain=plain, id_width=_id_width(frame))
-    for values, arxiv in _records(frame, columns):
+    for values, arxiv in _rows(sheet, _records(frame, columns)):
         sheet.append(values, arxiv)
     sheet.close()
 

@@ -12,10 +12,10 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from zipfile import BadZipFile
 
 from extractor.errors import ReviewError
-from extractor.eval.score import GoldClaim, GoldOptional, GoldPaper
 from extractor.pipeline.rundir import (
     atomic_write_bytes,
     atomic_write_text,
@@ -42,6 +42,9 @@ from extractor.review.store import (
     utc_now,
 )
 from extractor.schema import PaperResult
+
+if TYPE_CHECKING:
+    from extractor.eval.score import GoldPaper
 
 __all__ = [
     "STORE_FILE",
@@ -220,6 +223,10 @@ def _gold_paper(paper: PaperResult, marks: dict[str, ReviewMark]) -> GoldPaper |
     """Reviewed items become gold; the paper's unreviewed items become optional, so a run is
     neither rewarded nor punished for them. A paper accepted as a whole is gold entirely; a
     paper rejected as a whole is left out."""
+    # The gold schema's models take a while to build: only an export to gold needs them, not
+    # the board every run writes (it reads the run's papers through this module).
+    from extractor.eval.score import GoldClaim, GoldOptional, GoldPaper
+
     own = {k: m for k, m in marks.items() if m.paper_id == paper.id and not m.stale}
     paper_mark = own.get(paper.id)
     if not own or paper.extraction is None or (paper_mark and paper_mark.decision == "reject"):
