@@ -113,3 +113,16 @@ def test_a_missing_version_names_the_ones_there(tmp_path: Path, monkeypatch: pyt
             load_prompt("v1")
     finally:
         load_prompt.cache_clear()
+
+
+def test_every_file_of_prompts_reaches_the_package() -> None:
+    """The wheel's build backend (flit_core) ships what lies inside extractor/ but does not enter a
+    linked directory, so extractor/data/prompts links each file of prompts/: a file added to
+    prompts/ without its link would be missing from an installed package."""
+    source = Path(__file__).resolve().parent.parent / "prompts"
+    in_repo = sorted(p.relative_to(source).as_posix() for p in source.rglob("*") if p.is_file())
+    in_package = sorted(p.relative_to(prompts.PROMPTS_DIR).as_posix()
+                        for p in prompts.PROMPTS_DIR.rglob("*") if p.is_file())
+    assert in_package == in_repo
+    assert all(not (prompts.PROMPTS_DIR / name).parent.is_symlink() for name in in_package)
+    assert all((prompts.PROMPTS_DIR / name).read_bytes() == (source / name).read_bytes() for name in in_repo)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from difflib import get_close_matches
 from functools import cache, lru_cache
 from importlib import resources
 from itertools import accumulate, compress
@@ -189,29 +190,27 @@ def benchmark_entry(name: str) -> BenchmarkEntry | None:
     return found
 
 
-# A fuzzy proposal needs this similarity (0-100, rapidfuzz's WRatio) to the closest alias.
-PROPOSAL_CUTOFF = 88
+# A fuzzy proposal needs this similarity (difflib's ratio, 2 * matched characters / both
+# lengths) to the closest alias.
+PROPOSAL_CUTOFF = 0.88
 
 
 @cache
-def _benchmark_surfaces() -> tuple[list[str], list[str]]:
-    """Every registry name and alias (folded, for the fuzzy matcher) and its canonical name."""
-    surfaces = [(_key(s), e.name) for e in load_registry().benchmarks for s in (e.name, *e.aliases)]
-    return [s for s, _ in surfaces], [c for _, c in surfaces]
+def _benchmark_surfaces() -> dict[str, str]:
+    """Every registry name and alias, folded (for the fuzzy matcher), to its canonical name."""
+    return {_key(s): e.name for e in load_registry().benchmarks for s in (e.name, *e.aliases)}
 
 
 @lru_cache(maxsize=65536)  # bounded: a million papers bring many distinct unknown names
 def propose_benchmark(name: str) -> str | None:
     """The registry benchmark an unknown name most resembles ('ImagNet-1k' -> 'ImageNet'), for a
     reviewer to confirm: a proposal never merges by itself. None when nothing is close."""
-    from rapidfuzz import fuzz, process  # imported on first use: most commands never propose
-
     key = _key(name)
     if len(key) < 4:  # short names resemble too many others
         return None
-    keys, canonical = _benchmark_surfaces()
-    found = process.extractOne(key, keys, scorer=fuzz.ratio, score_cutoff=PROPOSAL_CUTOFF)
-    return canonical[found[2]] if found else None
+    surfaces = _benchmark_surfaces()
+    found = get_close_matches(key, surfaces, n=1, cutoff=PROPOSAL_CUTOFF)
+    return surfaces[found[0]] if found else None
 
 
 def canonical_benchmark(name: str) -> tuple[str, bool]:

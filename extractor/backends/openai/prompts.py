@@ -7,8 +7,9 @@ its ExtractionDraft). The templates use :class:`string.Template`, so the braces 
 LaTeX in abstracts need no escaping. The content hash of the files is part of the cache key:
 editing a prompt re-extracts, an unchanged prompt never does.
 
-The package reaches the files through ``extractor/data/prompts``, a link to the repository's
-``prompts/`` directory that setuptools copies into the wheel.
+The package reaches the files through ``extractor/data/prompts``, which links each file of the
+repository's ``prompts/`` (one link per file: the build backend, flit_core, copies linked files
+into the wheel but does not enter a linked directory).
 """
 
 from __future__ import annotations
