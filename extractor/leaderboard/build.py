@@ -118,7 +118,7 @@ _ROW_FIELDS = [
     "value", "value_max", "bound", "unit", "comparable", "comparable_unit", "setting", "baseline",
     "change_direction", "evidence", "arxiv_id", "setting_label", "setting_key", "method_key",
     "model_key", "metric_label", "proposed", "comparability", "identity", "unranked",
-    "title", "paper_label", "benchmark_source",
+    "title", "paper_label", "benchmark_source", "setting_shown",
 ]  # fmt: skip
 
 
@@ -173,7 +173,7 @@ def _claim_frame(
                 metric_label, claim.proposed or (bool(n.method_key) and n.method_key in proposed),
                 comparability.setdefault(n.comparability_key, len(comparability)),
                 identity.setdefault(n.identity_key, len(identity)), _unranked_reason(n),
-                result.title, label, _benchmark_source(claim),
+                result.title, label, _benchmark_source(claim), n.setting.shown or None,
             ))  # fmt: skip
     claims = pd.DataFrame.from_records(rows, columns=_ROW_FIELDS)
     claims["reviewed"] = [_review_text(marks.get(c)) for c in claims["claim_id"]] if marks else None
