@@ -307,3 +307,56 @@ def test_a_unit_that_names_the_metric_is_no_unit_of_its_own() -> None:
     assert other.comparable_unit == "BPC"  # another metric's name as the unit: kept apart
     percent = normalize_claim(_claim(value=83.0, metric="accuracy", unit="%", benchmark="GSM8K"))
     assert percent.comparable_unit == "%"  # a unit proper is never taken for a metric
+
+
+@pytest.mark.parametrize(
+    ("text", "cost", "condition"),
+    [
+        ("34ms", "34ms", ""),
+        ("at 30 FPS", "30 FPS", ""),
+        ("1.2 GFLOPs", "1.2 GFLOPs", ""),
+        ("with 12 GB of memory", "12 GB of memory", ""),
+        ("0.5 s per image", "0.5 s per image", ""),
+        ("10 s clips", "", "10 s clips"),  # an input's length is a condition
+        ("640 ms chunks", "", "640 ms chunks"),
+        ("a 100 ms latency budget", "", "a 100 ms latency budget"),
+        ("at 512 resolution", "", "at 512 resolution"),
+    ],
+)
+def test_the_methods_own_cost_is_no_condition(text: str, cost: str, condition: str) -> None:
+    setting = parse_setting(text)
+    assert (setting.cost, setting.other) == (cost, condition)
+
+
+def test_a_cost_stays_on_the_row_out_of_the_block_and_keeps_configurations_apart() -> None:
+    """'34.4 % AP at 34ms' and '41.6 mAP' are one COCO block; the row still shows its 34ms, and
+    one method at two speeds is two configurations, not a conflict."""
+    fast = normalize_claim(_claim(metric="AP", benchmark="COCO", value=34.4, unit="%", setting="34ms"))
+    slow = normalize_claim(_claim(metric="AP", benchmark="COCO", value=36.1, unit="%", setting="at 39 ms"))
+    plain = normalize_claim(_claim(metric="mAP", benchmark="MS COCO", value=41.6, unit="%"))
+    assert fast.comparability_key == slow.comparability_key == plain.comparability_key
+    assert (fast.setting.shown, fast.setting.label) == ("34ms", "")
+    assert fast.identity_key != slow.identity_key
+    shots = normalize_claim(_claim(metric="AP", benchmark="COCO", value=30.0, unit="%", setting="5-shot, 34ms"))
+    assert shots.comparability_key != fast.comparability_key  # an evaluation condition still splits
+    assert shots.setting.shown == "5-shot, 34ms"
+
+
+_BOTH = "we improve the results of bpc / perplexity from 1.13 to 1.08 on text8 , from 20.5 to 18.3 on WikiText - 103"
+
+
+def test_an_alternation_in_the_evidence_takes_the_measure_the_benchmark_is_scored_in() -> None:
+    text8 = normalize_claim(_claim(metric="perplexity", benchmark="text8", value=1.08, evidence=_BOTH))
+    wiki = normalize_claim(_claim(metric="perplexity", benchmark="WikiText-103", value=18.3, evidence=_BOTH))
+    bpc = normalize_claim(_claim(metric="BPC", benchmark="text8", value=1.27, evidence="1.27 BPC on text8"))
+    assert (text8.metric, text8.direction) == ("bits per character", "lower")
+    assert text8.comparability_key == bpc.comparability_key
+    assert wiki.metric == "perplexity"  # WikiText-103 is scored in perplexity: as written
+
+
+def test_without_an_alternation_a_measure_stays_as_written() -> None:
+    """text8 has word-level perplexities too (End-To-End Memory Networks): no alternation, no change."""
+    alone = normalize_claim(_claim(metric="perplexity", benchmark="text8", value=147.0, evidence="147 perplexity on text8"))
+    assert alone.metric == "perplexity" and alone.comparable == 147.0
+    ptb = normalize_claim(_claim(metric="perplexity", benchmark="Penn Treebank", value=54.5, evidence=_BOTH + " , 54.5 on PTB"))
+    assert ptb.metric == "perplexity"  # PTB is scored at both levels: the registry lists no measure

@@ -167,3 +167,15 @@ def test_a_proposal_needs_a_close_registry_name() -> None:
 def test_fold_key_is_the_spelling_unknown_names_share() -> None:
     assert fold_key("Market - 1501") == fold_key("market-1501") == fold_key("Market 1501")
     assert fold_key("HumanEval+") != fold_key("HumanEval")
+
+
+def test_the_measures_a_benchmark_is_scored_in_are_registry_metrics() -> None:
+    registry = load_registry()
+    metrics = {m.name for m in registry.metrics}
+    scored = {b.name: b.scored_in for b in registry.benchmarks if b.scored_in}
+    assert scored["text8"] == ("bits per character",) and scored["WikiText-103"] == ("perplexity",)
+    assert {m for measures in scored.values() for m in measures} <= metrics
+
+
+def test_newstest2014_is_wmt14s_test_set() -> None:
+    assert canonical_benchmark("newstest2014") == ("WMT14", True)

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
+from extractor.catalog.measures import scored_measure
 from extractor.catalog.registry import (
     benchmark_entry,
     canonical_benchmark,
@@ -66,6 +67,26 @@ _CONTEXT = re.compile(
     re.IGNORECASE,
 )
 _SPLIT = re.compile(r"\b(test|dev|validation|val|held-out|train)(?:[\s-]?(?:set|split))?\b", re.IGNORECASE)
+# The method's own cost written as a setting ('at 34ms', '30 FPS', '1.2 GFLOPs', '12 GB of memory'):
+# a property of the entry, shown beside its score, not a condition the score was measured under.
+# Seconds only with a cost noun or 'per image' ('10 s clips' is an input's length); a budget, a
+# window or a chunk ('a 100 ms budget', '640 ms chunks', 'within 2 s') is a condition and stays.
+_COST_NOUN = r"(?:(?:inference|decoding|end-to-end)[\s-]+)?(?:latency|runtime|run[\s-]?time|inference[\s-]time|speed|throughput)"
+_PER = r"(?:per|/|an?)\s+(?:image|frame|token|sample|query|request|step)"
+_BARE = (
+    r"(?<![\w.])\d+(?:\.\d+)?\s*(?:ms|milliseconds?|\u00b5s|\u03bcs|fps|frames?\s*(?:/\s*s|per\s+second)"
+    r"|(?:tokens?|images?|imgs?|samples?|queries|requests)\s*(?:/\s*s(?:ec)?|per\s+second)|[kmgtp]?flops?|[kmgt]?macs)"
+)
+_SECONDS = r"(?<![\w.])\d+(?:\.\d+)?\s*(?:s|secs?|seconds?)"
+_MEMORY = r"(?<![\w.])\d+(?:\.\d+)?\s*[kmgt]i?b"
+_CONDITION = rf"(?!\s*(?:-\s*)?(?:{_COST_NOUN}\s+)?(?:budgets?|constraints?|limits?|windows?|chunks?|lookahead|look-ahead|frames?|segments?|clips?|audio|delay|hop|shift)\b)"
+_COST = re.compile(
+    rf"(?<!within )(?<!under )(?<!budget of )(?:(?:\bat|\bwith|\bin|\busing|@)\s*)?(?:(?:a|an)\s+)?(?P<shown>"
+    rf"(?:{_COST_NOUN}\s+(?:of\s+)?)?(?:{_BARE})(?![\w/]){_CONDITION}(?:\s+{_PER})?(?:\s+{_COST_NOUN})?"
+    rf"|{_COST_NOUN}\s+(?:of\s+)?{_SECONDS}\b(?:\s+{_PER})?|{_SECONDS}\s+{_PER}"
+    rf"|(?:gpu\s+)?memory\s+(?:of\s+)?{_MEMORY}\b|{_MEMORY}\s+(?:of\s+)?(?:gpu\s+)?(?:memory|vram)\b)",
+    re.IGNORECASE,
+)
 _WORDS = {"zero": "0", "one": "1", "few": "few"}
 _SPLITS = {"val": "validation", "held-out": "test"}
 
@@ -143,19 +164,32 @@ class Setting:
     split: str | None = None
     other: str = ""
     languages: str | None = None  # a translation's source and target: 'en-de'
+    cost: str = ""  # the method's own latency, speed, FLOPs or memory ('34ms'): never a condition
 
     @cached_property  # parse_setting is cached, so each distinct setting computes it once
     def key(self) -> str:
-        """What must match for two numbers to be compared (unparsed words included)."""
+        """What must match for two numbers to be compared (unparsed words included; the cost
+        left out: two detectors' AP at 34 ms and at 39 ms are one leaderboard)."""
         # A split left unstated is the test split: 'F1' and 'test F1' are one number's names.
         return "|".join([
             self.shots or "", self.bits or "", self.context or "", self.split or "test", self.other, self.languages or "",
         ])
 
     @property
+    def identity(self) -> str:
+        """The key with the cost: one method at two speeds is two configurations, not a conflict."""
+        return f"{self.key}|{self.cost}"
+
+    @property
     def label(self) -> str:
+        """The conditions, as a block's title shows them (the cost is the row's: :attr:`shown`)."""
         parts = [p for p in (self.languages, self.shots, self.bits, self.context, self.split) if p]
         return ", ".join(parts + ([self.other] if self.other else []))
+
+    @property
+    def shown(self) -> str:
+        """The conditions and the cost, as a row shows them ('test, 34ms')."""
+        return ", ".join(p for p in (self.label, self.cost) if p)
 
 
 def _context_label(number: str, scale: str | None) -> str:
@@ -183,11 +217,14 @@ def with_written(
 @lru_cache(maxsize=16384)
 def parse_setting(text: str | None) -> Setting:
     """'5-shot, 4-bit, 32K context, test' -> Setting(shots='5-shot', bits='4-bit',
-    context='32K context', split='test'); words it does not recognize stay in ``other``."""
+    context='32K context', split='test'); the method's own cost ('at 34ms') goes to ``cost``;
+    words it does not recognize stay in ``other``."""
     if not text or not text.strip():
         return Setting()
     rest = text
     shots = bits = context = split = languages = None
+    costs = [" ".join(m.group("shown").split()) for m in _COST.finditer(rest)]
+    rest = _COST.sub(" ", rest)
     if pairs := language_pairs(rest):
         languages = pairs[0].pair
         rest = rest[: pairs[0].start] + " " + rest[pairs[0].end :]
@@ -206,7 +243,7 @@ def parse_setting(text: str | None) -> Setting:
         split = _SPLITS.get(word, word)
         rest = rest[: m.start()] + " " + rest[m.end() :]
     other = " ".join(re.sub(r"[,;()]+", " ", rest).split()).lower()
-    return Setting(shots, bits, context, split, other, languages)
+    return Setting(shots, bits, context, split, other, languages, ", ".join(costs))
 
 
 def block_key(name: str | None, known: bool) -> str | None:
@@ -442,7 +479,7 @@ class NormalizedClaim:
     def identity_key(self) -> tuple:
         """Two rows with the same identity and different values are a conflict (the model
         names the size)."""
-        return (self.method_key, self.model_key, self.benchmark_key, self.metric_key, self.comparable_unit, self.setting.key)
+        return (self.method_key, self.model_key, self.benchmark_key, self.metric_key, self.comparable_unit, self.setting.identity)
 
 
 def model_size(name: str | None, models: list[Model]) -> float | None:
@@ -485,6 +522,8 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     the names reviewers merged, applied before the registry."""
     benchmark = normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases))
     metric = normalize_metric(aliased(claim.metric, "metric", aliases))
+    if metric.known and (measure := scored_measure(benchmark.name if benchmark.known else None, metric.name, claim.evidence)):
+        metric = replace(normalize_metric(measure), split=metric.split)  # 'bpc / perplexity ... on text8'
     unit = normalize_unit(claim.unit)
     converted = comparable(claim.value, None if _names_the_metric(unit, metric) else unit, metric.scale)
     setting = with_written(

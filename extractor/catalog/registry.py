@@ -51,6 +51,9 @@ class BenchmarkEntry:
     task: str
     area: str
     case_sensitive: bool = False
+    # The measures the benchmark's results are reported in, when the registry knows them (text8:
+    # bits per character): they decide a metric the paper writes as an alternation ('bpc / perplexity').
+    scored_in: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,7 @@ def load_registry() -> Registry:
             task=b.get("task", ""),
             area=b.get("area", ""),
             case_sensitive=bool(b.get("case_sensitive", False)),
+            scored_in=tuple(b.get("scored_in", ())),
         )
         for b in _read("benchmarks.json")["benchmarks"]
     )

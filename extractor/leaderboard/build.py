@@ -120,14 +120,14 @@ _ROW_FIELDS = [
     "value", "value_max", "bound", "unit", "comparable", "comparable_unit", "setting", "baseline",
     "change_direction", "evidence", "arxiv_id", "setting_label", "setting_key", "method_key",
     "model_key", "metric_label", "proposed", "comparability", "identity", "unranked",
-    "title", "paper_label", "benchmark_source",
+    "title", "paper_label", "benchmark_source", "setting_shown",
 ]  # fmt: skip
 # Fields whose texts repeat across claims (each claim's parse made its own copy of 'accuracy'):
 # the board keeps one copy of each, not one per claim. Ids, evidence and per-paper texts are not.
 _REPEATED = frozenset({
     "kind", "benchmark", "benchmark_as_written", "metric", "metric_as_written", "better", "method", "model",
     "bound", "unit", "comparable_unit", "setting", "baseline", "change_direction", "setting_label",
-    "setting_key", "method_key", "model_key", "metric_label", "unranked", "benchmark_source",
+    "setting_key", "method_key", "model_key", "metric_label", "unranked", "benchmark_source", "setting_shown",
 })  # fmt: skip
 _REPEATS = [name in _REPEATED for name in _ROW_FIELDS]
 
@@ -187,7 +187,7 @@ def _claim_frame(
                 metric_label, claim.proposed or (bool(n.method_key) and n.method_key in proposed),
                 comparability.setdefault(n.comparability_key, len(comparability)),
                 identity.setdefault(n.identity_key, len(identity)), _unranked_reason(n),
-                result.title, label, _benchmark_source(claim),
+                result.title, label, _benchmark_source(claim), n.setting.shown or None,
             )  # fmt: skip
             for values, value, repeats in zip(columns, row, _REPEATS):
                 values.append(shared.setdefault(value, value) if repeats else value)

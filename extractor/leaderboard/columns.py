@@ -46,7 +46,7 @@ SHEET_CLAIM_COLUMNS: list[tuple[str, str]] = [
 BOARD_COLUMNS: list[tuple[str, str]] = [
     ("benchmark", "Benchmark"),
     ("metric_label", "Metric"),
-    ("setting_label", "Setting"),
+    ("setting_shown", "Setting"),  # the block's conditions and the row's cost ('34ms')
     ("size_b", "Size (B)"),
     ("block_papers", "Block from"),
     ("rank", "Rank"),
