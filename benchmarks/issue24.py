@@ -7,9 +7,9 @@
 2. board: ``extractor leaderboard RUN --out x.xlsx`` against ``--out x.csv`` on rules runs of
    synthetic abstracts (``scale.py``'s runs and memory sampling), the ratio at the largest size
    (target <= 2) and the xlsx's peak RSS at the largest size against the smallest (target <= 1.2);
-3. client: ``llm_throughput.py``'s re-ask part (a request and a re-ask per paper, the same
-   bodies sent by the bare SDK): client CPU per request against the bare SDK's, in a warm
-   process (target <= 1.4);
+3. client: ``llm_throughput.py``'s re-ask part (a request and a re-ask per paper; the bare SDK
+   sends the very bodies the run sent, as the server recorded them): client CPU per request
+   against the bare SDK's, in a warm process (target <= 1.4);
 4. startup: ``extractor --help`` above ``python -c pass`` (``startup.py``).
 
 The machine's load average is printed first and last: on shared cores the wall times move with it.

@@ -12,8 +12,8 @@ What it prints:
 1. wall time at each concurrency and its ratio to the ideal N*L/concurrency (cold cache);
 2. the re-ask path: a server whose first answer to every abstract has an invented number, so
    each paper costs a request and a grounding re-ask (default L=0.5 s, concurrency 32); the
-   requests per second of ``extractor run`` and of the bare openai SDK sending the same request
-   bodies as often to the same server, and their ratio;
+   requests per second of ``extractor run`` and of the bare openai SDK sending the very request
+   bodies that run sent (the server records them) to a server of the same kind, and their ratio;
 3. client overhead per paper: this process's CPU time during a run divided by N (HTTP client,
    instructor parsing, pydantic validation, grounding, cache write, run directory), at L=0 and
    concurrency 1, next to the wall time per paper of that run (which adds the server's own
@@ -45,13 +45,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from bare_sdk import send_all
+from bare_sdk import read_bodies, send_all
 
 from extractor import make_config, run
-from extractor.backends.openai.backend import choose_mode
-from extractor.backends.openai.exchange import request_body
 from extractor.backends.openai.pricing import cost_usd
-from extractor.backends.openai.prompts import load_prompt
 from extractor.config import MODES
 from extractor.pipeline.estimate import encoding_for, prompt_overhead
 from extractor.pipeline.ingest import read_inputs
@@ -84,9 +81,11 @@ class FakeServer:
 
 
 @contextmanager
-def fake_server(latency: float, reask_each: bool = False) -> Iterator[FakeServer]:
+def fake_server(latency: float, reask_each: bool = False, record: Path | None = None) -> Iterator[FakeServer]:
+    """The server in a process of its own; ``record``: the file it appends every request body to."""
+    options = [*(["--reask-each"] * reask_each), *(["--record-bodies", str(record)] if record else [])]
     process = subprocess.Popen(
-        [sys.executable, str(FAKE_SERVER), "--port", "0", "--latency", str(latency), *(["--reask-each"] * reask_each)],
+        [sys.executable, str(FAKE_SERVER), "--port", "0", "--latency", str(latency), *options],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -185,16 +184,13 @@ def bare_process(server: FakeServer, bodies: Path, concurrency: int) -> tuple[fl
 def reask(args: argparse.Namespace, work: Path) -> dict[str, float]:
     """``extractor run`` against a server whose first answer to every abstract has an invented
     number (so every paper costs a request and a grounding re-ask), next to the bare SDK sending
-    the same request bodies as often to the same server: requests per second and their ratio,
-    once within a warmed-up process and once in new processes (start-up included). Returns each
-    client's CPU milliseconds per request (median), by row name."""
+    the very bodies that run sent (recorded by the server: first requests and re-asks, in their
+    order) to a second server of the same kind, which sees those abstracts for the first time
+    and so answers as the first did: requests per second and their ratio, once within a
+    warmed-up process and once in new processes (start-up included). Returns each client's CPU
+    milliseconds per request (median), by row name."""
     n, concurrency, latency = args.n_reask, args.reask_concurrency, args.reask_latency
-    config = make_config("openai", MODEL, "http://127.0.0.1:1/v1", "benchmark-key")
-    prompt = load_prompt(config.prompt_version)
-    inputs = synthesize(n, work / f"in-reask-{n}.jsonl", tag=" bare")
-    bodies = [request_body(choose_mode(config), prompt.messages(p.abstract, p.title), config) for p in read_inputs([str(inputs)])]
-    bodies_file = work / "bodies.jsonl"
-    bodies_file.write_text("".join(json.dumps(body) + "\n" for body in bodies), encoding="utf-8")
+    recorded = work / "reask-bodies.jsonl"
     print(f"\n## Re-ask path: N={n} papers, each a request and a grounding re-ask, L={latency * 1000:.0f} ms, concurrency {concurrency}")
     print("| client | requests | wall s (median) | requests/s | client CPU ms/request | runs |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
@@ -207,23 +203,28 @@ def reask(args: argparse.Namespace, work: Path) -> dict[str, float]:
         cpu_ms[name] = cpu / (2 * n) * 1000
         print(f"| {name} | {2 * n} | {wall:.2f} | {2 * n / wall:.1f} | {cpu / (2 * n) * 1000:.2f} | {len(walls)} |")
 
-    with fake_server(latency, reask_each=True) as server:
+    with fake_server(latency, reask_each=True, record=recorded) as server, fake_server(latency, reask_each=True) as again:
         warm_up(server, work)
-        asyncio.run(send_all(bodies[:10], server.base_url, 4, 2))
+        asyncio.run(send_all(read_bodies(recorded), again.base_url, 4))
         library, bare, cli, bare_new = [], [], [], []
         for r in range(args.repeat):
             tagged = synthesize(n, work / f"in-reask-{r}.jsonl", tag=f" re-ask {r}")
+            before = server.requests
             m = measure(server, tagged, concurrency, work / f"cache-reask-{r}", work / f"run-reask-{r}")
             assert m.requests == 2 * n and m.info["usage"]["reasks"] == n, (m.requests, m.info["usage"])
             library.append((m.wall, m.cpu))
+            bodies = read_bodies(recorded, before, before + m.requests)
             wall, cpu = time.perf_counter(), time.process_time()
-            asyncio.run(send_all(bodies, server.base_url, concurrency, 2))
+            asyncio.run(send_all(bodies, again.base_url, concurrency))
             bare.append((time.perf_counter() - wall, time.process_time() - cpu))
             tagged = synthesize(n, work / f"in-reask-cli-{r}.jsonl", tag=f" re-ask cli {r}")
+            before = server.requests
             wall, cpu, sent = cli_run(server, tagged, work / f"cache-reask-cli-{r}", work / f"run-reask-cli-{r}", concurrency, "--no-leaderboard")
             assert sent == 2 * n, sent
             cli.append((wall, cpu))
-            wall, cpu, sent = bare_process(server, bodies_file, concurrency)
+            bodies_file = work / f"bodies-cli-{r}.jsonl"
+            bodies_file.write_text("".join(json.dumps(b) + "\n" for b in read_bodies(recorded, before, before + sent)), encoding="utf-8")
+            wall, cpu, sent = bare_process(again, bodies_file, concurrency)
             assert sent == 2 * n, sent
             bare_new.append((wall, cpu))
         for name, pairs in (

@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from bisect import bisect_right
 from functools import lru_cache
-from itertools import compress
 
 from extractor.schema import (
     Claim,
@@ -47,20 +47,43 @@ _WORD = re.compile(r"\S+")
 _RUN = re.compile(r"\s{2,}")
 
 
-def _kept_offsets(text: str) -> tuple[int, ...]:
-    """The offset of every character whitespace folding keeps: all but the whitespace at either
-    end and, in a run of whitespace, all but its first character (which becomes the space)."""
-    keep = bytearray(b"\x01") * len(text)
-    for run in _RUN.finditer(text):
-        keep[run.start() + 1 : run.end()] = bytes(run.end() - run.start() - 1)
-    lead, trail = len(text) - len(text.lstrip()), len(text) - len(text.rstrip())
-    keep[:lead] = bytes(lead)
-    keep[len(text) - trail :] = bytes(trail)
-    return tuple(compress(range(len(text)), keep))
+@dataclass(frozen=True)
+class Offsets:
+    """Where each character of a folded text stands in the original, as the shift from its
+    folded position, which changes only where folding dropped characters: one int per
+    character of an abstract would cost more to build than the fold itself."""
+
+    starts: tuple[int, ...]  # the folded position where each shift begins; the first is 0
+    shifts: tuple[int, ...]
+
+    def __getitem__(self, at: int) -> int:
+        return at + self.shifts[bisect_right(self.starts, at) - 1]
+
+    @classmethod
+    def of(cls, offsets: Sequence[int]) -> Offsets:
+        """The shifts of a character-by-character offset table."""
+        starts, shifts = [0], [offsets[0] if offsets else 0]
+        for at, offset in enumerate(offsets):
+            if offset - at != shifts[-1]:
+                starts.append(at)
+                shifts.append(offset - at)
+        return cls(tuple(starts), tuple(shifts))
+
+
+def _kept_offsets(text: str) -> Offsets:
+    """The offsets of whitespace folding: the whitespace at the start is dropped and, in a run
+    of whitespace, all but its first character (which becomes the space)."""
+    shift = len(text) - len(text.lstrip())
+    starts, shifts = [0], [shift]
+    for run in _RUN.finditer(text, shift):
+        shift += run.end() - run.start() - 1
+        starts.append(run.end() - shift)  # the folded position of the character after the run
+        shifts.append(shift)
+    return Offsets(tuple(starts), tuple(shifts))
 
 
 @lru_cache(maxsize=256)
-def _folded(text: str) -> tuple[str, tuple[int, ...]]:
+def _folded(text: str) -> tuple[str, Offsets]:
     """Lower-cased text with whitespace runs folded to one space, and each folded character's
     offset in the original, so a match in the folded text maps back to a span.
 
@@ -89,7 +112,7 @@ def _folded(text: str) -> tuple[str, tuple[int, ...]]:
             for i, ch in enumerate(kept):
                 out.append(ch.lower())
                 offsets.extend([start + (kept_at[i] if kept_at else i)] * len(ch.lower()))
-    return "".join(out), tuple(offsets)
+    return "".join(out), Offsets.of(offsets)
 
 
 @lru_cache(maxsize=256)

@@ -10,6 +10,10 @@ is in the text), shaped for the mode the request asks for:
 - ``response_format`` ``json_schema`` or ``json_object``: the JSON as the message content;
 - neither: the JSON inside a markdown ```json block (instructor's md_json mode).
 
+With ``record=PATH`` (``--record-bodies PATH``) every chat-completion request body is appended
+to PATH as one JSON line, in the order of arrival (line i is request i of ``/stats``), so a
+yardstick (``benchmarks/bare_sdk.py``) can send exactly the bodies a client sent.
+
 With ``replay=`` (:class:`Replay`, ``--replay ANSWERS.jsonl``) each abstract is answered instead
 with the answer recorded for it (``fixtures/recorded/``, matched by the abstract's whitespace-
 folded text), word for word as the model wrote it, in the same shapes; a re-ask gets the same
@@ -33,6 +37,7 @@ Use from tests::
 From the command line (benchmarks)::
 
     python tests/fake_openai.py --port 8089 --latency 0.2 [--refuse json_schema] [--reask-each] [--batch-seconds 5]
+    python tests/fake_openai.py --reask-each --record-bodies bodies.jsonl
     python tests/fake_openai.py --replay fixtures/recorded/dev.jsonl [--name "NAME=ENTRY"]
 
 prints ``fake OpenAI server on http://127.0.0.1:8089/v1`` and serves until interrupted.
@@ -580,6 +585,7 @@ class FakeOpenAI:
         the ``same_as`` to answer, word for word (an entry outside the request's list too); a
         name not in it is answered "none". Faults match a name request by its name.
     :param port: 0 for a free port.
+    :param record: a JSON Lines file every chat-completion request body is appended to.
     """
 
     def __init__(
@@ -591,6 +597,7 @@ class FakeOpenAI:
         port: int = 0,
         replay: Replay | None = None,
         names: dict[str, str] | None = None,
+        record: str | Path | None = None,
     ) -> None:
         self.latency = latency
         self.names = dict(names or {})
@@ -603,6 +610,7 @@ class FakeOpenAI:
         self.replay = replay
         self.port = port
         self.log: list[Request] = []
+        self.record = Path(record) if record is not None else None
         self.batch_api = FakeBatchAPI(self)
         self.in_flight = 0
         self.most_in_flight = 0  # the most chat completions being answered at one moment
@@ -680,6 +688,9 @@ class FakeOpenAI:
             fault = None if mode in self.refuse else self._take_fault(abstract if name is None else name)
             record = Request(abstract, mode, fault.kind if fault else None, messages, time.monotonic(), name=name)
             self.log.append(record)
+            if self.record is not None:
+                with self.record.open("a", encoding="utf-8") as handle:
+                    handle.write(json.dumps(body, ensure_ascii=False) + "\n")
         if mode in self.refuse:
             status, message = MODE_REFUSALS[mode]
             kind = "internal_server_error" if status == 500 else "invalid_request_error"
@@ -785,12 +796,14 @@ def main(argv: list[str] | None = None) -> None:
         "--name", action="append", default=[], metavar="NAME=ENTRY",
         help="answer the name request about NAME with ENTRY (other names: none)",
     )
+    parser.add_argument("--record-bodies", metavar="BODIES.jsonl", help="append every chat-completion request body to this file")
     args = parser.parse_args(argv)
     names = dict(item.split("=", 1) for item in args.name)
     faults = [Fault("invented_number", each_abstract=True)] if args.reask_each else []
     replay = Replay.read(args.replay) if args.replay else None
     server = FakeOpenAI(
-        latency=args.latency, faults=faults, refuse=args.refuse, port=args.port, replay=replay, names=names
+        latency=args.latency, faults=faults, refuse=args.refuse, port=args.port, replay=replay, names=names,
+        record=args.record_bodies,
     ).start()
     server.batch_api.seconds = args.batch_seconds
     print(f"fake OpenAI server on {server.base_url}", flush=True)

@@ -91,6 +91,15 @@ def test_requests_are_served_concurrently() -> None:
     assert server.most_in_flight > 1, "the server answered one request at a time"
 
 
+def test_record_writes_every_request_body_in_the_order_of_arrival(tmp_path) -> None:
+    recorded = tmp_path / "bodies.jsonl"
+    bodies = [chat("tools"), chat("json"), {**chat("json"), "temperature": 0}]
+    with FakeOpenAI(record=recorded) as server:
+        for body in bodies:
+            post(server, body)
+    assert [json.loads(line) for line in recorded.read_text(encoding="utf-8").splitlines()] == bodies
+
+
 def test_an_outage_stops_listening_and_comes_back_on_the_same_port(fake_openai: FakeOpenAI) -> None:
     port = fake_openai.port
     fake_openai.outage(0.5)

@@ -194,9 +194,11 @@ def _word_value(match: re.Match[str]) -> float:
 
 # Numbers a tokenizer split with spaces (SciREX's abstracts are token-joined): a decimal split
 # after its point before a percent sign ('7. 1% mAP', '63. 53\\%': a percent opens no sentence),
-# and thousands split around their commas ('1 , 800 + times').
-_SPLIT_DECIMAL = re.compile(r"(?<![\d.])(\d+)\. (\d+)(?=\s?\\?%)")
-_SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?: , \d{3})+(?![\d])")
+# and thousands split around their commas ('1 , 800 + times'). Each pattern opens by reading a
+# digit and only then asks what stands before it (as :data:`NUMBER_RE` does), so the engine
+# skips from digit to digit instead of trying the pattern at every character.
+_SPLIT_DECIMAL = re.compile(r"(\d(?<![\d.]\d)\d*)\. (\d+)(?=\s?\\?%)")
+_SPACED_THOUSANDS = re.compile(r"\d(?<![\d.,]\d)\d{0,2}(?: , \d{3})+(?!\d)")
 
 
 def find_split_numbers(text: str) -> list[NumberMention]:
