@@ -166,6 +166,15 @@ def test_metric_spellings_merge(written: str, canonical: str, direction: str, sp
     assert info.key == canonical
 
 
+def test_a_metric_inside_a_longer_name_starts_a_word() -> None:
+    """Visual Genome's mean recall (mR@50) is its own measure, never recall@50 (the tune-new board
+    merged the two when 'R@50' was found inside 'mR@50')."""
+    assert normalize_metric("mean recall (mR@50)").name == "mean recall@50"
+    assert normalize_metric("mR@50").name == "mean recall@50"
+    assert normalize_metric("R@50").name == "recall@50"
+    assert normalize_metric("test recall@20").name == "recall@20"
+
+
 def test_a_character_level_measure_is_never_perplexity() -> None:
     assert normalize_metric("character-level perplexity").name == "character-level perplexity"
     assert not normalize_metric("character-level perplexity").known

@@ -289,7 +289,8 @@ def metric_entry(name: str) -> tuple[MetricEntry, str] | None:
     for search in (re.Pattern.fullmatch, re.Pattern.search):
         for metric, pattern in registry.metric_patterns:
             m = search(pattern, text)
-            if m:
+            # Inside a longer name a metric starts a word: 'mR@50' (mean recall) is no 'R@50'.
+            if m and (m.start() == 0 or not text[m.start() - 1].isalnum()):
                 parts = {k: v.lower() if k != "what" else _what(v) for k, v in m.groupdict().items()}
                 return metric, metric.template.format(**parts)
     return None
