@@ -140,8 +140,9 @@ def measure(server: FakeServer, inputs: Path, concurrency: int, cache_dir: Path,
 def warm_up(server: FakeServer, work: Path) -> None:
     """One small run first, so that importing the SDK (done on the first request) and opening
     the cache are not counted as per-paper time."""
-    inputs = synthesize(10, work / "warm-up.jsonl")
-    measure(server, inputs, 4, work / f"cache-warm-up-{time.monotonic_ns()}", work / "run-warm-up")
+    inputs, stamp = synthesize(10, work / "warm-up.jsonl"), time.monotonic_ns()
+    # A run directory of its own too: a second warm-up into the first's would resume it and send nothing.
+    measure(server, inputs, 4, work / f"cache-warm-up-{stamp}", work / f"run-warm-up-{stamp}")
 
 
 def median(values: list[float]) -> float:
