@@ -113,6 +113,9 @@ class Registry:
     # alternation of them all that a name must contain for any of them to match it.
     metric_patterns: tuple[tuple[MetricEntry, re.Pattern[str]], ...]
     metric_gate: re.Pattern[str]
+    # The same patterns for a search inside a longer name, where a metric starts a word:
+    # 'mR@50' (mean recall) holds no 'R@50'.
+    metric_starts: tuple[tuple[MetricEntry, re.Pattern[str]], ...]
 
 
 @cache
@@ -162,8 +165,9 @@ def load_registry() -> Registry:
         key: tuple(sorted(set(aliases), key=lambda a: -len(a.tokens))) for key, aliases in grouped.items()
     }
     metric_patterns = tuple((m, p) for m in metrics if m.template for p in m.patterns)
+    metric_starts = tuple((m, re.compile(rf"(?<![^\W_])(?:{p.pattern})", re.IGNORECASE)) for m, p in metric_patterns)
     return Registry(
-        benchmarks, metrics, benchmark_keys, metric_keys, first_token, metric_patterns, _gate(metric_patterns)
+        benchmarks, metrics, benchmark_keys, metric_keys, first_token, metric_patterns, _gate(metric_patterns), metric_starts
     )
 
 
@@ -286,11 +290,10 @@ def metric_entry(name: str) -> tuple[MetricEntry, str] | None:
     # The patterns' own methods: re.fullmatch(pattern, ...) looks a compiled pattern up in re's
     # cache, where it never is, on every call (hashing it and catching a KeyError): several times
     # the cost of the match itself.
-    for search in (re.Pattern.fullmatch, re.Pattern.search):
-        for metric, pattern in registry.metric_patterns:
+    for search, patterns in ((re.Pattern.fullmatch, registry.metric_patterns), (re.Pattern.search, registry.metric_starts)):
+        for metric, pattern in patterns:
             m = search(pattern, text)
-            # Inside a longer name a metric starts a word: 'mR@50' (mean recall) is no 'R@50'.
-            if m and (m.start() == 0 or not text[m.start() - 1].isalnum()):
+            if m:
                 parts = {k: v.lower() if k != "what" else _what(v) for k, v in m.groupdict().items()}
                 return metric, metric.template.format(**parts)
     return None

