@@ -175,6 +175,14 @@ def test_a_metric_inside_a_longer_name_starts_a_word() -> None:
     assert normalize_metric("test recall@20").name == "recall@20"
 
 
+def test_an_at_sign_names_a_cutoff_not_rouge() -> None:
+    """'R@1' is recall at 1 (image-text retrieval), never 'R1', ROUGE-1 (keys used to drop the '@')."""
+    assert normalize_metric("R@1").name == "recall@1"
+    assert normalize_metric("R@1").scale == "percent"
+    assert normalize_metric("R1").name == "ROUGE-1"
+    assert normalize_metric("R-1").name == "ROUGE-1"
+
+
 def test_a_character_level_measure_is_never_perplexity() -> None:
     assert normalize_metric("character-level perplexity").name == "character-level perplexity"
     assert not normalize_metric("character-level perplexity").known

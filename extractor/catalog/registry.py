@@ -83,12 +83,13 @@ class _Alias:
 
 # What an alternation of several patterns would change: group references and global flags.
 _UNGATED = re.compile(r"\(\?P=|\\[1-9]|^\(\?[aiLmsux]+\)")
-_SPELLED = str.maketrans({"+": " plus ", "\u221e": " infinite ", "\u03c4": "tau", "\u00b2": "2"})
+_SPELLED = str.maketrans({"+": " plus ", "\u221e": " infinite ", "\u03c4": "tau", "\u00b2": "2", "@": " at "})
 
 
 def _key(name: str) -> str:
     """:func:`name_key` that keeps the symbols that name a different benchmark or metric
-    ('HumanEval+' = 'HumanEval Plus', not 'HumanEval'; 'τ-bench' = 'tau-bench')."""
+    ('HumanEval+' = 'HumanEval Plus', not 'HumanEval'; 'τ-bench' = 'tau-bench'; 'R@1' is
+    recall@1, not 'R1', ROUGE-1)."""
     return name_key(name.translate(_SPELLED))
 
 
