@@ -61,7 +61,7 @@ TABLES = ("claims", "unranked", "changes", "papers")
 #: shared) are the most of them held while the results are read.
 SPOOL_ROWS = 1024
 #: Rows a long table is read in at a time (:meth:`Leaderboard.chunks`).
-CHUNK_ROWS = 4096
+CHUNK_ROWS = 1024
 
 
 @dataclass
@@ -563,7 +563,9 @@ def build_leaderboard(
         marks, papers, gathered.replaced, same_paper({paper_id: paper.abstract_hash for paper_id, paper in papers.items()}),
         {name: _spellings(counts) for name, counts in gathered.spellings.items()},
     )
-    scores = _rank_scores(_one_copy(derived.claims(gathered.scores)))
+    scores = derived.claims(gathered.scores)
+    gathered.scores.clear()  # the frame holds their cells now
+    scores = _rank_scores(_one_copy(scores))
     scores["conflict"] = _conflicts(scores)
     if not scores.empty:
         derived.conflict_of = dict(zip(scores["claim_id"], scores["conflict"]))
