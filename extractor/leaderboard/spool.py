@@ -3,7 +3,9 @@
 
 A board's long tables grow with its claims; spooled, what stays in memory is a chunk at a time.
 Reads seek to each chunk's recorded offset first, so two iterations of one spool can interleave
-(a writer streaming a table while a library user assembles it) and appends may come between."""
+(a writer streaming a table while a library user assembles it) and appends may come between.
+The file is the process's own (``tempfile.TemporaryFile``: unlinked, mode 0600), so no other
+process can plant a pickle in it."""
 
 from __future__ import annotations
 
