@@ -8,9 +8,9 @@
    made beforehand and the collector frozen (not timed); against it the CSV writer and
    ``write_xlsx`` on the same board, alternated, medians of ``--repeat``. If PyExcelerate is
    installed (it is no dependency; it writes no charts), it writes the same cells too.
-2. **Memory**: the bytes the board's own DataFrames hold (their arrays and every distinct
-   object they point to, each counted once), which any process holding the board pays on top of
-   its imports, however little garbage it leaves.
+2. **Memory**: the bytes the board's DataFrames hold (their arrays and every distinct object
+   they point to, each counted once): the long tables as their properties assemble them whole
+   (the writers never do: they stream the tables' chunks from disk).
 
 ``benchmarks/issue24.py`` runs this at each size and sets the floors against issue 24's targets.
 """
@@ -55,12 +55,13 @@ def frame_bytes(board: Leaderboard) -> int:
 
 def sheet_rows(board: Leaderboard) -> list[list[tuple]]:
     """The rows of the workbook's tables, in sheet order, with the cells the sheets show."""
-    claims = board.claims.assign(benchmark_unknown=board.claims["benchmark_known"].eq(False).map({True: "unknown", False: None}))
+    claims = board.claims
+    claims = claims.assign(benchmark_unknown=claims["benchmark_known"].eq(False).map({True: "unknown", False: None}))
     tables: list[tuple[pd.DataFrame, list[tuple[str, str]]]] = [
         (board.scores, BOARD_COLUMNS), (board.unranked, UNRANKED_COLUMNS), (board.changes, CHANGE_COLUMNS),
         (claims, SHEET_CLAIM_COLUMNS), (board.papers, PAPER_COLUMNS),
     ]  # fmt: skip
-    return [[cells for _, rows in _records(frame, columns) for cells, _ in rows] for frame, columns in tables]
+    return [[cells for _, rows in _records([frame], columns) for cells, _ in rows] for frame, columns in tables]
 
 
 def xlsxwriter_floor(sheets: list[list[tuple]], path: Path) -> float:

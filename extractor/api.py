@@ -24,7 +24,7 @@ def write_leaderboard(run_dir: Path, step: Step = silent, store: Path | None = N
     board, exported = write_run_leaderboard(Path(run_dir), step, store)
     summary = (
         f"leaderboard: {counted(len(board.scores), 'ranked score')} in {counted(len(board.blocks), 'block')}, "
-        f"{len(board.unranked)} unranked -> {exported.path}"
+        f"{board.length('unranked')} unranked -> {exported.path}"
     )
     return [summary, *exported.notes(), write_reviewed_claims(Path(run_dir), store)]
 

@@ -43,7 +43,7 @@ def alternatives(evidence: str) -> Iterator[tuple[set[str], set[str]]]:
         yield before - {None}, after - {None}
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=1024)
 def scored_measure(benchmark: str | None, metric: str | None, evidence: str) -> str | None:
     """The measure ``benchmark`` is scored in that the evidence writes as the alternative of
     ``metric`` (both canonical names), when ``metric`` is not one the benchmark is scored in;

@@ -142,7 +142,7 @@ def names_an_entity(name: str | None) -> bool:
     return bool(words) and not all(word in _NO_ENTITY_WORDS for word in words)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def entity_key(name: str | None) -> str:
     """One identity for a method or model across papers: 'Llama 3.2-3B' = 'Llama-3.2-3B'; none
     for a phrase that names no method or model (:func:`names_an_entity`)."""

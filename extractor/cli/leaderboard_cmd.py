@@ -39,9 +39,9 @@ def leaderboard_command(
         board = build_leaderboard(*load_runs(run_dirs, store, step))
         exported = export(board, out, wide=wide, charts=charts, excel=excel, step=step)
     console().print(line(
-        f"{counted(len(board.scores), 'ranked score')} in {counted(len(board.blocks), 'block')}, {len(board.unranked)} unranked, "
-        f"{counted(len(board.changes), 'change')}, "
-        f"{counted(len(board.claims), 'claim')} from {counted(len(board.papers), 'paper')} -> {exported.path}"
+        f"{counted(len(board.scores), 'ranked score')} in {counted(len(board.blocks), 'block')}, {board.length('unranked')} unranked, "
+        f"{counted(board.length('changes'), 'change')}, "
+        f"{counted(board.length('claims'), 'claim')} from {counted(board.length('papers'), 'paper')} -> {exported.path}"
         + (f" (with {counted(exported.charts, 'chart')})" if exported.charts else "")
     ))
     for note in exported.notes():

@@ -17,12 +17,15 @@ one by the output's name.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 
 import pandas as pd
 
+from extractor.leaderboard.spool import SortedSpool, Spool
 from extractor.catalog.normalize import (
     Aliases,
     NormalizedClaim,
@@ -52,15 +55,56 @@ _ARROWS = {"higher": "\u2191", "lower": "\u2193"}
 _BOUND_REASONS = {"upper": "an upper bound, not a measured value", "lower": "a lower bound, not a measured value"}
 
 
+#: The long tables a board spools to disk (see :class:`Leaderboard`).
+TABLES = ("claims", "unranked", "changes", "papers")
+#: Rows of a long table gathered before they go to disk: the three tables' buffers (their rows
+#: shared) are the most of them held while the results are read.
+SPOOL_ROWS = 1024
+#: Rows a long table is read in at a time (:meth:`Leaderboard.chunks`).
+CHUNK_ROWS = 1024
+
+
+@dataclass
+class _Table:
+    """One long table on disk: its rows spooled a chunk at a time as they are gathered, its
+    length and longest paper or claim id (the sheet's id column fits it) known without reading it."""
+
+    spool: Spool | SortedSpool
+    length: int = 0
+    id_width: int = 0
+    buffer: list[tuple] = field(default_factory=list)
+
+    def add(self, row: tuple, id_width: int) -> None:
+        self.buffer.append(row)
+        self.length += 1
+        self.id_width = max(self.id_width, id_width)
+        if len(self.buffer) >= SPOOL_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.buffer:
+            self.spool.append(self.buffer)
+            self.buffer = []
+
+    def rows(self) -> Iterator[tuple]:
+        """The rows in the table's order, read from disk as they are consumed."""
+        if isinstance(self.spool, SortedSpool):
+            return iter(self.spool)
+        return (row for chunk in self.spool for row in chunk)
+
+
 @dataclass
 class Leaderboard:
-    """Everything the exports show; DataFrames so a library user can query them too."""
+    """Everything the exports show; DataFrames so a library user can query them too.
 
-    claims: pd.DataFrame  # every claim, long form, with the original text
+    The ranked ``scores`` (and ``blocks``) are held in memory. The long tables (``claims``,
+    ``unranked``, ``changes``, ``papers``: they grow with the claims) are on disk: the writers
+    stream them with :meth:`chunks`, :meth:`length` and :meth:`id_width` read nothing, and the
+    properties assemble a whole frame on demand (a library user who asks for one pays for it)."""
+
     scores: pd.DataFrame  # complete absolute scores in blocks, ranked; ordered by block then rank
-    unranked: pd.DataFrame  # the other scores, each with what it lacks ('missing metric, subject')
-    changes: pd.DataFrame  # changes over a baseline (improvements, reductions, speedups)
-    papers: pd.DataFrame
+    _tables: dict[str, _Table] = field(repr=False)
+    _finish: Callable[[str, list[tuple]], pd.DataFrame] = field(repr=False)  # a table's rows -> its frame
     blocks: pd.DataFrame = field(init=False)  # one row per block: id, title, entries, papers
 
     def __post_init__(self) -> None:
@@ -76,6 +120,44 @@ class Leaderboard:
                 "ranked": grouped["rank"].count() > 0,
             }
         ).reset_index()
+
+    def chunks(self, table: str, rows: int = CHUNK_ROWS) -> Iterator[pd.DataFrame]:
+        """``table`` (one of :data:`TABLES`) as frames of up to ``rows`` rows, in order, read
+        from disk as they are consumed; iterations may interleave."""
+        found = self._tables[table].rows()
+        while chunk := list(islice(found, rows)):
+            yield self._finish(table, chunk)
+
+    def length(self, table: str) -> int:
+        """The rows of ``table``, nothing read."""
+        return self._tables[table].length
+
+    def id_width(self, table: str) -> int:
+        """The longest paper or claim id in ``table``, nothing read."""
+        return self._tables[table].id_width
+
+    def _whole(self, table: str) -> pd.DataFrame:
+        return self._finish(table, list(self._tables[table].rows()))
+
+    @property
+    def claims(self) -> pd.DataFrame:
+        """Every claim, long form, with the original text."""
+        return self._whole("claims")
+
+    @property
+    def unranked(self) -> pd.DataFrame:
+        """The scores not ranked, each with what it lacks ('missing metric, subject')."""
+        return self._whole("unranked")
+
+    @property
+    def changes(self) -> pd.DataFrame:
+        """Changes over a baseline (improvements, reductions, speedups), by benchmark, metric, value."""
+        return self._whole("changes")
+
+    @property
+    def papers(self) -> pd.DataFrame:
+        """One row per paper, with its counts of scores, changes and claims."""
+        return self._whole("papers")
 
 
 def load_runs(
@@ -132,49 +214,96 @@ _REPEATED = frozenset({
 _REPEATS = [name in _REPEATED for name in _ROW_FIELDS]
 
 
-def _claim_frame(
-    results: Iterable[PaperResult], marks: Marks, aliases: Aliases | None = None
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The long claims table (each (paper, claim id) once) and the per-paper table.
+_PAPER_FIELDS = [
+    "paper_id", "arxiv_id", "title", "status", "error", "source", "rejected", "rejections", "reviewed", "abstract_hash",
+]  # fmt: skip
+_BENCHMARK, _METRIC_LABEL, _VALUE, _UNRANKED = (_ROW_FIELDS.index(f) for f in ("benchmark", "metric_label", "value", "unranked"))
 
-    The table is gathered column by column (a list per field, repeated texts shared), not as a
-    row tuple per claim: those would be garbage scattered through memory once the frame is made."""
-    columns: list[list] = [[] for _ in _ROW_FIELDS]
+
+def _change_order(row: tuple) -> tuple:
+    """The Improvements table's order: benchmark (casefolded, missing last), metric label,
+    value descending (missing last); equal ones as the claims come."""
+    benchmark, value = row[_BENCHMARK], row[_VALUE]
+    descending = (1, 0.0) if value is None or value != value else (0, -value)
+    return ("\uffff" if benchmark is None else benchmark.casefold(), row[_METRIC_LABEL], descending)
+
+
+@dataclass(slots=True)
+class _PaperSeen:
+    """What a board keeps of each paper while the runs are read: enough to merge a later copy
+    of it (its status, arXiv id, abstract hash and claim ids) and its counts."""
+
+    ok: bool
+    arxiv_id: str | None
+    abstract_hash: str | None
+    claim_ids: str = ""  # joined by newlines (an id is one line: ingest.paper_id), not a set per paper
+    scores: int = 0
+    changes: int = 0
+
+
+@dataclass
+class _Gathered:
+    """One pass over the results: the long tables spooled, the scores to rank in memory, and
+    what the tables' rows lack until every result is read, gathered small."""
+
+    tables: dict[str, _Table]
+    scores: list[tuple] = field(default_factory=list)  # the rows of ranked scores, before ranking
+    papers: dict[str, _PaperSeen] = field(default_factory=dict)
+    replaced: dict[str, tuple] = field(default_factory=dict)  # a later ok record, shown in a failed one's place
+    spellings: dict[str, Counter[tuple[str, str]]] = field(default_factory=lambda: {"method": Counter(), "model": Counter()})
+
+
+def _paper_row(result: PaperResult, marks: Marks) -> tuple:
+    """The paper's row of the Papers table, in :data:`_PAPER_FIELDS` order."""
+    return (
+        result.id, arxiv_id(result.id, result.metadata), result.title, result.status, result.error,
+        f"{result.source.file}:{result.source.line}" if result.source else None,
+        len(result.rejected), "; ".join(sorted({r.reason for r in result.rejected})[:3]) or None,
+        _review_text(marks.get(result.id)), abstract_hash(result.abstract) if result.abstract else None,
+    )  # fmt: skip
+
+
+def _gather(results: Iterable[PaperResult], marks: Marks, aliases: Aliases | None = None) -> _Gathered:
+    """Read the results once: each (paper, claim id) once into the long tables, a paper seen
+    again merged into its first place (a later ok record replaces a failed one).
+
+    Rows are tuples with their repeated texts shared (each claim's parse made its own copy of
+    'accuracy'; one copy is also pickled once per chunk); they go to disk a chunk at a time."""
+    gathered = _Gathered({
+        "claims": _Table(Spool()), "unranked": _Table(Spool()),
+        "changes": _Table(SortedSpool(_change_order)), "papers": _Table(Spool()),
+    })  # fmt: skip
+    tables, papers = gathered.tables, gathered.papers
     shared: dict[object, object] = {}
-    papers: dict[str, dict] = {}
-    seen: set[tuple[str, str]] = set()
     # normalize's keys, numbered: pandas groups small integers far faster than tuples
     comparability: dict[tuple, int] = {}
     identity: dict[tuple, int] = {}
     for result in results:
         paper = papers.get(result.id)
-        if paper is None or (paper["status"] != "ok" and result.status == "ok"):
-            source = f"{result.source.file}:{result.source.line}" if result.source else None
-            papers[result.id] = paper = {
-                "paper_id": result.id,
-                "arxiv_id": arxiv_id(result.id, result.metadata),
-                "title": result.title,
-                "status": result.status,
-                "error": result.error,
-                "source": source,
-                "rejected": len(result.rejected),
-                "rejections": "; ".join(sorted({r.reason for r in result.rejected})[:3]) or None,
-                "reviewed": _review_text(marks.get(result.id)),
-                "abstract_hash": abstract_hash(result.abstract) if result.abstract else None,
-            }
+        if paper is None or (not paper.ok and result.status == "ok"):
+            row = _paper_row(result, marks)
+            if paper is None:
+                papers[result.id] = paper = _PaperSeen(result.status == "ok", row[1], row[-1])
+                tables["papers"].add(row, len(result.id))
+            else:
+                gathered.replaced[result.id] = row
+                paper.ok, paper.arxiv_id, paper.abstract_hash = result.status == "ok", row[1], row[-1]
         if result.extraction is None:
             continue
         abstract = result.abstract or ""
         label = paper_label(result.title, result.id)
         models = result.extraction.models
         proposed = {entity_key(name) for m in result.extraction.methods if m.proposed for name in (m.name, *m.aliases)}
+        seen = set(paper.claim_ids.split("\n")) if paper.claim_ids else set()
+        new: list[str] = []
         for claim in result.extraction.claims:
-            if (result.id, claim.id) in seen:
+            if claim.id in seen:
                 continue
-            seen.add((result.id, claim.id))
+            seen.add(claim.id)
+            new.append(claim.id)
             n = normalize_claim(claim, models, aliases)
             metric_label = (n.metric or NO_METRIC) + (f" {_ARROWS[n.direction]}" if n.direction else "")
-            row = (
+            row = tuple(shared.setdefault(value, value) if repeats else value for value, repeats in zip((
                 result.id, claim.id, claim.kind,
                 n.benchmark, claim.benchmark if claim.benchmark != n.benchmark else None,
                 n.benchmark_known if n.benchmark else None,
@@ -183,31 +312,102 @@ def _claim_frame(
                 abstract[claim.value_span[0] : claim.value_span[1]] or None,
                 claim.value, claim.value_max, claim.bound, n.unit, n.comparable, n.comparable_unit,
                 claim.setting, claim.baseline, claim.direction, claim.evidence,
-                paper["arxiv_id"], n.setting.label or None, n.setting.key, n.method_key, n.model_key,
+                paper.arxiv_id, n.setting.label or None, n.setting.key, n.method_key, n.model_key,
                 metric_label, claim.proposed or (bool(n.method_key) and n.method_key in proposed),
                 comparability.setdefault(n.comparability_key, len(comparability)),
                 identity.setdefault(n.identity_key, len(identity)), _unranked_reason(n),
                 result.title, label, _benchmark_source(claim), n.setting.shown or None,
-            )  # fmt: skip
-            for values, value, repeats in zip(columns, row, _REPEATS):
-                values.append(shared.setdefault(value, value) if repeats else value)
-    claims = pd.DataFrame(dict(zip(_ROW_FIELDS, columns)), dtype=None if columns[0] else object)  # no claims: untyped
-    del columns, shared  # copied into the frame: freed before it grows
-    claims["reviewed"] = [_review_text(marks.get(c)) for c in claims["claim_id"]] if marks else None
-    claims["paper"] = claims["paper_id"].map(same_paper(papers.values())) if len(claims) else None
-    claims["method_name"] = _display_names(claims, "method", "method_key")
-    claims["model_name"] = _display_names(claims, "model", "model_key")
-    return claims, pd.DataFrame(list(papers.values()))
+            ), _REPEATS))  # fmt: skip
+            width = max(len(result.id), len(claim.id))
+            tables["claims"].add(row, width)
+            if not tables["claims"].buffer:  # spooled: the next chunk shares texts of its own
+                shared.clear()
+            reason = row[_UNRANKED]
+            if reason == "":
+                gathered.scores.append(row)
+            elif reason is not None:
+                tables["unranked"].add(row, width)
+            if claim.kind == "change":
+                tables["changes"].add(row, width)
+                paper.changes += 1
+            else:
+                paper.scores += 1
+            for name, key in (("method", n.method_key), ("model", n.model_key)):
+                spelled = getattr(claim, name)
+                if key and spelled is not None:
+                    gathered.spellings[name][key, spelled] += 1
+        if new:
+            paper.claim_ids = "\n".join([paper.claim_ids, *new] if paper.claim_ids else new)
+    for table in tables.values():
+        table.flush()
+    return gathered
 
 
-def same_paper(papers: Iterable[Mapping]) -> dict[str, str]:
-    """Each paper id -> the paper it is: its id, or all the ids one abstract came under, listed
-    together ('2401.00001 = p-3f2a'), so a paper in two sources counts once in a block and never
-    agrees with itself."""
+def same_paper(papers: Mapping[str, str | None]) -> dict[str, str]:
+    """The paper ids {id: abstract hash} of an abstract that came under several -> all of them,
+    listed together ('2401.00001 = p-3f2a'), so a paper in two sources counts once in a block
+    and never agrees with itself. A paper under one id is that id (not listed)."""
     ids: dict[str, list[str]] = {}
-    for paper in papers:
-        ids.setdefault(paper["abstract_hash"] or paper["paper_id"], []).append(paper["paper_id"])
-    return {paper_id: " = ".join(group) for group in ids.values() for paper_id in group}
+    for paper_id, digest in papers.items():
+        ids.setdefault(digest or paper_id, []).append(paper_id)
+    return {paper_id: " = ".join(group) for group in ids.values() if len(group) > 1 for paper_id in group}
+
+
+@dataclass
+class _Derived:
+    """What the long tables' rows lack until every result is read, applied to each chunk as it
+    is read (and to the scores before they are ranked): review texts, the paper each id is,
+    display names, conflicts, and the per-paper counts."""
+
+    marks: Marks
+    papers: dict[str, _PaperSeen]
+    replaced: dict[str, tuple]  # see _Gathered
+    paper_of: dict[str, str]  # see same_paper
+    spelling: dict[str, dict[str, str]]  # 'method', 'model' -> identity key -> its display name
+    conflict_of: dict[str, str | None] | None = None  # by claim id; None: no ranked scores
+
+    def frame(self, table: str, rows: list[tuple]) -> pd.DataFrame:
+        """The rows of ``table`` (one of :data:`TABLES`) as the board shows them."""
+        if table == "papers":
+            return self._papers(rows)
+        frame = self.claims(rows)
+        if table == "unranked":
+            frame["method_label"] = _method_labels(frame)
+            return frame
+        frame["conflict"] = None if self.conflict_of is None else frame["claim_id"].map(self.conflict_of)
+        if table == "changes":
+            frame["verdict"] = _verdict(frame)
+            frame["method_label"] = _method_labels(frame)
+        return frame
+
+    def claims(self, rows: list[tuple]) -> pd.DataFrame:
+        """Claim rows with their review text, paper and display names."""
+        columns = [list(values) for values in zip(*rows)] if rows else [[] for _ in _ROW_FIELDS]
+        frame = pd.DataFrame(dict(zip(_ROW_FIELDS, columns)), dtype=None if rows else object)  # no claims: untyped
+        frame["reviewed"] = [_review_text(self.marks.get(c)) for c in frame["claim_id"]] if self.marks else None
+        frame["paper"] = [self.paper_of.get(p, p) for p in frame["paper_id"]] if rows else None
+        frame["method_name"] = _display_names(frame, "method", "method_key", self.spelling["method"])
+        frame["model_name"] = _display_names(frame, "model", "model_key", self.spelling["model"])
+        return frame
+
+    def _papers(self, rows: list[tuple]) -> pd.DataFrame:
+        if not rows:
+            return pd.DataFrame()
+        frame = pd.DataFrame.from_records([self.replaced.get(row[0], row) for row in rows], columns=_PAPER_FIELDS)
+        seen = [self.papers[paper_id] for paper_id in frame["paper_id"]]
+        frame["scores"] = [paper.scores for paper in seen]
+        frame["changes"] = [paper.changes for paper in seen]
+        frame["claims"] = frame["scores"] + frame["changes"]
+        return frame
+
+
+def _spellings(counts: Counter[tuple[str, str]]) -> dict[str, str]:
+    """Each identity key -> its most frequent spelling; of equally frequent ones, the first seen."""
+    best: dict[str, tuple[str, int]] = {}
+    for (key, spelled), count in counts.items():  # in the order first seen
+        if key not in best or count > best[key][1]:
+            best[key] = (spelled, count)
+    return {key: spelled for key, (spelled, _) in best.items()}
 
 
 def _one_copy(scores: pd.DataFrame) -> pd.DataFrame:
@@ -257,14 +457,11 @@ def _benchmark_source(claim: Claim) -> str | None:
     return None
 
 
-def _display_names(frame: pd.DataFrame, name: str, key: str) -> pd.Series:
-    """One spelling per identity (the most frequent one), so 'Llama 3.2-3B' and 'Llama-3.2-3B'
-    read as one entry across papers."""
-    named = frame.loc[frame[key] != "", [key, name]]
-    if named.empty:
+def _display_names(frame: pd.DataFrame, name: str, key: str, spelling: Mapping[str, str]) -> pd.Series:
+    """One spelling per identity (``spelling``: the board's most frequent one, see
+    :func:`_spellings`), so 'Llama 3.2-3B' and 'Llama-3.2-3B' read as one entry across papers."""
+    if not spelling:
         return frame[name]
-    counts = named.value_counts(sort=True).reset_index().drop_duplicates(key)
-    spelling = dict(zip(counts[key], counts[name]))
     return frame[key].map(spelling).where(frame[key] != "", frame[name])
 
 
@@ -357,27 +554,19 @@ def build_leaderboard(
 ) -> Leaderboard:
     """The board for these papers. ``marks`` are review marks {claim or paper id: {field:
     :class:`~extractor.review.Stamp`}}, shown in a 'reviewed' column; ``aliases`` the names
-    reviewers merged (see :mod:`extractor.review.aliases`)."""
-    claims, papers = _claim_frame(results, {} if marks is None else marks, aliases)  # filled as results are read
-    scores = _rank_scores(_one_copy(claims.loc[claims["unranked"] == ""]))
-    unranked = claims.loc[claims["unranked"].fillna("") != ""].copy()
-    unranked["method_label"] = _method_labels(unranked)
+    reviewers merged (see :mod:`extractor.review.aliases`). The results are read once; the
+    long tables go to disk as they are (see :class:`Leaderboard`)."""
+    marks = {} if marks is None else marks
+    gathered = _gather(results, marks, aliases)  # the marks fill in as the results are read
+    papers = gathered.papers
+    derived = _Derived(
+        marks, papers, gathered.replaced, same_paper({paper_id: paper.abstract_hash for paper_id, paper in papers.items()}),
+        {name: _spellings(counts) for name, counts in gathered.spellings.items()},
+    )
+    scores = derived.claims(gathered.scores)
+    gathered.scores.clear()  # the frame holds their cells now
+    scores = _rank_scores(_one_copy(scores))
     scores["conflict"] = _conflicts(scores)
     if not scores.empty:
-        conflict_of = dict(zip(scores["claim_id"], scores["conflict"]))
-        claims["conflict"] = claims["claim_id"].map(conflict_of)
-    else:
-        claims["conflict"] = None
-    changes = claims.loc[claims["kind"] == "change"].copy()
-    changes["verdict"] = _verdict(changes)
-    changes["method_label"] = _method_labels(changes)
-    changes["_order"] = changes["benchmark"].fillna("\uffff").str.casefold()
-    changes = changes.sort_values(["_order", "metric_label", "value"], ascending=[True, True, False])
-    changes = changes.drop(columns="_order").reset_index(drop=True)
-    if not papers.empty:
-        counts = claims.groupby("paper_id")["kind"].value_counts().unstack(fill_value=0)
-        counts = counts.reindex(columns=["score", "change"], fill_value=0)
-        papers["scores"] = papers["paper_id"].map(counts["score"]).fillna(0).astype(int)
-        papers["changes"] = papers["paper_id"].map(counts["change"]).fillna(0).astype(int)
-        papers["claims"] = papers["scores"] + papers["changes"]
-    return Leaderboard(claims=claims, scores=scores, unranked=unranked.reset_index(drop=True), changes=changes, papers=papers)
+        derived.conflict_of = dict(zip(scores["claim_id"], scores["conflict"]))
+    return Leaderboard(scores, gathered.tables, derived.frame)

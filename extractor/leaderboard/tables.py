@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from extractor.leaderboard.build import Leaderboard
 from extractor.leaderboard.columns import CLAIM_COLUMNS
-from extractor.pipeline.rundir import atomic_write_text
+from extractor.pipeline.rundir import atomic_file
 from extractor.text.safe import CSV_LINE_END, csv_cell
 
 
-def csv_text(frame: pd.DataFrame, columns: Sequence[str]) -> str:
-    """CSV of ``columns`` with every text cell made safe (:func:`~extractor.text.safe.csv_cell`)."""
+def csv_text(frame: pd.DataFrame, columns: Sequence[str], header: bool = True) -> str:
+    """CSV of ``columns`` with every text cell made safe (:func:`~extractor.text.safe.csv_cell`);
+    without its header line when ``header`` is false (a later chunk of one table)."""
     data = frame.reindex(columns=list(columns))
     for name in data.columns:
         column = data[name]
@@ -22,7 +23,7 @@ def csv_text(frame: pd.DataFrame, columns: Sequence[str]) -> str:
             present = column.notna()
             data[name] = column.astype(object).where(~present, column[present].map(csv_cell))
     data.columns = [csv_cell(name) for name in data.columns]  # wide headers are benchmark names
-    return data.to_csv(index=False, lineterminator=CSV_LINE_END)
+    return data.to_csv(index=False, header=header, lineterminator=CSV_LINE_END)
 
 
 def wide_table(board: Leaderboard) -> pd.DataFrame:
@@ -59,9 +60,23 @@ EXCEL_BOM = "\ufeff"
 def write_csv(board: Leaderboard, path: Path, wide: bool = False, excel: bool = False) -> None:
     """Every claim in long form, or (``wide``) one row per method/model and block; ``excel``
     starts the file with a byte-order mark so Excel reads τ and ↓ as UTF-8, not as 'Ï„'."""
+    start = EXCEL_BOM if excel else ""
     if wide:
         table = wide_table(board)
-        text = csv_text(table, list(table.columns))
+        write_frames_csv(path, [table], list(table.columns), start)
     else:
-        text = csv_text(board.claims, [name for name, _ in CLAIM_COLUMNS])
-    atomic_write_text(path, (EXCEL_BOM if excel else "") + text)
+        write_frames_csv(path, board.chunks("claims"), [name for name, _ in CLAIM_COLUMNS], start)
+
+
+def write_frames_csv(path: Path, frames: Iterable[pd.DataFrame], columns: Sequence[str], start: str = "") -> None:
+    """``columns`` of the frames, one after another, as one CSV (:func:`csv_text`) written
+    atomically a frame at a time (the header once, after ``start``): a table read from disk in
+    chunks is never whole in memory, nor is its text."""
+    with atomic_file(path, binary=True) as handle:
+        handle.write(start.encode("utf-8"))
+        header = True
+        for frame in frames:
+            handle.write(csv_text(frame, columns, header).encode("utf-8"))
+            header = False
+        if header:  # no rows: the header alone
+            handle.write(csv_text(pd.DataFrame(), columns).encode("utf-8"))

@@ -16,7 +16,7 @@ from xlsxwriter.format import Format
 from xlsxwriter.utility import xl_col_to_name
 from xlsxwriter.worksheet import Worksheet
 
-from extractor.leaderboard.build import Leaderboard
+from extractor.leaderboard.build import CHUNK_ROWS, Leaderboard
 from extractor.leaderboard.charts import add_charts, chart_blocks
 from extractor.leaderboard.columns import (
     BOARD_COLUMNS,
@@ -27,8 +27,8 @@ from extractor.leaderboard.columns import (
     UNRANKED_COLUMNS,
     WIDTHS,
 )
-from extractor.leaderboard.tables import csv_text
-from extractor.pipeline.rundir import atomic_file, atomic_write_text
+from extractor.leaderboard.tables import write_frames_csv
+from extractor.pipeline.rundir import atomic_file
 from extractor.progress import Step, silent
 from extractor.text.safe import FORMULA_STARTS, xlsx_text
 
@@ -234,24 +234,27 @@ def _skip(row: int, col: int, value: object) -> None:
     """A cell already written (a Paper cell with its link)."""
 
 
-#: Rows read from a frame at a time: the cells of a chunk are held as Python objects, not the table's.
-CHUNK_ROWS = 4096
+def _records(
+    frames: Iterable[pd.DataFrame], columns: list[tuple[str, str]]
+) -> Iterator[tuple[list[bool], Iterable[tuple[tuple, str | None]]]]:
+    """The rows of ``columns`` of the frames (one table's chunks, or a whole table) a chunk at
+    a time, column by column (a frame is never copied whole): which columns' texts in the chunk
+    hold no character XLSX cannot (one search over a column's texts, not one per cell), and the
+    rows: their cells (None for missing) and their arXiv ids."""
+    for frame in frames:
+        for start in range(0, len(frame), CHUNK_ROWS):
+            yield _chunk_records(frame.iloc[start : start + CHUNK_ROWS], columns)
 
 
-def _records(frame: pd.DataFrame, columns: list[tuple[str, str]]) -> Iterator[tuple[list[bool], Iterable[tuple[tuple, str | None]]]]:
-    """The rows of ``columns`` a chunk at a time, column by column (the frame is never
-    copied whole): which columns' texts in the chunk hold no character XLSX cannot (one search
-    over a column's texts, not one per cell), and the rows: their cells (None for missing)
-    and their arXiv ids."""
-    for start in range(0, len(frame), CHUNK_ROWS):
-        chunk = frame.iloc[start : start + CHUNK_ROWS]
-        cells = [_cells(chunk[name]) if name in chunk.columns else [None] * len(chunk) for name, _ in columns]
-        clean = []
-        for values in cells:
-            texts = "\n".join(v for v in values if isinstance(v, str))
-            clean.append(xlsx_text(texts) == texts)
-        arxiv = _cells(chunk["arxiv_id"]) if "arxiv_id" in chunk.columns else [None] * len(chunk)
-        yield clean, zip(zip(*cells), arxiv)
+def _chunk_records(chunk: pd.DataFrame, columns: list[tuple[str, str]]) -> tuple[list[bool], Iterable[tuple[tuple, str | None]]]:
+    """One chunk's part of :func:`_records`."""
+    cells = [_cells(chunk[name]) if name in chunk.columns else [None] * len(chunk) for name, _ in columns]
+    clean = []
+    for values in cells:
+        texts = "\n".join(v for v in values if isinstance(v, str))
+        clean.append(xlsx_text(texts) == texts)
+    arxiv = _cells(chunk["arxiv_id"]) if "arxiv_id" in chunk.columns else [None] * len(chunk)
+    return clean, zip(zip(*cells), arxiv)
 
 
 def _rows(sheet: _SheetWriter, chunks: Iterable[tuple[list[bool], Iterable[tuple[tuple, str | None]]]]) -> Iterator[tuple[tuple, str | None]]:
@@ -274,16 +277,17 @@ def _board_sheet(book: _FormatBook, board: Leaderboard) -> _SheetWriter:
         "A score is ranked only when its metric, benchmark and subject (a method or model, or the paper's "
         "own proposed method, shown under the paper's short title when it is unnamed) are known; a benchmark "
         "marked 'from context' is not written in the row's own evidence: check it; "
-        f"the {len(board.unranked)} others are on the Unranked sheet with what they lack. A block "
+        f"the {board.length('unranked')} others are on the Unranked sheet with what they lack. A block "
         "holds comparable numbers (same benchmark, metric, unit, setting and model size), ranked by "
         "the metric's direction (\u2191 higher is better, \u2193 lower). Changes over a baseline are "
         "on the Improvements sheet; every claim is on the Claims sheet."
     )
-    sheet = _SheetWriter(book, "Leaderboard", BOARD_COLUMNS, len(scores), note=note, id_width=_id_width(scores[["paper_id"]]))  # the board shows no claim id
+    id_width = int(scores["paper_id"].astype(str).str.len().max()) if len(scores) else 0  # the board shows no claim id
+    sheet = _SheetWriter(book, "Leaderboard", BOARD_COLUMNS, len(scores), note=note, id_width=id_width)
     if scores.empty:
         book.text(sheet.ws, sheet.header_row, 0, (
             "No score names its metric, benchmark and subject yet: see the Unranked sheet "
-            f"({len(board.unranked)} scores) and the Claims sheet ({len(board.claims)} claims)."
+            f"({board.length('unranked')} scores) and the Claims sheet ({board.length('claims')} claims)."
         ), frozenset({"muted"}))
         return sheet
     titles = sheet.titles
@@ -294,7 +298,7 @@ def _board_sheet(book: _FormatBook, board: Leaderboard) -> _SheetWriter:
     first = scores["block"].ne(scores["block"].shift()).tolist()
     best = scores["best"].tolist()
     conflict = scores["conflict"].notna().tolist()
-    rows = _rows(sheet, _records(scores, BOARD_COLUMNS))
+    rows = _rows(sheet, _records([scores], BOARD_COLUMNS))
     for i, (values, arxiv) in enumerate(rows):
         looks = dict(first_looks) if first[i] else {}
         if best[i]:
@@ -307,15 +311,12 @@ def _board_sheet(book: _FormatBook, board: Leaderboard) -> _SheetWriter:
     return sheet
 
 
-def _id_width(*frames: pd.DataFrame) -> int:
-    """The longest paper or claim id of the frames (their id columns are sized to it)."""
-    lengths = [frame[c].astype(str).str.len().max() for frame in frames for c in ("paper_id", "claim_id") if c in frame and len(frame)]
-    return int(max(lengths, default=0))
-
-
-def _table_sheet(book: _FormatBook, name: str, frame: pd.DataFrame, columns: list[tuple[str, str]], plain: bool = False) -> None:
-    sheet = _SheetWriter(book, name, columns, len(frame), plain=plain, id_width=_id_width(frame))
-    for values, arxiv in _rows(sheet, _records(frame, columns)):
+def _table_sheet(
+    book: _FormatBook, name: str, table: _Source, columns: list[tuple[str, str]], plain: bool = False
+) -> None:
+    """A long table's sheet, its rows streamed from the board's chunks."""
+    sheet = _SheetWriter(book, name, columns, table.rows, plain=plain, id_width=table.id_width)
+    for values, arxiv in _rows(sheet, _records(table.frames(), columns)):
         sheet.append(values, arxiv)
     sheet.close()
 
@@ -375,26 +376,43 @@ def write_xlsx(
         return _write_xlsx(board, path, handle, charts, step, max_rows)
 
 
+@dataclass(frozen=True)
+class _Source:
+    """A table a sheet is written from: its rows (known without reading it), the longest id in it, and its
+    frames, read as they are consumed (a new iteration each call)."""
+
+    rows: int
+    id_width: int
+    frames: Callable[[], Iterable[pd.DataFrame]]
+
+
+def _long_table(board: Leaderboard, name: str) -> _Source:
+    return _Source(board.length(name), board.id_width(name), lambda: board.chunks(name))
+
+
+def _sheet_claims(board: Leaderboard) -> Iterator[pd.DataFrame]:
+    """The claims as the Claims sheet shows them: an unknown benchmark is marked."""
+    for chunk in board.chunks("claims"):
+        yield chunk.assign(benchmark_unknown=chunk["benchmark_known"].eq(False).map({True: "unknown", False: None}))
+
+
 def _write_xlsx(board: Leaderboard, path: Path, handle: object, charts: bool, step: Step, max_rows: int) -> Written:
     """The workbook of :func:`write_xlsx`, into the open file ``handle``; each sheet's rows go
     to temporary files as they are written (constant memory) and into the file on closing."""
     workbook = xlsxwriter.Workbook(handle, {"constant_memory": True, "strings_to_numbers": False,
                                             "strings_to_formulas": False, "strings_to_urls": False})
     book = _FormatBook(workbook)
-    unknown = board.claims["benchmark_known"].eq(False).map({True: "unknown", False: None})
-    claims = board.claims.assign(benchmark_unknown=unknown)
+    claims = _Source(board.length("claims"), board.id_width("claims"), lambda: _sheet_claims(board))
     moved: list[Moved] = []
 
-    def fitting(
-        name: str, frame: pd.DataFrame, csv_columns: list[tuple[str, str]], write: Callable[[], None]
-    ) -> Callable[[], None]:
+    def fitting(name: str, table: _Source, csv_columns: list[tuple[str, str]], write: Callable[[], None]) -> Callable[[], None]:
         """The sheet's writer, or one that moves the table to CSV when it cannot fit."""
-        if len(frame) <= max_rows:
+        if table.rows <= max_rows:
             return write
 
         def move() -> None:
-            elsewhere = Moved(name, len(frame), path.with_name(f"{path.stem}_{name.lower()}.csv"))
-            atomic_write_text(elsewhere.path, csv_text(frame, [key for key, _ in csv_columns]))
+            elsewhere = Moved(name, table.rows, path.with_name(f"{path.stem}_{name.lower()}.csv"))
+            write_frames_csv(elsewhere.path, table.frames(), [key for key, _ in csv_columns])
             _moved_sheet(book, elsewhere, max_rows)
             moved.append(elsewhere)
 
@@ -402,16 +420,15 @@ def _write_xlsx(board: Leaderboard, path: Path, handle: object, charts: bool, st
 
     board_sheet: list[_SheetWriter] = []
     charted: list[int] = []
+    scores = _Source(len(board.scores), 0, lambda: [board.scores])
+    unranked, changes, papers = (_long_table(board, name) for name in ("unranked", "changes", "papers"))
     sheets = [
-        fitting("Leaderboard", board.scores, BOARD_COLUMNS, lambda: board_sheet.append(_board_sheet(book, board))),
-        fitting("Unranked", board.unranked, UNRANKED_COLUMNS,
-                lambda: _table_sheet(book, "Unranked", board.unranked, UNRANKED_COLUMNS)),
-        fitting("Improvements", board.changes, CHANGE_COLUMNS,
-                lambda: _table_sheet(book, "Improvements", board.changes, CHANGE_COLUMNS)),
+        fitting("Leaderboard", scores, BOARD_COLUMNS, lambda: board_sheet.append(_board_sheet(book, board))),
+        fitting("Unranked", unranked, UNRANKED_COLUMNS, lambda: _table_sheet(book, "Unranked", unranked, UNRANKED_COLUMNS)),
+        fitting("Improvements", changes, CHANGE_COLUMNS, lambda: _table_sheet(book, "Improvements", changes, CHANGE_COLUMNS)),
         fitting("Claims", claims, CLAIM_COLUMNS,
-                lambda: _table_sheet(book, "Claims", claims, SHEET_CLAIM_COLUMNS, plain=len(claims) > WRAP_ROWS)),
-        fitting("Papers", board.papers, PAPER_COLUMNS,
-                lambda: _table_sheet(book, "Papers", board.papers, PAPER_COLUMNS)),
+                lambda: _table_sheet(book, "Claims", claims, SHEET_CLAIM_COLUMNS, plain=claims.rows > WRAP_ROWS)),
+        fitting("Papers", papers, PAPER_COLUMNS, lambda: _table_sheet(book, "Papers", papers, PAPER_COLUMNS)),
         lambda: charted.append(_charts_sheet(book, board, board_sheet[0])) if charts and board_sheet else None,
     ]
     stage = f"writing {path.name}"
