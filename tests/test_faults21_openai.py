@@ -88,7 +88,7 @@ def test_credentials_a_server_echoes_back_are_never_written(tmp_path: Path, fake
     assert result.exit_code == 1, result.output
     errors = [json.loads(line)["error"] for line in (out / "papers.jsonl").read_text().splitlines()]
     shown = "Basic ***" if userinfo else "Bearer ***"
-    assert all(f"HTTP 401" in e and f"Authorization: {shown}" in e and "?key=***" in e for e in errors), errors
+    assert all("HTTP 401" in e and f"Authorization: {shown}" in e and "?key=***" in e for e in errors), errors
     written = [result.output, *[p.read_text(errors="replace") for p in out.rglob("*") if p.is_file() and p.suffix != ".xlsx"]]
     assert not [text for text in written if "SECRET" in text or basic in text], written
 

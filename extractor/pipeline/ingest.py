@@ -515,8 +515,8 @@ def _checked(paper: Paper, max_chars: int) -> Paper:
     if len(paper.abstract) > max_chars:
         problem = f"abstract is {len(paper.abstract):,} characters, over the {max_chars:,} budget"
         return _failed(paper.source.file, paper.source.line, problem, paper.id)
-    for field, text, bound in (("id", paper.id, MAX_ID), ("title", paper.title or "", MAX_TITLE)):
+    for name, text, bound in (("id", paper.id, MAX_ID), ("title", paper.title or "", MAX_TITLE)):
         if len(text) > bound:
-            problem = f"{field} is {len(text):,} characters, over {bound:,}"
-            return _failed(paper.source.file, paper.source.line, problem, paper.id if field != "id" else None)
+            problem = f"{name} is {len(text):,} characters, over {bound:,}"
+            return _failed(paper.source.file, paper.source.line, problem, paper.id if name != "id" else None)
     return paper
