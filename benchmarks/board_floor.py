@@ -8,9 +8,10 @@
    made beforehand and the collector frozen (not timed); against it the CSV writer and
    ``write_xlsx`` on the same board, alternated, medians of ``--repeat``. If PyExcelerate is
    installed (it is no dependency; it writes no charts), it writes the same cells too.
-2. **Memory**: the bytes the board's DataFrames hold (their arrays and every distinct object
-   they point to, each counted once): the long tables as their properties assemble them whole
-   (the writers never do: they stream the tables' chunks from disk).
+2. **Memory**: the bytes DataFrames hold (their arrays and every distinct object they point to,
+   each counted once): the frames the board keeps in memory (``scores``, ``blocks``), and the long
+   tables as their properties assemble them whole (the writers never do: they stream the tables'
+   chunks from disk), what they would add if they were held.
 
 ``benchmarks/issue24.py`` runs this at each size and sets the floors against issue 24's targets.
 """
@@ -24,25 +25,27 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
 import xlsxwriter
 
 from extractor.leaderboard import Leaderboard, build_leaderboard, load_runs
+from extractor.leaderboard.build import TABLES
 from extractor.leaderboard.columns import BOARD_COLUMNS, CHANGE_COLUMNS, PAPER_COLUMNS, SHEET_CLAIM_COLUMNS, UNRANKED_COLUMNS
 from extractor.leaderboard.tables import write_csv
 from extractor.leaderboard.xlsx import _records, write_xlsx
 
-FRAMES = ("claims", "scores", "unranked", "changes", "papers")
+HELD = ("scores", "blocks")  # in memory; the long tables (leaderboard.build.TABLES) are on disk
 
 
-def frame_bytes(board: Leaderboard) -> int:
+def frame_bytes(frames: Iterable[pd.DataFrame]) -> int:
     """The frames' arrays and the distinct objects in them (a text shared by many cells once)."""
     seen: set[int] = set()
     total = 0
-    for name in FRAMES:
-        for _, column in getattr(board, name).items():
+    for frame in frames:
+        for _, column in frame.items():
             values = column.to_numpy()
             total += values.nbytes
             if values.dtype == object:
@@ -111,7 +114,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     args = parser.parse_args()
     board = build_leaderboard(*load_runs([args.run]))
-    held = frame_bytes(board)
+    held = frame_bytes(getattr(board, name) for name in HELD)
+    spooled = frame_bytes(getattr(board, name) for name in TABLES)
     sheets = sheet_rows(board)
     cells = sum(1 for rows in sheets for row in rows for v in row if v is not None and v != "")
     gc.collect()
@@ -126,12 +130,13 @@ def main() -> None:
             other = pyexcelerate_floor(sheets, out / "pe.xlsx")
             if other is not None:
                 times["pyexcelerate"].append(other)
-    found = {"claims": len(board.claims), "cells": cells, "frames_mb": held / 2**20}
+    found = {"claims": board.length("claims"), "cells": cells, "held_mb": held / 2**20, "spooled_mb": spooled / 2**20}
     found.update({name: statistics.median(values) for name, values in times.items() if values})
     if args.json:
         print(json.dumps(found))
         return
-    print(f"{found['claims']:,} claims, {cells:,} non-empty cells; the board's frames hold {found['frames_mb']:.1f} MB")
+    print(f"{found['claims']:,} claims, {cells:,} non-empty cells; the frames the board holds {found['held_mb']:.1f} MB, "
+          f"its long tables assembled whole {found['spooled_mb']:.1f} MB")
     print(f"writers (medians of {args.repeat}): CSV {found['csv']:.2f} s, write_xlsx {found['xlsx']:.2f} s, "
           f"XlsxWriter's floor on the same cells {found['floor']:.2f} s"
           + (f", PyExcelerate {found['pyexcelerate']:.2f} s" if "pyexcelerate" in found else ""))
