@@ -4,7 +4,7 @@ picture is rendered here. A chart's text is the sheet's plain text: nothing in i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import pandas as pd
@@ -25,7 +25,7 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _entry_label(row: pd.Series) -> str:
+def _entry_label(row: Mapping[str, object]) -> str:
     """'GANQ · Llama-3-8B [2401.00001]'; an entry with no name shows the start of its evidence."""
     names = " \u00b7 ".join(n for n in (_text(row["method_label"]), _text(row["model_name"])) if n)
     if not names:
@@ -37,14 +37,18 @@ def _entry_label(row: pd.Series) -> str:
 def entry_labels(rows: pd.DataFrame) -> list[str]:
     """One label per bar; bars that would read the same (one model's several numbers in one
     paper) carry their claim id instead of the paper id, as the Claims sheet and review.xlsx show it."""
-    labels = [_entry_label(r) for _, r in rows.iterrows()]
+    return _labels(rows.to_dict("records"))
+
+
+def _labels(rows: list[dict[str, object]]) -> list[str]:
+    labels = [_entry_label(r) for r in rows]
     return [
-        label.rsplit(" [", 1)[0] + f" [{claim}]" if labels.count(label) > 1 else label
-        for label, claim in zip(labels, rows["claim_id"])
+        label.rsplit(" [", 1)[0] + f" [{row['claim_id']}]" if labels.count(label) > 1 else label
+        for label, row in zip(labels, rows)
     ]
 
 
-def axis_label(row: pd.Series) -> str:
+def axis_label(row: Mapping[str, object]) -> str:
     """'accuracy (%): higher is better'; 'metric not stated: direction unknown, not ranked'."""
     unit = _text(row["comparable_unit"])
     better = {"higher": "higher is better", "lower": "lower is better"}.get(_text(row["better"]), "direction unknown, not ranked")
@@ -64,20 +68,26 @@ class ChartBlock:
     values: list[float]
 
 
+#: The score columns a chart shows: its bars' labels, values and colours, and its axis.
+_CHARTED = ("method_label", "model_name", "evidence", "paper_id", "claim_id", "best", "comparable", "comparable_unit", "better", "metric")
+
+
 def chart_blocks(board: Leaderboard, first_row: int) -> list[ChartBlock]:
     """The blocks with two or more entries; the Leaderboard sheet's row ``first_row`` holds the
     board's first score, and its rows follow the scores' order."""
     scores = board.scores.reset_index(drop=True)
     rows_of = scores.groupby("block", sort=False).indices  # each block's rows, found once
+    records = scores[list(_CHARTED)].to_dict("records")  # read once as Python objects, not a frame per block
     found = []
     for block in board.blocks.itertuples():
         if block.entries < 2:
             continue
-        rows = scores.iloc[rows_of[block.block][:MAX_BARS]]
+        at = rows_of[block.block][:MAX_BARS]
+        rows = [records[i] for i in at]
         shown = f" (best {MAX_BARS} of {block.entries})" if block.entries > MAX_BARS else ""
         found.append(ChartBlock(
-            block.title + shown, first_row + int(rows.index[0]), entry_labels(rows),
-            [bool(b) for b in rows["best"]], axis_label(rows.iloc[0]), [float(v) for v in rows["comparable"]],
+            block.title + shown, first_row + int(at[0]), _labels(rows),
+            [bool(row["best"]) for row in rows], axis_label(rows[0]), [float(row["comparable"]) for row in rows],
         ))
     return found
 
