@@ -35,7 +35,7 @@ from extractor.leaderboard import Leaderboard, build_leaderboard, load_runs
 from extractor.leaderboard.build import TABLES
 from extractor.leaderboard.columns import BOARD_COLUMNS, CHANGE_COLUMNS, PAPER_COLUMNS, SHEET_CLAIM_COLUMNS, UNRANKED_COLUMNS
 from extractor.leaderboard.tables import write_csv
-from extractor.leaderboard.xlsx import _records, write_xlsx
+from extractor.leaderboard.xlsx import _records, _sheet_claims, write_xlsx
 
 HELD = ("scores", "blocks")  # in memory; the long tables (leaderboard.build.TABLES) are on disk
 
@@ -58,13 +58,11 @@ def frame_bytes(frames: Iterable[pd.DataFrame]) -> int:
 
 def sheet_rows(board: Leaderboard) -> list[list[tuple]]:
     """The rows of the workbook's tables, in sheet order, with the cells the sheets show."""
-    claims = board.claims
-    claims = claims.assign(benchmark_unknown=claims["benchmark_known"].eq(False).map({True: "unknown", False: None}))
-    tables: list[tuple[pd.DataFrame, list[tuple[str, str]]]] = [
-        (board.scores, BOARD_COLUMNS), (board.unranked, UNRANKED_COLUMNS), (board.changes, CHANGE_COLUMNS),
-        (claims, SHEET_CLAIM_COLUMNS), (board.papers, PAPER_COLUMNS),
+    tables: list[tuple[Iterable[pd.DataFrame], list[tuple[str, str]]]] = [
+        ([board.scores], BOARD_COLUMNS), (board.chunks("unranked"), UNRANKED_COLUMNS), (board.chunks("changes"), CHANGE_COLUMNS),
+        (_sheet_claims(board), SHEET_CLAIM_COLUMNS), (board.chunks("papers"), PAPER_COLUMNS),
     ]  # fmt: skip
-    return [[cells for _, rows in _records([frame], columns) for cells, _ in rows] for frame, columns in tables]
+    return [[cells for _, rows in _records(frames, columns) for cells, _ in rows] for frames, columns in tables]
 
 
 def xlsxwriter_floor(sheets: list[list[tuple]], path: Path) -> float:
