@@ -50,7 +50,7 @@ from bare_sdk import read_bodies, send_all
 from extractor import make_config, run
 from extractor.backends.openai.pricing import cost_usd
 from extractor.config import MODES
-from extractor.pipeline.estimate import encoding_for, prompt_overhead
+from extractor.backends.openai.estimate import encoding_for, prompt_overhead
 from extractor.pipeline.ingest import read_inputs
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -32,7 +32,7 @@ from extractor.config import RunConfig, make_config
 from extractor.eval.reconstruction import Leaderboards, evaluate_leaderboards, leaderboards
 from extractor.eval.score import Report, evaluate_run
 from extractor.pipeline.ingest import read_inputs
-from extractor.pipeline.rundir import read_papers
+from extractor.runs.writer import read_papers
 from extractor.rules import RULES_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent

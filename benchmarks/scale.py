@@ -173,7 +173,7 @@ BARE = """
 import asyncio, json, sys, time
 from openai import AsyncOpenAI
 from extractor.backends.openai.prompts import load_prompt
-from extractor.pipeline.estimate import render_request
+from extractor.backends.openai.estimate import render_request
 base_url, source, concurrency = sys.argv[1], sys.argv[2], int(sys.argv[3])
 prompt = load_prompt()  # the default version, as extractor run sends
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from extractor.config import RunConfig
-from extractor.pipeline.run_files import REVIEWED_CLAIMS_FILE, RUN_LEADERBOARD
-from extractor.pipeline.rundir import write_claims
+from extractor.runs.files import REVIEWED_CLAIMS_FILE, RUN_LEADERBOARD
+from extractor.runs.writer import write_claims
 from extractor.pipeline.runner import BatchCallback, ResultCallback, RunSummary
 from extractor.pipeline.runner import run as run_batch
 from extractor.progress import Step, silent

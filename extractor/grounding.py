@@ -31,7 +31,7 @@ from extractor.schema import (
 )
 from extractor.text.format_chars import drop_format
 from extractor.text.hashing import short_hash
-from extractor.text.names import name_in_text, paper_texts, unique_names
+from extractor.text.name_keys import name_in_text, paper_texts, unique_names
 from extractor.text.numbers import (
     NumberMention,
     bound_written,

@@ -23,8 +23,8 @@ from extractor.backends.openai.batch import BATCH_DIR, STATE_FILE, batch_line
 from extractor.cli.app import app
 from extractor.config import RunConfig
 from extractor.errors import ConfigError
-from extractor.pipeline.estimate import estimate_run
-from extractor.pipeline.rundir import CLAIMS_FILE, read_papers
+from extractor.backends.openai.estimate import estimate_run
+from extractor.runs.writer import CLAIMS_FILE, read_papers
 from extractor.pipeline.runner import run
 from tests.conftest import ROOT
 from tests.conftest_fake import fixture_papers, openai_config, write_papers

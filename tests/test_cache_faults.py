@@ -15,7 +15,7 @@ from pathlib import Path
 import diskcache
 import pytest
 
-from extractor.pipeline.rundir import read_papers, read_run_info
+from extractor.runs.writer import read_papers, read_run_info
 from extractor.pipeline.runner import run
 from tests.conftest import ROOT
 from tests.conftest_fake import fixture_papers, openai_config, write_papers

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor.rules import attribution, claims, names
+from extractor.rules import attribution, claims, coined
 from extractor.rules.attribution import benchmark, change, lists, metric, subject
 from extractor.rules.constructions import TABLES, constructions_markdown
 from extractor.rules.table import Construction, Example, Table
@@ -62,7 +62,7 @@ REMOVABLE = {
     "proposed method": (subject, "PROPOSED"),
     "subject": (subject, "SUBJECT"),
     "subject at the number": (subject, "SUBJECT_AT_THE_NUMBER"),
-    "title name": (names, "TITLE_NAME"),
+    "title name": (coined, "TITLE_NAME"),
 }
 # Entries whose examples something outside the table reads the same way when they are left out:
 # the last entry of the 'metric after the grammar' table takes the noun after the number too, only

@@ -13,7 +13,7 @@ from extractor.backends.openai.pricing import cost_usd
 from extractor.cli.app import app
 from extractor.config import MODES, RunConfig
 from extractor.errors import ConfigError
-from extractor.pipeline.estimate import (
+from extractor.backends.openai.estimate import (
     encoding_for,
     estimate_rows,
     estimate_run,

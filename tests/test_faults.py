@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
-from extractor.pipeline.rundir import read_papers, read_run_info
+from extractor.runs.writer import read_papers, read_run_info
 from extractor.pipeline.runner import run
 from extractor.schema import PaperResult
 from tests.conftest import ROOT

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
-from extractor.pipeline.rundir import read_papers
+from extractor.runs.writer import read_papers
 from extractor.schema import ClaimDraft
 
 OVERFLOW = "We reach a perplexity of 1e999 on WikiText-103 and 20.5 perplexity on PTB."
@@ -115,7 +115,7 @@ def test_a_name_longer_than_the_bound_is_refused_so_every_field_fits_a_cell(fiel
 _FULL_DISK_WRITER = """
 import resource, signal, sys
 from pathlib import Path
-from extractor.pipeline.rundir import RunWriter
+from extractor.runs.writer import RunWriter
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))  # files stop growing, as on a full disk
 writer = RunWriter(Path(sys.argv[1]))

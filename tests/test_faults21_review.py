@@ -17,9 +17,9 @@ from typer.testing import CliRunner
 
 from extractor.cli.app import app
 from extractor.errors import ReviewError
-from extractor.pipeline.rundir import read_papers, write_run
+from extractor.runs.writer import read_papers, write_run
 from extractor.review import apply_review, export_review, load_reviewed
-from extractor.review.store import STORE_FILE
+from extractor.runs.corrections import STORE_FILE
 from extractor.review.sheet import MAX_NOTE
 from extractor.schema import CELL_CHARS, MAX_EVIDENCE, MAX_NAME, ClaimDraft, ExtractionDraft
 from extractor.text.hashing import canonical_json

@@ -1,7 +1,7 @@
 import pytest
 
 from extractor.grounding import find_evidence, ground, problems
-from extractor.text.names import name_in_text
+from extractor.text.name_keys import name_in_text
 from extractor.schema import Benchmark, ClaimDraft, ExtractionDraft, Method, Model
 
 ABSTRACT = (

@@ -16,7 +16,7 @@ from openpyxl import load_workbook
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
-from extractor.pipeline.rundir import read_papers
+from extractor.runs.writer import read_papers
 from extractor.review import load_reviewed
 from extractor.text.numbers import find_numbers
 

@@ -21,7 +21,7 @@ from extractor.leaderboard import (
 )
 from extractor.leaderboard.charts import axis_label, entry_labels
 from extractor.leaderboard.xlsx import PAGE_CHARS
-from extractor.pipeline.rundir import write_run
+from extractor.runs.writer import write_run
 from extractor.review import Stamp
 from extractor.schema import ClaimDraft, ExtractionDraft, Model, PaperResult
 

@@ -30,7 +30,7 @@ from extractor.backends.openai.local_server import (
 from extractor.cli.app import app
 from extractor.errors import LocalServerError
 from extractor.pipeline.ingest import read_inputs
-from extractor.pipeline.rundir import read_papers, read_run_info
+from extractor.runs.writer import read_papers, read_run_info
 from extractor.schema import PaperResult
 from extractor.text.numbers import find_numbers
 

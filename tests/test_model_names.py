@@ -13,8 +13,8 @@ import pytest
 from extractor.backends.openai.pricing import cost_usd
 from extractor.errors import InputError
 from extractor.leaderboard import build_leaderboard, load_runs
-from extractor.pipeline.names_table import parse_names, read_names
-from extractor.pipeline.rundir import read_run_info
+from extractor.runs.names import parse_names, read_names
+from extractor.runs.writer import read_run_info
 from extractor.pipeline.runner import run
 from extractor.review import apply_review, export_review
 from extractor.schema import ClaimDraft, ExtractionDraft
@@ -162,7 +162,7 @@ def test_a_bad_names_table_is_refused_naming_the_record() -> None:
 
 
 def test_a_dry_run_counts_the_name_requests_of_the_cached_answers(tmp_path: Path, source: Path) -> None:
-    from extractor.pipeline.estimate import estimate_rows, estimate_run
+    from extractor.backends.openai.estimate import estimate_rows, estimate_run
 
     with FakeOpenAI(answer=answer, names={UNKNOWN: ENTRY}) as server:
         config = openai_config(server)

@@ -25,7 +25,7 @@ from extractor.backends.openai.pricing import cost_usd, price_for
 from extractor.backends.openai.prompts import load_prompt
 from extractor.config import MODES, RunConfig
 from extractor.errors import ConfigError
-from extractor.pipeline.rundir import read_papers, read_run_info
+from extractor.runs.writer import read_papers, read_run_info
 from extractor.pipeline.runner import run
 from extractor.schema import ExtractionDraft
 from tests.conftest_fake import fixture_papers, openai_config, write_papers
@@ -246,7 +246,7 @@ def test_an_answer_is_grounded_once_and_its_claims_carry_the_paper_id(
     paper's id), not done again by the runner: same claims and rejections as grounding anew."""
     import extractor.backends.openai.exchange as exchange
     import extractor.grounding as grounding
-    import extractor.pipeline.journal as journal
+    import extractor.runs.journal as journal
     from extractor.grounding import ground
 
     calls: list[str] = []

@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
-from extractor.pipeline.rundir import write_run
+from extractor.runs.writer import write_run
 from extractor.review import apply_review, export_review, load_state
-from extractor.review.report import highlight, render, write_report
+from extractor.report import highlight, render, write_report
 from extractor.schema import ClaimDraft, ExtractionDraft, PaperResult
 
 from .test_review import claim_id, drafts, edit, make_run, paper

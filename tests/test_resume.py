@@ -21,8 +21,8 @@ from extractor.backends.base import BackendResult
 from extractor.cli.app import app
 from extractor.leaderboard import build_leaderboard, export, load_runs
 from extractor.pipeline.ingest import read_inputs
-from extractor.pipeline.journal import JOURNAL_FILE, Journal, record
-from extractor.pipeline.rundir import read_papers, read_run_info
+from extractor.runs.journal import JOURNAL_FILE, Journal, record
+from extractor.runs.writer import read_papers, read_run_info
 from extractor.pipeline.process_pool import POOL_AFTER
 from extractor.schema import ExtractionDraft, Usage
 from tests.conftest import FIXTURES, ROOT

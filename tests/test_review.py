@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from extractor.cli.app import app
 from extractor.eval.score import evaluate, read_gold
 from extractor.grounding import ground
-from extractor.pipeline.rundir import read_papers, write_run
+from extractor.runs.writer import read_papers, write_run
 from extractor.review import (
     apply_review,
     export_gold,
@@ -29,7 +29,7 @@ from extractor.review import (
     load_state,
     review_status,
 )
-from extractor.review.store import STORE_FILE, CorrectionStore
+from extractor.runs.corrections import STORE_FILE, CorrectionStore
 from extractor.schema import (
     Benchmark,
     ClaimDraft,

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from extractor.grounding import ground
 from extractor.leaderboard import build_leaderboard, load_runs
-from extractor.pipeline.rundir import write_run
+from extractor.runs.writer import write_run
 from extractor.review import apply_review, export_review
-from extractor.review.store import STORE_FILE, CorrectionStore
+from extractor.runs.corrections import STORE_FILE, CorrectionStore
 from extractor.schema import ClaimDraft, ExtractionDraft, PaperResult
 
 from .test_review import cell, claim_id, edit

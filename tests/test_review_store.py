@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor.review.store import MIGRATIONS, Batch, CorrectionStore, NewCorrection
+from extractor.runs.corrections import MIGRATIONS, Batch, CorrectionStore, NewCorrection
 
 
 def correction(field: str = "metric", new: object = "accuracy") -> NewCorrection:

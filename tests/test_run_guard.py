@@ -16,7 +16,7 @@ from openpyxl import load_workbook
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
-from extractor.pipeline.rundir import read_papers
+from extractor.runs.writer import read_papers
 from extractor.review import apply_review, export_review
 from tests.conftest import ROOT
 from tests.conftest_fake import fixture_papers, write_papers

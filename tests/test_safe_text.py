@@ -19,9 +19,9 @@ from extractor.cli.app import app
 from extractor.grounding import ground
 from extractor.leaderboard import build_leaderboard, export
 from extractor.pipeline.ingest import read_inputs
-from extractor.pipeline.rundir import write_run
+from extractor.runs.writer import write_run
 from extractor.review import apply_review, export_review, load_reviewed
-from extractor.review.report import write_report
+from extractor.report import write_report
 from extractor.schema import ClaimDraft, ExtractionDraft, PaperResult
 from extractor.text.safe import csv_cell, html_text, printable, xlsx_text
 

@@ -1,5 +1,5 @@
 """The registry entries an unknown name is closest to: the closed list a model may answer from
-(:mod:`extractor.backends.openai.names`), short so that each request stays short.
+(:mod:`extractor.backends.openai.name_requests`), short so that each request stays short.
 
 Each registry name and alias is scored against the name by the standard library's
 ``SequenceMatcher`` ratio, of the names as written and of their words sorted (so a reordering

@@ -5,7 +5,7 @@ spelled one way (``×``/``times`` -> ``x``), but a value is never rescaled in pl
 as written stays in ``value``/``unit``, and a derived ``comparable``/``comparable_unit`` pair is
 added only when the conversion is certain (83% and 0.83 accuracy are both 83 %; 1.2 s is
 1200 ms; 512 MiB is 0.5 GiB). Methods and models get one identity across papers through
-:func:`~extractor.text.names.name_key`, and model sizes are read in billions. Two numbers are
+:func:`~extractor.text.name_keys.name_key`, and model sizes are read in billions. Two numbers are
 comparable only when benchmark, metric, comparable unit, setting and model size all agree.
 """
 
@@ -25,7 +25,7 @@ from extractor.catalog.registry import (
     metric_entry,
     propose_benchmark,
 )
-from extractor.text.names import name_key
+from extractor.text.name_keys import name_key
 from extractor.schema import Claim, Model
 from extractor.text.arxiv import find_arxiv_id
 from extractor.text.languages import language_pairs, only_pair

@@ -19,7 +19,7 @@ from importlib import resources
 from itertools import accumulate, compress
 from typing import Literal, NamedTuple
 
-from extractor.text.names import name_key
+from extractor.text.name_keys import name_key
 
 MetricDirection = Literal["higher", "lower"]
 

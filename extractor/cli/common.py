@@ -28,7 +28,7 @@ from rich.progress import (
 from rich.text import Text
 
 from extractor.errors import EXIT_FAILED, ExtractorError, SkippedLineWarning
-from extractor.pipeline.run_files import STORE_FILE
+from extractor.runs.files import STORE_FILE
 from extractor.progress import Step
 from extractor.text.safe import printable
 

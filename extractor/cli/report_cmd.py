@@ -25,7 +25,7 @@ def report_command(
     quiet: QuietOption = False,
 ) -> None:
     """Write one HTML page: abstracts with highlighted evidence, fields, reviews, rejections."""
-    from extractor.review.report import write_report
+    from extractor.report import write_report
 
     with progress_bars(quiet) as step:
         counts = write_report(run_dir, out, store, step)

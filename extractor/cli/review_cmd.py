@@ -17,7 +17,7 @@ from extractor.cli.common import (
     reports_errors,
     verbatim,
 )
-from extractor.pipeline.run_files import STORE_FILE
+from extractor.runs.files import STORE_FILE
 from extractor.text.counting import counted
 
 REVIEW_EXAMPLES = f"""

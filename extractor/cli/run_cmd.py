@@ -128,7 +128,7 @@ def run_command(
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run in --out even when it was made from other inputs (its corrections are kept).")] = False,
 ) -> None:
     """Extract methods, models, benchmarks and grounded claims from abstracts."""
-    from extractor.pipeline.rundir_guard import check_request
+    from extractor.runs.guard import check_request
 
     console = make_console()
     check_request(inputs, out)
@@ -143,7 +143,7 @@ def run_command(
     )
     console.print(line((reason, "bold"), f", model {config.model}" if config.model else ""))
     if dry_run:
-        from extractor.pipeline.estimate import (  # loads openai, instructor and tiktoken
+        from extractor.backends.openai.estimate import (  # loads openai, instructor and tiktoken
             estimate_rows,
             estimate_run,
         )

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from extractor.catalog.registry import metric_entry
-from extractor.eval.names import MIN_CONTAINED, name_cost
-from extractor.text.names import name_key
+from extractor.eval.matching import MIN_CONTAINED, name_cost
+from extractor.text.name_keys import name_key
 from extractor.schema import Claim
 
 ATTRIBUTES = ("metric", "benchmark", "subject", "kind")

@@ -21,11 +21,11 @@ from itertools import combinations
 from pathlib import Path
 
 from extractor.catalog.normalize import normalize_claim
-from extractor.eval.names import name_cost
+from extractor.eval.matching import name_cost
 from extractor.eval.score import GoldClaim, value_matches
 from extractor.leaderboard import build_leaderboard
 from extractor.pipeline.ingest import Paper, read_inputs
-from extractor.pipeline.rundir import read_papers
+from extractor.runs.writer import read_papers
 from extractor.schema import Claim, PaperResult
 
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")

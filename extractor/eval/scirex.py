@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from extractor.eval.names import name_cost
-from extractor.text.names import name_key
+from extractor.eval.matching import name_cost
+from extractor.text.name_keys import name_key
 from extractor.pipeline.ingest import read_inputs
 
 _TYPES = {"methods": "Method", "benchmarks": "Material"}

@@ -42,8 +42,8 @@ from extractor.eval.attribution import (
     checks,
     wrong_attributes,
 )
-from extractor.eval.names import name_cost
-from extractor.pipeline.rundir import read_papers
+from extractor.eval.matching import name_cost
+from extractor.runs.writer import read_papers
 from extractor.schema import Claim, Direction, Extraction, Kind, PaperResult
 
 Cost = float | tuple[float, int]  # lower pairs first

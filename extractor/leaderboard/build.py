@@ -33,13 +33,13 @@ from extractor.catalog.normalize import (
     entity_key,
     normalize_claim,
 )
-from extractor.text.names import name_in_text
+from extractor.text.name_keys import name_in_text
 from extractor.pipeline.dedupe import abstract_hash
-from extractor.pipeline.names_table import runs_model_aliases
+from extractor.runs.names import runs_model_aliases
 from extractor.progress import Step, silent, tracked
 from extractor.review import Stamp, reviewed_papers
 from extractor.review.aliases import store_aliases
-from extractor.review.store import store_path
+from extractor.runs.corrections import store_path
 from extractor.schema import Claim, PaperResult
 from extractor.text.labels import paper_label
 

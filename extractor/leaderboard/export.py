@@ -9,7 +9,7 @@ from extractor.errors import UsageError
 from extractor.leaderboard.build import Leaderboard, build_leaderboard, load_runs
 from extractor.leaderboard.tables import write_csv
 from extractor.leaderboard.xlsx import EXCEL_ROWS, Moved, write_xlsx
-from extractor.pipeline.run_files import RUN_LEADERBOARD
+from extractor.runs.files import RUN_LEADERBOARD
 from extractor.progress import Step, silent
 
 

@@ -34,7 +34,7 @@ def cache_key(identity: dict, abstract: str, title: str | None) -> str:
 
 
 def names_key(identity: dict, kind: str, name: str, candidates: tuple[str, ...]) -> str:
-    """The key of a name request's answer (:mod:`extractor.pipeline.names`): never an
+    """The key of a name request's answer (:mod:`extractor.backends.openai.name_mapping`): never an
     extraction's, whose content has an abstract where this has a name."""
     return content_hash(
         {"cache": CACHE_FORMAT, "names": identity, "kind": kind, "name": normalize_text(name), "candidates": list(candidates)}

@@ -13,7 +13,7 @@ from extractor.config import RunConfig
 from extractor.errors import BackendError, BudgetExceeded
 from extractor.pipeline.cache import ExtractionCache, cache_key
 from extractor.pipeline.ingest import Paper
-from extractor.pipeline.journal import Failure, record
+from extractor.runs.journal import Failure, record
 from extractor.pipeline.limits import RateLimiter, Spend
 from extractor.schema import Usage
 

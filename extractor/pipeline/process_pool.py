@@ -16,7 +16,7 @@ from extractor.backends.base import BackendResult, CpuBoundBackend
 from extractor.backends.by_name import get_backend
 from extractor.config import RunConfig
 from extractor.pipeline.engines import Work
-from extractor.pipeline.journal import Failure, record
+from extractor.runs.journal import Failure, record
 from extractor.schema import Usage
 
 #: Papers below which the backend runs in this process: starting workers costs more than it saves.

@@ -1,7 +1,7 @@
 """Batch extraction as a stream: read, deduplicate, extract in a bounded window, journal, write.
 
 Records are read one at a time and flow to the backend through a window of bounded size;
-each finished paper is appended to the run's journal (:mod:`.journal`) at once, so memory
+each finished paper is appended to the run's journal (:mod:`extractor.runs.journal`) at once, so memory
 does not grow with the input and a run killed at any moment loses only the papers in flight.
 Running the same command again takes every paper the journal already has and does the rest.
 At the end ``papers.jsonl`` (input order), ``claims.csv`` and ``run.json`` are written from
@@ -11,7 +11,7 @@ A CPU-bound backend (the rules) runs in ``config.workers`` processes once a run 
 to pay for starting them (:mod:`.process_pool`); an LLM backend runs ``config.concurrency``
 requests at once on one event loop (:mod:`.engines`, with the limits of :mod:`.limits`).
 After an openai run's extraction, the names the registry does not know are mapped, one request
-per name (:mod:`.names`), before ``run.json`` is written.
+per name (:mod:`extractor.backends.openai.name_mapping`), before ``run.json`` is written.
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from extractor.pipeline.cache import ExtractionCache, cache_key
 from extractor.pipeline.dedupe import Deduper, abstract_hash, in_shard
 from extractor.pipeline.engines import BackendEngine, Engine, Work
 from extractor.pipeline.ingest import Paper, count_records, paper_id, read_inputs
-from extractor.pipeline.journal import Entry, Journal, record
+from extractor.runs.journal import Entry, Journal, record
 from extractor.pipeline.process_pool import PoolEngine
-from extractor.pipeline.run_files import NAMES_FILE, RUN_LEADERBOARD
-from extractor.pipeline.rundir import (
+from extractor.runs.files import NAMES_FILE, RUN_LEADERBOARD
+from extractor.runs.writer import (
     CLAIMS_FILE,
     PAPERS_FILE,
     REVIEWED_CLAIMS_FILE,
@@ -44,12 +44,12 @@ from extractor.pipeline.rundir import (
     RunWriter,
     read_papers,
 )
-from extractor.pipeline.rundir_guard import check_request, hold_run_dir, input_paths
+from extractor.runs.guard import check_request, hold_run_dir, input_paths
 from extractor.schema import PaperResult, Source, Usage
 from extractor.version import __version__
 
 if TYPE_CHECKING:
-    from extractor.pipeline.names import NamesReport
+    from extractor.backends.openai.name_mapping import NamesReport
 
 #: Called with the journal header of each paper as it finishes (``ok``, ``usage``, ``id``, ``error``).
 ResultCallback = Callable[[dict], None]
@@ -304,7 +304,7 @@ def run(
 
     Refused before any work: a missing input, an ``out_dir`` that is a file, inputs holding no
     record, a directory another run is writing, or one holding a different run (unless
-    ``overwrite``); see :mod:`extractor.pipeline.rundir_guard`.
+    ``overwrite``); see :mod:`extractor.runs.guard`.
     """
     out_dir = Path(out_dir)
     check_request(inputs, out_dir)
@@ -374,10 +374,10 @@ def _map_names(
     out_dir: Path, config: RunConfig, backend: Backend, names: list[tuple[str, str]], cache: ExtractionCache | None,
     tally: _Tally,
 ) -> NamesReport:
-    """The names step of an LLM run (:mod:`.names`), its usage added to the run's."""
-    from extractor.pipeline.names import map_names
+    """The names step of an LLM run (:mod:`extractor.backends.openai.name_mapping`), its usage added to the run's."""
+    from extractor.backends.openai.name_mapping import map_names
     from extractor.review.aliases import store_words
-    from extractor.review.store import store_path
+    from extractor.runs.corrections import store_path
 
     words = store_words([store_path(out_dir, None)])
     settled = {(kind, key) for kind, table in words.items() for key in table}

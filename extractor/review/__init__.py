@@ -16,15 +16,15 @@ from typing import TYPE_CHECKING
 from zipfile import BadZipFile
 
 from extractor.errors import ReviewError
-from extractor.pipeline.rundir import (
+from extractor.runs.writer import (
     atomic_write_bytes,
     atomic_write_text,
     iter_papers,
     read_papers,
 )
-from extractor.pipeline.names_table import read_names
+from extractor.runs.names import read_names
 from extractor.progress import Step, silent
-from extractor.review.state import (
+from extractor.review.corrected import (
     Conflict,
     ReviewMark,
     ReviewState,
@@ -33,7 +33,7 @@ from extractor.review.state import (
     item_id,
     review_state,
 )
-from extractor.review.store import (
+from extractor.runs.corrections import (
     STORE_FILE,
     Batch,
     Correction,

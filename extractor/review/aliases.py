@@ -6,7 +6,7 @@ written in ``old_value``, X in ``new_value``), so it has a reviewer, a time and 
 it says is about the *name*, not the one claim: :func:`name_aliases` reads the history into a
 table that every leaderboard applies to every paper of every run on it. Clearing the cell later
 takes the alias back; the latest word on a name wins. A reviewer's word also beats the model's
-(``names.json``, :mod:`extractor.pipeline.names`): writing the name itself keeps it apart.
+(``names.json``, :mod:`extractor.backends.openai.name_mapping`): writing the name itself keeps it apart.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from pathlib import Path
 
 from extractor.catalog.normalize import Aliases
 from extractor.catalog.registry import fold_key
-from extractor.pipeline.names_table import NameAnswer
-from extractor.review.state import NOTE, Problem, Target
-from extractor.review.store import Correction, CorrectionStore, NewCorrection
+from extractor.runs.names import NameAnswer
+from extractor.review.corrected import NOTE, Problem, Target
+from extractor.runs.corrections import Correction, CorrectionStore, NewCorrection
 from extractor.text.hashing import canonical_json
 
 #: Sheet column (and correction field) -> the claim field whose name it merges.

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 from extractor.catalog.normalize import known_unit
 from extractor.review.aliases import alias_corrections
 from extractor.review.sheet import SheetRow, same
-from extractor.review.state import (
+from extractor.review.corrected import (
     ADDED,
     DECISION,
     ITEM_FIELDS,
@@ -38,7 +38,7 @@ from extractor.review.state import (
     item_id,
     item_values,
 )
-from extractor.review.store import TARGET_KINDS, Correction, NewCorrection
+from extractor.runs.corrections import TARGET_KINDS, Correction, NewCorrection
 from extractor.schema import Claim
 from extractor.text.hashing import canonical_json
 

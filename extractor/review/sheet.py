@@ -31,10 +31,10 @@ from openpyxl.worksheet.worksheet import Worksheet
 from extractor.catalog.normalize import normalize_benchmark
 from extractor.errors import ReviewError
 from extractor.grounding import find_evidence
-from extractor.pipeline.names_table import NameAnswer
+from extractor.runs.names import NameAnswer
 from extractor.review.aliases import ALIAS_FIELDS, Words, alias_values, model_merges, reviewer_words
 from extractor.progress import Step, silent, tracked
-from extractor.review.state import (
+from extractor.review.corrected import (
     DECISION,
     DECISIONS,
     ITEM_FIELDS,

@@ -3,7 +3,7 @@
 No network and no model: a number grammar (:mod:`.quantities`) reads every number with its
 unit, range and context; :mod:`.claims` decides which are reported results and
 :mod:`.attribution` what each is about (metric, benchmark, subject, kind, baseline);
-:mod:`.names` (with :mod:`.cues`, :mod:`.acronyms` and :mod:`.chunks`), :mod:`.models` and
+:mod:`.coined` (with :mod:`.cues`, :mod:`.acronyms` and :mod:`.chunks`), :mod:`.models` and
 :mod:`.benchmarks` find the paper's own methods, the models with their sizes and the datasets.
 Every claim's evidence is a fragment of the abstract, so everything it returns survives
 grounding.
@@ -14,14 +14,14 @@ from __future__ import annotations
 import re
 
 from extractor.catalog.registry import find_benchmarks
-from extractor.text.names import name_key, unique_names
+from extractor.text.name_keys import name_key, unique_names
 from extractor.rules.acronyms import abbreviations
 from extractor.rules.attribution import Subjects, build_claims, measure_names, proposed_method
 from extractor.rules.benchmark_names import find_benchmark_mentions
 from extractor.rules.claims import read_all
 from extractor.rules.cues import FIRST_PERSON, Name
 from extractor.rules.models import find_models, named_models
-from extractor.rules.names import find_names, singular, title_name
+from extractor.rules.coined import find_names, singular, title_name
 from extractor.rules.quantities import parse_quantities
 from extractor.rules.document import Document, Mention, written_at
 from extractor.schema import Benchmark, ExtractionDraft, Method

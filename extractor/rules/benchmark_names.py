@@ -4,7 +4,7 @@ Textual cues: a name followed by a dataset noun (``the X benchmark``, ``X datase
 challenges``), a name in apposition with one (``X, an open-ended generation benchmark``), names
 listed after one (``benchmarks such as X and Y``, ``two benchmarks: X and Y``, ``standard
 benchmarks (X, Y, Z)``), names coordinated with a registry name in an evaluation phrase (``on
-LM1B and FooText``), and datasets the paper introduces (from :mod:`.names`). A name and its
+LM1B and FooText``), and datasets the paper introduces (from :mod:`.coined`). A name and its
 acronym (``One Billion Word Benchmark (LM1B)``) are one benchmark.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from extractor.catalog.registry import find_benchmarks
-from extractor.text.names import name_key
+from extractor.text.name_keys import name_key
 from extractor.rules.acronyms import Abbreviation
 from extractor.rules.chunks import QUOTES, coined, head_after, name_chunk, name_like
 from extractor.rules.cues import Name

@@ -11,7 +11,7 @@ from extractor.rules.attribution.lists import ALIGN
 from extractor.rules.attribution.metric import METRIC, METRIC_FALLBACK
 from extractor.rules.attribution.subject import PROPOSED, SUBJECT, SUBJECT_AT_THE_NUMBER, SUBJECT_THEN
 from extractor.rules.claims import ROLE
-from extractor.rules.names import TITLE_NAME
+from extractor.rules.coined import TITLE_NAME
 from extractor.rules.table import Table
 
 TABLES: tuple[Table, ...] = (

@@ -5,7 +5,7 @@ A contribution verb with a first-person subject (``we propose X``, ``this paper 
 ``a new method, X,``, ``our trained model X``, ``The approach, X, ...``); acronym definitions in
 a contribution sentence; right after a contribution sentence, subjects such as ``The Text-Only
 Probe measures ...``; and coined names acting as the subject of a result sentence. Each cue adds
-what it finds to a :class:`Found`; :mod:`.names` decides which cues a sentence gets.
+what it finds to a :class:`Found`; :mod:`.coined` decides which cues a sentence gets.
 """
 
 from __future__ import annotations

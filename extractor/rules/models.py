@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from extractor.text.names import unique_names
+from extractor.text.name_keys import unique_names
 from extractor.rules.claims import SIZE, Reading
 from extractor.rules.quantities import Quantity
 from extractor.rules.document import AnyCase, Document, Mention

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from extractor.text.names import name_key
+from extractor.text.name_keys import name_key
 from extractor.rules.attribution.benchmark import benchmark_in_metric, benchmark_of, context_benchmark
 from extractor.rules.attribution.change import (
     baseline_of,

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from extractor.text.names import name_key
+from extractor.text.name_keys import name_key
 from extractor.rules.attribution.phrases import (
     HEADED_NAME,
     QUALIFIER,

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from extractor.errors import StoreError
-from extractor.pipeline.rundir import STORE_FILE
+from extractor.runs.writer import STORE_FILE
 from extractor.text.hashing import canonical_json
 
 TargetKind = Literal["claim", "method", "model", "benchmark", "paper"]

@@ -25,7 +25,7 @@ from pathlib import Path
 from extractor.backends.base import BackendResult
 from extractor.grounding import ground
 from extractor.pipeline.ingest import Paper
-from extractor.pipeline.rundir import claims_text
+from extractor.runs.writer import claims_text
 from extractor.schema import ExtractionDraft, PaperResult, Usage
 from extractor.text.hashing import canonical_json, short_hash
 

@@ -19,8 +19,8 @@ from typing import NamedTuple
 from pydantic import BaseModel, ValidationError
 
 from extractor.grounding import ground, ground_claim
-from extractor.text.names import name_in_text, name_key, paper_texts
-from extractor.review.store import Correction, TargetKind
+from extractor.text.name_keys import name_in_text, name_key, paper_texts
+from extractor.runs.corrections import Correction, TargetKind
 from extractor.schema import (
     Benchmark,
     Claim,

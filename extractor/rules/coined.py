@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from extractor.text.names import name_key
+from extractor.text.name_keys import name_key
 from extractor.rules.acronyms import Abbreviation, spells
 from extractor.rules.chunks import QUOTES, TOKEN, coined, head_after
 from extractor.rules.cues import (

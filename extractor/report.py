@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
 
-from extractor.pipeline.rundir import atomic_write_text, read_run_info
+from extractor.runs.writer import atomic_write_text, read_run_info
 from extractor.progress import Step, silent, tracked
 from extractor.review import ReviewState, load_state
-from extractor.review.state import ReviewMark, item_id
+from extractor.review.corrected import ReviewMark, item_id
 from extractor.schema import Claim, PaperResult, Rejection
 from extractor.text.safe import html_text
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from extractor.text.names import name_key
+from extractor.text.name_keys import name_key
 
 MIN_CONTAINED = 3  # a name must have this many characters (after name_key) to match inside another
 

@@ -18,7 +18,7 @@ from filelock import FileLock, Timeout
 
 from extractor.errors import InputError, OutputError, RunDirBusy
 from extractor.pipeline.ingest import SHEET_SEPARATOR, split_sheet
-from extractor.pipeline.rundir import PAPERS_FILE, STORE_FILE, read_run_info
+from extractor.runs.writer import PAPERS_FILE, STORE_FILE, read_run_info
 
 log = logging.getLogger(__name__)
 

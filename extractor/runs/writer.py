@@ -20,7 +20,7 @@ from typing import IO
 from pydantic import ValidationError
 
 from extractor.errors import NotARunError, SkippedLineWarning
-from extractor.pipeline.run_files import (  # noqa: F401  (the run's file names, imported from here too)
+from extractor.runs.files import (  # noqa: F401  (the run's file names, imported from here too)
     CLAIMS_FILE,
     PAPERS_FILE,
     REVIEWED_CLAIMS_FILE,

@@ -16,8 +16,8 @@ from pathlib import Path
 from extractor.catalog.normalize import Aliases
 from extractor.catalog.registry import fold_key
 from extractor.errors import InputError
-from extractor.pipeline.run_files import NAMES_FILE
-from extractor.pipeline.rundir import atomic_write_text
+from extractor.runs.files import NAMES_FILE
+from extractor.runs.writer import atomic_write_text
 
 FORMAT = 1
 KINDS = ("benchmark", "metric")

@@ -26,11 +26,11 @@ from extractor.config import RunConfig
 from extractor.errors import BackendError, BudgetExceeded
 from extractor.pipeline.cache import ExtractionCache, names_key
 from extractor.pipeline.limits import RateLimiter, Spend
-from extractor.pipeline.names_table import NameAnswer, read_names, write_names
+from extractor.runs.names import NameAnswer, read_names, write_names
 from extractor.schema import Usage
 
 if TYPE_CHECKING:
-    from extractor.backends.openai.names import NamesPrompt
+    from extractor.backends.openai.name_requests import NamesPrompt
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def map_names(
 ) -> NamesReport:
     """Ask about every new name of the run, record the answers in ``names.json``; ``spent`` is
     what the run spent before (for ``--max-cost``)."""
-    from extractor.backends.openai.names import NAMES_PROMPT_VERSION, load_names_prompt
+    from extractor.backends.openai.name_requests import NAMES_PROMPT_VERSION, load_names_prompt
 
     prompt = load_names_prompt(NAMES_PROMPT_VERSION)
     previous = read_names(out_dir)
@@ -109,7 +109,7 @@ async def _answers(
     questions: list[Question], config: RunConfig, mode: str, prompt: NamesPrompt, cache: ExtractionCache | None, spend: Spend,
     report: NamesReport,
 ) -> list[NameAnswer]:
-    from extractor.backends.openai.names import name_request, read_name_answer
+    from extractor.backends.openai.name_requests import name_request, read_name_answer
     from extractor.backends.openai.session import Session
 
     session = Session(config, mode)

@@ -7,7 +7,7 @@ parse or names anything outside the list is refused and counts as "none", never 
 name left as written costs nothing, a wrong merge mixes two leaderboards.
 
 The prompt is ``prompts/names-<version>/`` (``system.md``, ``user.md``); its content hash and
-version are part of the cache key (:mod:`extractor.pipeline.names`).
+version are part of the cache key (:mod:`extractor.backends.openai.name_mapping`).
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from extractor.catalog.candidates import candidates
 from extractor.config import DEFAULT_PROMPT_VERSION, RunConfig
 from extractor.errors import ConfigError
 from extractor.pipeline.cache import ExtractionCache, cache_key, names_key
-from extractor.pipeline.names import Question, names_identity, new_questions
+from extractor.backends.openai.name_mapping import Question, names_identity, new_questions
 from extractor.pipeline.runner import abstract_groups, load_papers
 from extractor.schema import ExtractionDraft
 
@@ -116,7 +116,7 @@ class Estimate:
 
 @dataclass(frozen=True)
 class NamesEstimate:
-    """The name requests (:mod:`.names`) for the new names of the answers already cached; the
+    """The name requests (:mod:`.name_mapping`) for the new names of the answers already cached; the
     answers still to come bring theirs, at about ``tokens_each`` prompt tokens a name."""
 
     requests: int
@@ -129,7 +129,7 @@ class NamesEstimate:
 def estimate_names(drafts: list[ExtractionDraft], config: RunConfig, cache: ExtractionCache | None, encoding: tiktoken.Encoding) -> NamesEstimate:
     """The requests the names step would send for these cached answers' names, and their tokens:
     each request rendered as the run sends it, its answer as long as the first candidate's."""
-    from extractor.backends.openai.names import load_names_prompt, name_request
+    from extractor.backends.openai.name_requests import load_names_prompt, name_request
 
     prompt = load_names_prompt()
     identity = names_identity(config.model, prompt)
