@@ -1,4 +1,4 @@
-"""Issue 21, the review cases: the correction store on a disk it cannot write, a sheet from
+"""The review faults: the correction store on a disk it cannot write, a sheet from
 another run, a renamed column and the longest fields a claim may hold (docs/faults.md)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 21: the faults a hostile or unlucky input still found (docs/faults.md lists them)."""
+"""The faults a hostile or unlucky input still found (docs/faults.md lists them)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 21, the endpoint cases: a body that drips past --timeout, credentials a server echoes
+"""The endpoint faults: a body that drips past --timeout, credentials a server echoes
 back, an HTML answer, a port out of range and a malformed base URL (docs/faults.md). The fake
 server is a real HTTP server: the openai SDK, instructor and tenacity run as against an endpoint."""
 
