@@ -8,7 +8,7 @@ from openpyxl import Workbook
 from extractor.api import run
 from extractor.errors import InputError
 from extractor.pipeline.ingest import is_title_line, read_inputs
-from extractor.runs.guard import input_paths
+from extractor.pipeline.guard import input_paths
 
 ABSTRACT = "We propose GANQ. It reaches 83.6% accuracy on GSM8K, a strong result for 3-bit models."
 OTHER = "Sparse attention is slow on GPUs. Our kernel reaches a 2.1x speedup over FlashAttention-2 on long inputs."

@@ -44,7 +44,7 @@ from extractor.runs.writer import (
     RunWriter,
     read_papers,
 )
-from extractor.runs.guard import check_request, hold_run_dir, input_paths
+from extractor.pipeline.guard import check_request, hold_run_dir, input_paths
 from extractor.schema import PaperResult, Source, Usage
 from extractor.version import __version__
 
@@ -304,7 +304,7 @@ def run(
 
     Refused before any work: a missing input, an ``out_dir`` that is a file, inputs holding no
     record, a directory another run is writing, or one holding a different run (unless
-    ``overwrite``); see :mod:`extractor.runs.guard`.
+    ``overwrite``); see :mod:`extractor.pipeline.guard`.
     """
     out_dir = Path(out_dir)
     check_request(inputs, out_dir)
