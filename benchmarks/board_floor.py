@@ -36,6 +36,7 @@ from extractor.leaderboard.build import TABLES
 from extractor.leaderboard.columns import BOARD_COLUMNS, CHANGE_COLUMNS, PAPER_COLUMNS, SHEET_CLAIM_COLUMNS, UNRANKED_COLUMNS
 from extractor.leaderboard.tables import write_csv
 from extractor.leaderboard.xlsx import _records, _sheet_claims, write_xlsx
+from extractor.runs import Run
 
 HELD = ("scores", "blocks")  # in memory; the long tables (leaderboard.build.TABLES) are on disk
 
@@ -111,7 +112,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     args = parser.parse_args()
-    board = build_leaderboard(*load_runs([args.run]))
+    board = build_leaderboard(*load_runs([Run.open(args.run)]))
     held = frame_bytes(getattr(board, name) for name in HELD)
     spooled = frame_bytes(getattr(board, name) for name in TABLES)
     sheets = sheet_rows(board)

@@ -32,7 +32,7 @@ from extractor.config import RunConfig, make_config
 from extractor.eval.reconstruction import Leaderboards, evaluate_leaderboards, leaderboards
 from extractor.eval.score import Report, evaluate_run
 from extractor.pipeline.ingest import read_inputs
-from extractor.runs.writer import read_papers
+from extractor.runs import Run
 from extractor.rules import RULES_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -201,7 +201,7 @@ def replay_rows(
     pooled_boards = []
     for backend, parts in scirex_runs.items():
         if len(parts) > 1:
-            results = [paper for _, out, _ in parts for paper in read_papers(out)]
+            results = [paper for _, out, _ in parts for paper in list(Run.open(out).papers())]
             ids = [i for _, _, part in parts for i in part]
             names = " + ".join(name for name, _, _ in parts)
             boards = leaderboards(results, read_inputs([str(ROOT / SCIREX)]), ids)

@@ -34,7 +34,7 @@ from extractor.backends.openai.prompts import load_prompt
 from extractor.backends.openai.request_schema import draft_schema_text, schema_hash
 from extractor.config import DEFAULT_PROMPT_VERSION
 from extractor.pipeline.ingest import Paper, read_inputs
-from extractor.runs.writer import atomic_write_text
+from extractor.atomic import atomic_write_text
 from extractor.eval.score import read_gold
 from extractor.grounding import ground
 from extractor.schema import ExtractionDraft

@@ -70,9 +70,10 @@ def run_digests(label: str, where: Path, scratch: str = "") -> dict[str, str]:
     """The hashes of one run directory's outputs, its leaderboard written as CSV beside it
     (``scratch``: a temporary directory the run's inputs were written in, left out)."""
     from extractor.leaderboard import build_leaderboard, export, load_runs
+    from extractor.runs import Run
 
     board_csv = where.parent / f"{where.name}-leaderboard.csv"
-    export(build_leaderboard(*load_runs([where])), board_csv)
+    export(build_leaderboard(*load_runs([Run.open(where)])), board_csv)
     out = {
         f"{label}/claims.csv": hashlib.sha256((where / "claims.csv").read_bytes()).hexdigest(),
         f"{label}/papers.jsonl": papers_digest(where / "papers.jsonl", scratch),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from extractor.config import RunConfig
 from extractor.runs.files import REVIEWED_CLAIMS_FILE, RUN_LEADERBOARD
+from extractor.runs.run import Run
 from extractor.runs.writer import write_claims
 from extractor.pipeline.runner import BatchCallback, ResultCallback, RunSummary
 from extractor.pipeline.runner import run as run_batch
@@ -15,36 +16,36 @@ from extractor.progress import Step, silent
 from extractor.text.counting import counted
 
 
-def write_leaderboard(run_dir: Path, step: Step = silent, store: Path | None = None) -> list[str]:
-    """Write ``leaderboard.xlsx`` (with its native charts) into the run directory, and ``claims.reviewed.csv``
-    (corrections applied, from ``store`` or the run's own); the lines that tell the user what was
+def write_leaderboard(run: Run, step: Step = silent) -> list[str]:
+    """Write ``leaderboard.xlsx`` (with its native charts) into the run directory, and
+    ``claims.reviewed.csv`` (its corrections applied); the lines that tell the user what was
     written, and where tables too long for it went."""
     from extractor.leaderboard import write_run_leaderboard  # loads pandas and openpyxl
 
-    board, exported = write_run_leaderboard(Path(run_dir), step, store)
+    board, exported = write_run_leaderboard(run, step)
     summary = (
         f"leaderboard: {counted(len(board.scores), 'ranked score')} in {counted(len(board.blocks), 'block')}, "
         f"{board.length('unranked')} unranked -> {exported.path}"
     )
-    return [summary, *exported.notes(), write_reviewed_claims(Path(run_dir), store)]
+    return [summary, *exported.notes(), write_reviewed_claims(run)]
 
 
-def write_reviewed_claims(run_dir: Path, store: Path | None = None) -> str:
+def write_reviewed_claims(run: Run) -> str:
     """Write the run's ``claims.reviewed.csv``: ``claims.csv``'s columns with the reviewers'
     corrections applied (a rejected claim is left out, an added one is in); what was written."""
     from extractor.review import reviewed_papers  # loads openpyxl
 
-    path = Path(run_dir) / REVIEWED_CLAIMS_FILE
-    count = write_claims(path, (paper for paper, _ in reviewed_papers(Path(run_dir), store)))
+    path = run.file(REVIEWED_CLAIMS_FILE)
+    count = write_claims(path, (paper for paper, _ in reviewed_papers(run)))
     return f"reviewed claims: {counted(count, 'claim')} -> {path}"
 
 
-def refresh_reviewed_files(run_dir: Path, store: Path | None = None, step: Step = silent) -> list[str]:
+def refresh_reviewed_files(run: Run, step: Step = silent) -> list[str]:
     """After corrections were recorded: the run's files that carry them, rewritten
     (``claims.reviewed.csv``, and ``leaderboard.xlsx`` when the run wrote one)."""
-    if (Path(run_dir) / RUN_LEADERBOARD).exists():
-        return write_leaderboard(run_dir, step, store)
-    return [write_reviewed_claims(run_dir, store)]
+    if run.file(RUN_LEADERBOARD).exists():
+        return write_leaderboard(run, step)
+    return [write_reviewed_claims(run)]
 
 
 def run(
@@ -69,5 +70,5 @@ def run(
         on_start=on_start, on_result=on_result, on_batch=on_batch, overwrite=overwrite,
     )
     if leaderboard:
-        summary.notes.extend(write_leaderboard(Path(out_dir), step))
+        summary.notes.extend(write_leaderboard(summary.run, step))
     return summary

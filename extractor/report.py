@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
 
-from extractor.runs.writer import atomic_write_text, read_run_info
+from extractor.atomic import atomic_write_text
 from extractor.progress import Step, silent, tracked
 from extractor.review import ReviewState, load_state
 from extractor.review.corrected import ReviewMark, item_id
+from extractor.runs.run import Run
 from extractor.schema import Claim, PaperResult, Rejection
 from extractor.text.safe import html_text
 
@@ -333,9 +334,9 @@ def render(state: ReviewState, title: str, run_info: dict, step: Step = silent) 
     )
 
 
-def write_report(run_dir: Path, out: Path, store: Path | None = None, step: Step = silent) -> Counts:
+def write_report(run: Run, out: Path, step: Step = silent) -> Counts:
     """Write the report of a run (with its corrections) to ``out``; returns its counts."""
-    state = load_state(run_dir, store)
-    title = f"extractor report: {Path(run_dir).resolve().name}"
-    atomic_write_text(Path(out), render(state, title, read_run_info(run_dir), step))
+    state = load_state(run)
+    title = f"extractor report: {run.path.resolve().name}"
+    atomic_write_text(Path(out), render(state, title, run.info(), step))
     return Counts.of(state)

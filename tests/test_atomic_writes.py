@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor.runs.writer import atomic_write_bytes, atomic_write_text
+from extractor.atomic import atomic_write_bytes, atomic_write_text
 
 
 @pytest.fixture

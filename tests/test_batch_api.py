@@ -24,7 +24,8 @@ from extractor.cli.app import app
 from extractor.config import RunConfig
 from extractor.errors import ConfigError
 from extractor.backends.openai.estimate import estimate_run
-from extractor.runs.writer import CLAIMS_FILE, read_papers
+from extractor.runs.files import CLAIMS_FILE
+from tests.runs import read_papers
 from extractor.pipeline.runner import run
 from tests.conftest import ROOT
 from tests.conftest_fake import fixture_papers, openai_config, write_papers

@@ -15,7 +15,8 @@ from pathlib import Path
 import diskcache
 import pytest
 
-from extractor.runs.writer import read_papers, read_run_info
+from extractor.runs import Run
+from tests.runs import read_papers
 from extractor.pipeline.runner import run
 from tests.conftest import ROOT
 from tests.conftest_fake import fixture_papers, openai_config, write_papers
@@ -110,7 +111,7 @@ def test_a_cache_that_cannot_be_written_keeps_every_answer_and_counts_its_cost(t
         assert len(warnings) == 1 and "--no-cache" in warnings[0], limited.stderr
         assert server.requests == len(papers)
         assert {p.status for p in read_papers(out)} == {"ok"}
-        info = read_run_info(out)
+        info = Run.open(out).info()
         assert info["usage"]["requests"] == len(papers) and info["usage"]["cost_usd"] > 0
         # The next run opens the same cache and sends only what it lacks.
         again = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True)

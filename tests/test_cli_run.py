@@ -5,7 +5,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
-from extractor.runs.writer import read_papers
+from tests.runs import read_papers
 
 from .conftest import FIXTURES
 

@@ -95,6 +95,7 @@ WHERE: list[tuple[str, Run | Elsewhere]] = [
     (r"^(cat pasted\.txt \| )?extractor ", Run()),
     (r"^python tests/fake_openai\.py ", Run()),
     (r"^from pathlib import Path", Run()),  # the README's Python example
+    (r"^from extractor\.runs import Run", Run()),  # ... and the run object, read after it
 ]
 
 

@@ -16,7 +16,7 @@ from extractor.eval.score import (
     score_names,
     score_sizes,
 )
-from extractor.runs.writer import write_run
+from tests.runs import write_run
 from extractor.schema import Benchmark, Claim, Extraction, Method, Model, PaperResult
 
 from .conftest import FIXTURES

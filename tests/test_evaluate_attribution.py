@@ -15,7 +15,7 @@ from extractor.eval.score import (
     evaluate,
     score_attribution,
 )
-from extractor.runs.writer import write_run
+from tests.runs import write_run
 from extractor.schema import Claim, Extraction, PaperResult
 
 runner = CliRunner()

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from extractor.cli.app import app
 from extractor.eval.score import Accuracy, GoldPaper, evaluate, read_gold, score_attribution
-from extractor.runs.writer import write_run
+from tests.runs import write_run
 from extractor.schema import Claim, Extraction, PaperResult
 
 runner = CliRunner()

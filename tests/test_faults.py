@@ -20,7 +20,8 @@ import pytest
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
-from extractor.runs.writer import read_papers, read_run_info
+from extractor.runs import Run
+from tests.runs import read_papers
 from extractor.pipeline.runner import run
 from extractor.schema import PaperResult
 from tests.conftest import ROOT
@@ -76,7 +77,7 @@ def test_server_errors_are_retried_until_success(tmp_path: Path, fake_openai: Fa
     results = run_batch(tmp_path, fake_openai)
     assert results[TARGET.id].status == "ok"
     assert (results[TARGET.id].usage.retries, results[TARGET.id].usage.requests) == (2, 3)
-    assert read_run_info(tmp_path / "run")["usage"]["retries"] == 2
+    assert Run.open(tmp_path / "run").info()["usage"]["retries"] == 2
     assert_others_ok(results)
 
 
@@ -242,7 +243,7 @@ def test_a_refusal_fails_that_paper_and_the_batch_goes_on(tmp_path: Path, fake_o
     assert target.usage.requests == 1 and target.usage.reasks == 0  # a refusal is not re-asked
     [refused] = fake_openai.requests_for(MATCH)
     assert target.usage.prompt_tokens == refused.usage["prompt_tokens"] > 0  # paid for, so counted
-    info = read_run_info(tmp_path / "run")
+    info = Run.open(tmp_path / "run").info()
     assert info["usage"]["prompt_tokens"] == sum(r.usage["prompt_tokens"] for r in fake_openai.log)
     assert_others_ok(results)
 
@@ -269,12 +270,12 @@ def test_max_cost_stops_new_requests_and_a_rerun_continues(tmp_path: Path, fake_
     for result in capped.values():
         if result.status == "failed":
             assert result.error.startswith("not sent: --max-cost $0.0000 reached")
-    info = read_run_info(tmp_path / "run")
+    info = Run.open(tmp_path / "run").info()
     assert info["usage"]["cost_usd"] > 1e-9 and info["counts"]["failed"] == 4
     rerun = run_batch(tmp_path, fake_openai, papers=papers, concurrency=2)
     assert [r.status for r in rerun.values()] == ["ok"] * 6
     assert fake_openai.requests == 6  # the two done are in the journal; each other paper sent once
-    assert read_run_info(tmp_path / "run")["counts"]["resumed"] == 2
+    assert Run.open(tmp_path / "run").info()["counts"]["resumed"] == 2
 
 
 # -- a run killed with SIGKILL ----------------------------------------------------------------
@@ -330,4 +331,4 @@ def test_timeout_retries_and_token_limit_are_cli_options(tmp_path: Path, fake_op
     assert result.exit_code == 1
     target = {p.id: p for p in read_papers(tmp_path / "run")}[TARGET.id]
     assert target.error == f"BackendError: no answer from {fake_openai.base_url}/ within 0.3 s after 2 attempts"
-    assert read_run_info(tmp_path / "run")["max_tokens"] == 100
+    assert Run.open(tmp_path / "run").info()["max_tokens"] == 100

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
-from extractor.runs.writer import read_papers
+from tests.runs import read_papers
 from extractor.schema import ClaimDraft
 
 OVERFLOW = "We reach a perplexity of 1e999 on WikiText-103 and 20.5 perplexity on PTB."

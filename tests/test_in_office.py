@@ -15,8 +15,9 @@ import pytest
 from openpyxl import load_workbook
 from typer.testing import CliRunner
 
+from extractor.runs import Run
 from extractor.cli.app import app
-from extractor.runs.writer import read_papers
+from tests.runs import read_papers
 from extractor.review import load_reviewed
 from extractor.text.numbers import find_numbers
 
@@ -142,7 +143,7 @@ def test_a_review_sheet_edited_sorted_and_saved_by_libreoffice_applies(demo: Pat
     result = runner.invoke(app, ["review", "apply", str(edited), str(run), "--reviewer", "office"], env={"COLUMNS": "400"})
     assert result.exit_code == 0, result.output
     assert "applied 3 (decisions: 1 edit, 1 reject), unchanged" in result.output and "refused 0" in result.output
-    papers, marks = load_reviewed(run)
+    papers, marks = load_reviewed(Run.open(run))
     current = {c.id: c for p in papers if p.extraction for c in p.extraction.claims}
     assert rejected.id not in current and marks[rejected.id].decision == "reject"
     assert current[renamed.id].metric == "cache hit rate" and current[renamed.id].setting == "1/2"

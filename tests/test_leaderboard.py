@@ -11,6 +11,7 @@ import pytest
 from openpyxl import load_workbook
 from typer.testing import CliRunner
 
+from extractor.runs import Run
 from extractor.cli.app import app
 from extractor.grounding import ground
 from extractor.leaderboard import (
@@ -21,7 +22,7 @@ from extractor.leaderboard import (
 )
 from extractor.leaderboard.charts import axis_label, entry_labels
 from extractor.leaderboard.xlsx import PAGE_CHARS
-from extractor.runs.writer import write_run
+from tests.runs import write_run
 from extractor.review import Stamp
 from extractor.schema import ClaimDraft, ExtractionDraft, Model, PaperResult
 
@@ -110,7 +111,7 @@ def test_conflicts_flag_both_sources_and_are_not_averaged(results: list[PaperRes
 def test_same_claim_in_two_runs_counts_once(results: list[PaperResult], tmp_path: Path) -> None:
     write_run(tmp_path / "r1", results, {})
     write_run(tmp_path / "r2", results[:1], {})
-    board = build_leaderboard(*load_runs([tmp_path / "r1", tmp_path / "r2"]))
+    board = build_leaderboard(*load_runs([Run.open(tmp_path / "r1"), Run.open(tmp_path / "r2")]))
     assert len(board.claims) == 6
     assert board.claims["claim_id"].is_unique
     assert len(board.papers) == 3
@@ -303,7 +304,7 @@ def test_workbook_columns_are_readable_and_print_legibly(results: list[PaperResu
 def test_long_work_reports_progress_by_stage(results: list[PaperResult], tmp_path: Path) -> None:
     write_run(tmp_path / "run", results, {})
     steps: list[tuple[str, int, int]] = []
-    board = build_leaderboard(*load_runs([tmp_path / "run"], step=lambda *s: steps.append(s)))
+    board = build_leaderboard(*load_runs([Run.open(tmp_path / "run")], step=lambda *s: steps.append(s)))
     export(board, tmp_path / "board.xlsx", step=lambda *s: steps.append(s))
     stages = {stage: (done, total) for stage, done, total in steps}
     assert stages == {"reading runs": (1, 1), "writing board.xlsx": (7, 7)}

@@ -30,7 +30,8 @@ from extractor.backends.openai.local_server import (
 from extractor.cli.app import app
 from extractor.errors import LocalServerError
 from extractor.pipeline.ingest import read_inputs
-from extractor.runs.writer import read_papers, read_run_info
+from extractor.runs import Run
+from tests.runs import read_papers
 from extractor.schema import PaperResult
 from extractor.text.numbers import find_numbers
 
@@ -172,7 +173,7 @@ def check_outcomes(out: Path, result: subprocess.CompletedProcess) -> list[Paper
 def test_the_refused_json_schema_mode_falls_back_once(smollm2: LocalServer, abstracts: Path, tmp_path: Path) -> None:
     result = extractor_run(smollm2, abstracts, tmp_path / "run")
     check_outcomes(tmp_path / "run", result)
-    info = read_run_info(tmp_path / "run")
+    info = Run.open(tmp_path / "run").info()
     assert info["mode"] == "json_schema"  # what the backend chose for a non-OpenAI endpoint
     [fallback] = info["mode_fallbacks"]  # detected once, not once per paper
     # tools next: llama.cpp makes a grammar of the tool's parameters (json would send no schema)
@@ -191,7 +192,7 @@ def test_invented_numbers_never_reach_claims_csv(smollm2: LocalServer, abstracts
     # names), which would leave grounding unexercised; under v1 it invents numbers.
     result = extractor_run(smollm2, abstracts, tmp_path / "run", "--mode", "tools", "--prompt-version", "v1")
     papers = check_outcomes(tmp_path / "run", result)
-    assert read_run_info(tmp_path / "run")["mode_fallbacks"] == []
+    assert Run.open(tmp_path / "run").info()["mode_fallbacks"] == []
     proposed = [r for p in papers for r in p.rejected if r.field == "claims"]
     proposed += [c for p in papers if p.extraction for c in p.extraction.claims]
     assert proposed, "the model proposed no claim at all, so grounding was not exercised"

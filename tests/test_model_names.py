@@ -14,7 +14,7 @@ from extractor.backends.openai.pricing import cost_usd
 from extractor.errors import InputError
 from extractor.leaderboard import build_leaderboard, load_runs
 from extractor.runs.names import parse_names, read_names
-from extractor.runs.writer import read_run_info
+from extractor.runs import Run
 from extractor.pipeline.runner import run
 from extractor.review import apply_review, export_review
 from extractor.schema import ClaimDraft, ExtractionDraft
@@ -50,7 +50,7 @@ def source(tmp_path: Path) -> Path:
 
 
 def blocks(run_dir: Path) -> list[tuple[str, int]]:
-    board = build_leaderboard(*load_runs([run_dir]))
+    board = build_leaderboard(*load_runs([Run.open(run_dir)]))
     return sorted(zip(board.blocks["title"], board.blocks["papers"]))
 
 
@@ -115,7 +115,7 @@ def test_the_names_cost_is_counted_and_max_cost_stops_them(tmp_path: Path, sourc
     assert (names["prompt_tokens"], names["completion_tokens"]) == (request.usage["prompt_tokens"], request.usage["completion_tokens"])
     assert names["cost_usd"] > 0
     assert names["cost_usd"] == pytest.approx(cost_usd("gpt-4o-mini", names["prompt_tokens"], names["completion_tokens"]))
-    total = read_run_info(tmp_path / "run")["usage"]
+    total = Run.open(tmp_path / "run").info()["usage"]
     assert total["requests"] == len(extraction) + 1
     assert total["prompt_tokens"] == sum(r.usage["prompt_tokens"] for r in server.log)
     with FakeOpenAI(answer=answer, names={UNKNOWN: ENTRY}) as server:  # the cap is reached by the extraction
@@ -129,14 +129,14 @@ def test_a_reviewers_word_beats_the_model_and_the_sheet_shows_the_models_merge(t
     with FakeOpenAI(answer=answer, names={UNKNOWN: ENTRY}) as server:
         run([str(source)], out, openai_config(server))
     book = tmp_path / "review.xlsx"
-    export_review(out, book)
+    export_review(Run.open(out), book)
     target = claim_id(out, "p1", 84.2)
     assert cell(book, "Claims", target, "same_as_by_model") == f"benchmark = {ENTRY} (gpt-4o-mini)"
     edit(book, book, "Claims", target, benchmark_same_as=UNKNOWN)  # the name is its own: undo the merge
-    assert not apply_review(book, out, "alice").refused
+    assert not apply_review(book, Run.open(out), "alice").refused
     assert len(blocks(out)) == 2
     again = tmp_path / "again.xlsx"
-    export_review(out, again)
+    export_review(Run.open(out), again)
     assert cell(again, "Claims", target, "same_as_by_model") is None
 
 
@@ -145,9 +145,9 @@ def test_a_name_a_reviewer_has_spoken_about_is_not_asked(tmp_path: Path, source:
     with FakeOpenAI(answer=answer, names={UNKNOWN: ENTRY}) as server:
         run([str(source)], out, openai_config(server, map_names=False))
         book = tmp_path / "review.xlsx"
-        export_review(out, book)
+        export_review(Run.open(out), book)
         edit(book, book, "Claims", claim_id(out, "p1", 84.2), benchmark_same_as="KBP37")
-        assert not apply_review(book, out, "alice").refused
+        assert not apply_review(book, Run.open(out), "alice").refused
         run([str(source)], out, openai_config(server))  # the same run again, the step on
         assert name_requests(server) == []
     assert read_names(out) == []

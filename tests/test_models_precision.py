@@ -17,7 +17,7 @@ import pytest
 
 from extractor.grounding import ground
 from extractor.pipeline.ingest import read_inputs
-from extractor.runs.writer import read_papers
+from tests.runs import read_papers
 from extractor.pipeline.runner import run
 from extractor.rules import extract
 from extractor.schema import Extraction, ExtractionDraft, Model

@@ -25,7 +25,8 @@ from extractor.backends.openai.pricing import cost_usd, price_for
 from extractor.backends.openai.prompts import load_prompt
 from extractor.config import MODES, RunConfig
 from extractor.errors import ConfigError
-from extractor.runs.writer import read_papers, read_run_info
+from extractor.runs import Run
+from tests.runs import read_papers
 from extractor.pipeline.runner import run
 from extractor.schema import ExtractionDraft
 from tests.conftest_fake import fixture_papers, openai_config, write_papers
@@ -53,7 +54,7 @@ def test_every_mode_extracts_every_paper(tmp_path: Path, fake_openai: FakeOpenAI
         assert result.usage.cost_usd == pytest.approx(
             cost_usd("gpt-4o-mini", result.usage.prompt_tokens, result.usage.completion_tokens)
         )
-    info = read_run_info(tmp_path / "run")
+    info = Run.open(tmp_path / "run").info()
     assert info["mode"] == info["mode_used"] == mode and info["mode_fallbacks"] == []
     assert info["usage"]["requests"] == 4 and info["usage"]["cost_usd"] > 0
 
@@ -116,7 +117,7 @@ def test_a_refused_mode_falls_back_once_and_every_paper_is_ok(
     refusals = [r for r in fake_openai.log if r.mode == refused]
     assert 1 <= len(refusals) <= 3  # only the requests already in flight when it was refused
     assert fake_openai.requests == 6 + len(refusals)
-    info = read_run_info(tmp_path / "run")
+    info = Run.open(tmp_path / "run").info()
     assert info["mode"] == refused and info["mode_used"] == fallback
     [event] = info["mode_fallbacks"]
     assert event["refused"] == refused and event["used"] == fallback
@@ -129,7 +130,7 @@ def test_llama_cpp_refusal_of_json_schema_is_detected_by_default(tmp_path: Path,
     assert [r.status for r in results] == ["ok"] * 3
     # tools next, not json: json sends no schema to constrain the answer with
     assert [r.mode for r in fake_openai.log] == ["json_schema", "tools", "tools", "tools"]
-    assert "Input should be 'text' or 'json_object'" in read_run_info(tmp_path / "run")["mode_fallbacks"][0]["reason"]
+    assert "Input should be 'text' or 'json_object'" in Run.open(tmp_path / "run").info()["mode_fallbacks"][0]["reason"]
 
 
 @pytest.mark.parametrize(
@@ -144,7 +145,7 @@ def test_fallbacks_chain_down_to_markdown_json(
     results = run_papers(tmp_path, config, count=2)
     # every mode is tried once, none twice; the plain-text mode cannot be refused
     assert [r.status for r in results] == ["ok", "ok"]
-    assert [e["used"] for e in read_run_info(tmp_path / "run")["mode_fallbacks"]] == chain
+    assert [e["used"] for e in Run.open(tmp_path / "run").info()["mode_fallbacks"]] == chain
     assert [r.mode for r in fake_openai.log] == [first, *chain, "md_json"]
 
 
@@ -172,7 +173,7 @@ def test_a_second_identical_run_sends_nothing(tmp_path: Path, fake_openai: FakeO
     assert all(r.usage.cached and r.usage.requests == 0 for r in second)
     assert [r.extraction for r in second] == [r.extraction for r in first]
     assert (tmp_path / "first" / "claims.csv").read_text() == (tmp_path / "second" / "claims.csv").read_text()
-    assert read_run_info(tmp_path / "second")["counts"]["cached"] == 4
+    assert Run.open(tmp_path / "second").info()["counts"]["cached"] == 4
 
 
 def test_the_same_abstract_twice_is_sent_once(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
@@ -214,7 +215,7 @@ def test_prices_come_from_the_table() -> None:
 def test_papers_jsonl_records_usage_per_paper(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
     run_papers(tmp_path, openai_config(fake_openai), count=2)
     papers = read_papers(tmp_path / "run")
-    info = read_run_info(tmp_path / "run")
+    info = Run.open(tmp_path / "run").info()
     assert sum(p.usage.prompt_tokens for p in papers) == info["usage"]["prompt_tokens"]
     assert sum(p.usage.requests for p in papers) == info["usage"]["requests"] == fake_openai.requests
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from extractor.runs import Run
 from extractor.cli.app import app
 from extractor.eval.score import evaluate_run
 from extractor.leaderboard.build import build_leaderboard, load_runs
@@ -62,7 +63,7 @@ def test_a_replayed_recording_keeps_its_figures_through_the_pipeline(tmp_path: P
     tuples = report.attribution.tuples
     assert tuples.f1 >= FLOORS["tuples_f1"] and tuples.recall >= FLOORS["tuples_recall"]
     assert report.totals["claims"].f1 >= FLOORS["claims_f1"]
-    board = build_leaderboard(load_runs([out])[0])
+    board = build_leaderboard(load_runs([Run.open(out)])[0])
     assert len(board.claims) >= FLOORS["leaderboard_claims"]
     assert (out / "leaderboard.xlsx").is_file()
     assert any("five days" in text for text in board.claims["evidence"])  # a number written as a word
@@ -83,7 +84,7 @@ def test_a_capable_models_recording_keeps_its_leaderboard_figures(tmp_path: Path
     attribution = report.attribution
     assert attribution.tuples.f1 >= 0.78 and report.totals["claims"].f1 >= 0.97
     assert attribution.ready.value >= 0.85
-    board = build_leaderboard(load_runs([out])[0])
+    board = build_leaderboard(load_runs([Run.open(out)])[0])
     assert len(board.scores) >= 6  # 7 ranked scores (most of its ready claims are changes, on the Improvements sheet)
 
 

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from extractor.runs import Run
 from extractor.cli.app import app
-from extractor.runs.writer import write_run
+from tests.runs import write_run
 from extractor.review import apply_review, export_review, load_state
 from extractor.report import highlight, render, write_report
 from extractor.schema import ClaimDraft, ExtractionDraft, PaperResult
@@ -82,11 +83,11 @@ def reviewed_run(tmp_path: Path) -> Path:
     papers.append(evil.model_copy(update={"title": "<i>hostile</i>"}))
     write_run(run, papers, {"backend": "rules", "finished": "2026-01-01T00:00:00+00:00"})
     book = tmp_path / "review.xlsx"
-    export_review(run, book)
+    export_review(Run.open(run), book)
     edit(book, book, "Claims", claim_id(run, "p1", 83.6), metric="EM accuracy")
     edit(book, book, "Claims", claim_id(run, "p1", 2.57), decision="reject", note="a bound, not a result")
     edit(book, book, "Claims", "new", paper_id="p2", value=13, evidence="Llama-2-13B", metric="size")
-    assert apply_review(book, run, "alice").counts["applied"] == 3
+    assert apply_review(book, Run.open(run), "alice").counts["applied"] == 3
     return run
 
 
@@ -108,7 +109,7 @@ def test_highlight_keeps_the_text_and_marks_overlapping_spans() -> None:
 
 
 def test_report_lists_papers_counts_reviews_rejections_and_failures(reviewed_run: Path) -> None:
-    state = load_state(reviewed_run)
+    state = load_state(Run.open(reviewed_run))
     page = render(state, "t", {"backend": "rules"})
     collected = parse(page)
     # Every abstract is rendered whole, whatever it contains.
@@ -135,7 +136,7 @@ def test_report_lists_papers_counts_reviews_rejections_and_failures(reviewed_run
 def test_report_command(reviewed_run: Path, tmp_path: Path) -> None:
     out = tmp_path / "report.html"
     steps: list[tuple[str, int, int]] = []
-    write_report(reviewed_run, out, step=lambda *s: steps.append(s))
+    write_report(Run.open(reviewed_run), out, step=lambda *s: steps.append(s))
     assert steps[0] == ("rendering papers", 0, 4) and steps[-1] == ("rendering papers", 4, 4)
     result = CliRunner().invoke(app, ["report", str(reviewed_run), "--out", str(out), "-q"])
     assert result.exit_code == 0, result.output
@@ -160,7 +161,7 @@ def _chromium(url: str, profile: Path, *args: str) -> str:
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install -y chromium)")
 def test_report_in_headless_chromium(reviewed_run: Path, tmp_path: Path) -> None:
     out = tmp_path / "report.html"
-    write_report(reviewed_run, out)
+    write_report(Run.open(reviewed_run), out)
     url = out.resolve().as_uri()
     dom = _chromium(url, tmp_path / "profile", "--dump-dom")
     # The script ran: it filled the counter; the highlights and counts are in the live DOM.

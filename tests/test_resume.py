@@ -22,7 +22,8 @@ from extractor.cli.app import app
 from extractor.leaderboard import build_leaderboard, export, load_runs
 from extractor.pipeline.ingest import read_inputs
 from extractor.runs.journal import JOURNAL_FILE, Journal, record
-from extractor.runs.writer import read_papers, read_run_info
+from extractor.runs import Run
+from tests.runs import read_papers
 from extractor.pipeline.process_pool import POOL_AFTER
 from extractor.schema import ExtractionDraft, Usage
 from tests.conftest import FIXTURES, ROOT
@@ -78,7 +79,7 @@ def test_a_rules_run_killed_at_a_random_moment_resumes_to_the_same_output(tmp_pa
     done = journal_lines(out)
 
     assert subprocess.run(command, env=env, cwd=ROOT).returncode == 0
-    counts = read_run_info(out)["counts"]
+    counts = Run.open(out).info()["counts"]
     # the rerun took every paper the journal had (a torn last line excepted) and did the rest once
     assert done - 1 <= counts["resumed"] <= done and journal_lines(out) - done == count - counts["resumed"]
     same_outputs(out, reference)
@@ -99,7 +100,7 @@ def test_an_openai_run_killed_at_a_random_moment_resumes_to_the_same_output(tmp_
         kill_when(process, lambda: server.requests >= moment, f"{moment} requests")
         done, sent = journal_lines(out), server.requests
         assert subprocess.run(command, env=env, cwd=ROOT).returncode == 0
-        counts = read_run_info(out)["counts"]
+        counts = Run.open(out).info()["counts"]
         assert counts["resumed"] == done  # openai papers are journaled one at a time
         # each paper not journaled is asked once, unless its answer reached the cache first
         assert server.requests - sent <= len(papers) - done
@@ -135,11 +136,11 @@ def test_shards_split_the_papers_and_the_leaderboard_merges_them(tmp_path: Path)
     ids = [{p.id for p in read_papers(s.out_dir)} for s in shards]
     assert all(ids) and sum(map(len, ids)) == whole.info["counts"]["papers"]
     assert set().union(*ids) == {p.id for p in read_papers(whole.out_dir)}
-    assert read_run_info(tmp_path / "shard2")["shard"] == "2/3"
+    assert Run.open(tmp_path / "shard2").info()["shard"] == "2/3"
     # every claim once, as extracted (names shown across papers may take another paper order's spelling)
     columns = ["paper_id", "claim_id", "kind", "value", "unit", "evidence", "benchmark", "metric", "method", "model"]
-    merged = build_leaderboard(*load_runs([s.out_dir for s in shards])).claims[columns]
-    alone = build_leaderboard(*load_runs([whole.out_dir])).claims[columns]
+    merged = build_leaderboard(*load_runs([s.run for s in shards])).claims[columns]
+    alone = build_leaderboard(*load_runs([Run.open(whole.out_dir)])).claims[columns]
     ordered = lambda frame: frame.sort_values(columns[:2]).reset_index(drop=True)  # noqa: E731
     assert ordered(merged).equals(ordered(alone))
 
@@ -153,7 +154,7 @@ def test_the_library_run_writes_the_leaderboard_and_its_summary_is_short(tmp_pat
 
 def test_a_workbook_never_passes_the_row_limit(tmp_path: Path) -> None:
     run([str(FIXTURES / "abstracts")], tmp_path / "run", make_config("rules"))
-    board = build_leaderboard(*load_runs([tmp_path / "run"]))
+    board = build_leaderboard(*load_runs([Run.open(tmp_path / "run")]))
     limit = len(board.scores) + 1  # the ranked sheet fits; the long Claims table does not
     exported = export(board, tmp_path / "board.xlsx", charts=False, max_rows=limit)
     moved = {m.sheet: m for m in exported.moved}

@@ -17,19 +17,21 @@ import pytest
 from openpyxl import load_workbook
 from typer.testing import CliRunner
 
+from extractor.runs import Run
 from extractor.cli.app import app
 from extractor.eval.score import evaluate, read_gold
 from extractor.grounding import ground
-from extractor.runs.writer import read_papers, write_run
+from tests.runs import read_papers, write_run
 from extractor.review import (
     apply_review,
-    export_gold,
     export_review,
     load_reviewed,
     load_state,
     review_status,
 )
-from extractor.runs.corrections import STORE_FILE, CorrectionStore
+from extractor.eval.reviewed_gold import export_gold
+from extractor.runs.corrections import CorrectionStore
+from extractor.runs.files import STORE_FILE
 from extractor.schema import (
     Benchmark,
     ClaimDraft,
@@ -136,7 +138,7 @@ def run(tmp_path: Path) -> Path:
 @pytest.fixture
 def book(run: Path, tmp_path: Path) -> Path:
     out = tmp_path / "review.xlsx"
-    export_review(run, out)
+    export_review(Run.open(run), out)
     return out
 
 
@@ -200,7 +202,7 @@ def test_export_neutralizes_formula_text_and_reads_it_back(tmp_path: Path) -> No
     run = tmp_path / "run"
     write_run(run, [paper("p1", drafts()["p1"]).model_copy(update={"id": "=1+1"}), paper("p2", drafts()["p2"])], {})
     book = tmp_path / "review.xlsx"
-    export_review(run, book)
+    export_review(Run.open(run), book)
     papers = load_workbook(book)["Papers"]
     header = [c.value for c in papers[1]]
     assert [papers.cell(r, 1).value for r in (2, 3)] == ["=1+1", "p2"]
@@ -211,8 +213,8 @@ def test_export_neutralizes_formula_text_and_reads_it_back(tmp_path: Path) -> No
     assert not any(c.data_type == "f" for row in papers.iter_rows() for c in row)
     # The id comes back as it was written: it still names its paper.
     edit(book, book, "Papers", "=1+1", decision="accept")
-    assert apply_review(book, run, "alice").counts["applied"] == 1
-    assert load_reviewed(run)[1]["=1+1"].decision == "accept"
+    assert apply_review(book, Run.open(run), "alice").counts["applied"] == 1
+    assert load_reviewed(Run.open(run))[1]["=1+1"].decision == "accept"
 
 
 # --- round trip -----------------------------------------------------------------------------
@@ -225,11 +227,11 @@ def test_round_trip_edit_reject_add_then_reexport_shows_the_corrections(run: Pat
     edit(edited, edited, "Claims", speed, decision="reject")
     edit(edited, edited, "Claims", "new", paper_id="p1", value=27, evidence="On Qwen3.8-27B", metric="model size")
     edit(edited, edited, "Items", "p2/benchmark/mmlu", decision="accept")
-    report = apply_review(edited, run, "alice")
+    report = apply_review(edited, Run.open(run), "alice")
     assert report.counts == {"applied": 4, "unchanged": 11, "refused": 0, "stale": 0}
     assert report.refused == [] and report.conflicts == []
 
-    papers, marks = load_reviewed(run)
+    papers, marks = load_reviewed(Run.open(run))
     p1 = claims_of(papers, "p1")
     assert p1[acc].metric == "exact-match accuracy"
     assert speed not in p1
@@ -242,7 +244,7 @@ def test_round_trip_edit_reject_add_then_reexport_shows_the_corrections(run: Pat
     assert marks[added[0].id].added and marks["p2/benchmark/mmlu"].decision == "accept"
 
     again = tmp_path / "again.xlsx"
-    export_review(run, again)
+    export_review(Run.open(run), again)
     assert cell(again, "Claims", acc, "metric") == "exact-match accuracy"
     assert cell(again, "Claims", acc, "note") == "EM, per the paper"
     assert cell(again, "Claims", speed, "decision") == "reject"
@@ -250,23 +252,23 @@ def test_round_trip_edit_reject_add_then_reexport_shows_the_corrections(run: Pat
 
 
 def test_applying_an_unchanged_sheet_or_the_same_sheet_twice_changes_nothing(run: Path, book: Path, tmp_path: Path) -> None:
-    report = apply_review(book, run, "alice")
+    report = apply_review(book, Run.open(run), "alice")
     assert report.counts["applied"] == 0 and report.batch_id is None
     assert history_size(run) == 0
     edited = tmp_path / "edited.xlsx"
     edit(book, edited, "Claims", claim_id(run, "p2", 3.2), unit="GB", decision="edit")
     edit(edited, edited, "Claims", "new", paper_id="p2", value=13, evidence="Llama-2-13B")
-    first = apply_review(edited, run, "alice")
+    first = apply_review(edited, Run.open(run), "alice")
     assert first.counts["applied"] == 2
     size = history_size(run)
-    second = apply_review(edited, run, "alice")
+    second = apply_review(edited, Run.open(run), "alice")
     assert second.counts == {"applied": 0, "unchanged": first.counts["applied"] + first.counts["unchanged"],
                              "refused": 0, "stale": 0}
     assert second.batch_id is None and history_size(run) == size
     # A fresh export of the corrected run is unchanged too.
     fresh = tmp_path / "fresh.xlsx"
-    export_review(run, fresh)
-    assert apply_review(fresh, run, "bob").counts["applied"] == 0
+    export_review(Run.open(run), fresh)
+    assert apply_review(fresh, Run.open(run), "bob").counts["applied"] == 0
 
 
 def test_percent_formatted_cells_are_read_as_written(run: Path, book: Path, tmp_path: Path) -> None:
@@ -279,7 +281,7 @@ def test_percent_formatted_cells_are_read_as_written(run: Path, book: Path, tmp_
     row = next(r for r in range(2, ws.max_row + 1) if ws.cell(r, 1).value == acc)
     ws.cell(row, header.index("value") + 1).number_format = "0.0%"
     wb.save(edited)
-    assert apply_review(edited, run, "alice").counts["applied"] == 0  # 71.2% is what was there
+    assert apply_review(edited, Run.open(run), "alice").counts["applied"] == 0  # 71.2% is what was there
 
 
 # --- bad rows -------------------------------------------------------------------------------
@@ -307,12 +309,12 @@ def test_a_bad_row_is_refused_with_sheet_row_and_column_and_the_rest_applied(
     bad = edit(book, edited, "Claims", claim_id(run, "p1", 83.6), **cells)
     good = claim_id(run, "p2", 3.2)
     edit(edited, edited, "Claims", good, metric="peak memory")
-    report = apply_review(edited, run, "alice")
+    report = apply_review(edited, Run.open(run), "alice")
     assert report.counts["refused"] == 1 and report.counts["applied"] == 1
     [refusal] = report.refused
     assert refusal.startswith(f"sheet Claims, row {bad}, column {column} (")
     assert message in refusal
-    papers, _ = load_reviewed(run)
+    papers, _ = load_reviewed(Run.open(run))
     assert claims_of(papers, "p2")[good].metric == "peak memory"
     assert claims_of(papers, "p1")[claim_id(run, "p1", 83.6)].metric == "accuracy"
 
@@ -322,13 +324,13 @@ def test_units_are_checked_where_the_reviewer_types_them(tmp_path: Path) -> None
     new["p2"].claims[0] = new["p2"].claims[0].model_copy(update={"unit": "GPU-hours"})
     run = make_run(tmp_path / "run", new)
     book = tmp_path / "review.xlsx"
-    export_review(run, book)
+    export_review(Run.open(run), book)
     memory, accuracy = claim_id(run, "p2", 3.2), claim_id(run, "p2", 71.2)
     edit(book, book, "Claims", memory, metric="peak memory")  # its extracted unit is unknown: not blocking
     edit(book, book, "Claims", accuracy, unit="percent")  # another spelling of a known unit
-    report = apply_review(book, run, "alice")
+    report = apply_review(book, Run.open(run), "alice")
     assert report.counts["applied"] == 2 and report.refused == []
-    papers, _ = load_reviewed(run)
+    papers, _ = load_reviewed(Run.open(run))
     assert claims_of(papers, "p2")[accuracy].unit == "percent"
     assert claims_of(papers, "p2")[memory].metric == "peak memory"
 
@@ -338,7 +340,7 @@ def test_a_date_in_a_text_or_number_column_is_refused_by_sheet_row_and_column(ru
     acc, memory = claim_id(run, "p1", 83.6), claim_id(run, "p2", 3.2)
     setting_row = edit(book, book, "Claims", acc, setting=datetime.datetime(2026, 1, 2))
     value_row = edit(book, book, "Claims", memory, value=datetime.date(2024, 1, 5), metric="peak memory")
-    report = apply_review(book, run, "alice")
+    report = apply_review(book, Run.open(run), "alice")
     assert report.counts["refused"] == 2 and report.counts["applied"] == 0
     assert report.refused == [
         f"sheet Claims, row {setting_row}, column setting (O): the cell holds a date (2026-01-02), "
@@ -358,7 +360,7 @@ def test_unknown_ids_and_bad_new_rows_are_refused(run: Path, book: Path, tmp_pat
     edit(edited, edited, "Claims", "new", paper_id="p9", value=1, evidence="x")
     edit(edited, edited, "Items", "new", paper_id="p1", name="LoRA")
     edit(edited, edited, "Items", "new", paper_id="p1", kind="benchmark", name="MATH")
-    report = apply_review(edited, run, "alice")
+    report = apply_review(edited, Run.open(run), "alice")
     assert report.counts["refused"] == 4
     assert any("column id (A): unknown id 'p1#deadbeef'" in m for m in report.refused)
     assert any("column paper_id (B): paper 'p9' is not in this run" in m for m in report.refused)
@@ -372,11 +374,11 @@ def test_items_are_validated_like_extraction(run: Path, book: Path, tmp_path: Pa
     edit(edited, edited, "Items", "p1/method/ganq", aliases="GPU-Adaptive Non-Uniform Quantization; Fast GANQ")
     edit(edited, edited, "Items", "p2/method/squeezellm", proposed="no")
     edit(edited, edited, "Items", "new", paper_id="p2", kind="method", name="AWQ", proposed="no")
-    report = apply_review(edited, run, "alice")
+    report = apply_review(edited, Run.open(run), "alice")
     assert report.counts["refused"] == 2 and report.counts["applied"] == 2
     assert any("column params_b (I): parameter count is not written" in m for m in report.refused)
     assert any("column aliases (G): alias 'Fast GANQ' does not occur" in m for m in report.refused)
-    papers, marks = load_reviewed(run)
+    papers, marks = load_reviewed(Run.open(run))
     methods = {m.name: m.proposed for p in papers for m in p.extraction.methods}
     assert methods == {"GANQ": True, "SqueezeLLM": False, "AWQ": False}
     assert marks["p2/method/awq"].added
@@ -391,7 +393,7 @@ def test_corrections_survive_reextraction_and_changed_or_vanished_ones_are_stale
     edit(book, edited, "Claims", acc, metric="EM accuracy")
     edit(edited, edited, "Claims", speed, baseline="FP16")
     edit(edited, edited, "Claims", memory, decision="accept")
-    apply_review(edited, run, "alice")
+    apply_review(edited, Run.open(run), "alice")
     before = history_size(run)
 
     # A new model: the 2.57 claim is gone; the 3.2 GiB claim now has another metric;
@@ -401,7 +403,7 @@ def test_corrections_survive_reextraction_and_changed_or_vanished_ones_are_stale
     new["p2"].claims[0] = new["p2"].claims[0].model_copy(update={"metric": "GPU memory"})
     make_run(run, new)
 
-    status = review_status(run)
+    status = review_status(Run.open(run))
     stale = {s.target_id: s for s in status.stale}
     assert set(stale) == {speed, memory}
     assert stale[speed].reason == "the extractor no longer produces this item"
@@ -409,7 +411,7 @@ def test_corrections_survive_reextraction_and_changed_or_vanished_ones_are_stale
     assert "metric 'memory' -> 'GPU memory'" in stale[memory].reason
     assert status.corrections == before  # nothing dropped
 
-    papers, marks = load_reviewed(run)
+    papers, marks = load_reviewed(Run.open(run))
     assert claims_of(papers, "p1")[acc].metric == "EM accuracy" and not marks[acc].stale
     assert marks[memory].stale
 
@@ -420,12 +422,12 @@ def test_corrections_survive_reextraction_and_changed_or_vanished_ones_are_stale
 
     # Re-reviewing the changed item (choosing a decision again) clears it; the vanished stays.
     fresh = tmp_path / "fresh.xlsx"
-    export_review(run, fresh)
+    export_review(Run.open(run), fresh)
     assert cell(fresh, "Claims", memory, "decision") is None
     assert "STALE" in cell(fresh, "Claims", memory, "review")
     edit(fresh, fresh, "Claims", memory, decision="accept")
-    assert apply_review(fresh, run, "alice").counts["applied"] == 1
-    assert [s.target_id for s in review_status(run).stale] == [speed]
+    assert apply_review(fresh, Run.open(run), "alice").counts["applied"] == 1
+    assert [s.target_id for s in review_status(Run.open(run)).stale] == [speed]
 
 
 def test_a_correction_recorded_before_a_field_existed_is_not_stale(run: Path, book: Path, tmp_path: Path) -> None:
@@ -434,14 +436,14 @@ def test_a_correction_recorded_before_a_field_existed_is_not_stale(run: Path, bo
     acc = claim_id(run, "p1", 83.6)
     edited = tmp_path / "edited.xlsx"
     edit(book, edited, "Claims", acc, metric="EM accuracy")
-    apply_review(edited, run, "alice")
+    apply_review(edited, Run.open(run), "alice")
     with sqlite3.connect(run / STORE_FILE) as db:  # as an older version wrote it
         db.execute("DROP TRIGGER corrections_no_update")
         db.execute("UPDATE corrections SET extracted = json_remove(extracted, '$.bound')")
     with CorrectionStore(run / STORE_FILE) as db:
         assert all("bound" not in c.extracted for c in db.history() if c.extracted)
-    assert review_status(run).stale == []
-    papers, marks = load_reviewed(run)
+    assert review_status(Run.open(run)).stale == []
+    papers, marks = load_reviewed(Run.open(run))
     assert claims_of(papers, "p1")[acc].metric == "EM accuracy" and not marks[acc].stale
 
 
@@ -452,27 +454,27 @@ def test_a_row_of_an_older_export_whose_item_vanished_is_kept_as_stale(run: Path
     make_run(run, new)
     edited = tmp_path / "edited.xlsx"
     edit(book, edited, "Claims", speed, setting="batch 1")
-    report = apply_review(edited, run, "alice")
+    report = apply_review(edited, Run.open(run), "alice")
     assert report.counts["stale"] == 1 and report.counts["refused"] == 0
     assert any("no longer extracted" in n for n in report.notes)
-    assert [s.target_id for s in review_status(run).stale] == [speed]
+    assert [s.target_id for s in review_status(Run.open(run)).stale] == [speed]
     # If a later extraction produces it again, the correction applies.
     make_run(run)
-    papers, _ = load_reviewed(run)
+    papers, _ = load_reviewed(Run.open(run))
     assert claims_of(papers, "p1")[speed].setting == "batch 1"
 
 
 def test_an_added_claim_keeps_the_reviewers_fields_when_the_extractor_finds_it_later(run: Path, book: Path, tmp_path: Path) -> None:
     edit(book, book, "Claims", "new", paper_id="p1", value=27, evidence="On Qwen3.8-27B", metric="model size", unit="")
-    assert apply_review(book, run, "alice").counts["applied"] == 1
-    [added] = [t for t, m in load_reviewed(run)[1].items() if m.added]
+    assert apply_review(book, Run.open(run), "alice").counts["applied"] == 1
+    [added] = [t for t, m in load_reviewed(Run.open(run))[1].items() if m.added]
     new = drafts()
     new["p1"].claims.append(ClaimDraft(value=27, evidence="On Qwen3.8-27B", setting="27B"))
     make_run(run, new)
-    papers, marks = load_reviewed(run)
+    papers, marks = load_reviewed(Run.open(run))
     claim = claims_of(papers, "p1")[added]
     assert (claim.metric, claim.setting) == ("model size", "27B")  # the reviewer's, then the extractor's
-    assert not marks[added].added and not marks[added].stale and review_status(run).stale == []
+    assert not marks[added].added and not marks[added].stale and review_status(Run.open(run)).stale == []
 
 
 # --- two reviewers ----------------------------------------------------------------------------
@@ -485,9 +487,9 @@ def test_two_reviewers_in_either_order_end_with_both_sets(run: Path, book: Path,
     edit(book, sheets["alice"], "Claims", acc, metric="EM accuracy")
     edit(book, sheets["bob"], "Claims", memory, unit="GB", metric="peak memory")
     for reviewer in order:
-        report = apply_review(sheets[reviewer], run, reviewer)
+        report = apply_review(sheets[reviewer], Run.open(run), reviewer)
         assert report.counts["applied"] == 1 and report.conflicts == []
-    papers, marks = load_reviewed(run)
+    papers, marks = load_reviewed(Run.open(run))
     assert claims_of(papers, "p1")[acc].metric == "EM accuracy"
     assert claims_of(papers, "p2")[memory].unit == "GB"
     assert marks[acc].reviewer == "alice" and marks[memory].reviewer == "bob"
@@ -500,9 +502,9 @@ def test_two_reviewers_applying_at_the_same_moment_to_a_fresh_shared_store(run: 
     edit(book, sheets["bob"], "Claims", memory, metric="peak memory")
     store = tmp_path / "shared" / "corrections.sqlite"
     with ThreadPoolExecutor(max_workers=2) as pool:
-        reports = list(pool.map(lambda who: apply_review(sheets[who], run, who, store), sheets))
+        reports = list(pool.map(lambda who: apply_review(sheets[who], Run.open(run, store), who), sheets))
     assert [r.counts["applied"] for r in reports] == [1, 1]
-    papers, _ = load_reviewed(run, store)
+    papers, _ = load_reviewed(Run.open(run, store))
     assert claims_of(papers, "p1")[acc].metric == "EM accuracy"
     assert claims_of(papers, "p2")[memory].metric == "peak memory"
 
@@ -518,20 +520,20 @@ def test_same_field_edited_differently_later_wins_conflict_reported_both_kept(
         sheets[reviewer] = tmp_path / f"{reviewer}.xlsx"
         edit(book, sheets[reviewer], "Claims", acc, metric=value)
     first, later = order
-    assert apply_review(sheets[first], run, first).conflicts == []
-    report = apply_review(sheets[later], run, later)
+    assert apply_review(sheets[first], Run.open(run), first).conflicts == []
+    report = apply_review(sheets[later], Run.open(run), later)
     [message] = report.conflicts
     assert f"{first} set {values[first]!r}" in message and f"{later} now sets {values[later]!r}" in message
-    papers, _ = load_reviewed(run)
+    papers, _ = load_reviewed(Run.open(run))
     assert claims_of(papers, "p1")[acc].metric == values[later]
-    [conflict] = review_status(run).conflicts
+    [conflict] = review_status(Run.open(run)).conflicts
     assert (conflict.loser.reviewer, conflict.winner.reviewer) == (first, later)
     with CorrectionStore(run / STORE_FILE) as db:
         metric_rows = [c.new_value for c in db.history() if c.field == "metric"]
     assert metric_rows == [values[first], values[later]]
     # Re-applying the losing sheet does not undo the newer edit.
-    assert apply_review(sheets[first], run, first).counts["applied"] == 0
-    papers, _ = load_reviewed(run)
+    assert apply_review(sheets[first], Run.open(run), first).counts["applied"] == 0
+    papers, _ = load_reviewed(Run.open(run))
     assert claims_of(papers, "p1")[acc].metric == values[later]
     result = CliRunner().invoke(app, ["review", "status", str(run)])
     assert "conflicts: 1" in result.output and "(in force)" in result.output
@@ -547,9 +549,9 @@ def test_export_gold_holds_reviewed_items_and_leaves_the_rest_optional(run: Path
     edit(edited, edited, "Claims", speed, decision="reject")
     edit(edited, edited, "Items", "p1/method/ganq", decision="accept")
     edit(edited, edited, "Papers", "p2", decision="accept")
-    apply_review(edited, run, "alice")
+    apply_review(edited, Run.open(run), "alice")
     out = tmp_path / "gold.jsonl"
-    assert export_gold(run, out) == 2
+    assert export_gold(Run.open(run), out) == 2
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     p1, p2 = lines
     assert set(p1) == {"id", "version", "methods", "benchmarks", "params_b", "claims", "optional", "notes"}
@@ -567,7 +569,7 @@ def test_export_gold_holds_reviewed_items_and_leaves_the_rest_optional(run: Path
     assert p2["params_b"] == [13.0] and p2["optional"]["values"] == []
     # It reads as gold, and the reviewed run scores perfectly against it.
     gold = read_gold(out)
-    papers, _ = load_reviewed(run)
+    papers, _ = load_reviewed(Run.open(run))
     totals = evaluate(papers, gold).totals
     assert totals["claims"].fp == totals["claims"].fn == 0
     assert (totals["model_sizes"].tp, totals["model_sizes"].fp, totals["model_sizes"].fn) == (1, 0, 0)
@@ -576,13 +578,13 @@ def test_export_gold_holds_reviewed_items_and_leaves_the_rest_optional(run: Path
 def test_a_rejected_paper_leaves_the_tables_and_the_gold(run: Path, book: Path, tmp_path: Path) -> None:
     edited = tmp_path / "edited.xlsx"
     edit(book, edited, "Papers", "p2", decision="reject", note="not an ML paper")
-    apply_review(edited, run, "alice")
-    papers, _ = load_reviewed(run)
+    apply_review(edited, Run.open(run), "alice")
+    papers, _ = load_reviewed(Run.open(run))
     p2 = next(p for p in papers if p.id == "p2")
     assert p2.extraction.claims == [] and p2.extraction.methods == []
     assert all(r.reason.startswith("paper rejected by alice") and r.reason.endswith("not an ML paper")
                for r in p2.rejected)
-    assert export_gold(run, tmp_path / "gold.jsonl") == 0
+    assert export_gold(Run.open(run), tmp_path / "gold.jsonl") == 0
 
 
 # --- stores -----------------------------------------------------------------------------------
@@ -593,21 +595,21 @@ def test_a_shared_store_serves_several_runs(tmp_path: Path) -> None:
     second = make_run(tmp_path / "b", {"p1": ExtractionDraft()})
     store = tmp_path / "shared.sqlite"
     book = tmp_path / "a.xlsx"
-    export_review(first, book, store)
+    export_review(Run.open(first, store), book)
     acc = claim_id(first, "p1", 83.6)
     edit(book, book, "Claims", acc, metric="EM accuracy")
-    apply_review(book, first, "alice", store)
+    apply_review(book, Run.open(first, store), "alice")
     assert not (first / STORE_FILE).exists()
     # In run b, p1 has no claims now: the correction is stale there, kept, and still in force in a.
-    assert [s.target_id for s in review_status(second, store).stale] == [acc]
-    papers, _ = load_reviewed(first, store)
+    assert [s.target_id for s in review_status(Run.open(second, store)).stale] == [acc]
+    papers, _ = load_reviewed(Run.open(first, store))
     assert claims_of(papers, "p1")[acc].metric == "EM accuracy"
-    assert review_status(first).corrections == 0  # the run's own store is untouched
+    assert review_status(Run.open(first)).corrections == 0  # the run's own store is untouched
 
 
 def test_reading_never_creates_a_store(run: Path) -> None:
-    load_state(run)
-    review_status(run)
+    load_state(Run.open(run))
+    review_status(Run.open(run))
     assert not (run / STORE_FILE).exists()
 
 
@@ -620,7 +622,7 @@ def test_cli_round_trip(run: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["review", "export", str(run), "--out", str(book), "-q"])
     assert result.exit_code == 0, result.output
     steps: list[tuple[str, int, int]] = []
-    export_review(run, tmp_path / "again.xlsx", step=lambda *s: steps.append(s))
+    export_review(Run.open(run), tmp_path / "again.xlsx", step=lambda *s: steps.append(s))
     assert {stage: total for stage, _, total in steps} == {
         "laying out rows": 14, "writing the Claims sheet": 6, "writing the Items sheet": 6, "writing the Papers sheet": 2}
     assert "6 claims" in result.output and "2 papers" in result.output
@@ -657,7 +659,7 @@ def test_corrections_are_in_the_leaderboard_with_who_and_when(run: Path, book: P
     acc, speed = claim_id(run, "p1", 83.6), claim_id(run, "p1", 2.57)
     edit(book, book, "Claims", acc, metric="EM accuracy")
     edit(book, book, "Claims", speed, decision="reject")
-    apply_review(book, run, "alice")
+    apply_review(book, Run.open(run), "alice")
     out = tmp_path / "board.csv"
     result = CliRunner().invoke(app, ["leaderboard", str(run), "--out", str(out), "--no-charts"])
     assert result.exit_code == 0, result.output
@@ -677,11 +679,11 @@ def test_rerunning_extraction_into_a_reviewed_run_keeps_the_corrections(tmp_path
     command = ["run", str(inputs), "--out", str(run), "--backend", "rules", "-q"]
     assert runner.invoke(app, [*command, "--no-leaderboard"]).exit_code == 0
     book = tmp_path / "review.xlsx"
-    export_review(run, book)
+    export_review(Run.open(run), book)
     wb = load_workbook(book)
     first = wb["Claims"].cell(2, 1).value
     edit(book, book, "Claims", first, metric="reviewed metric", note="checked by hand")
-    assert apply_review(book, run, "alice").counts["applied"] == 1
+    assert apply_review(book, Run.open(run), "alice").counts["applied"] == 1
     # The same command again (a re-extraction) rewrites papers.jsonl and the run's leaderboard.
     assert runner.invoke(app, command).exit_code == 0
     claims = load_workbook(run / "leaderboard.xlsx")["Claims"]
@@ -703,7 +705,7 @@ def test_review_apply_rewrites_the_runs_leaderboard_and_reviewed_claims(tmp_path
     raw = (run / "claims.csv").read_bytes()
     before = {r["claim_id"] for r in csv.DictReader((run / "claims.reviewed.csv").open(encoding="utf-8"))}
     book = tmp_path / "review.xlsx"
-    export_review(run, book)
+    export_review(Run.open(run), book)
     first, second = (load_workbook(book)["Claims"].cell(r, 1).value for r in (2, 3))
     edit(book, book, "Claims", first, decision="reject")
     edit(book, book, "Claims", second, metric="reviewed metric")
@@ -723,7 +725,7 @@ def test_review_apply_rewrites_the_runs_leaderboard_and_reviewed_claims(tmp_path
 def test_review_apply_leaves_a_run_without_a_leaderboard_without_one(tmp_path: Path) -> None:
     run = make_run(tmp_path / "run")
     book = tmp_path / "review.xlsx"
-    export_review(run, book)
+    export_review(Run.open(run), book)
     edit(book, book, "Claims", claim_id(run, "p1", 2.57), decision="reject")
     result = CliRunner().invoke(app, ["review", "apply", str(book), str(run), "-r", "alice"], env={"COLUMNS": "400"})
     assert result.exit_code == 0, result.output

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from extractor.runs import Run
 from extractor.grounding import ground
 from extractor.leaderboard import build_leaderboard, load_runs
-from extractor.runs.writer import write_run
+from tests.runs import write_run
 from extractor.review import apply_review, export_review
-from extractor.runs.corrections import STORE_FILE, CorrectionStore
+from extractor.runs.corrections import CorrectionStore
+from extractor.runs.files import STORE_FILE
 from extractor.schema import ClaimDraft, ExtractionDraft, PaperResult
 
 from .test_review import cell, claim_id, edit
@@ -41,7 +43,7 @@ def runs(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def blocks(*run_dirs: Path) -> list[tuple[str, int]]:
-    board = build_leaderboard(*load_runs(run_dirs))
+    board = build_leaderboard(*load_runs([Run.open(d) for d in run_dirs]))
     return sorted(zip(board.blocks["title"], board.blocks["papers"]))
 
 
@@ -49,9 +51,9 @@ def test_a_reviewers_alias_merges_the_name_on_every_paper_of_every_run_on_the_bo
     a, b = runs(tmp_path)
     assert len(blocks(a, b)) == 2  # RelBench X (a1, a2) and SemEval-2010 Task 8 (b1)
     book = tmp_path / "review.xlsx"
-    export_review(a, book)
+    export_review(Run.open(a), book)
     edit(book, book, "Claims", claim_id(a, "a1", 84.2), benchmark_same_as="SemEval-2010 Task 8", metric_same_as="macro-F1")
-    report = apply_review(book, a, "alice")
+    report = apply_review(book, Run.open(a), "alice")
     assert not report.refused
     with CorrectionStore(a / STORE_FILE) as db:
         kept = {(c.field, c.old_value, c.new_value, c.reviewer) for c in db.history()}
@@ -59,36 +61,36 @@ def test_a_reviewers_alias_merges_the_name_on_every_paper_of_every_run_on_the_bo
     assert ("metric_same_as", "official score", "macro-F1", "alice") in kept
     # a2 was never edited and b1 is another run: the names merge for both.
     assert blocks(a, b) == [("SemEval-2010 Task 8 \u00b7 macro-F1 \u2191 (%)", 3)]
-    board = build_leaderboard(*load_runs([a, b]))
+    board = build_leaderboard(*load_runs([Run.open(a), Run.open(b)]))
     assert set(board.scores["benchmark_as_written"].dropna()) == {"RelBench X"}  # the paper's words stay
 
 
 def test_the_alias_shows_on_the_next_sheet_reapplying_changes_nothing_and_clearing_takes_it_back(tmp_path: Path) -> None:
     a, b = runs(tmp_path)
     book = tmp_path / "review.xlsx"
-    export_review(a, book)
+    export_review(Run.open(a), book)
     target = claim_id(a, "a1", 84.2)
     edit(book, book, "Claims", target, benchmark_same_as="SemEval-2010 Task 8")
-    apply_review(book, a, "alice")
+    apply_review(book, Run.open(a), "alice")
     with CorrectionStore(a / STORE_FILE) as db:
         size = len(db.history())
-    apply_review(book, a, "alice")
+    apply_review(book, Run.open(a), "alice")
     with CorrectionStore(a / STORE_FILE) as db:
         assert len(db.history()) == size
     again = tmp_path / "again.xlsx"
-    export_review(a, again)
+    export_review(Run.open(a), again)
     assert cell(again, "Claims", target, "benchmark_same_as") == "SemEval-2010 Task 8"
     edit(again, again, "Claims", target, benchmark_same_as=None)
-    apply_review(again, a, "bob")
+    apply_review(again, Run.open(a), "bob")
     assert len(blocks(a, b)) == 2
 
 
 def test_an_alias_for_a_name_the_claim_lacks_is_refused(tmp_path: Path) -> None:
     a, _ = runs(tmp_path)
     book = tmp_path / "review.xlsx"
-    export_review(a, book)
+    export_review(Run.open(a), book)
     edit(book, book, "Claims", claim_id(a, "a2", 12.5), benchmark_same_as="SemEval-2010 Task 8")
-    report = apply_review(book, a, "alice")
+    report = apply_review(book, Run.open(a), "alice")
     assert len(report.refused) == 1
     assert report.refused[0].startswith("sheet Claims, row ") and "column benchmark_same_as" in report.refused[0]
     assert report.refused[0].endswith("this claim has no benchmark to merge; fill its benchmark first")
@@ -99,7 +101,7 @@ def test_the_sheet_suggests_a_registry_entry_for_an_unknown_benchmark(tmp_path: 
     run = tmp_path / "run"
     write_run(run, [result("p", text, [dict(value=76.1, unit="%", metric="top-1 accuracy", benchmark="ImagNet", method="ResNet", evidence=text)])], {"backend": "test"})
     book = tmp_path / "review.xlsx"
-    export_review(run, book)
+    export_review(Run.open(run), book)
     assert cell(book, "Claims", claim_id(run, "p", 76.1), "benchmark_suggested") == "ImageNet"
     assert len(blocks(run)) == 1 and blocks(run)[0][0].startswith("ImagNet")  # proposed, not merged
 
@@ -107,14 +109,14 @@ def test_the_sheet_suggests_a_registry_entry_for_an_unknown_benchmark(tmp_path: 
 def test_reapplying_an_old_sheet_never_undoes_a_newer_alias(tmp_path: Path) -> None:
     a, _ = runs(tmp_path)
     first, second = tmp_path / "first.xlsx", tmp_path / "second.xlsx"
-    export_review(a, first)
+    export_review(Run.open(a), first)
     target = claim_id(a, "a1", 84.2)
     edit(first, first, "Claims", target, benchmark_same_as="SemEval-2010 Task 8")
-    apply_review(first, a, "alice")
-    export_review(a, second)
+    apply_review(first, Run.open(a), "alice")
+    export_review(Run.open(a), second)
     edit(second, second, "Claims", target, benchmark_same_as="KBP37")
-    apply_review(second, a, "bob")
-    apply_review(first, a, "alice")  # alice's old sheet again
+    apply_review(second, Run.open(a), "bob")
+    apply_review(first, Run.open(a), "alice")  # alice's old sheet again
     third = tmp_path / "third.xlsx"
-    export_review(a, third)
+    export_review(Run.open(a), third)
     assert cell(third, "Claims", target, "benchmark_same_as") == "KBP37"

@@ -15,11 +15,12 @@ from openpyxl.utils import get_column_letter
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
+from extractor.runs import Run
 from extractor.cli.app import app
 from extractor.errors import ReviewError
-from extractor.runs.writer import read_papers, write_run
+from tests.runs import read_papers, write_run
 from extractor.review import apply_review, export_review, load_reviewed
-from extractor.runs.corrections import STORE_FILE
+from extractor.runs.files import STORE_FILE
 from extractor.review.sheet import MAX_NOTE
 from extractor.schema import CELL_CHARS, MAX_EVIDENCE, MAX_NAME, ClaimDraft, ExtractionDraft
 from extractor.text.hashing import canonical_json
@@ -47,7 +48,7 @@ def edited(tmp_path: Path) -> tuple[Path, Path]:
     """A run and its review sheet with one metric edited."""
     run = make_run(tmp_path / "run")
     book = tmp_path / "review.xlsx"
-    export_review(run, book)
+    export_review(Run.open(run), book)
     edit(book, book, "Claims", claim_id(run, "p1", 83.6), metric="EM accuracy")
     return run, book
 
@@ -121,7 +122,7 @@ def test_a_deleted_column_is_missing_but_one_the_sheet_was_exported_without_is_n
     ws.delete_cols(_header(book, "Items")["note"])
     wb.save(tmp_path / "deleted.xlsx")
     with pytest.raises(ReviewError, match=r"sheet Items: missing column 'note', which the sheet was exported with"):
-        apply_review(tmp_path / "deleted.xlsx", run, "alice")
+        apply_review(tmp_path / "deleted.xlsx", Run.open(run), "alice")
     # An older export, from before claims had a bound: no such column, and no bound in its bases.
     wb = load_workbook(book)
     ws = wb["Claims"]
@@ -134,7 +135,7 @@ def test_a_deleted_column_is_missing_but_one_the_sheet_was_exported_without_is_n
             ws.cell(row, header["base"]).value = canonical_json(data)
     ws.delete_cols(header["bound"])
     wb.save(tmp_path / "older.xlsx")
-    report = apply_review(tmp_path / "older.xlsx", run, "alice")
+    report = apply_review(tmp_path / "older.xlsx", Run.open(run), "alice")
     assert report.counts["applied"] == 1 and report.refused == []
 
 
@@ -147,7 +148,7 @@ def test_a_sheet_from_another_run_is_not_applied_to_a_paper_with_another_abstrac
     other = paper("p1", ExtractionDraft(claims=[ClaimDraft(value=64.2, unit="%", evidence="reaches 64.2% accuracy")]), OTHER)
     write_run(y, [other, *[p for p in read_papers(x) if p.id == "p2"]], {"backend": "test"})
     book = tmp_path / "x.xlsx"
-    export_review(x, book)
+    export_review(Run.open(x), book)
     rejected = edit(book, book, "Papers", "p1", decision="reject")
     edit(book, book, "Claims", claim_id(x, "p2", 71.2), metric="MMLU accuracy")
     result = CliRunner().invoke(app, ["review", "apply", str(book), str(y), "--reviewer", "alice"], env={"COLUMNS": "400"})
@@ -158,7 +159,7 @@ def test_a_sheet_from_another_run_is_not_applied_to_a_paper_with_another_abstrac
         "the one this row was exported with (a sheet of another run?); export this run's sheet to review it"
     ) in output, output
     assert "applied 1 (decisions: 1 edit)" in output, output
-    papers, _ = load_reviewed(y)
+    papers, _ = load_reviewed(Run.open(y))
     assert [p.id for p in papers] == ["p1", "p2"] and papers[0].abstract == OTHER
     assert {c.metric for c in papers[1].extraction.claims} >= {"MMLU accuracy"}
 
@@ -183,19 +184,19 @@ def test_the_longest_claim_the_schema_allows_is_exported_and_applied_back(tmp_pa
     (claim,) = read_papers(run)[0].extraction.claims
     assert claim.evidence == evidence and claim.metric == names["metric"]
     book = tmp_path / "review.xlsx"
-    export_review(run, book)
+    export_review(Run.open(run), book)
     wb = load_workbook(book)
     longest = max(len(str(c.value)) for ws in wb for row in ws.iter_rows() for c in row if c.value is not None)
     assert longest <= CELL, longest
     note = _long("Note", MAX_NOTE)
     edit(book, book, "Claims", claim.id, unit="points", note=note, benchmark_same_as=_long("Same", MAX_NAME))
-    report = apply_review(book, run, "alice")
+    report = apply_review(book, Run.open(run), "alice")
     assert report.refused == [] and report.counts["applied"] == 1, report.refused
-    export_review(run, tmp_path / "again.xlsx")  # the base now holds the longest note and alias too
+    export_review(Run.open(run), tmp_path / "again.xlsx")  # the base now holds the longest note and alias too
     again = load_workbook(tmp_path / "again.xlsx")
     assert max(len(str(c.value)) for ws in again for row in ws.iter_rows() for c in row if c.value is not None) <= CELL
     assert cell(tmp_path / "again.xlsx", "Claims", claim.id, "note") == note
-    assert apply_review(tmp_path / "again.xlsx", run, "alice").counts["applied"] == 0
+    assert apply_review(tmp_path / "again.xlsx", Run.open(run), "alice").counts["applied"] == 0
 
 
 def test_a_field_longer_than_its_bound_is_refused_by_the_schema_and_by_the_sheet(tmp_path: Path, edited: tuple[Path, Path]) -> None:
@@ -203,7 +204,7 @@ def test_a_field_longer_than_its_bound_is_refused_by_the_schema_and_by_the_sheet
         ClaimDraft(value=1.0, evidence="1 " + "e" * MAX_EVIDENCE)
     run, book = edited
     row = edit(book, book, "Claims", claim_id(run, "p1", 83.6), note="n" * (MAX_NOTE + 1), metric_same_as="m" * (MAX_NAME + 1))
-    report = apply_review(book, run, "alice")
+    report = apply_review(book, Run.open(run), "alice")
     assert report.counts["refused"] == 1 and report.counts["applied"] == 0
     assert [m.split(":")[0] for m in report.refused] == [
         f"sheet Claims, row {row}, column {c} ({letter})" for c, letter in (("metric_same_as", "Q"), ("note", "X"))

@@ -15,8 +15,9 @@ import pytest
 from openpyxl import load_workbook
 from typer.testing import CliRunner
 
+from extractor.runs import Run
 from extractor.cli.app import app
-from extractor.runs.writer import read_papers
+from tests.runs import read_papers
 from extractor.review import apply_review, export_review
 from tests.conftest import ROOT
 from tests.conftest_fake import fixture_papers, write_papers
@@ -83,13 +84,13 @@ def test_a_run_of_other_inputs_into_a_reviewed_run_is_refused_unless_overwrite(t
 
 def review(run: Path, book: Path) -> None:
     """A reviewer accepts the run's second paper."""
-    export_review(run, book)
+    export_review(Run.open(run), book)
     wb = load_workbook(book)
     papers = wb["Papers"]
     header = {c.value: c.column for c in papers[1]}
     papers.cell(3, header["decision"]).value = "accept"
     wb.save(book)
-    assert apply_review(book, run, "alice").counts["applied"] == 1
+    assert apply_review(book, Run.open(run), "alice").counts["applied"] == 1
 
 
 def test_a_missing_input_is_refused_before_any_work(tmp_path: Path, fake_openai: FakeOpenAI) -> None:

@@ -15,11 +15,12 @@ import pytest
 from openpyxl import load_workbook
 from typer.testing import CliRunner
 
+from extractor.runs import Run
 from extractor.cli.app import app
 from extractor.grounding import ground
 from extractor.leaderboard import build_leaderboard, export
 from extractor.pipeline.ingest import read_inputs
-from extractor.runs.writer import write_run
+from tests.runs import write_run
 from extractor.review import apply_review, export_review, load_reviewed
 from extractor.report import write_report
 from extractor.schema import ClaimDraft, ExtractionDraft, PaperResult
@@ -104,14 +105,14 @@ def test_review_export_holds_nul_form_feed_and_escape(tmp_path: Path) -> None:
     run = tmp_path / "run"
     write_run(run, [result], {})
     book = tmp_path / "review.xlsx"
-    export_review(run, book)
+    export_review(Run.open(run), book)
     papers = load_workbook(book)["Papers"]
     header = [c.value for c in papers[1]]
     row = {h: papers.cell(2, i + 1).value for i, h in enumerate(header)}
     assert row["abstract"] == xlsx_text(CONTROL) and "\u2400" in row["abstract"]
     assert row["title"] == "T\u2400itle"
     # Nothing changed by the reviewer: applying the sheet records nothing and refuses nothing.
-    report = apply_review(book, run, "alice")
+    report = apply_review(book, Run.open(run), "alice")
     assert report.counts["refused"] == 0 and report.counts["applied"] == 0, report.refused
 
 
@@ -140,7 +141,7 @@ def test_xlsx_keeps_formula_like_text_typed_as_text_without_an_apostrophe(tmp_pa
     run = tmp_path / "run"
     write_run(run, [result], {})
     book = tmp_path / "review.xlsx"
-    export_review(run, book)
+    export_review(Run.open(run), book)
     for path in (out, book):
         cells = formula_cells(path)
         assert any(c.value.startswith("=HYPERLINK") for c in cells), path
@@ -153,8 +154,8 @@ def test_xlsx_keeps_formula_like_text_typed_as_text_without_an_apostrophe(tmp_pa
     header = {c.value: c.column for c in papers[1]}
     papers.cell(2, header["decision"]).value = "accept"
     wb.save(book)
-    assert apply_review(book, run, "alice").counts["applied"] == 1
-    assert load_reviewed(run)[1]["=1+1"].decision == "accept"
+    assert apply_review(book, Run.open(run), "alice").counts["applied"] == 1
+    assert load_reviewed(Run.open(run))[1]["=1+1"].decision == "accept"
 
 
 # --- the terminal -----------------------------------------------------------------------------
@@ -203,7 +204,7 @@ def test_the_html_report_shows_control_characters_instead_of_sending_them(tmp_pa
     run = tmp_path / "run"
     write_run(run, [grounded("p1", CONTROL, [(83.6, "reaches 83.6% on GSM8K")], title="<T\x00>")], {})
     out = tmp_path / "report.html"
-    write_report(run, out)
+    write_report(Run.open(run), out)
     html = out.read_text(encoding="utf-8")
     assert "&lt;T\u2400&gt;" in html and "\u240c It runs" in html
     assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", html)
@@ -214,7 +215,7 @@ def test_a_review_row_whose_id_was_changed_to_another_rows_id_is_refused(tmp_pat
     run = tmp_path / "run"
     write_run(run, [grounded("p1", abstract, [(83.6, "83.6% on GSM8K"), (71.2, "71.2% on MMLU")])], {})
     book = tmp_path / "review.xlsx"
-    export_review(run, book)
+    export_review(Run.open(run), book)
     wb = load_workbook(book)
     claims = wb["Claims"]
     header = {c.value: c.column for c in claims[1]}
@@ -222,10 +223,10 @@ def test_a_review_row_whose_id_was_changed_to_another_rows_id_is_refused(tmp_pat
     claims.cell(2, 1).value = other  # row 2 now claims to be row 3's item
     claims.cell(2, header["metric"]).value = "edited"
     wb.save(book)
-    report = apply_review(book, run, "alice")
+    report = apply_review(book, Run.open(run), "alice")
     assert report.counts["applied"] == 0 and report.counts["refused"] == 1
     assert report.refused == [
         f"sheet Claims, row 2, column id (A): the id was changed to {other!r}; the row was exported as "
         f"{own!r} (ids are read-only: put it back, or fill a new row)"
     ]
-    assert not load_reviewed(run)[1]
+    assert not load_reviewed(Run.open(run))[1]

@@ -10,7 +10,7 @@ from extractor.eval.reconstruction import Leaderboards, evaluate_leaderboards, s
 from extractor.eval.scirex import gold_lines
 from extractor.eval.score import Counts, evaluate_run
 from extractor.pipeline.ingest import read_inputs
-from extractor.runs.writer import write_run
+from tests.runs import write_run
 from extractor.schema import Benchmark, Claim, Extraction, Method, PaperResult
 
 runner = CliRunner()

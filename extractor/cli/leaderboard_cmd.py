@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from extractor.cli.common import QuietOption, StoreOption, console, line, progress_bars
+from extractor.runs import Run
 from extractor.text.counting import counted
 
 LEADERBOARD_EXAMPLES = """
@@ -36,13 +37,14 @@ def leaderboard_command(
     from extractor.leaderboard import build_leaderboard, export, load_runs
 
     with progress_bars(quiet) as step:
-        board = build_leaderboard(*load_runs(run_dirs, store, step))
+        board = build_leaderboard(*load_runs([Run.open(run_dir, store) for run_dir in run_dirs], step))
         exported = export(board, out, wide=wide, charts=charts, excel=excel, step=step)
-    console().print(line(
+    out_console = console()
+    out_console.print(line(
         f"{counted(len(board.scores), 'ranked score')} in {counted(len(board.blocks), 'block')}, {board.length('unranked')} unranked, "
         f"{counted(board.length('changes'), 'change')}, "
         f"{counted(board.length('claims'), 'claim')} from {counted(board.length('papers'), 'paper')} -> {exported.path}"
         + (f" (with {counted(exported.charts, 'chart')})" if exported.charts else "")
     ))
     for note in exported.notes():
-        console.print(line(note))
+        out_console.print(line(note))

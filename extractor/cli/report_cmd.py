@@ -15,6 +15,7 @@ from extractor.cli.common import (
     line,
     progress_bars,
 )
+from extractor.runs import Run
 from extractor.text.counting import counted
 
 
@@ -28,7 +29,7 @@ def report_command(
     from extractor.report import write_report
 
     with progress_bars(quiet) as step:
-        counts = write_report(run_dir, out, store, step)
+        counts = write_report(Run.open(run_dir, store), out, step)
     console().print(line(
         f"{counted(counts.papers, 'paper')} ({counts.failed} failed), {counted(counts.claims, 'claim')}, "
         f"{counts.rejected} rejected, {counts.reviewed} reviewed -> {out}"

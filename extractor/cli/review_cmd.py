@@ -17,6 +17,7 @@ from extractor.cli.common import (
     reports_errors,
     verbatim,
 )
+from extractor.runs import Run
 from extractor.runs.files import STORE_FILE
 from extractor.text.counting import counted
 
@@ -57,7 +58,7 @@ def export_command(
     from extractor.review import export_review
 
     with progress_bars(quiet) as step:
-        counts = export_review(run_dir, out, store, step)
+        counts = export_review(Run.open(run_dir, store), out, step)
     items = ", ".join(counted(n, kind) for kind, n in sorted(counts.items()))
     console().print(line(f"{items} -> {out}"))
 
@@ -74,7 +75,8 @@ def apply_command(
     from extractor.review import apply_review
 
     out = console()
-    report = apply_review(sheet, run_dir, reviewer, store)
+    run = Run.open(run_dir, store)
+    report = apply_review(sheet, run, reviewer)
     for message in report.refused:
         out.print(line(("refused", "red"), " ", message))
     for message in report.notes:
@@ -93,7 +95,7 @@ def apply_command(
         from extractor.api import refresh_reviewed_files
 
         with progress_bars() as step:
-            for note in refresh_reviewed_files(run_dir, store, step):
+            for note in refresh_reviewed_files(run, step):
                 out.print(line(note))
     raise typer.Exit(EXIT_ROWS_REFUSED if counts["refused"] else 0)
 
@@ -104,7 +106,7 @@ def status_command(run_dir: RunDir, store: StoreOption = None) -> None:
     """Corrections of the run: how many, by whom, and which are stale or in conflict."""
     from extractor.review import review_status
 
-    report = review_status(run_dir, store)
+    report = review_status(Run.open(run_dir, store))
     out = console(stderr=False)
     reviewers = sorted({b.reviewer for b in report.batches})
     out.print(line(
@@ -146,7 +148,7 @@ def export_gold_command(
     store: StoreOption = None,
 ) -> None:
     """Write accepted and corrected items in the gold format of ANNOTATION.md."""
-    from extractor.review import export_gold
+    from extractor.eval.reviewed_gold import export_gold
 
-    n = export_gold(run_dir, out, store)
+    n = export_gold(Run.open(run_dir, store), out)
     console().print(line(f"{counted(n, 'reviewed paper')} -> {out}"))

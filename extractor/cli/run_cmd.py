@@ -175,7 +175,7 @@ def run_command(
         # them again (one such collection took 53-67 ms of the demo's leaderboard step).
         gc.freeze()
         with progress_bars(quiet) as step:
-            summary.notes.extend(write_leaderboard(out, step))
+            summary.notes.extend(write_leaderboard(summary.run, step))
     for note in summary.notes:
         console.print(line(note))
     for paper, error in summary.failures:

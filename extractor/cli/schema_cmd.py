@@ -13,7 +13,7 @@ def schema_command(
     out: Annotated[Path, typer.Option("--out", "-o", show_default=False, help="Directory to write the schemas to (default: schemas).")] = Path("schemas"),
 ) -> None:
     """Write the JSON Schema of the extraction draft and of a papers.jsonl line."""
-    from extractor.runs.writer import atomic_write_text
+    from extractor.atomic import atomic_write_text
     from extractor.schema import json_schemas
 
     for name, schema in json_schemas().items():

@@ -25,7 +25,7 @@ from extractor.eval.matching import name_cost
 from extractor.eval.score import GoldClaim, value_matches
 from extractor.leaderboard import build_leaderboard
 from extractor.pipeline.ingest import Paper, read_inputs
-from extractor.runs.writer import read_papers
+from extractor.runs.run import Run
 from extractor.schema import Claim, PaperResult
 
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
@@ -243,4 +243,4 @@ def leaderboards(
 
 def evaluate_leaderboards(run_dir: Path, scirex_path: Path, ids: Iterable[str] | None = None) -> Leaderboards:
     """:func:`leaderboards` of a run directory against a SciREX file."""
-    return leaderboards(list(read_papers(run_dir)), read_inputs([str(scirex_path)]), ids)
+    return leaderboards(list(Run.open(run_dir).papers()), read_inputs([str(scirex_path)]), ids)

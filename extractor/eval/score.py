@@ -43,7 +43,7 @@ from extractor.eval.attribution import (
     wrong_attributes,
 )
 from extractor.eval.matching import name_cost
-from extractor.runs.writer import read_papers
+from extractor.runs.run import Run
 from extractor.schema import Claim, Direction, Extraction, Kind, PaperResult
 
 Cost = float | tuple[float, int]  # lower pairs first
@@ -543,4 +543,4 @@ GOLD_FORMATS: dict[str, tuple[Callable[[Path], list[GoldPaper]], tuple[str, ...]
 def evaluate_run(run_dir: Path, gold_path: Path, gold_format: str = "annotation") -> Report:
     """Score the run directory (any backend) against a gold file of the given format."""
     read, fields = GOLD_FORMATS[gold_format]
-    return evaluate(read_papers(run_dir), read(gold_path), fields)
+    return evaluate(list(Run.open(run_dir).papers()), read(gold_path), fields)

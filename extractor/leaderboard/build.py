@@ -21,7 +21,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
-from pathlib import Path
 
 import pandas as pd
 
@@ -35,11 +34,10 @@ from extractor.catalog.normalize import (
 )
 from extractor.text.name_keys import name_in_text
 from extractor.pipeline.dedupe import abstract_hash
-from extractor.runs.names import runs_model_aliases
 from extractor.progress import Step, silent, tracked
 from extractor.review import Stamp, reviewed_papers
-from extractor.review.aliases import store_aliases
-from extractor.runs.corrections import store_path
+from extractor.runs.run import Run
+from extractor.runs.names import ALIAS_FIELDS, model_aliases, name_aliases
 from extractor.schema import Claim, PaperResult
 from extractor.text.labels import paper_label
 
@@ -160,23 +158,23 @@ class Leaderboard:
         return self._whole("papers")
 
 
-def load_runs(
-    run_dirs: Iterable[Path | str], store: Path | None = None, step: Step = silent
-) -> tuple[Iterable[PaperResult], Marks, Aliases]:
-    """The papers of several run directories, in order (duplicates are merged later), with
-    their reviewers' corrections applied, the review marks of what was corrected, and the
-    names reviewers merged in any of the runs' stores, over those the runs' model mapped
-    (``names.json``; a reviewer's word wins), applied to every paper of the board.
+def load_runs(runs: Iterable[Run], step: Step = silent) -> tuple[Iterable[PaperResult], Marks, Aliases]:
+    """The papers of several runs, in order (duplicates are merged later), with their reviewers'
+    corrections applied, the review marks of what was corrected, and the names reviewers merged
+    in any of the runs' stores, over those the runs' model mapped (``names.json``; a reviewer's
+    word wins), applied to every paper of the board.
 
     The papers are read as they are iterated, one at a time, so a board of a million papers
     never holds them all; the marks fill in as they go (complete once the papers are read)."""
     marks: dict[str, Mapping[str, Stamp]] = {}
-    directories = [Path(run_dir) for run_dir in run_dirs]
-    aliases = store_aliases((store_path(run_dir, store) for run_dir in directories), runs_model_aliases(directories))
+    runs = list(runs)
+    stores = {run.store_path: run for run in runs}  # a store shared by several runs is read once
+    history = [c for run in stores.values() for c in run.corrections() if c.field in ALIAS_FIELDS]
+    aliases = name_aliases(history, model_aliases(answer for run in runs for answer in run.names()))
 
     def papers() -> Iterator[PaperResult]:
-        for run_dir in tracked(directories, "reading runs", step):
-            for paper, found in reviewed_papers(run_dir, store):
+        for run in tracked(runs, "reading runs", step):
+            for paper, found in reviewed_papers(run):
                 marks.update((target, mark.fields) for target, mark in found.items())
                 yield paper
 

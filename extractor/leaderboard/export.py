@@ -11,6 +11,7 @@ from extractor.leaderboard.tables import write_csv
 from extractor.leaderboard.xlsx import EXCEL_ROWS, Moved, write_xlsx
 from extractor.runs.files import RUN_LEADERBOARD
 from extractor.progress import Step, silent
+from extractor.runs.run import Run
 
 
 @dataclass(frozen=True)
@@ -46,10 +47,8 @@ def export(
     return Exported(out, written.charts, written.moved)
 
 
-
-
-def write_run_leaderboard(run_dir: Path, step: Step = silent, store: Path | None = None) -> tuple[Leaderboard, Exported]:
-    """The board of one run (corrections applied, from ``store`` or the run's own), written into
-    its directory as ``leaderboard.xlsx``."""
-    board = build_leaderboard(*load_runs([run_dir], store))
-    return board, export(board, Path(run_dir) / RUN_LEADERBOARD, step=step)
+def write_run_leaderboard(run: Run, step: Step = silent) -> tuple[Leaderboard, Exported]:
+    """The board of one run (its corrections applied), written into its directory as
+    ``leaderboard.xlsx``."""
+    board = build_leaderboard(*load_runs([run]))
+    return board, export(board, run.file(RUN_LEADERBOARD), step=step)

@@ -9,7 +9,7 @@ import pandas as pd
 
 from extractor.leaderboard.build import Leaderboard
 from extractor.leaderboard.columns import CLAIM_COLUMNS
-from extractor.runs.writer import atomic_file
+from extractor.atomic import atomic_file
 from extractor.text.safe import CSV_LINE_END, csv_cell
 
 

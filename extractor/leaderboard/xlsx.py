@@ -29,7 +29,7 @@ from extractor.leaderboard.columns import (
     WIDTHS,
 )
 from extractor.leaderboard.tables import write_frames_csv
-from extractor.runs.writer import atomic_file
+from extractor.atomic import atomic_file
 from extractor.progress import Step, silent
 from extractor.text.safe import FORMULA_STARTS, xlsx_text
 

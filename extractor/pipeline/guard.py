@@ -18,7 +18,8 @@ from filelock import FileLock, Timeout
 
 from extractor.errors import InputError, OutputError, RunDirBusy
 from extractor.pipeline.ingest import SHEET_SEPARATOR, split_sheet
-from extractor.runs.writer import PAPERS_FILE, STORE_FILE, read_run_info
+from extractor.runs.files import PAPERS_FILE, STORE_FILE
+from extractor.runs.run import Run
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ def _other_run(out_dir: Path, inputs: list[str]) -> str | None:
     """What the directory holds when it holds a different run, else None."""
     if not (out_dir / PAPERS_FILE).exists():
         return None
-    info = read_run_info(out_dir)
+    info = Run.open(out_dir).info()
     if "input_paths" in info:
         recorded, current = info["input_paths"], input_paths(inputs)
     elif "inputs" in info:  # a run written before input_paths was recorded: inputs as given

@@ -35,15 +35,11 @@ from extractor.pipeline.engines import BackendEngine, Engine, Work
 from extractor.pipeline.ingest import Paper, count_records, paper_id, read_inputs
 from extractor.runs.journal import Entry, Journal, record
 from extractor.pipeline.process_pool import PoolEngine
-from extractor.runs.files import NAMES_FILE, RUN_LEADERBOARD
-from extractor.runs.writer import (
-    CLAIMS_FILE,
-    PAPERS_FILE,
-    REVIEWED_CLAIMS_FILE,
-    STORE_FILE,
-    RunWriter,
-    read_papers,
-)
+from extractor.runs.corrections import read_history
+from extractor.runs.files import CLAIMS_FILE, NAMES_FILE, PAPERS_FILE, REVIEWED_CLAIMS_FILE, RUN_LEADERBOARD, STORE_FILE
+from extractor.runs.names import reviewer_words
+from extractor.runs.run import Run
+from extractor.runs.writer import RunWriter
 from extractor.pipeline.guard import check_request, hold_run_dir, input_paths
 from extractor.schema import PaperResult, Source, Usage
 from extractor.version import __version__
@@ -75,8 +71,13 @@ class RunSummary:
         return self.info["counts"]["failed"]
 
     @property
+    def run(self) -> Run:
+        """The run directory written, to read."""
+        return Run.open(self.out_dir)
+
+    @property
     def results(self) -> list[PaperResult]:
-        return read_papers(self.out_dir)
+        return list(self.run.papers())
 
 
 def _engine(
@@ -376,10 +377,8 @@ def _map_names(
 ) -> NamesReport:
     """The names step of an LLM run (:mod:`extractor.backends.openai.name_mapping`), its usage added to the run's."""
     from extractor.backends.openai.name_mapping import map_names
-    from extractor.review.aliases import store_words
-    from extractor.runs.corrections import store_path
 
-    words = store_words([store_path(out_dir, None)])
+    words = reviewer_words(read_history(out_dir / STORE_FILE))
     settled = {(kind, key) for kind, table in words.items() for key in table}
     report = map_names(out_dir, config, backend.report()["mode_used"], names, settled, cache, tally.usage.cost_usd)
     tally.usage += report.usage

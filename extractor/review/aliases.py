@@ -1,28 +1,22 @@
 """Names a reviewer merged: "this claim's benchmark (or metric) is another name of X".
 
 A reviewer writes X in a claim row's ``benchmark_same_as`` or ``metric_same_as`` column. The
-store keeps it like any correction (on the claim, the field named after the column, the name as
-written in ``old_value``, X in ``new_value``), so it has a reviewer, a time and a history. What
-it says is about the *name*, not the one claim: :func:`name_aliases` reads the history into a
-table that every leaderboard applies to every paper of every run on it. Clearing the cell later
-takes the alias back; the latest word on a name wins. A reviewer's word also beats the model's
-(``names.json``, :mod:`extractor.backends.openai.name_mapping`): writing the name itself keeps it apart.
+store keeps it like any correction, so it has a reviewer, a time and a history; what it says is
+about the *name*, not the one claim (:mod:`extractor.runs.names` reads the table every
+leaderboard applies). This module is the sheet's side: the cells a claim row shows, and the
+corrections an edited row makes. A reviewer's word beats the model's (``names.json``): writing
+the name itself keeps it apart.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
 
-from extractor.catalog.normalize import Aliases
 from extractor.catalog.registry import fold_key
-from extractor.runs.names import NameAnswer
 from extractor.review.corrected import NOTE, Problem, Target
-from extractor.runs.corrections import Correction, CorrectionStore, NewCorrection
+from extractor.runs.corrections import Correction, NewCorrection
+from extractor.runs.names import ALIAS_FIELDS, NameAnswer, Words
 from extractor.text.hashing import canonical_json
-
-#: Sheet column (and correction field) -> the claim field whose name it merges.
-ALIAS_FIELDS = {"benchmark_same_as": "benchmark", "metric_same_as": "metric"}
 
 
 def alias_values(latest: dict[str, Correction]) -> dict[str, str | None]:
@@ -80,38 +74,6 @@ def alias_corrections(
     return corrections, problems
 
 
-#: {'benchmark' | 'metric': {folded name: the name it is another name of, or None when the
-#: reviewer's latest word is that it is no other's (a cleared cell, or the name itself)}}.
-Words = dict[str, dict[str, str | None]]
-
-
-def reviewer_words(history: Iterable[Correction]) -> Words:
-    """Every name a correction history speaks about and its latest word, in written order."""
-    table: Words = {kind: {} for kind in ALIAS_FIELDS.values()}
-    for correction in history:
-        kind = ALIAS_FIELDS.get(correction.field)
-        if kind is None or not correction.old_value:
-            continue
-        key = fold_key(str(correction.old_value))
-        same = correction.new_value and fold_key(str(correction.new_value)) != key
-        table[kind][key] = str(correction.new_value) if same else None
-    return table
-
-
-def name_aliases(history: Iterable[Correction], model: Aliases | None = None) -> Aliases:
-    """{'benchmark': {folded name: the name it is another name of}, 'metric': {...}} from a
-    correction history (a cleared cell removes the alias), over the names a model mapped
-    (``model``, a run's ``names.json``): a reviewer's word on a name, alias or not, always wins."""
-    words = reviewer_words(history)
-    return {
-        kind: {
-            **{key: name for key, name in (model or {}).get(kind, {}).items() if key not in said},
-            **{key: name for key, name in said.items() if name},
-        }
-        for kind, said in words.items()
-    }
-
-
 def model_merges(values: dict, answers: Iterable[NameAnswer], words: Words) -> str | None:
     """What the model merged a claim's names into, where no reviewer has spoken about them
     ('benchmark = SemEval-2010 Task 8 (gpt-4o-mini)'): for the sheet, so a reviewer can undo it
@@ -125,23 +87,3 @@ def model_merges(values: dict, answers: Iterable[NameAnswer], words: Words) -> s
         if answer is not None and key not in words.get(kind, {}):
             shown.append(f"{kind} = {answer.same_as} ({answer.model})")
     return "; ".join(shown) or None
-
-
-def _history(stores: Iterable[Path]) -> list[Correction]:
-    history: list[Correction] = []
-    for path in dict.fromkeys(stores):
-        if path.exists():
-            with CorrectionStore(path) as db:
-                history += [c for c in db.history() if c.field in ALIAS_FIELDS]
-    return history
-
-
-def store_words(stores: Iterable[Path]) -> Words:
-    """What the reviewers of several stores said about names (see :func:`reviewer_words`)."""
-    return reviewer_words(_history(stores))
-
-
-def store_aliases(stores: Iterable[Path], model: Aliases | None = None) -> Aliases:
-    """The aliases of several correction stores (a board's runs), the later store's word last,
-    over the names the runs' model mapped; a store that does not exist has none."""
-    return name_aliases(_history(stores), model)

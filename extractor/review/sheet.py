@@ -32,7 +32,8 @@ from extractor.catalog.normalize import normalize_benchmark
 from extractor.errors import ReviewError
 from extractor.grounding import find_evidence
 from extractor.runs.names import NameAnswer
-from extractor.review.aliases import ALIAS_FIELDS, Words, alias_values, model_merges, reviewer_words
+from extractor.review.aliases import alias_values, model_merges
+from extractor.runs.names import ALIAS_FIELDS, Words, reviewer_words
 from extractor.progress import Step, silent, tracked
 from extractor.review.corrected import (
     DECISION,

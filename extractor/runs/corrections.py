@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from extractor.errors import StoreError
-from extractor.runs.writer import STORE_FILE
 from extractor.text.hashing import canonical_json
 
 TargetKind = Literal["claim", "method", "model", "benchmark", "paper"]
@@ -148,15 +147,6 @@ _COLUMNS = [f.name for f in fields(Correction)]
 
 def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def store_path(run_dir: Path, store: Path | None = None) -> Path:
-    """An explicit ``--store`` wins; otherwise the run directory's own store (the directory of
-    a ``papers.jsonl`` given directly)."""
-    if store is not None:
-        return Path(store)
-    run_dir = Path(run_dir)
-    return (run_dir if run_dir.is_dir() else run_dir.parent) / STORE_FILE
 
 
 class CorrectionStore:
@@ -298,3 +288,12 @@ class CorrectionStore:
             "SELECT id, reviewer, at, sheet, sheet_sha256, run_dir, summary FROM batches ORDER BY rowid"
         )
         return [Batch(*row[:6], summary=json.loads(row[6] or "{}")) for row in rows]
+
+
+def read_history(path: Path, paper_ids: set[str] | None = None) -> list[Correction]:
+    """The corrections of the store at ``path`` in the order they were written (optionally only
+    of some papers); none when there is no store. Reading never creates one."""
+    if not Path(path).exists():
+        return []
+    with CorrectionStore(path) as db:
+        return db.history(paper_ids)

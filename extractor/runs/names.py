@@ -1,9 +1,14 @@
-"""A run's ``names.json``: the registry entry the model gave each name the registry does not
-know ("none" kept too, so the name is not asked again), with the model and prompt that said it.
+"""The names of a run: what its model and its reviewers said a benchmark or metric name is.
 
-Parsing and the alias table are pure; reading and writing are at the edges (atomic). Every
-export applies the table like a reviewer's aliases, reviewers' word first
-(:func:`extractor.review.aliases.store_aliases`).
+- ``names.json``: the registry entry the model gave each name the registry does not know ("none"
+  kept too, so the name is not asked again), with the model and prompt that said it;
+- the reviewers' word, kept in the correction store like any correction: a claim's
+  ``benchmark_same_as`` / ``metric_same_as`` says its name is another name of X (the name as
+  written in ``old_value``, X in ``new_value``; a cleared cell, or the name itself, takes it back).
+
+:func:`name_aliases` lays the reviewers' latest word over the model's: every leaderboard applies
+the table to every paper of every run on it. Parsing and the tables are pure; reading and
+writing are at the edges (atomic).
 """
 
 from __future__ import annotations
@@ -16,8 +21,9 @@ from pathlib import Path
 from extractor.catalog.normalize import Aliases
 from extractor.catalog.registry import fold_key
 from extractor.errors import InputError
+from extractor.atomic import atomic_write_text
+from extractor.runs.corrections import Correction
 from extractor.runs.files import NAMES_FILE
-from extractor.runs.writer import atomic_write_text
 
 FORMAT = 1
 KINDS = ("benchmark", "metric")
@@ -80,6 +86,38 @@ def write_names(run_dir: Path, answers: Iterable[NameAnswer]) -> None:
     atomic_write_text(Path(run_dir) / NAMES_FILE, names_text(answers))
 
 
-def runs_model_aliases(run_dirs: Iterable[Path]) -> Aliases:
-    """The model's names of several runs, the later run's word last."""
-    return model_aliases(answer for run_dir in run_dirs for answer in read_names(run_dir))
+#: The store's correction fields that merge names (sheet columns of the same name) -> the claim
+#: field whose name they merge.
+ALIAS_FIELDS = {"benchmark_same_as": "benchmark", "metric_same_as": "metric"}
+
+
+#: {'benchmark' | 'metric': {folded name: the name it is another name of, or None when the
+#: reviewer's latest word is that it is no other's (a cleared cell, or the name itself)}}.
+Words = dict[str, dict[str, str | None]]
+
+
+def reviewer_words(history: Iterable[Correction]) -> Words:
+    """Every name a correction history speaks about and its latest word, in written order."""
+    table: Words = {kind: {} for kind in ALIAS_FIELDS.values()}
+    for correction in history:
+        kind = ALIAS_FIELDS.get(correction.field)
+        if kind is None or not correction.old_value:
+            continue
+        key = fold_key(str(correction.old_value))
+        same = correction.new_value and fold_key(str(correction.new_value)) != key
+        table[kind][key] = str(correction.new_value) if same else None
+    return table
+
+
+def name_aliases(history: Iterable[Correction], model: Aliases | None = None) -> Aliases:
+    """{'benchmark': {folded name: the name it is another name of}, 'metric': {...}} from a
+    correction history (a cleared cell removes the alias), over the names a model mapped
+    (``model``, a run's ``names.json``): a reviewer's word on a name, alias or not, always wins."""
+    words = reviewer_words(history)
+    return {
+        kind: {
+            **{key: name for key, name in (model or {}).get(kind, {}).items() if key not in said},
+            **{key: name for key, name in said.items() if name},
+        }
+        for kind, said in words.items()
+    }

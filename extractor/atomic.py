@@ -1,0 +1,66 @@
+"""Files written whole or not at all: a temporary file beside the target, moved into place.
+
+A process killed at any moment leaves the old file or the new one, never half of one. Every
+output of the tool (the run's files, leaderboards, review sheets, reports, schemas) is written
+this way.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+
+def _umask() -> int:
+    """The process umask. Linux shows it in /proc; elsewhere reading it means setting it and
+    setting it straight back (a moment in which another thread's new file gets 022)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+@contextmanager
+def atomic_file(path: Path, binary: bool = False) -> Iterator[IO]:
+    """A file written beside ``path`` and renamed into place only when the block ends without an
+    error (else removed): readers see the old file or the new one, never half of one. It gets the
+    mode a plain ``open(path, "w")`` would give (0666 less the umask), not mkstemp's 0600, so a
+    teammate or a web server can read a shared run."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp, handle = temporary(path.parent, path.name, binary)
+    try:
+        with handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (:func:`atomic_file`)."""
+    with atomic_file(path, binary=True) as handle:
+        handle.write(data)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def temporary(directory: Path, name: str, binary: bool = False) -> tuple[str, IO]:
+    """A new temporary file beside ``directory / name`` (text unless ``binary``), to be moved into
+    place whole, readable like any new file."""
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".tmp")
+    os.fchmod(fd, 0o666 & ~_umask())
+    return tmp, (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline=""))
