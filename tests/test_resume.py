@@ -21,7 +21,8 @@ from extractor.backends.base import BackendResult
 from extractor.cli.app import app
 from extractor.leaderboard import build_leaderboard, export, load_runs
 from extractor.pipeline.ingest import read_inputs
-from extractor.runs.journal import JOURNAL_FILE, Journal, record
+from extractor.pipeline.finish import finish, fingerprint
+from extractor.runs.journal import JOURNAL_FILE, Journal
 from extractor.runs import Run
 from tests.runs import read_papers
 from extractor.pipeline.process_pool import POOL_AFTER
@@ -61,13 +62,14 @@ def same_outputs(a: Path, b: Path) -> None:
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
 
-def test_a_rules_run_killed_at_a_random_moment_resumes_to_the_same_output(tmp_path: Path) -> None:
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_rules_run_killed_at_a_random_moment_resumes_to_the_same_output(tmp_path: Path, seed: int) -> None:
     count = POOL_AFTER + 500  # past the point where the rules go to worker processes
     source = synthetic(tmp_path / "papers.jsonl", count)
     reference = tmp_path / "reference"
     run([str(source)], reference, make_config("rules", workers=1))
 
-    moment = random.randrange(count)  # kill once this many papers are journaled
+    moment = random.Random(seed).randrange(count)  # kill once this many papers are journaled (seeded: a failure repeats)
     out = tmp_path / "killed"
     command = [
         sys.executable, "-m", "extractor", "run", str(source), "--out", str(out),
@@ -85,12 +87,13 @@ def test_a_rules_run_killed_at_a_random_moment_resumes_to_the_same_output(tmp_pa
     same_outputs(out, reference)
 
 
-def test_an_openai_run_killed_at_a_random_moment_resumes_to_the_same_output(tmp_path: Path) -> None:
+@pytest.mark.parametrize("seed", [3, 11])
+def test_an_openai_run_killed_at_a_random_moment_resumes_to_the_same_output(tmp_path: Path, seed: int) -> None:
     papers = fixture_papers(16)
     source = write_papers(tmp_path / "papers.jsonl", papers)
     out = tmp_path / "killed"
     env = {**os.environ, "EXTRACTOR_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
-    moment = random.randrange(1, len(papers))  # kill once this many requests were answered
+    moment = random.Random(seed).randrange(1, len(papers))  # kill once this many requests were answered (seeded)
     with FakeOpenAI(latency=0.1) as server:
         command = [
             sys.executable, "-m", "extractor", "run", str(source), "--out", str(out), "--no-leaderboard",
@@ -117,16 +120,16 @@ def test_a_torn_last_line_is_cut_and_its_paper_done_again(tmp_path: Path) -> Non
     identity = {"backend": "test"}
     journal = Journal(tmp_path, identity)
     answer = BackendResult(ExtractionDraft(), Usage())
-    journal.append([(i, record(i, p, answer)) for i, p in enumerate(papers[:2])])
+    journal.append([(i, finish(i, p, answer)) for i, p in enumerate(papers[:2])])
     journal.close()
     with (tmp_path / JOURNAL_FILE).open("ab") as handle:
-        handle.write(record(2, papers[2], answer).encode()[:50])  # killed while writing
+        handle.write(finish(2, papers[2], answer).encode()[:50])  # killed while writing
     reopened = Journal(tmp_path, identity)
-    assert [reopened.done(i, p) for i, p in enumerate(papers)] == [True, True, False]
-    reopened.append([(2, record(2, papers[2], answer))])
+    assert [reopened.done(i, fingerprint(p)) for i, p in enumerate(papers)] == [True, True, False]
+    reopened.append([(2, finish(2, papers[2], answer))])
     assert [entry.header["id"] for entry in reopened.entries(3)] == [p.id for p in papers]
     reopened.close()
-    assert Journal(tmp_path, {"backend": "other"}).done(0, papers[0]) is False  # another backend starts afresh
+    assert Journal(tmp_path, {"backend": "other"}).done(0, fingerprint(papers[0])) is False  # another backend starts afresh
 
 
 def test_shards_split_the_papers_and_the_leaderboard_merges_them(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
-"""Engines turn papers into journal lines: :class:`BackendEngine` runs a backend's requests on
-this event loop (cache, concurrency, rate and cost caps); a CPU-bound backend runs in worker
-processes instead (:mod:`.process_pool`). The runner's stream drives either the same way."""
+"""Engines turn papers into journal lines (the backend's answer, grounded: :mod:`.finish`):
+:class:`BackendEngine` runs a backend's requests on this event loop (cache, concurrency, rate and
+cost caps); a CPU-bound backend runs in worker processes instead (:mod:`.process_pool`). The
+runner's stream drives either the same way."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from extractor.backends.base import Backend, BackendResult
 from extractor.config import RunConfig
 from extractor.errors import BackendError, BudgetExceeded
 from extractor.pipeline.cache import ExtractionCache, cache_key
+from extractor.pipeline.finish import Failure, finish
 from extractor.pipeline.ingest import Paper
-from extractor.runs.journal import Failure, record
 from extractor.pipeline.limits import RateLimiter, Spend
 from extractor.schema import Usage
 
@@ -94,10 +95,7 @@ class BackendEngine:
             message = str(exc) if isinstance(exc, BudgetExceeded) else f"{type(exc).__name__}: {exc}"
             usage = exc.usage if isinstance(exc, BackendError) and exc.usage else Usage()
             outcome = Failure(message, usage)
-        return [(work.position, record(work.position, work.paper, outcome))]
+        return [(work.position, finish(work.position, work.paper, outcome))]
 
     async def aclose(self) -> None:
         await self._backend.aclose()
-
-
-

@@ -16,7 +16,7 @@ from extractor.backends.base import BackendResult, CpuBoundBackend
 from extractor.backends.by_name import get_backend
 from extractor.config import RunConfig
 from extractor.pipeline.engines import Work
-from extractor.runs.journal import Failure, record
+from extractor.pipeline.finish import Failure, finish
 from extractor.schema import Usage
 
 #: Papers below which the backend runs in this process: starting workers costs more than it saves.
@@ -57,7 +57,7 @@ def drafted_lines(backend: CpuBoundBackend, works: list[Work]) -> list[tuple[int
             outcome: BackendResult | Failure = backend.draft(work.paper.abstract, work.paper.title)
         except Exception as exc:  # a bug on one odd abstract must not stop the batch
             outcome = Failure(f"{type(exc).__name__}: {exc}", Usage())
-        out.append((work.position, record(work.position, work.paper, outcome)))
+        out.append((work.position, finish(work.position, work.paper, outcome)))
     return out
 
 

@@ -32,8 +32,9 @@ from extractor.errors import BackendError, NoInputError
 from extractor.pipeline.cache import ExtractionCache, cache_key
 from extractor.pipeline.dedupe import Deduper, abstract_hash, in_shard
 from extractor.pipeline.engines import BackendEngine, Engine, Work
+from extractor.pipeline.finish import finish, fingerprint, reused
 from extractor.pipeline.ingest import Paper, count_records, paper_id, read_inputs
-from extractor.runs.journal import Entry, Journal, record
+from extractor.runs.journal import Entry, Journal
 from extractor.pipeline.process_pool import PoolEngine
 from extractor.runs.corrections import read_history
 from extractor.runs.files import CLAIMS_FILE, NAMES_FILE, PAPERS_FILE, REVIEWED_CLAIMS_FILE, RUN_LEADERBOARD, STORE_FILE
@@ -104,7 +105,7 @@ async def batch_answers(
         if paper.error or first != position or not in_shard(paper, digest, config.shard):
             continue
         key = cache_key(identity, paper.abstract, paper.title)
-        if key not in wanted and not journal.done(position, paper) and (cache is None or cache.get(key) is None):
+        if key not in wanted and not journal.done(position, fingerprint(paper)) and (cache is None or cache.get(key) is None):
             wanted[key] = BatchPaper(key, paper.abstract, paper.title)
     if not wanted:
         return {}
@@ -138,8 +139,8 @@ class _Stream:
             repeats = self.waiting.pop(position, None)
             if repeats:
                 self.in_flight -= len(repeats)
-                outcome = Entry.parse(line).outcome()
-                self.settle([(w.position, record(w.position, w.paper, outcome)) for w in repeats])
+                outcome = reused(Entry.parse(line))
+                self.settle([(w.position, finish(w.position, w.paper, outcome)) for w in repeats])
 
     def _launch(self) -> None:
         if self.batch:
@@ -163,7 +164,7 @@ class _Stream:
             else:
                 entry = self.journal.entry(first)
                 assert entry is not None, f"position {first} is neither done nor running"
-                self.settle([(work.position, record(work.position, work.paper, entry.outcome()))])
+                self.settle([(work.position, finish(work.position, work.paper, reused(entry)))])
             return
         self.running.add(work.position)
         self.batch.append(work)
@@ -224,10 +225,10 @@ async def _stream(
             count = position + 1
             if not in_shard(paper, digest, config.shard):
                 journal.forget(position)
-            elif journal.done(position, paper):
+            elif journal.done(position, fingerprint(paper)):
                 resumed += 1
             elif paper.error:
-                stream.settle([(position, record(position, paper, None))])
+                stream.settle([(position, finish(position, paper, None))])
             else:
                 await stream.add(Work(position, paper), first)
         await stream.close()

@@ -22,61 +22,24 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from extractor.backends.base import BackendResult
-from extractor.grounding import ground
-from extractor.pipeline.ingest import Paper
 from extractor.runs.writer import claims_text
-from extractor.schema import ExtractionDraft, PaperResult, Usage
-from extractor.text.hashing import canonical_json, short_hash
+from extractor.schema import PaperResult
+from extractor.text.hashing import canonical_json
 
 JOURNAL_FILE = "journal.tsv"
 _FORMAT = 1
 _MISSING = -1
 
 
-def fingerprint(paper: Paper) -> int:
-    """Everything of an input record that shapes its output (64 bits): a changed record is redone."""
-    fields = [paper.id, paper.abstract, paper.title, paper.source.model_dump(), paper.metadata, paper.error]
-    return int(short_hash(fields, 16), 16) or 1  # 0 marks "nothing done here"
-
-
-@dataclass(frozen=True)
-class Failure:
-    """Why the backend gave no answer for an abstract, and what the attempts cost."""
-
-    message: str
-    usage: Usage
-
-
-def _result(paper: Paper, **fields: object) -> PaperResult:
-    return PaperResult(
-        id=paper.id,
-        title=paper.title,
-        source=paper.source,
-        abstract=paper.abstract or None,
-        metadata=paper.metadata,
-        **fields,
-    )
-
-
-def record(position: int, paper: Paper, outcome: BackendResult | Failure | None) -> str:
-    """The journal line of a finished paper. ``outcome`` is the backend's answer for its
-    abstract, why there is none, or ``None`` for a paper that failed on input."""
-    draft: str | None = None
-    if outcome is None:
-        result = _result(paper, status="failed", error=paper.error)
-    elif isinstance(outcome, Failure):
-        result = _result(paper, status="failed", error=outcome.message, usage=outcome.usage)
-    else:
-        grounded = outcome.checked and outcome.checked.for_paper(paper.id, paper.abstract, paper.title)
-        extraction, rejected = grounded or ground(outcome.draft, paper.abstract, paper.id, paper.title)
-        result = _result(paper, status="ok", extraction=extraction, rejected=rejected, usage=outcome.usage)
-        draft = outcome.draft.model_dump_json()
+def journal_line(position: int, fingerprint: int, result: PaperResult, draft: str | None, retry: bool) -> str:
+    """The line of a finished paper: its input position, the fingerprint of its input record,
+    its result and the backend's draft as JSON (None when there was no answer); ``retry`` when
+    a rerun should try it again."""
     header = {
         "p": position,
-        "f": fingerprint(paper),
+        "f": fingerprint,
         "ok": result.status == "ok",
-        "retry": outcome is not None and result.status == "failed",
+        "retry": retry,
         "claims": len(result.extraction.claims) if result.extraction else 0,
         "rejected": len(result.rejected),
         "usage": result.usage.model_dump(),
@@ -102,13 +65,6 @@ class Entry:
     def parse(cls, line: str) -> Entry:
         header, paper_line, draft, claims = line.rstrip("\n").split("\t", 3)
         return cls(json.loads(header), paper_line, draft, claims)
-
-    def outcome(self) -> BackendResult | Failure:
-        """The backend's answer to reuse for another paper with this abstract (its usage is
-        not counted again), or why there was none."""
-        if self.draft == "null":
-            return Failure(self.header["error"], Usage())
-        return BackendResult(ExtractionDraft.model_validate_json(self.draft), Usage(cached=True))
 
 
 class Journal:
@@ -161,9 +117,10 @@ class Journal:
         """How many input records an earlier run finished (a changed one is done again)."""
         return sum(1 for mark in self._fingerprints if mark)
 
-    def done(self, position: int, paper: Paper) -> bool:
-        """Whether this input record was finished, as it is now, by an earlier run."""
-        return position < len(self._fingerprints) and self._fingerprints[position] == fingerprint(paper)
+    def done(self, position: int, fingerprint: int) -> bool:
+        """Whether the input record at ``position``, of this fingerprint, was finished by an
+        earlier run (a record that changed since has another fingerprint)."""
+        return position < len(self._fingerprints) and self._fingerprints[position] == fingerprint
 
     def forget(self, position: int) -> None:
         """The record at ``position`` gets no line this run (a repeat, or another shard's)."""
