@@ -147,7 +147,7 @@ def test_a_batch_created_but_not_recorded_is_found_not_created_again(tmp_path: P
     papers = fixture_papers(2)
     from extractor.backends.openai.backend import OpenAIBackend
     from extractor.backends.openai.exchange import request_body
-    from extractor.pipeline.cache import cache_key
+    from extractor.backends.cache import cache_key
 
     backend = OpenAIBackend(config)
     lines = b"".join(

@@ -12,10 +12,10 @@ from typing import Protocol
 from extractor.backends.base import Backend, BackendResult
 from extractor.config import RunConfig
 from extractor.errors import BackendError, BudgetExceeded
-from extractor.pipeline.cache import ExtractionCache, cache_key
+from extractor.backends.cache import ExtractionCache, cache_key
 from extractor.pipeline.finish import Failure, finish
 from extractor.pipeline.ingest import Paper
-from extractor.pipeline.limits import RateLimiter, Spend
+from extractor.backends.limits import RateLimiter, Spend
 from extractor.schema import Usage
 
 

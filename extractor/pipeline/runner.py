@@ -9,7 +9,7 @@ the journal.
 
 A CPU-bound backend (the rules) runs in ``config.workers`` processes once a run is big enough
 to pay for starting them (:mod:`.process_pool`); an LLM backend runs ``config.concurrency``
-requests at once on one event loop (:mod:`.engines`, with the limits of :mod:`.limits`).
+requests at once on one event loop (:mod:`.engines`, with the limits of :mod:`extractor.backends.limits`).
 After an openai run's extraction, the names the registry does not know are mapped, one request
 per name (:mod:`extractor.backends.openai.name_mapping`), before ``run.json`` is written.
 """
@@ -29,7 +29,7 @@ from extractor.backends.base import Backend, BackendResult, CpuBoundBackend
 from extractor.backends.by_name import get_backend
 from extractor.config import RunConfig
 from extractor.errors import BackendError, NoInputError
-from extractor.pipeline.cache import ExtractionCache, cache_key
+from extractor.backends.cache import ExtractionCache, cache_key
 from extractor.pipeline.dedupe import Deduper, abstract_hash, in_shard
 from extractor.pipeline.engines import BackendEngine, Engine, Work
 from extractor.pipeline.finish import finish, fingerprint, reused

@@ -26,7 +26,7 @@ from extractor.backends.openai.prompts import Prompt, load_prompt
 from extractor.catalog.candidates import candidates
 from extractor.config import DEFAULT_PROMPT_VERSION, RunConfig
 from extractor.errors import ConfigError
-from extractor.pipeline.cache import ExtractionCache, cache_key, names_key
+from extractor.backends.cache import ExtractionCache, cache_key, names_key
 from extractor.backends.openai.name_mapping import Question, names_identity, new_questions
 from extractor.pipeline.runner import abstract_groups, load_papers
 from extractor.schema import ExtractionDraft

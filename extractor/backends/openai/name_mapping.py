@@ -24,8 +24,8 @@ from extractor.catalog.normalize import normalize_benchmark, normalize_metric
 from extractor.catalog.registry import fold_key
 from extractor.config import RunConfig
 from extractor.errors import BackendError, BudgetExceeded
-from extractor.pipeline.cache import ExtractionCache, names_key
-from extractor.pipeline.limits import RateLimiter, Spend
+from extractor.backends.cache import ExtractionCache, names_key
+from extractor.backends.limits import RateLimiter, Spend
 from extractor.runs.names import NameAnswer, read_names, write_names
 from extractor.schema import Usage
 
