@@ -49,7 +49,7 @@ from bare_sdk import read_bodies, send_all
 
 from extractor import make_config, run
 from extractor.backends.openai.pricing import cost_usd
-from extractor.config import MODES
+from extractor.backends.openai.options import MODES
 from extractor.backends.openai.estimate import encoding_for, prompt_overhead
 from extractor.pipeline.ingest import read_inputs
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from extractor.api import run
-from extractor.config import RunConfig, make_config
+from extractor.config import make_config
 from extractor.eval.reconstruction import Leaderboards, evaluate_leaderboards, leaderboards
 from extractor.eval.score import Report, evaluate_run
 from extractor.pipeline.ingest import read_inputs
@@ -158,9 +158,9 @@ def replay_run(recording: Path, abstracts: Path, gold: Path, scratch: Path, cach
     lines = gold.read_text(encoding="utf-8").splitlines()
     gold_part.write_text("".join(line + "\n" for line in lines if line.strip() and json.loads(line)["id"] in ids), encoding="utf-8")
     with FakeOpenAI(replay=replay) as server:
-        config = RunConfig(
-            backend="openai", model=replay.header.get("model") or "recorded", base_url=server.base_url, api_key="replay",
-            prompt_version=replay.header.get("prompt_version") or RunConfig.prompt_version,
+        config = make_config(
+            "openai", model=replay.header.get("model") or "recorded", base_url=server.base_url, api_key="replay",
+            prompt_version=replay.header.get("prompt_version"),
             cache_dir=cache_dir or scratch / "cache", use_cache=cache_dir is not None, timeout=30.0,
             map_names=False,  # a recording holds the model's extractions, not its answers about names
         )

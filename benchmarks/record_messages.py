@@ -32,7 +32,7 @@ from pydantic import ValidationError
 
 from extractor.backends.openai.prompts import load_prompt
 from extractor.backends.openai.request_schema import draft_schema_text, schema_hash
-from extractor.config import DEFAULT_PROMPT_VERSION
+from extractor.backends.openai.options import DEFAULT_PROMPT_VERSION
 from extractor.pipeline.ingest import Paper, read_inputs
 from extractor.atomic import atomic_write_text
 from extractor.eval.score import read_gold

@@ -29,7 +29,21 @@ class UsageError(ExtractorError):
 
 
 class ConfigError(UsageError):
-    """Options that do not fit together (unknown backend, bad mode, missing model)."""
+    """Options that do not fit together (unknown backend, bad mode, missing model).
+
+    The message names each option as ``{name}`` with the names in ``options``: the library
+    prints the option's own name (``max_cost``), the command line its flag (``--max-cost``,
+    :meth:`naming`), so neither speaks the other's language."""
+
+    def __init__(self, message: str, options: tuple[str, ...] = ()) -> None:
+        self.message, self.options = message, options
+        super().__init__(self.naming({}))
+
+    def naming(self, names: dict[str, str]) -> str:
+        """The message with each option called by ``names`` (by its own name when absent)."""
+        if not self.options:
+            return self.message
+        return self.message.format(**{option: names.get(option, option) for option in self.options})
 
 
 class InputError(UsageError):

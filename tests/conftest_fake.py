@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor.config import RunConfig
+from extractor.config import RunConfig, make_config
 from extractor.pipeline.ingest import Paper, read_inputs
 from tests.conftest import FIXTURES
 from tests.fake_openai import FakeOpenAI
@@ -50,4 +50,4 @@ def openai_config(server: FakeOpenAI, **options: object) -> RunConfig:
         "cache_dir": Path(os.environ["EXTRACTOR_CACHE_DIR"]),
     }
     settings.update(options)
-    return RunConfig(**settings)
+    return make_config(**settings)

@@ -30,7 +30,7 @@ online, faults included, with scripted expiry and validation failure.
 Use from tests::
 
     with FakeOpenAI(latency=0.01, faults=[Fault("rate_limit", match="GANQ")]) as server:
-        config = RunConfig(backend="openai", base_url=server.base_url, api_key="test", model="m")
+        config = make_config("openai", base_url=server.base_url, api_key="test", model="m")
         ...
         assert server.requests == 3
 

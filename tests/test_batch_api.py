@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -21,9 +22,10 @@ from typer.testing import CliRunner
 
 from extractor.backends.openai.batch import BATCH_DIR, STATE_FILE, batch_line
 from extractor.cli.app import app
-from extractor.config import RunConfig
+from extractor.backends.by_name import get_backend
+from extractor.config import RunConfig, make_config
 from extractor.errors import ConfigError
-from extractor.backends.openai.estimate import estimate_run
+from extractor.pipeline.dry_run import dry_run
 from extractor.runs.files import CLAIMS_FILE
 from tests.runs import read_papers
 from extractor.pipeline.runner import run
@@ -139,7 +141,7 @@ def test_a_batch_created_but_not_recorded_is_found_not_created_again(tmp_path: P
     """A client killed between creating the batch and recording its id: the rerun finds it."""
     source = inputs(tmp_path, 2)
     config = batch_config(fake_openai)
-    estimate_run([str(source)], config)  # nothing sent: the state is written by the first real run
+    dry_run([str(source)], config)  # nothing sent: the state is written by the first real run
     fake_openai.batch_api.fail_next = 1  # the first run records a submission, then fails
     run([str(source)], tmp_path / "run", config)
     recorded = state(tmp_path / "run")
@@ -149,9 +151,9 @@ def test_a_batch_created_but_not_recorded_is_found_not_created_again(tmp_path: P
     from extractor.backends.openai.exchange import request_body
     from extractor.backends.cache import cache_key
 
-    backend = OpenAIBackend(config)
+    backend = OpenAIBackend(config.options)
     lines = b"".join(
-        batch_line(cache_key(backend.identity(), p.abstract, None), request_body("json_schema", backend.prompt.messages(p.abstract, None), config))
+        batch_line(cache_key(backend.identity(), p.abstract, None), request_body("json_schema", backend.prompt.messages(p.abstract, None), config.options))
         for p in papers
     )
     name = "input-002-round1-part1.jsonl"
@@ -207,8 +209,8 @@ def test_killed_while_polling_the_rerun_polls_the_same_batch(tmp_path: Path, fak
 
 def test_the_dry_run_prices_a_batch_at_half(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
     source = inputs(tmp_path)
-    online = estimate_run([str(source)], openai_config(fake_openai))
-    batched = estimate_run([str(source)], batch_config(fake_openai))
+    online = dry_run([str(source)], openai_config(fake_openai)).estimate
+    batched = dry_run([str(source)], batch_config(fake_openai)).estimate
     assert batched.prompt_tokens == online.prompt_tokens and batched.cost_usd == pytest.approx(online.cost_usd / 2)
     result = CliRunner().invoke(app, [
         "run", str(source), "--out", str(tmp_path / "run"), "--backend", "openai", "--model", "gpt-4o", "--batch", "--dry-run",
@@ -220,14 +222,29 @@ def test_the_dry_run_prices_a_batch_at_half(tmp_path: Path, fake_openai: FakeOpe
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"backend": "rules"}, "backend rules sends none"),
-        ({"use_cache": False}, "drop --no-cache"),
-        ({"max_cost": 1.0}, "price it first with --dry-run --batch"),
+        ({"backend": "rules"}, "is an option of backend openai; this run's is backend rules"),
+        ({"use_cache": False}, "batch keeps each answer in the cache .* it needs use_cache"),
+        ({"max_cost": 1.0}, "max_cost cannot stop a batch once it is submitted"),
     ],
 )
 def test_options_a_batch_cannot_honour_are_refused(options: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
-        RunConfig(**{"backend": "openai", "batch": True, **options})
+        get_backend(make_config(**{"backend": "openai", "base_url": "http://127.0.0.1:9/v1", "batch": True, **options}))
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--no-cache"], "--batch keeps each answer in the cache .* it needs --cache"),
+        (["--max-cost", "1"], "--max-cost cannot stop a batch once it is submitted; price it first with a dry run of the --batch"),
+    ],
+)
+def test_the_command_line_names_the_flags(tmp_path: Path, flags: list[str], message: str) -> None:
+    result = CliRunner().invoke(app, [
+        "run", str(inputs(tmp_path)), "--out", str(tmp_path / "run"), "--backend", "openai",
+        "--base-url", "http://127.0.0.1:9/v1", "--batch", *flags,
+    ])
+    assert result.exit_code == 2 and re.search(message, result.output), result.output
 
 
 def test_the_cli_names_the_batch_option(tmp_path: Path) -> None:

@@ -95,7 +95,7 @@ def test_run_openai_without_a_key_or_url(tmp_path: Path) -> None:
         app, ["run", "fixtures/abstracts", "--out", str(tmp_path / "r"), "--backend", "openai"],
         env={"OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""},
     )  # fmt: skip
-    one_line_error(result, 2, "needs OPENAI_API_KEY or a base URL")
+    one_line_error(result, 2, "needs a key (OPENAI_API_KEY) or a --base-url (or OPENAI_BASE_URL)")
 
 
 def test_leaderboard_to_an_unknown_format(demo_run: Path, tmp_path: Path) -> None:
@@ -125,8 +125,8 @@ def test_serve_local_that_cannot_start_is_one_line() -> None:
 
 
 def test_run_with_an_unknown_mode(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["run", "fixtures/abstracts", "--out", str(tmp_path / "r"), "--mode", "xml"])
-    one_line_error(result, 2, "unknown mode 'xml'")
+    result = runner.invoke(app, ["run", "fixtures/abstracts", "--out", str(tmp_path / "r"), "--backend", "openai", "--mode", "xml"])
+    one_line_error(result, 2, "--mode must be one of 'tools', 'json_schema', 'json' or 'md_json', not 'xml'")
 
 
 def test_run_with_a_prompt_version_that_does_not_exist(tmp_path: Path) -> None:

@@ -162,18 +162,18 @@ def test_a_bad_names_table_is_refused_naming_the_record() -> None:
 
 
 def test_a_dry_run_counts_the_name_requests_of_the_cached_answers(tmp_path: Path, source: Path) -> None:
-    from extractor.backends.openai.estimate import estimate_rows, estimate_run
+    from extractor.pipeline.dry_run import dry_run
 
     with FakeOpenAI(answer=answer, names={UNKNOWN: ENTRY}) as server:
         config = openai_config(server)
-        before = estimate_run([str(source)], config)
+        before = dry_run([str(source)], config).estimate
         run([str(source)], tmp_path / "run", openai_config(server, map_names=False))
-        pending = estimate_run([str(source)], config)
+        pending = dry_run([str(source)], config).estimate
         run([str(source)], tmp_path / "named", config)
-        after = estimate_run([str(source)], config)
+        after = dry_run([str(source)], config).estimate
         assert len(name_requests(server)) == 1
     assert before.names.requests == 0 and before.names.tokens_each > 0  # nothing extracted yet
     assert pending.requests == 0 and pending.names.requests == 1 and pending.names.prompt_tokens > 0
     assert pending.names.cost_usd > 0 and pending.cost_usd == pytest.approx(pending.names.cost_usd)
-    assert "1 for the new names of the cached answers" in dict(estimate_rows(pending))["name requests"]
+    assert "1 for the new names of the cached answers" in dict(pending.rows())["name requests"]
     assert after.names.requests == 0  # answered, cached

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from instructor.processing import handle_response_model
 
-from extractor.backends.openai.backend import OpenAIBackend, choose_mode, identity_for
+from extractor.backends.openai.backend import OpenAIBackend, identity_for
 from extractor.backends.openai.exchange import (
     INSTRUCTOR_MODES,
     GroundedDraft,
@@ -23,7 +23,8 @@ from extractor.backends.openai.exchange import (
 )
 from extractor.backends.openai.pricing import cost_usd, price_for
 from extractor.backends.openai.prompts import load_prompt
-from extractor.config import MODES, RunConfig
+from extractor.backends.openai.options import MODES, OpenAIOptions, choose_mode
+from extractor.config import RunConfig
 from extractor.errors import ConfigError
 from extractor.runs import Run
 from tests.runs import read_papers
@@ -69,26 +70,26 @@ def test_the_grounded_answer_keeps_its_claims_in_claims_csv(tmp_path: Path, fake
 
 
 def test_the_mode_is_chosen_for_the_endpoint_and_can_be_forced() -> None:
-    assert choose_mode(RunConfig(backend="openai")) == "tools"
-    assert choose_mode(RunConfig(backend="openai", base_url="https://api.openai.com/v1")) == "tools"
-    assert choose_mode(RunConfig(backend="openai", base_url="http://127.0.0.1:8080/v1")) == "json_schema"
-    assert choose_mode(RunConfig(backend="openai", base_url="http://127.0.0.1:8080/v1", mode="md_json")) == "md_json"
-    with pytest.raises(ConfigError, match="unknown mode 'xml'"):
-        choose_mode(RunConfig(backend="openai", mode="xml"))
+    assert choose_mode(OpenAIOptions()) == "tools"
+    assert choose_mode(OpenAIOptions(base_url="https://api.openai.com/v1")) == "tools"
+    assert choose_mode(OpenAIOptions(base_url="http://127.0.0.1:8080/v1")) == "json_schema"
+    assert choose_mode(OpenAIOptions(base_url="http://127.0.0.1:8080/v1", mode="md_json")) == "md_json"
+    with pytest.raises(ConfigError, match="mode must be one of 'tools', 'json_schema', 'json' or 'md_json', not 'xml'"):
+        OpenAIOptions.resolve({"mode": "xml"})
 
 
 def test_identity_names_everything_that_changes_the_output() -> None:
-    config = RunConfig(backend="openai", model="gpt-4o-mini", base_url="http://127.0.0.1:1/v1")
+    config = OpenAIOptions(model="gpt-4o-mini", base_url="http://127.0.0.1:1/v1")
     identity = identity_for(config)
     assert set(identity) == {
         "backend", "model", "mode", "prompt_version", "prompt_hash", "schema_hash", "temperature", "max_tokens",
     }
     assert identity["mode"] == "json_schema" and identity["prompt_version"] == "v3"
     for change in ({"model": "gpt-4o"}, {"mode": "json"}, {"temperature": 0.7}, {"max_tokens": 512}):
-        other = RunConfig(**{**vars(config), **change})
+        other = config.model_copy(update=change)
         assert identity_for(other) != identity
     # the URL is not part of it: a local server restarted on another port still hits the cache
-    assert identity_for(RunConfig(**{**vars(config), "base_url": "http://127.0.0.1:2/v1"})) == identity
+    assert identity_for(config.model_copy(update={"base_url": "http://127.0.0.1:2/v1"})) == identity
 
 
 def test_the_model_sees_the_extraction_draft_schema_without_titles() -> None:
@@ -151,7 +152,7 @@ def test_fallbacks_chain_down_to_markdown_json(
 
 @pytest.mark.parametrize("mode", MODES)
 def test_the_request_is_the_one_instructor_builds(mode: str) -> None:
-    config = RunConfig(backend="openai", model="m", base_url="http://127.0.0.1:1/v1", mode=mode, max_tokens=99)
+    config = OpenAIOptions(model="m", base_url="http://127.0.0.1:1/v1", mode=mode, max_tokens=99)
     prompt = load_prompt(config.prompt_version)
     for abstract in ("Another abstract, 83.6%.", "GANQ reaches 2.57x."):
         messages = prompt.messages(abstract, None)
@@ -185,14 +186,15 @@ def test_the_same_abstract_twice_is_sent_once(tmp_path: Path, fake_openai: FakeO
 
 
 def test_missing_settings_are_config_errors() -> None:
-    with pytest.raises(ConfigError, match="needs OPENAI_API_KEY or a base URL"):
-        OpenAIBackend(RunConfig(backend="openai", model="gpt-4o-mini"))
+    with pytest.raises(ConfigError, match=r"needs a key \(OPENAI_API_KEY\) or a base_url"):
+        OpenAIBackend(OpenAIOptions(model="gpt-4o-mini"))
     with pytest.raises(ConfigError, match="needs a model"):
-        OpenAIBackend(RunConfig(backend="openai", base_url="http://127.0.0.1:1/v1"))
+        OpenAIBackend(OpenAIOptions(base_url="http://127.0.0.1:1/v1"))
+    OpenAIBackend(OpenAIOptions(model="gpt-4o-mini"), sending=False)  # a dry run needs no endpoint
 
 
 def test_a_local_server_needs_no_key(fake_openai: FakeOpenAI) -> None:
-    backend = OpenAIBackend(RunConfig(backend="openai", model="any", base_url=fake_openai.base_url))
+    backend = OpenAIBackend(OpenAIOptions(model="any", base_url=fake_openai.base_url))
 
     async def go() -> None:
         try:
@@ -301,7 +303,7 @@ def test_the_session_pays_the_sdk_s_lazy_import_when_it_is_made() -> None:
 
     probe = (
         "import sys; from extractor import make_config; from extractor.backends.openai.session import Session; "
-        "Session(make_config('openai', 'm', 'http://127.0.0.1:1/v1', 'k'), 'json_schema'); "
+        "Session(make_config('openai', model='m', base_url='http://127.0.0.1:1/v1', api_key='k').options, 'json_schema'); "
         "print('openai.resources.chat' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True, timeout=60)

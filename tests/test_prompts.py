@@ -14,7 +14,7 @@ from extractor.backends.openai.prompts import (
     available_versions,
     load_prompt,
 )
-from extractor.config import DEFAULT_PROMPT_VERSION, RunConfig
+from extractor.backends.openai.options import DEFAULT_PROMPT_VERSION, OpenAIOptions
 from extractor.errors import ConfigError
 from extractor.eval.score import Counts, read_gold, score_attribution
 from extractor.grounding import ground, problems
@@ -35,7 +35,7 @@ def test_the_examples_are_grounded_dev_gold_papers_and_at_most_two(version: str)
 
 
 def test_v3_is_the_default_and_v1_and_v2_still_read() -> None:
-    assert DEFAULT_PROMPT_VERSION == RunConfig().prompt_version == load_prompt().version == "v3"
+    assert DEFAULT_PROMPT_VERSION == OpenAIOptions().prompt_version == load_prompt().version == "v3"
     assert {"v1", "v2", "v3"} <= set(available_versions())
 
 

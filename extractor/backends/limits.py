@@ -1,4 +1,5 @@
-"""The two limits an LLM run keeps while it sends: requests per minute, and money spent."""
+"""The limits a backend that sends requests keeps: requests in flight, requests per minute, and
+money spent."""
 
 from __future__ import annotations
 
@@ -7,6 +8,16 @@ import time
 from dataclasses import dataclass
 
 from extractor.errors import BudgetExceeded
+
+
+@dataclass(frozen=True)
+class RequestLimits:
+    """How a backend's requests are sent: this many at once, at most ``rpm`` a minute, none
+    after ``max_cost`` USD."""
+
+    concurrency: int
+    rpm: float | None = None
+    max_cost: float | None = None
 
 
 class RateLimiter:

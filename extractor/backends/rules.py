@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from extractor.backends.base import BackendResult
+from extractor.backends.rules_options import RulesOptions
 from extractor.rules import RULES_VERSION, extract
 from extractor.schema import Usage
 
@@ -11,6 +12,9 @@ class RulesBackend:
     name = "rules"
     cacheable = False  # faster to recompute than to look up
     cpu_bound = True
+
+    def __init__(self, options: RulesOptions | None = None) -> None:
+        self.workers = (options or RulesOptions()).workers
 
     def identity(self) -> dict:
         return {"backend": self.name, "rules_version": RULES_VERSION}

@@ -27,7 +27,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from extractor.errors import EXIT_FAILED, ExtractorError, SkippedLineWarning
+from extractor.errors import EXIT_FAILED, ConfigError, ExtractorError, SkippedLineWarning
 from extractor.runs.files import STORE_FILE
 from extractor.progress import Step
 from extractor.text.safe import printable
@@ -99,6 +99,22 @@ def os_error_text(error: OSError) -> str:
     return f"{where}: {reason}" if where else reason
 
 
+#: An option whose flag is not its name with dashes (``max_cost``: ``--max-cost``).
+FLAGS = {"use_cache": "--cache"}
+
+
+def flag(option: str) -> str:
+    """The command-line flag of a run option: the library names options, the command flags."""
+    return FLAGS.get(option, "--" + option.replace("_", "-"))
+
+
+def error_text(error: ExtractorError) -> str:
+    """An error as the command line says it: options called by their flags."""
+    if isinstance(error, ConfigError):
+        return error.naming({option: flag(option) for option in error.options})
+    return str(error)
+
+
 def reports_errors(command: F) -> F:
     """The command, with the package's errors and OS errors turned into one line and an exit status."""
 
@@ -109,7 +125,7 @@ def reports_errors(command: F) -> F:
             try:
                 result = command(*args, **kwargs)
             except ExtractorError as exc:
-                raise fail(str(exc), exc.exit_code) from exc
+                raise fail(error_text(exc), exc.exit_code) from exc
             except OSError as exc:
                 raise fail(os_error_text(exc)) from exc
         skipped = dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, SkippedLineWarning))

@@ -20,13 +20,8 @@ from rich.table import Table
 
 from extractor.cli.common import console as make_console
 from extractor.cli.common import line, progress_bars
-from extractor.config import (
-    MODES,
-    RunConfig,
-    make_config,
-    parse_shard,
-    resolve_backend,
-)
+from extractor.backends.openai.options import MODES, OpenAIOptions
+from extractor.config import make_config, parse_shard, resolve_backend
 from extractor.text.counting import counted
 
 if TYPE_CHECKING:
@@ -34,6 +29,11 @@ if TYPE_CHECKING:
 
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1
+
+
+def _default(option: str) -> object:
+    """The openai backend's default for an option, as its help shows it."""
+    return OpenAIOptions.model_fields[option].default
 
 RUN_EXAMPLES = """
 Examples:
@@ -107,24 +107,24 @@ def run_command(
     model: Annotated[Optional[str], typer.Option(help="Model name for the openai backend.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint (or OPENAI_BASE_URL).")] = None,
     mode: Annotated[Optional[str], typer.Option(help=f"Structured-output mode: {'|'.join(MODES)} (default: chosen for the endpoint).")] = None,
-    concurrency: Annotated[int, typer.Option(min=1, show_default=False, help="Requests in flight at once (default: 8).")] = 8,
-    timeout: Annotated[Optional[float], typer.Option(min=0.1, help=f"Seconds to wait for one answer (default: {RunConfig.timeout:g}).")] = None,
-    max_retries: Annotated[Optional[int], typer.Option(min=0, help=f"Retries of a request after 429, 5xx, timeouts (default: {RunConfig.max_retries}).")] = None,
-    max_tokens: Annotated[Optional[int], typer.Option(min=1, help=f"Longest answer, in tokens (default: {RunConfig.max_tokens}).")] = None,
+    concurrency: Annotated[Optional[int], typer.Option(min=1, help=f"Requests in flight at once (default: {_default('concurrency')}).")] = None,
+    timeout: Annotated[Optional[float], typer.Option(min=0.1, help=f"Seconds to wait for one answer (default: {_default('timeout'):g}).")] = None,
+    max_retries: Annotated[Optional[int], typer.Option(min=0, help=f"Retries of a request after 429, 5xx, timeouts (default: {_default('max_retries')}).")] = None,
+    max_tokens: Annotated[Optional[int], typer.Option(min=1, help=f"Longest answer, in tokens (default: {_default('max_tokens')}).")] = None,
     rpm: Annotated[Optional[float], typer.Option(help="At most this many requests per minute.")] = None,
     max_cost: Annotated[Optional[float], typer.Option(help="Stop sending new requests once this many USD are spent.")] = None,
     cache_dir: Annotated[Optional[Path], typer.Option(help="Cache directory (default: the user cache dir).")] = None,
-    cache: Annotated[bool, typer.Option("--cache/--no-cache", show_default=False, help="Read and write the response cache (default: --cache).")] = True,
+    cache: Annotated[Optional[bool], typer.Option("--cache/--no-cache", show_default=False, help="Read and write the response cache (default: --cache).")] = None,
     max_chars: Annotated[Optional[int], typer.Option(help="Longest abstract accepted, in characters.")] = None,
-    prompt_version: Annotated[Optional[str], typer.Option(help=f"Prompt templates to use, prompts/<version>/ (default: {RunConfig.prompt_version}).")] = None,
+    prompt_version: Annotated[Optional[str], typer.Option(help=f"Prompt templates to use, prompts/<version>/ (default: {_default('prompt_version')}).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (the summary and failures are still printed).")] = False,
     workers: Annotated[Optional[int], typer.Option(min=1, help="Processes for the rules backend (default: this machine's cores).")] = None,
     shard: Annotated[Optional[str], typer.Option(help="K/N: extract only the K-th of N shares of the papers (by abstract), for N machines; merge with `extractor leaderboard`.")] = None,
     leaderboard: Annotated[bool, typer.Option("--leaderboard/--no-leaderboard", show_default=False, help="Write leaderboard.xlsx into the run directory (default: --leaderboard).")] = True,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Count the requests, tokens and cost of the openai backend; send nothing.")] = False,
-    batch: Annotated[bool, typer.Option("--batch", help="Send the requests through the OpenAI Batch API (half price, answers within 24 h); rerun the same command to resume.")] = False,
-    batch_poll: Annotated[Optional[float], typer.Option(min=0.01, help=f"Seconds between two looks at a pending batch (default: {RunConfig.batch_poll:g}).")] = None,
-    map_names: Annotated[bool, typer.Option("--map-names/--no-map-names", show_default=False, help="openai: after extraction, map each benchmark or metric name the registry does not know to a registry entry or none, one cached request per name (default: --map-names).")] = True,
+    batch: Annotated[Optional[bool], typer.Option("--batch", show_default=False, help="Send the requests through the OpenAI Batch API (half price, answers within 24 h); rerun the same command to resume.")] = None,
+    batch_poll: Annotated[Optional[float], typer.Option(min=0.01, help=f"Seconds between two looks at a pending batch (default: {_default('batch_poll'):g}).")] = None,
+    map_names: Annotated[Optional[bool], typer.Option("--map-names/--no-map-names", show_default=False, help="openai: after extraction, map each benchmark or metric name the registry does not know to a registry entry or none, one cached request per name (default: --map-names).")] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run in --out even when it was made from other inputs (its corrections are kept).")] = False,
 ) -> None:
     """Extract methods, models, benchmarks and grounded claims from abstracts."""
@@ -134,23 +134,20 @@ def run_command(
     check_request(inputs, out)
     _, reason = resolve_backend(backend, base_url, None)
     config = make_config(
-        backend, model, base_url, None,
+        backend, model=model, base_url=base_url,
         mode=mode, concurrency=concurrency, rpm=rpm, max_cost=max_cost,
         timeout=timeout, max_retries=max_retries, max_tokens=max_tokens,
         cache_dir=cache_dir, use_cache=cache, max_chars=max_chars, prompt_version=prompt_version,
         batch=batch, batch_poll=batch_poll, map_names=map_names,
         workers=workers, shard=parse_shard(shard) if shard else None,
     )
-    console.print(line((reason, "bold"), f", model {config.model}" if config.model else ""))
+    chosen = getattr(config.options, "model", None)
+    console.print(line((reason, "bold"), f", model {chosen}" if chosen else ""))
     if dry_run:
-        from extractor.backends.openai.estimate import (  # loads openai, instructor and tiktoken
-            estimate_rows,
-            estimate_run,
-        )
+        from extractor.pipeline.dry_run import dry_run as count  # loads openai, instructor and tiktoken
 
-        estimate = estimate_run(inputs, config)
         table = Table("dry run: nothing sent", "estimate", show_header=True)
-        for row in estimate_rows(estimate):
+        for row in count(inputs, config).rows():
             table.add_row(*row)
         make_console(stderr=False).print(table)
         raise typer.Exit(EXIT_OK)

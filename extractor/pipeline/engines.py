@@ -9,8 +9,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Protocol
 
-from extractor.backends.base import Backend, BackendResult
-from extractor.config import RunConfig
+from extractor.backends.base import BackendResult, RequestBackend
 from extractor.errors import BackendError, BudgetExceeded
 from extractor.backends.cache import ExtractionCache, cache_key
 from extractor.pipeline.finish import Failure, finish
@@ -39,27 +38,28 @@ class Engine(Protocol):
 
 
 class BackendEngine:
-    """Any backend on this event loop: ``concurrency`` requests at once, cache, rate and cost caps.
-    With ``answered`` (the Batch API's answers by cache key) nothing is sent online: a paper's
-    answer is the batch's, else the cache's."""
+    """A backend that sends requests, on this event loop, within its limits: ``concurrency``
+    requests at once, the rate and cost caps; with the cache. With ``answered`` (a batch's
+    answers by cache key) nothing is sent online: a paper's answer is the batch's, else the
+    cache's."""
 
     batch = 1
 
     def __init__(
         self,
-        backend: Backend,
-        config: RunConfig,
+        backend: RequestBackend,
         cache: ExtractionCache | None,
         answered: dict[str, BackendResult | BackendError] | None = None,
     ) -> None:
-        self.window = 2 * config.concurrency  # the next papers are ready when a slot frees
+        limits = backend.limits
+        self.window = 2 * limits.concurrency  # the next papers are ready when a slot frees
         self._answered = answered
         self._backend = backend
         self._identity = backend.identity()
         self._cache = cache if backend.cacheable else None
-        self._semaphore = asyncio.Semaphore(config.concurrency)
-        self._limiter = RateLimiter(config.rpm)
-        self._spend = Spend(config.max_cost)
+        self._semaphore = asyncio.Semaphore(limits.concurrency)
+        self._limiter = RateLimiter(limits.rpm)
+        self._spend = Spend(limits.max_cost)
 
     async def _obtain(self, paper: Paper) -> BackendResult:
         key = cache_key(self._identity, paper.abstract, paper.title)

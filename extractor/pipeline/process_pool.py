@@ -67,16 +67,16 @@ def _worker_lines(works: list[Work]) -> list[tuple[int, str]]:
 
 
 class PoolEngine:
-    """A CPU-bound backend in ``config.workers`` processes (started once the run passes
-    :data:`POOL_AFTER` papers), or in this one."""
+    """A CPU-bound backend in its ``workers`` processes (started once the run passes
+    :data:`POOL_AFTER` papers), or in this one; each worker builds the backend from ``config``."""
 
     batch = POOL_BATCH
 
     def __init__(self, backend: CpuBoundBackend, config: RunConfig) -> None:
         self._backend = backend
         self._config = config
-        self._workers = config.workers
-        self.window = POOL_BATCH * 4 * config.workers
+        self._workers = backend.workers
+        self.window = POOL_BATCH * 4 * backend.workers
         self._pool: ProcessPoolExecutor | None = None
         self._sent = 0
 

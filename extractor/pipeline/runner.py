@@ -7,11 +7,11 @@ Running the same command again takes every paper the journal already has and doe
 At the end ``papers.jsonl`` (input order), ``claims.csv`` and ``run.json`` are written from
 the journal.
 
-A CPU-bound backend (the rules) runs in ``config.workers`` processes once a run is big enough
-to pay for starting them (:mod:`.process_pool`); an LLM backend runs ``config.concurrency``
-requests at once on one event loop (:mod:`.engines`, with the limits of :mod:`extractor.backends.limits`).
-After an openai run's extraction, the names the registry does not know are mapped, one request
-per name (:mod:`extractor.backends.openai.name_mapping`), before ``run.json`` is written.
+A CPU-bound backend (the rules) runs in its ``workers`` processes once a run is big enough to
+pay for starting them (:mod:`.process_pool`); a backend that sends requests runs them on one
+event loop within its limits (:mod:`.engines`). The optional steps a backend may have
+(:mod:`extractor.backends.base`) are asked for here: a batch's round before the stream, and
+after extraction the names the registry does not know, mapped before ``run.json`` is written.
 """
 
 from __future__ import annotations
@@ -23,30 +23,36 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
-from extractor.backends.base import Backend, BackendResult, CpuBoundBackend
+from extractor.backends.base import (
+    Backend,
+    BackendResult,
+    BatchBackend,
+    BatchPaper,
+    CpuBoundBackend,
+    NameMappingBackend,
+    RequestBackend,
+)
 from extractor.backends.by_name import get_backend
+from extractor.backends.cache import ExtractionCache, cache_key
 from extractor.config import RunConfig
 from extractor.errors import BackendError, NoInputError
-from extractor.backends.cache import ExtractionCache, cache_key
 from extractor.pipeline.dedupe import Deduper, abstract_hash, in_shard
 from extractor.pipeline.engines import BackendEngine, Engine, Work
 from extractor.pipeline.finish import finish, fingerprint, reused
+from extractor.pipeline.guard import check_request, hold_run_dir, input_paths
 from extractor.pipeline.ingest import Paper, count_records, paper_id, read_inputs
-from extractor.runs.journal import Entry, Journal
 from extractor.pipeline.process_pool import PoolEngine
 from extractor.runs.corrections import read_history
 from extractor.runs.files import CLAIMS_FILE, NAMES_FILE, PAPERS_FILE, REVIEWED_CLAIMS_FILE, RUN_LEADERBOARD, STORE_FILE
+from extractor.runs.journal import Entry, Journal
 from extractor.runs.names import reviewer_words
 from extractor.runs.run import Run
 from extractor.runs.writer import RunWriter
-from extractor.pipeline.guard import check_request, hold_run_dir, input_paths
 from extractor.schema import PaperResult, Source, Usage
 from extractor.version import __version__
 
-if TYPE_CHECKING:
-    from extractor.backends.openai.name_mapping import NamesReport
 
 #: Called with the journal header of each paper as it finishes (``ok``, ``usage``, ``id``, ``error``).
 ResultCallback = Callable[[dict], None]
@@ -87,19 +93,17 @@ def _engine(
     """The engine a backend runs in: worker processes for a CPU-bound one, else this loop."""
     if backend.cpu_bound:
         return PoolEngine(cast(CpuBoundBackend, backend), config)
-    return BackendEngine(backend, config, cache, answered)
+    return BackendEngine(cast(RequestBackend, backend), cache, answered)
 
 
 async def batch_answers(
-    inputs: list[str], config: RunConfig, backend: Backend, cache: ExtractionCache | None, journal: Journal,
+    inputs: list[str], config: RunConfig, backend: BatchBackend, cache: ExtractionCache | None, journal: Journal,
     out_dir: Path, on_batch: BatchCallback | None,
 ) -> dict[str, BackendResult | BackendError]:
-    """The Batch API's answers, by cache key, for every distinct abstract of this shard that
-    neither the journal nor the cache has; each is cached the moment it is validated. (A batch
-    is one file of requests: these papers are held in memory while it is made and read.)"""
-    from extractor.backends.openai.batch import BatchPaper
-
-    identity = backend.identity()
+    """A batch's answers, by cache key, for every distinct abstract of this shard that neither
+    the journal nor the cache has; each is cached the moment it is validated. (A batch is one
+    file of requests: these papers are held in memory while it is made and read.)"""
+    identity = backend.identity()  # type: ignore[attr-defined]
     wanted: dict[str, BatchPaper] = {}
     for position, paper, digest, first in admitted(inputs, config.max_chars, out_dir):
         if paper.error or first != position or not in_shard(paper, digest, config.shard):
@@ -110,7 +114,7 @@ async def batch_answers(
     if not wanted:
         return {}
     store = cache.put if cache is not None else (lambda key, result: None)
-    return await backend.extract_batch(list(wanted.values()), out_dir, store, on_batch)  # type: ignore[attr-defined]
+    return await backend.extract_batch(list(wanted.values()), out_dir, store, on_batch)
 
 
 class _Stream:
@@ -243,11 +247,10 @@ async def _extract(
     inputs: list[str], config: RunConfig, backend: Backend, cache: ExtractionCache | None, journal: Journal,
     out_dir: Path, on_result: ResultCallback | None, on_batch: BatchCallback | None,
 ) -> tuple[int, int]:
-    """The Batch API's round first when asked for, then the stream; (records read, resumed)."""
+    """A batch's round first when the backend sends one, then the stream; (records read, resumed)."""
     try:
-        answered = (
-            await batch_answers(inputs, config, backend, cache, journal, out_dir, on_batch) if config.batch else None
-        )
+        batching = isinstance(backend, BatchBackend) and backend.batching
+        answered = await batch_answers(inputs, config, backend, cache, journal, out_dir, on_batch) if batching else None
     except BaseException:
         await backend.aclose()
         raise
@@ -279,7 +282,7 @@ def extract(abstract: str, title: str | None = None, config: RunConfig | None = 
     """Extract one abstract (offline rules unless ``config`` says otherwise), grounded."""
     config = config or RunConfig()
     paper = Paper(id=paper_id(abstract), abstract=abstract.strip(), title=title, source=Source(file="<python>"))
-    engine = BackendEngine(get_backend(config), config, None)
+    engine = _engine(get_backend(config), config, None, None)
 
     async def go() -> list[tuple[int, str]]:
         try:
@@ -339,7 +342,7 @@ def _run(
             raise NoInputError(_NO_INPUT.format(", ".join(inputs)))
         tally = _Tally()
         writer = RunWriter(out_dir)
-        asking = backend.name == "openai" and config.map_names
+        asking = isinstance(backend, NameMappingBackend) and backend.maps_names
         names: list[tuple[str, str]] = []
         try:
             for entry in journal.entries(count):
@@ -350,7 +353,7 @@ def _run(
         except BaseException:
             writer.abandon()
             raise
-        report = _map_names(out_dir, config, backend, names, cache, tally) if asking else None
+        report = _map_names(out_dir, backend, names, cache, tally) if asking else None
         info = run_info(config, backend, tally, started, inputs, resumed)
         if report is not None:
             info["names"] = report.summary()
@@ -373,15 +376,13 @@ def claim_names(paper_line: str) -> list[tuple[str, str]]:
 
 
 def _map_names(
-    out_dir: Path, config: RunConfig, backend: Backend, names: list[tuple[str, str]], cache: ExtractionCache | None,
-    tally: _Tally,
-) -> NamesReport:
-    """The names step of an LLM run (:mod:`extractor.backends.openai.name_mapping`), its usage added to the run's."""
-    from extractor.backends.openai.name_mapping import map_names
-
+    out_dir: Path, backend: NameMappingBackend, names: list[tuple[str, str]], cache: ExtractionCache | None, tally: _Tally,
+) -> Any:
+    """The backend's names step, after extraction, its usage added to the run's; the names a
+    reviewer of the run has spoken about are settled, not asked."""
     words = reviewer_words(read_history(out_dir / STORE_FILE))
     settled = {(kind, key) for kind, table in words.items() for key in table}
-    report = map_names(out_dir, config, backend.report()["mode_used"], names, settled, cache, tally.usage.cost_usd)
+    report = backend.map_names(out_dir, names, settled, cache, tally.usage.cost_usd)
     tally.usage += report.usage
     return report
 

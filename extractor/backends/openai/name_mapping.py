@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from extractor.catalog.candidates import candidates
 from extractor.catalog.normalize import normalize_benchmark, normalize_metric
 from extractor.catalog.registry import fold_key
-from extractor.config import RunConfig
+from extractor.backends.openai.options import OpenAIOptions
 from extractor.errors import BackendError, BudgetExceeded
 from extractor.backends.cache import ExtractionCache, names_key
 from extractor.backends.limits import RateLimiter, Spend
@@ -86,7 +86,7 @@ class NamesReport:
 
 
 def map_names(
-    out_dir: Path, config: RunConfig, mode: str, names: Iterable[tuple[str, str]], settled: set[tuple[str, str]],
+    out_dir: Path, config: OpenAIOptions, mode: str, names: Iterable[tuple[str, str]], settled: set[tuple[str, str]],
     cache: ExtractionCache | None, spent: float,
 ) -> NamesReport:
     """Ask about every new name of the run, record the answers in ``names.json``; ``spent`` is
@@ -106,7 +106,7 @@ def map_names(
 
 
 async def _answers(
-    questions: list[Question], config: RunConfig, mode: str, prompt: NamesPrompt, cache: ExtractionCache | None, spend: Spend,
+    questions: list[Question], config: OpenAIOptions, mode: str, prompt: NamesPrompt, cache: ExtractionCache | None, spend: Spend,
     report: NamesReport,
 ) -> list[NameAnswer]:
     from extractor.backends.openai.name_requests import name_request, read_name_answer

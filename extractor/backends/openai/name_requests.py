@@ -23,7 +23,7 @@ from pydantic import Field, create_model
 
 from extractor.backends.openai.exchange import CUT_OFF, INSTRUCTOR_MODES, PARSE_ERRORS, mode_parser
 from extractor.backends.openai.prompts import PROMPTS_DIR
-from extractor.config import RunConfig
+from extractor.backends.openai.options import OpenAIOptions
 from extractor.errors import ConfigError
 from extractor.text.hashing import content_hash
 
@@ -70,7 +70,7 @@ def answer_model(candidates: tuple[str, ...]) -> type:
     )
 
 
-def name_request(mode: str, messages: list[dict], candidates: tuple[str, ...], config: RunConfig) -> dict[str, Any]:
+def name_request(mode: str, messages: list[dict], candidates: tuple[str, ...], config: OpenAIOptions) -> dict[str, Any]:
     """The Chat Completions body of one name request in this mode, as instructor builds it."""
     _, body = handle_response_model(answer_model(candidates), mode=INSTRUCTOR_MODES[mode], messages=list(messages))
     return {**body, "model": config.model, "temperature": config.temperature, "max_tokens": ANSWER_TOKENS}

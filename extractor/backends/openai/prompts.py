@@ -21,7 +21,7 @@ from importlib.resources import files
 from pathlib import Path
 from string import Template
 
-from extractor.config import DEFAULT_PROMPT_VERSION
+from extractor.backends.openai.options import DEFAULT_PROMPT_VERSION
 from extractor.errors import ConfigError
 from extractor.schema import ExtractionDraft
 from extractor.text.hashing import content_hash

@@ -31,7 +31,7 @@ from extractor.backends.openai.exchange import (
     request_body,
 )
 from extractor.backends.openai.pricing import cost_usd
-from extractor.config import RunConfig
+from extractor.backends.openai.options import OpenAIOptions
 from extractor.errors import BackendError
 from extractor.grounding import Checked
 from extractor.schema import Usage
@@ -195,7 +195,7 @@ def _split_query(url: str | None) -> tuple[str | None, dict[str, str]]:
     return urlunsplit(parts._replace(query="")), dict(parse_qsl(parts.query, keep_blank_values=True))
 
 
-def open_client(config: RunConfig, max_retries: int = 0) -> tuple[AsyncOpenAI, str]:
+def open_client(config: OpenAIOptions, max_retries: int = 0) -> tuple[AsyncOpenAI, str]:
     """The SDK client for the configured endpoint, and the endpoint's URL as it may be written
     (credentials redacted). A query in the base URL (``?key=...``) is sent as the query of every
     request: left inside the base URL, the SDK would append each request's path after it."""
@@ -214,7 +214,7 @@ def open_client(config: RunConfig, max_retries: int = 0) -> tuple[AsyncOpenAI, s
 class Session:
     """One endpoint for one run: the client, the current mode and the fallbacks taken."""
 
-    def __init__(self, config: RunConfig, mode: str) -> None:
+    def __init__(self, config: OpenAIOptions, mode: str) -> None:
         self.config = config
         self.mode = mode
         self.fallbacks: list[Fallback] = []
