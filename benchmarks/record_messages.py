@@ -1,19 +1,23 @@
-"""Record a capable model's answers for a gold set: write the messages, then assemble the answers.
+"""Record a capable model's answers for a gold set or an abstracts file: write the messages, then assemble the answers.
 
     python benchmarks/record_messages.py messages dev /tmp/rec-dev [--prompt v2]
+    python benchmarks/record_messages.py messages crosspaper /tmp/rec-cp --abstracts fixtures/crosspaper/abstracts.jsonl
     python benchmarks/record_messages.py assemble /tmp/rec-dev --model "NAME" [--out fixtures/recorded/dev.jsonl]
     python benchmarks/record_messages.py rejections fixtures/recorded/dev.jsonl
 
-``messages`` writes, for each paper of a gold set (names in ``fixtures/gold/sets.json``; dev
-without the prompt's own example papers), ``<id>.messages.json``: exactly what ``extractor run
---backend openai`` sends (the system and user messages of the project's prompt code, and the
-JSON Schema the answer is bound to), so whoever answers sees nothing else, and ``recording.json``
-(set, prompt version and hash, schema hash). The answerer writes ``<id>.answer.json`` beside each:
-the JSON object, as the model wrote it.
+``messages`` writes, for each paper of a gold set (names in ``fixtures/gold/sets.json``), or with
+``--abstracts FILE`` for each paper of an abstracts file that has no gold (in file order, under
+the name given, which must not be a gold set's), always without the prompt's own example papers
+(dev holds two), ``<id>.messages.json``: exactly what ``extractor run --backend openai`` sends
+(the system and user messages of the project's prompt code, and the JSON Schema the answer is
+bound to), so whoever answers sees nothing else, and ``recording.json`` (set, prompt version and
+hash, schema hash). The answerer writes ``<id>.answer.json`` beside each: the JSON object, as the
+model wrote it.
 
 ``rejections`` grounds a recording's answers in their abstracts and counts what grounding drops:
 "of N recorded claims, M rejected; K of those were right" (right: the paper's gold has a claim of
-that value), each drop listed with its reason; clearings of an attribution are counted apart.
+that value), each drop listed with its reason; clearings of an attribution are counted apart. It
+needs the set's gold, so it reads recordings of gold sets only.
 
 ``assemble`` validates every answer against the schema (the pydantic model the schema is made
 from) and writes the recording (format in ``fixtures/recorded/README.md``) atomically; a missing
@@ -47,32 +51,56 @@ RECORDED = ROOT / "fixtures" / "recorded"
 HEADER = "recording.json"
 
 
+def gold_sets() -> dict[str, dict]:
+    return {spec["name"]: spec for spec in json.loads(SETS.read_text(encoding="utf-8"))}
+
+
 def gold_set(name: str) -> dict:
-    specs = {spec["name"]: spec for spec in json.loads(SETS.read_text(encoding="utf-8"))}
+    specs = gold_sets()
     if name not in specs:
         raise SystemExit(f"unknown gold set {name!r}; choose one of {', '.join(specs)}")
     return specs[name]
 
 
 def set_papers(name: str, prompt_version: str) -> list[Paper]:
-    """The set's papers in gold order, without the prompt's example papers (a model shown a
-    paper's answer in its prompt would be scored on a copy)."""
+    """The set's papers in gold order, without the prompt's example papers."""
     spec = gold_set(name)
     gold_ids = [json.loads(line)["id"] for line in (ROOT / spec["gold"]).read_text(encoding="utf-8").splitlines() if line.strip()]
-    examples = load_prompt(prompt_version).examples
-    shown = {e.id for e in examples} | {abstract_key(e.abstract) for e in examples}
     papers = {p.id: p for p in read_inputs([str(ROOT / spec["abstracts"])]) if not p.error}
     missing = [i for i in gold_ids if i not in papers]
     if missing:
         raise SystemExit(f"{name}: gold papers without an abstract in {spec['abstracts']}: {', '.join(missing)}")
-    return [papers[i] for i in gold_ids if i not in shown and abstract_key(papers[i].abstract) not in shown]
+    return not_shown([papers[i] for i in gold_ids], prompt_version)
 
 
-def write_messages(name: str, directory: Path, prompt_version: str) -> int:
+def file_papers(path: Path, prompt_version: str) -> list[Paper]:
+    """An abstracts file's papers in file order, for a set with no gold: every paper must read
+    and have its own id; the prompt's example papers are left out as for a gold set."""
+    papers = list(read_inputs([str(path)]))
+    unread = [f"{p.id} ({p.error})" for p in papers if p.error]
+    if unread:
+        raise SystemExit(f"{path}: papers that cannot be read: {', '.join(unread)}")
+    ids = [p.id for p in papers]
+    if len(set(ids)) != len(ids):
+        raise SystemExit(f"{path}: ids used twice: {', '.join(sorted({i for i in ids if ids.count(i) > 1}))}")
+    return not_shown(papers, prompt_version)
+
+
+def not_shown(papers: list[Paper], prompt_version: str) -> list[Paper]:
+    """The papers without the prompt's example papers (a model shown a paper's answer in its
+    prompt would be scored on a copy)."""
+    examples = load_prompt(prompt_version).examples
+    shown = {e.id for e in examples} | {abstract_key(e.abstract) for e in examples}
+    return [p for p in papers if p.id not in shown and abstract_key(p.abstract) not in shown]
+
+
+def write_messages(name: str, directory: Path, prompt_version: str, abstracts: Path | None = None) -> int:
     prompt = load_prompt(prompt_version)
     schema = json.loads(draft_schema_text())
+    if abstracts and name in gold_sets():
+        raise SystemExit(f"{name!r} is a gold set's name; give the abstracts file's recording a name of its own")
+    papers = file_papers(abstracts, prompt_version) if abstracts else set_papers(name, prompt_version)
     directory.mkdir(parents=True, exist_ok=True)
-    papers = set_papers(name, prompt_version)
     for paper in papers:
         record = {
             "id": paper.id,
@@ -162,8 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     write = commands.add_parser("messages", help="write each paper's messages into a directory")
-    write.add_argument("set", help="a gold set's name in fixtures/gold/sets.json")
+    write.add_argument("set", help="a gold set's name in fixtures/gold/sets.json, or with --abstracts the recording's name")
     write.add_argument("directory", type=Path)
+    write.add_argument("--abstracts", type=Path, help="an abstracts file with no gold: its papers, under the name SET")
     write.add_argument("--prompt", default=DEFAULT_PROMPT_VERSION, help="prompt version (prompts/<version>/)")
     build = commands.add_parser("assemble", help="validate the answers and write fixtures/recorded/<set>.jsonl")
     build.add_argument("directory", type=Path)
@@ -177,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         print(count_rejections(args.recording))
         return 0
     if args.command == "messages":
-        count = write_messages(args.set, args.directory, args.prompt)
+        count = write_messages(args.set, args.directory, args.prompt, args.abstracts)
         print(f"{args.directory}: {count} papers' messages; answer each in <id>.answer.json")
         return 0
     return assemble(args.directory, args.model, args.out, args.date)

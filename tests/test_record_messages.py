@@ -70,3 +70,37 @@ def test_rejections_counts_what_grounding_drops(tmp_path: Path) -> None:
     claims = len(paper["answer"]["claims"])
     assert report[0] == f"dev.jsonl: of {claims} recorded claims, 1 rejected; 0 of those were right; 0 attributions cleared"
     assert report[1].startswith(f"  rejected {paper['id']} (not in gold): 97.3 ")
+
+
+def test_an_abstracts_file_without_gold_is_recorded_in_file_order_and_assembled(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    example = load_prompt("v3").examples[0]
+    papers = [
+        {"id": "cp-002", "title": "Second", "abstract": "Our model reaches 81.2% top-1 accuracy on ImageNet.", "benchmarks": ["ImageNet"]},
+        {"id": "cp-001", "title": "First", "abstract": "We obtain 28.4 BLEU on WMT14 English-German.", "part": "held-out"},
+        {"id": "cp-003", "title": "Shown", "abstract": example.abstract},
+    ]
+    abstracts = tmp_path / "abstracts.jsonl"
+    abstracts.write_text("".join(json.dumps(p) + "\n" for p in papers))
+    directory = tmp_path / "messages"
+    assert record_messages.main(["messages", "cross", str(directory), "--abstracts", str(abstracts), "--prompt", "v3"]) == 0
+    header = json.loads((directory / "recording.json").read_text())
+    assert header["set"] == "cross" and header["papers"] == ["cp-002", "cp-001"]
+    assert sorted(p.name for p in directory.glob("*.messages.json")) == ["cp-001.messages.json", "cp-002.messages.json"]
+    record = json.loads((directory / "cp-001.messages.json").read_text())
+    assert record["messages"] == load_prompt("v3").messages(papers[1]["abstract"], "First")
+    assert record["abstract_hash"] == abstract_key(papers[1]["abstract"])
+    (directory / "cp-002.answer.json").write_text('{"claims": []}')
+    (directory / "cp-001.answer.json").write_text('{"claims": []}')
+    out = tmp_path / "cross.jsonl"
+    assert record_messages.main(["assemble", str(directory), "--model", "m", "--out", str(out)]) == 0
+    replay = Replay.read(out)
+    assert replay.header["set"] == "cross" and replay.header["papers"] == 2
+    assert "2 answers, 0 missing or invalid" in capsys.readouterr().out
+
+
+def test_an_abstracts_file_may_not_take_a_gold_sets_name(tmp_path: Path) -> None:
+    abstracts = tmp_path / "abstracts.jsonl"
+    abstracts.write_text(json.dumps({"id": "a", "title": "T", "abstract": "We reach 90% accuracy on CIFAR-10."}) + "\n")
+    with pytest.raises(SystemExit, match="gold set's name"):
+        record_messages.main(["messages", "dev", str(tmp_path / "m"), "--abstracts", str(abstracts)])
+    assert not (tmp_path / "m").exists()
