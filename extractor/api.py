@@ -3,11 +3,13 @@ users get what ``extractor run`` writes."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 from extractor.config import RunConfig
-from extractor.runs.files import REVIEWED_CLAIMS_FILE, RUN_LEADERBOARD
+from extractor.atomic import atomic_write_text
+from extractor.runs.files import REVIEWED_CLAIMS_FILE, REVIEWED_STAMP, RUN_LEADERBOARD
 from extractor.runs.run import Run
 from extractor.runs.writer import write_claims
 from extractor.pipeline.runner import BatchCallback, ResultCallback, RunSummary
@@ -35,14 +37,17 @@ def write_reviewed_claims(run: Run) -> str:
     corrections applied (a rejected claim is left out, an added one is in); what was written."""
     from extractor.review import reviewed_papers  # loads openpyxl
 
+    mark = run.corrections_mark()
     path = run.file(REVIEWED_CLAIMS_FILE)
     count = write_claims(path, (paper for paper, _ in reviewed_papers(run)))
+    atomic_write_text(run.file(REVIEWED_STAMP), json.dumps(mark) + "\n")  # last: the files now carry the mark
     return f"reviewed claims: {counted(count, 'claim')} -> {path}"
 
 
 def refresh_reviewed_files(run: Run, step: Step = silent) -> list[str]:
-    """After corrections were recorded: the run's files that carry them, rewritten
-    (``claims.reviewed.csv``, and ``leaderboard.xlsx`` when the run wrote one)."""
+    """After corrections were recorded (or when :meth:`Run.files_behind`): the run's files that
+    carry them, rewritten (``claims.reviewed.csv``, and ``leaderboard.xlsx`` when the run wrote
+    one), the mark of the corrections they carry last."""
     if run.file(RUN_LEADERBOARD).exists():
         return write_leaderboard(run, step)
     return [write_reviewed_claims(run)]

@@ -91,7 +91,7 @@ def apply_command(
         f"{counted(len(report.conflicts), 'conflict')}"
         + (f" (batch {report.batch_id} in {report.store})" if report.batch_id else " (nothing recorded)")
     ))
-    if report.batch_id:
+    if report.batch_id or run.files_behind():  # an earlier apply may have stopped before the files
         from extractor.api import refresh_reviewed_files
 
         with progress_bars() as step:

@@ -58,6 +58,8 @@ def _other_run(out_dir: Path, inputs: list[str]) -> str | None:
         recorded, current = info["inputs"], inputs
     else:
         return None  # a first run stopped before run.json: the same command resumes it
+    if not isinstance(recorded, list) or not all(isinstance(name, str) for name in recorded):
+        return None  # a damaged run.json says nothing: the journal's identity decides what is kept
     if recorded == current:
         return None
     reviewed = (out_dir / STORE_FILE).exists()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ from extractor.backends.base import (
 from extractor.backends.by_name import get_backend
 from extractor.backends.cache import ExtractionCache, cache_key
 from extractor.config import RunConfig
-from extractor.errors import BackendError, NoInputError
+from extractor.errors import BackendError, NoInputError, StoreError
 from extractor.pipeline.dedupe import Deduper, abstract_hash, in_shard
 from extractor.pipeline.engines import BackendEngine, Engine, Work
 from extractor.pipeline.finish import finish, fingerprint, reused
@@ -45,7 +46,15 @@ from extractor.pipeline.guard import check_request, hold_run_dir, input_paths
 from extractor.pipeline.ingest import Paper, count_records, paper_id, read_inputs
 from extractor.pipeline.process_pool import PoolEngine
 from extractor.runs.corrections import read_history
-from extractor.runs.files import CLAIMS_FILE, NAMES_FILE, PAPERS_FILE, REVIEWED_CLAIMS_FILE, RUN_LEADERBOARD, STORE_FILE
+from extractor.runs.files import (
+    CLAIMS_FILE,
+    NAMES_FILE,
+    PAPERS_FILE,
+    REVIEWED_CLAIMS_FILE,
+    REVIEWED_STAMP,
+    RUN_LEADERBOARD,
+    STORE_FILE,
+)
 from extractor.runs.journal import Entry, Journal
 from extractor.runs.names import reviewer_words
 from extractor.runs.run import Run
@@ -53,6 +62,8 @@ from extractor.runs.writer import RunWriter
 from extractor.schema import PaperResult, Source, Usage
 from extractor.version import __version__
 
+
+log = logging.getLogger(__name__)
 
 #: Called with the journal header of each paper as it finishes (``ok``, ``usage``, ``id``, ``error``).
 ResultCallback = Callable[[dict], None]
@@ -380,7 +391,11 @@ def _map_names(
 ) -> Any:
     """The backend's names step, after extraction, its usage added to the run's; the names a
     reviewer of the run has spoken about are settled, not asked."""
-    words = reviewer_words(read_history(out_dir / STORE_FILE))
+    try:
+        words = reviewer_words(read_history(out_dir / STORE_FILE))
+    except StoreError as exc:  # the run's outputs come first; the names are asked without the reviewers' word
+        log.warning("warning: %s; names the reviewers settled are asked again", exc)
+        words = {}
     settled = {(kind, key) for kind, table in words.items() for key in table}
     report = backend.map_names(out_dir, names, settled, cache, tally.usage.cost_usd)
     tally.usage += report.usage
@@ -395,6 +410,7 @@ RUN_FILES = {
     RUN_LEADERBOARD: "ranked scores, corrections applied (rewritten by `review apply`)",
     STORE_FILE: "the reviewers' corrections, append-only",
     NAMES_FILE: "names the registry does not know, mapped by the model (openai backend; applied after the reviewers' aliases)",
+    REVIEWED_STAMP: "which corrections claims.reviewed.csv and leaderboard.xlsx carry (files a stopped command left behind are rewritten)",
 }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, fields
@@ -19,7 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from extractor.errors import StoreError
+from extractor.errors import SkippedLineWarning, StoreError
 from extractor.text.hashing import canonical_json
 
 TargetKind = Literal["claim", "method", "model", "benchmark", "paper"]
@@ -241,16 +242,26 @@ class CorrectionStore:
             self.db.execute("COMMIT")
 
     def history(self, paper_ids: set[str] | None = None) -> list[Correction]:
-        """Every correction in the order it was written (optionally only for some papers)."""
-        rows = self.db.execute(f"SELECT {', '.join(_COLUMNS)} FROM corrections ORDER BY id")
+        """Every correction in the order it was written (optionally only for some papers). A
+        row whose values are not JSON is skipped with a warning naming it (it cannot be applied,
+        and the rest can); a damaged database is one error naming the store."""
         out = []
+        with self.failing("read"):
+            rows = self.db.execute(f"SELECT {', '.join(_COLUMNS)} FROM corrections ORDER BY id").fetchall()
         for row in rows:
             record = dict(zip(_COLUMNS, row))
             if paper_ids is not None and record["paper_id"] not in paper_ids:
                 continue
-            for column in _JSON_COLUMNS:
-                if record[column] is not None:
-                    record[column] = json.loads(record[column])
+            try:
+                for column in _JSON_COLUMNS:
+                    if record[column] is not None:
+                        record[column] = json.loads(record[column])
+            except (TypeError, ValueError, RecursionError) as exc:
+                warnings.warn(
+                    f"{self.path}: correction {record['id']} skipped: its {column} is not JSON ({type(exc).__name__})",
+                    SkippedLineWarning, stacklevel=2,
+                )
+                continue
             out.append(Correction(**record))
         return out
 
@@ -284,10 +295,11 @@ class CorrectionStore:
         return written
 
     def batches(self) -> list[Batch]:
-        rows = self.db.execute(
-            "SELECT id, reviewer, at, sheet, sheet_sha256, run_dir, summary FROM batches ORDER BY rowid"
-        )
-        return [Batch(*row[:6], summary=json.loads(row[6] or "{}")) for row in rows]
+        with self.failing("read"):
+            rows = self.db.execute(
+                "SELECT id, reviewer, at, sheet, sheet_sha256, run_dir, summary FROM batches ORDER BY rowid"
+            ).fetchall()
+        return [Batch(*row[:6], summary=_summary(row[6])) for row in rows]
 
 
 def read_history(path: Path, paper_ids: set[str] | None = None) -> list[Correction]:
@@ -297,3 +309,13 @@ def read_history(path: Path, paper_ids: set[str] | None = None) -> list[Correcti
         return []
     with CorrectionStore(path) as db:
         return db.history(paper_ids)
+
+
+def _summary(text: str | None) -> dict:
+    """A batch's counts as recorded; none when the record is not a JSON object (it is shown,
+    never applied)."""
+    try:
+        summary = json.loads(text or "{}")
+    except (ValueError, RecursionError):
+        return {}
+    return summary if isinstance(summary, dict) else {}

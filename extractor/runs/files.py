@@ -8,3 +8,4 @@ RUN_FILE = "run.json"
 STORE_FILE = "corrections.sqlite"  # reviewers' corrections (extractor.runs.corrections)
 RUN_LEADERBOARD = "leaderboard.xlsx"  # the run's own board, corrections applied
 NAMES_FILE = "names.json"  # benchmark and metric names the model mapped to the registry
+REVIEWED_STAMP = "reviewed.json"  # the corrections the reviewed files were last written with

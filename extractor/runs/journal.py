@@ -11,12 +11,15 @@ One line per paper, four tab-separated fields (JSON never holds a raw tab):
 
 The final outputs are assembled from it in input order by seeking to each position's line, so
 only an offset per paper (8 bytes) is held in memory. A line cut short by a kill is the last
-one; it is cut off before anything is appended.
+one; it is cut off before anything is appended. A damaged line elsewhere (a header that does not
+parse or lacks a field, a position far past every other) is skipped with one warning naming the
+file and the line, and its paper is done again; the lines after it are kept.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,6 +32,12 @@ from extractor.text.hashing import canonical_json
 JOURNAL_FILE = "journal.tsv"
 _FORMAT = 1
 _MISSING = -1
+#: A line whose position is this far past the furthest one before it is damaged, not a paper: a
+#: run's positions grow with its input (by the shards' count at most), and the index is an array.
+MAX_POSITION_JUMP = 1 << 20
+_HEADER_FIELDS = {"p": int, "f": int, "ok": bool, "retry": bool, "claims": int, "rejected": int, "usage": dict}
+
+log = logging.getLogger(__name__)
 
 
 def journal_line(position: int, fingerprint: int, result: PaperResult, draft: str | None, retry: bool) -> str:
@@ -67,6 +76,24 @@ class Entry:
         return cls(json.loads(header), paper_line, draft, claims)
 
 
+def _header(line: bytes, furthest: int) -> dict | None:
+    """A journal line's header, or None when the line is damaged: not four fields, a header that
+    is not a JSON object with each field of its type, a position below 0 or past ``furthest``."""
+    fields = line.split(b"\t")
+    if len(fields) != 4:
+        return None
+    try:
+        header = json.loads(fields[0])
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(header, dict) or any(
+        not isinstance(header.get(name), kind) or (kind is int and isinstance(header[name], bool))
+        for name, kind in _HEADER_FIELDS.items()
+    ):
+        return None
+    return header if 0 <= header["p"] <= furthest and 0 <= header["f"] < 1 << 64 else None
+
+
 class Journal:
     """The append-only file and, per input position, where its latest line starts."""
 
@@ -86,22 +113,25 @@ class Journal:
         last line. False when there is nothing to resume."""
         if not self.path.exists():
             return False
+        damaged: list[int] = []
         with self.path.open("rb") as handle:
             if handle.readline().decode("utf-8", "replace") != head:
                 return False  # another backend, model or prompt: its results are not ours
             good = handle.tell()
-            for line in handle:
+            for number, line in enumerate(handle, 2):
                 if not line.endswith(b"\n"):
-                    break
-                try:
-                    header = json.loads(line.split(b"\t", 1)[0])
-                except ValueError:
-                    break
-                if not header["retry"]:
+                    break  # torn by a kill: the last line, cut off below
+                header = _header(line, len(self._offsets) + MAX_POSITION_JUMP)
+                if header is None:
+                    damaged.append(number)
+                elif not header["retry"]:
                     self._set(header["p"], good, header["f"])
                 good += len(line)
         with self.path.open("r+b") as handle:
             handle.truncate(good)
+        if damaged:
+            lines = ", ".join(map(str, damaged[:10])) + (f" and {len(damaged) - 10} more" if len(damaged) > 10 else "")
+            log.warning("warning: %s: line %s skipped (damaged); their papers are done again", self.path, lines)
         return True
 
     def _set(self, position: int, offset: int, mark: int) -> None:

@@ -14,6 +14,7 @@ writing are at the edges (atomic).
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from extractor.runs.corrections import Correction
 from extractor.runs.files import NAMES_FILE
 
 FORMAT = 1
+log = logging.getLogger(__name__)
 KINDS = ("benchmark", "metric")
 
 
@@ -45,6 +47,8 @@ def parse_names(text: str, where: str) -> list[NameAnswer]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(where, None, f"not JSON ({exc})") from None
+    except RecursionError:
+        raise InputError(where, None, "not a names table (nested too deep)") from None
     if not isinstance(data, dict) or data.get("names") != FORMAT or not isinstance(data.get("answers"), list):
         raise InputError(where, None, f"not a names table of format {FORMAT} (an object with \"names\": {FORMAT} and \"answers\")")
     answers = []
@@ -77,9 +81,30 @@ def model_aliases(answers: Iterable[NameAnswer]) -> Aliases:
 
 
 def read_names(run_dir: Path) -> list[NameAnswer]:
-    """The run's answers; none when the run has no table."""
+    """The run's answers; none when the run has no table. A table that cannot be read is
+    refused naming the file (:class:`~extractor.errors.InputError`)."""
     path = Path(run_dir) / NAMES_FILE
-    return parse_names(path.read_text(encoding="utf-8"), str(path)) if path.exists() else []
+    if not path.exists():
+        return []
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(str(path), None, f"not UTF-8 (byte at offset {exc.start})") from None
+    return parse_names(text, str(path))
+
+
+def names_to_extend(run_dir: Path) -> list[NameAnswer]:
+    """The run's answers, for a step that adds to them: a table that cannot be read is kept
+    beside it (``names.json.damaged``, with a warning) and the step starts a new one, so nothing
+    is overwritten unseen."""
+    try:
+        return read_names(run_dir)
+    except InputError as exc:
+        path = Path(run_dir) / NAMES_FILE
+        kept = path.with_name(NAMES_FILE + ".damaged")
+        path.replace(kept)
+        log.warning("warning: %s; kept as %s, a new table is written", exc, kept)
+        return []
 
 
 def write_names(run_dir: Path, answers: Iterable[NameAnswer]) -> None:

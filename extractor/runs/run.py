@@ -10,6 +10,7 @@ corrections, and none is created until a reviewer records one (:meth:`Run.store`
 from __future__ import annotations
 
 import json
+import logging
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,11 +18,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from extractor.errors import NotARunError, SkippedLineWarning
+from extractor.errors import InputError, NotARunError, SkippedLineWarning
 from extractor.runs.corrections import Correction, CorrectionStore, read_history
-from extractor.runs.files import PAPERS_FILE, RUN_FILE, STORE_FILE
+from extractor.runs.files import PAPERS_FILE, REVIEWED_STAMP, RUN_FILE, STORE_FILE
 from extractor.runs.names import NameAnswer, read_names
 from extractor.schema import PaperResult
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -50,32 +53,69 @@ class Run:
 
     def papers(self) -> Iterator[PaperResult]:
         """The papers, read one at a time as they are iterated (a run of a million papers is
-        never held whole). A line that does not parse is skipped with one warning naming the
-        file and the line."""
-        with self.papers_path.open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
+        never held whole). A line that does not parse (or is not UTF-8) is skipped with one
+        warning naming the file and the line."""
+        with self.papers_path.open("rb") as handle:
+            for number, raw in enumerate(handle, 1):
+                if not raw.strip():
                     continue
                 try:
-                    yield PaperResult.model_validate_json(line)
+                    yield PaperResult.model_validate_json(raw.decode("utf-8"))
+                except UnicodeDecodeError as exc:
+                    self._skipped(number, f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})")
                 except ValidationError as exc:
                     first = exc.errors()[0]
-                    problem = f"{'.'.join(map(str, first['loc'])) or 'line'}: {first['msg']}"
-                    warnings.warn(f"{self.papers_path}:{number}: line skipped: {problem}", SkippedLineWarning, stacklevel=2)
+                    self._skipped(number, f"{'.'.join(map(str, first['loc'])) or 'line'}: {first['msg']}")
+
+    def _skipped(self, number: int, problem: str) -> None:
+        warnings.warn(f"{self.papers_path}:{number}: line skipped: {problem}", SkippedLineWarning, stacklevel=3)
 
     def info(self) -> dict:
-        """``run.json``: backend, model, counts, usage, times; empty before a run has ended."""
+        """``run.json``: backend, model, counts, usage, times; empty before a run has ended, and
+        (with a warning) when the file is not a JSON object."""
         path = self.file(RUN_FILE)
-        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        if not path.exists():
+            return {}
+        try:
+            info = json.loads(path.read_bytes().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            log.warning("warning: %s: unreadable, taken as empty (%s)", path, type(exc).__name__)
+            return {}
+        if not isinstance(info, dict):
+            log.warning("warning: %s: not a JSON object, taken as empty", path)
+            return {}
+        return info
 
     def names(self) -> list[NameAnswer]:
-        """The registry entries the model gave names the registry does not know (``names.json``)."""
-        return read_names(self.path)
+        """The registry entries the model gave names the registry does not know (``names.json``);
+        none, with a warning, when the table cannot be read."""
+        try:
+            return read_names(self.path)
+        except InputError as exc:
+            log.warning("warning: %s; its names are not applied", exc)
+            return []
 
     def corrections(self, paper_ids: set[str] | None = None) -> list[Correction]:
         """The reviewers' corrections in the order they were written (optionally only of some
         papers); none when no store exists yet."""
         return read_history(self.store_path, paper_ids)
+
+    def corrections_mark(self) -> dict:
+        """Which corrections the run's store holds now: the store and its latest correction (0 for
+        none). The reviewed files record the mark they were written with (:data:`REVIEWED_STAMP`)."""
+        latest = max((c.id for c in self.corrections()), default=0)
+        return {"store": str(self.store_path.resolve()), "latest": latest}
+
+    def files_behind(self) -> bool:
+        """Whether corrections were recorded that the reviewed files do not carry yet (a command
+        stopped between recording them and rewriting the files)."""
+        if not self.store_path.exists():
+            return False
+        try:
+            stamp = json.loads(self.file(REVIEWED_STAMP).read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return True
+        return stamp != self.corrections_mark()
 
     def store(self) -> CorrectionStore:
         """The correction store, opened (and made, the first time) to record corrections."""

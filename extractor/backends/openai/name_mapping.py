@@ -26,7 +26,7 @@ from extractor.backends.openai.options import OpenAIOptions
 from extractor.errors import BackendError, BudgetExceeded
 from extractor.backends.cache import ExtractionCache, names_key
 from extractor.backends.limits import RateLimiter, Spend
-from extractor.runs.names import NameAnswer, read_names, write_names
+from extractor.runs.names import NameAnswer, names_to_extend, write_names
 from extractor.schema import Usage
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def map_names(
     from extractor.backends.openai.name_requests import NAMES_PROMPT_VERSION, load_names_prompt
 
     prompt = load_names_prompt(NAMES_PROMPT_VERSION)
-    previous = read_names(out_dir)
+    previous = names_to_extend(out_dir)
     done = settled | {(a.kind, fold_key(a.name)) for a in previous}
     questions = new_questions(names, done)
     report = NamesReport()
