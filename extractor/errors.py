@@ -16,10 +16,29 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 
 
+def literal(text: object) -> str:
+    """A value to write into a message that names options: its braces are not placeholders."""
+    return str(text).replace("{", "{{").replace("}", "}}")
+
+
 class ExtractorError(Exception):
-    """Base of every error the package raises on purpose."""
+    """Base of every error the package raises on purpose.
+
+    A message may name options as ``{name}``, with the names in ``options``: the library prints
+    the option's own name (``max_cost``), the command line its flag (``--max-cost``,
+    :meth:`naming`), so neither speaks the other's language."""
 
     exit_code = EXIT_FAILED
+
+    def __init__(self, message: str = "", options: tuple[str, ...] = ()) -> None:
+        self.message, self.options = message, options
+        super().__init__(self.naming({}))
+
+    def naming(self, names: dict[str, str]) -> str:
+        """The message with each option called by ``names`` (by its own name when absent)."""
+        if not self.options:
+            return self.message
+        return self.message.format(**{option: names.get(option, option) for option in self.options})
 
 
 class UsageError(ExtractorError):
@@ -29,21 +48,7 @@ class UsageError(ExtractorError):
 
 
 class ConfigError(UsageError):
-    """Options that do not fit together (unknown backend, bad mode, missing model).
-
-    The message names each option as ``{name}`` with the names in ``options``: the library
-    prints the option's own name (``max_cost``), the command line its flag (``--max-cost``,
-    :meth:`naming`), so neither speaks the other's language."""
-
-    def __init__(self, message: str, options: tuple[str, ...] = ()) -> None:
-        self.message, self.options = message, options
-        super().__init__(self.naming({}))
-
-    def naming(self, names: dict[str, str]) -> str:
-        """The message with each option called by ``names`` (by its own name when absent)."""
-        if not self.options:
-            return self.message
-        return self.message.format(**{option: names.get(option, option) for option in self.options})
+    """Options that do not fit together (unknown backend, bad mode, missing model)."""
 
 
 class InputError(UsageError):
@@ -61,7 +66,7 @@ class NotARunError(UsageError):
 
 
 class OutputError(UsageError):
-    """An ``--out`` that cannot take this run: a file, or a directory holding a different run."""
+    """A run directory that cannot take this run: a file, or a directory holding a different run."""
 
 
 class NoInputError(UsageError):
@@ -82,7 +87,7 @@ class BackendError(ExtractorError):
 
 
 class BudgetExceeded(ExtractorError):
-    """The --max-cost cap was reached before this paper was sent."""
+    """The ``max_cost`` cap was reached before this paper was sent."""
 
 
 class ReviewError(UsageError):

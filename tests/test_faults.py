@@ -269,7 +269,7 @@ def test_max_cost_stops_new_requests_and_a_rerun_continues(tmp_path: Path, fake_
     assert statuses.count("ok") == 2 and fake_openai.requests == 2  # the two in flight finished
     for result in capped.values():
         if result.status == "failed":
-            assert result.error.startswith("not sent: --max-cost $0.0000 reached")
+            assert result.error.startswith("not sent: max_cost $0.0000 reached")
     info = Run.open(tmp_path / "run").info()
     assert info["usage"]["cost_usd"] > 1e-9 and info["counts"]["failed"] == 4
     rerun = run_batch(tmp_path, fake_openai, papers=papers, concurrency=2)

@@ -260,7 +260,7 @@ def test_chart_labels_never_say_nan_and_tell_bars_apart() -> None:
     board = build_leaderboard([result])
     scores = board.scores
     loss = scores[scores["metric"] == "loss"]
-    labels = entry_labels(loss)
+    labels = entry_labels(loss.to_dict("records"))
     assert len(set(labels)) == 2 and all(label.startswith("Llama-3-8B [2401.00009#") for label in labels)
     assert {label.split("[")[1].rstrip("]") for label in labels} == set(loss["claim_id"])
     assert axis_label(loss.iloc[0]) == "loss: lower is better"
@@ -269,7 +269,7 @@ def test_chart_labels_never_say_nan_and_tell_bars_apart() -> None:
     unstated = board.unranked[board.unranked["metric"].isna()]
     assert unstated["unranked"].tolist() == ["missing metric, subject"]
     assert axis_label(unstated.iloc[0]) == "metric not stated: direction unknown, not ranked"
-    assert entry_labels(unstated) == ["\u201caccuracy is 61.2 on GSM8K\u201d [2401.00009]"]
+    assert entry_labels(unstated.to_dict("records")) == ["\u201caccuracy is 61.2 on GSM8K\u201d [2401.00009]"]
 
 
 def test_workbook_columns_are_readable_and_print_legibly(results: list[PaperResult], tmp_path: Path) -> None:

@@ -14,10 +14,16 @@ from extractor.catalog.registry import (
     fold_key,
     propose_benchmark,
     canonical_benchmark,
-    canonical_metric,
     find_benchmarks,
     load_registry,
+    metric_entry,
 )
+
+
+def canonical_metric(name: str) -> tuple[str, str | None]:
+    """The registry's name and direction of a metric name; an unknown one as written, stripped."""
+    found = metric_entry(name)
+    return (found[1], found[0].direction) if found else (name.strip(), None)
 
 
 def test_registry_is_large_and_keys_are_unambiguous() -> None:

@@ -49,6 +49,6 @@ class Spend:
     def check(self) -> None:
         if self.cap is not None and self.spent >= self.cap:
             raise BudgetExceeded(
-                f"not sent: --max-cost ${self.cap:.4f} reached (spent ${self.spent:.4f}); "
-                "rerun with a higher cap to continue"
+                f"not sent: {{max_cost}} ${self.cap:.4f} reached (spent ${self.spent:.4f}); "
+                "rerun with a higher cap to continue", ("max_cost",),
             )

@@ -304,12 +304,3 @@ def _what(word: str) -> str:
     """The measured quantity of a percentile metric, in its canonical spelling ('p90 TTFT')."""
     found = load_registry().metric_keys.get(_key(word))
     return found.name if found else word
-
-
-def canonical_metric(name: str) -> tuple[str, MetricDirection | None]:
-    """``(canonical name, 'higher' | 'lower' | None)``; unknown names pass through stripped."""
-    found = metric_entry(name)
-    if found is None:
-        return name.strip(), None
-    entry, canonical = found
-    return canonical, entry.direction

@@ -27,7 +27,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from extractor.errors import EXIT_FAILED, ConfigError, ExtractorError, SkippedLineWarning
+from extractor.errors import EXIT_FAILED, ExtractorError, SkippedLineWarning
 from extractor.runs.files import STORE_FILE
 from extractor.progress import Step
 from extractor.text.safe import printable
@@ -110,9 +110,7 @@ def flag(option: str) -> str:
 
 def error_text(error: ExtractorError) -> str:
     """An error as the command line says it: options called by their flags."""
-    if isinstance(error, ConfigError):
-        return error.naming({option: flag(option) for option in error.options})
-    return str(error)
+    return error.naming({option: flag(option) for option in error.options})
 
 
 def reports_errors(command: F) -> F:

@@ -128,10 +128,7 @@ def run_command(
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run in --out even when it was made from other inputs (its corrections are kept).")] = False,
 ) -> None:
     """Extract methods, models, benchmarks and grounded claims from abstracts."""
-    from extractor.pipeline.guard import check_request
-
     console = make_console()
-    check_request(inputs, out)
     _, reason = resolve_backend(backend, base_url, None)
     config = make_config(
         backend, model=model, base_url=base_url,

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-import pandas as pd
 from xlsxwriter import Workbook
 from xlsxwriter.worksheet import Worksheet
 
@@ -34,13 +33,9 @@ def _entry_label(row: Mapping[str, object]) -> str:
     return f"{names[:44]} [{row['paper_id']}]"
 
 
-def entry_labels(rows: pd.DataFrame) -> list[str]:
+def entry_labels(rows: list[dict[str, object]]) -> list[str]:
     """One label per bar; bars that would read the same (one model's several numbers in one
     paper) carry their claim id instead of the paper id, as the Claims sheet and review.xlsx show it."""
-    return _labels(rows.to_dict("records"))
-
-
-def _labels(rows: list[dict[str, object]]) -> list[str]:
     labels = [_entry_label(r) for r in rows]
     return [
         label.rsplit(" [", 1)[0] + f" [{row['claim_id']}]" if labels.count(label) > 1 else label
@@ -86,7 +81,7 @@ def chart_blocks(board: Leaderboard, first_row: int) -> list[ChartBlock]:
         rows = [records[i] for i in at]
         shown = f" (best {MAX_BARS} of {block.entries})" if block.entries > MAX_BARS else ""
         found.append(ChartBlock(
-            block.title + shown, first_row + int(at[0]), _labels(rows),
+            block.title + shown, first_row + int(at[0]), entry_labels(rows),
             [bool(row["best"]) for row in rows], axis_label(rows[0]), [float(row["comparable"]) for row in rows],
         ))
     return found

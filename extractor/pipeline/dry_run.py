@@ -14,6 +14,7 @@ from extractor.backends.by_name import get_backend
 from extractor.backends.cache import ExtractionCache, cache_key
 from extractor.config import RunConfig
 from extractor.errors import ConfigError
+from extractor.pipeline.guard import check_inputs
 from extractor.pipeline.runner import abstract_groups, load_papers
 
 
@@ -38,6 +39,7 @@ class DryRun:
 
 def dry_run(inputs: list[str], config: RunConfig) -> DryRun:
     """Count what a run of ``inputs`` with ``config`` would send; sends nothing."""
+    check_inputs(inputs)
     backend = get_backend(config, sending=False)
     if not isinstance(backend, EstimatingBackend):
         raise ConfigError(f"a dry run counts the requests a backend sends; backend {config.backend} sends none")

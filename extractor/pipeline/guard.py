@@ -16,7 +16,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from extractor.errors import InputError, OutputError, RunDirBusy
+from extractor.errors import InputError, OutputError, RunDirBusy, literal
 from extractor.pipeline.ingest import SHEET_SEPARATOR, split_sheet
 from extractor.runs.files import PAPERS_FILE, STORE_FILE
 from extractor.runs.run import Run
@@ -38,13 +38,18 @@ def _absolute(name: str) -> str:
     return str(path.resolve()) + (SHEET_SEPARATOR + sheet if sheet is not None else "")
 
 
-def check_request(inputs: list[str], out_dir: Path) -> None:
-    """Refuse, before anything is read or written, a missing input or an ``--out`` that is a file."""
+def check_inputs(inputs: list[str]) -> None:
+    """Refuse, before anything is read, an input that does not exist."""
     for name in inputs:
         if name != STDIN and not split_sheet(name)[0].exists():
             raise InputError(name, None, "no such file or directory")
+
+
+def check_request(inputs: list[str], out_dir: Path) -> None:
+    """Refuse, before anything is read or written, a missing input or a run directory that is a file."""
+    check_inputs(inputs)
     if out_dir.exists() and not out_dir.is_dir():
-        raise OutputError(f"--out {out_dir} is a file; give a directory for the run")
+        raise OutputError(f"{{out}} {literal(out_dir)} is a file; give a directory for the run", ("out",))
 
 
 def _other_run(out_dir: Path, inputs: list[str]) -> str | None:
@@ -64,7 +69,7 @@ def _other_run(out_dir: Path, inputs: list[str]) -> str | None:
         return None
     reviewed = (out_dir / STORE_FILE).exists()
     return (
-        f"--out {out_dir} holds a different run (of {', '.join(recorded) or 'no inputs'})"
+        f"{{out}} {literal(out_dir)} holds a different run (of {literal(', '.join(recorded)) or 'no inputs'})"
         + (f" with reviewers' corrections in {STORE_FILE}" if reviewed else "")
     )
 
@@ -78,16 +83,16 @@ def hold_run_dir(out_dir: Path, inputs: list[str], overwrite: bool = False) -> I
         lock.acquire()
     except Timeout:
         raise RunDirBusy(
-            f"--out {out_dir} is in use by another run right now; wait for it to end or choose another --out"
+            f"{{out}} {literal(out_dir)} is in use by another run right now; wait for it to end or choose another {{out}}", ("out",)
         ) from None
     try:
         other = _other_run(out_dir, inputs)
         if other and not overwrite:
-            raise OutputError(f"{other}; choose another --out, or give --overwrite to replace it")
+            raise OutputError(f"{other}; choose another {{out}}, or give {{overwrite}} to replace it", ("out", "overwrite"))
         if other:
             log.warning(
-                "warning: %s: replaced (--overwrite); corrections stay in %s and apply again to papers "
-                "with the same ids; `extractor review status` counts them", other, STORE_FILE
+                "warning: %s: replaced (asked to overwrite); corrections stay in %s and apply again to papers "
+                "with the same ids; `extractor review status` counts them", other.format(out="the run directory"), STORE_FILE
             )
         yield
     finally:

@@ -16,7 +16,7 @@ from pathlib import Path
 from zipfile import BadZipFile
 
 from extractor.atomic import atomic_write_bytes
-from extractor.errors import ReviewError
+from extractor.errors import ReviewError, literal
 from extractor.progress import Step, silent
 from extractor.review.corrected import (
     Conflict,
@@ -82,7 +82,7 @@ def load_reviewed(run: Run) -> tuple[list[PaperResult], dict[str, ReviewMark]]:
 def export_review(run: Run, out: Path, step: Step = silent) -> dict[str, int]:
     """Write the review workbook; returns how many items of each kind it holds."""
     if Path(out).suffix.lower() != ".xlsx":
-        raise ReviewError(f"{out}: the review workbook is an .xlsx file; give --out a name ending in .xlsx")
+        raise ReviewError(f"{literal(out)}: the review workbook is an .xlsx file; give {{out}} a name ending in .xlsx", ("out",))
     from extractor.review.sheet import build_workbook  # openpyxl: only a review sheet needs it
 
     state = load_state(run)
@@ -123,7 +123,7 @@ def apply_review(sheet: Path, run: Run, reviewer: str) -> ApplyReport:
     """
     reviewer = reviewer.strip()
     if not reviewer:
-        raise ReviewError("--reviewer needs a name")
+        raise ReviewError("{reviewer} needs a name", ("reviewer",))
     from openpyxl.utils.exceptions import InvalidFileException  # openpyxl: only a sheet needs it
 
     from extractor.review.apply import plan

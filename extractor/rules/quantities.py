@@ -111,11 +111,6 @@ class Quantity:
     number_end: int = 0  # end of the last number, before its unit
 
     @property
-    def billions(self) -> float | None:
-        """The value in billions when a scale is written (for model sizes)."""
-        return self.value * SCALES[self.scale] / 1e9 if self.scale else None
-
-    @property
     def magnitude(self) -> float:
         return abs(self.value) * (SCALES[self.scale] if self.scale else 1.0)
 

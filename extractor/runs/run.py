@@ -43,7 +43,7 @@ class Run:
         given = Path(path)
         papers = given / PAPERS_FILE if given.is_dir() else given
         if not papers.is_file():
-            raise NotARunError(f"{path}: not a run directory (no {PAPERS_FILE}); give the --out of an `extractor run`")
+            raise NotARunError(f"{path}: not a run directory (no {PAPERS_FILE}); give a directory an `extractor run` wrote")
         directory = papers.parent
         return cls(directory, Path(store) if store is not None else directory / STORE_FILE, papers)
 

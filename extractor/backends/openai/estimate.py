@@ -164,7 +164,7 @@ class Estimate:
             "name requests",
             f"{names.requests:,} for the new names of the cached answers ({names.prompt_tokens:,} prompt, "
             f"{names.completion_tokens:,} completion tokens, in the cost above); one more per new name of the answers "
-            f"to come, about {names.tokens_each:,} prompt tokens each (--no-map-names: none)",
+            f"to come, about {names.tokens_each:,} prompt tokens each (none without the names step)",
         )]
         return [
             (

@@ -108,7 +108,7 @@ class LocalServer:
         """Start the server and return once ``/v1/models`` answers."""
         model = model_path()
         if _port_taken(self.port):
-            raise LocalServerError(f"port {self.port} on {HOST} is in use; choose another with --port")
+            raise LocalServerError(f"port {self.port} on {HOST} is in use; choose another {{port}}", ("port",))
         with self.log.open("ab") as out:
             self._process = subprocess.Popen(
                 server_command(model, self.port, self.n_ctx, self.n_threads),
