@@ -6,9 +6,11 @@ computed here, never taken from a backend. Names of methods, models and benchmar
 in the title or the abstract (both are the paper's words; contract v3); a model size must be a
 number the abstract writes. A "model" whose name is only a size ('27B models', '8B') names no
 model: its size is kept apart (``Extraction.unnamed_sizes_b``), out of the list of models. So
-must each name a claim is attributed to (benchmark, method, model, baseline), and a claim's
-bound must be written right before its number ('less than 10%') or right
-after it ('1.5+%', '90% or more'): an ungrounded one is cleared from the claim and recorded as an
+must each name a claim is attributed to (benchmark, method, model, baseline), in whole words
+('ARC' is not in 'search'); a claim's bound must be written right before its number ('less than
+10%') or right after it ('1.5+%', '90% or more'); its unit and metric must agree with the unit
+written at its number ('41.3 ms' is no % and no top-1 accuracy), and some word of its metric must
+be in the title or the abstract: an ungrounded one is cleared from the claim and recorded as an
 ``attribution`` rejection, and the number, when grounded, is kept. Evidence and numbers come from
 the abstract alone; a number may be written as words ('five', 'one tenth').
 """
@@ -21,6 +23,8 @@ from dataclasses import dataclass
 from bisect import bisect_right
 from functools import lru_cache
 
+from extractor.catalog.registry import metric_entry
+from extractor.catalog.units import same_unit, unit_at, unit_kind
 from extractor.schema import (
     Claim,
     ClaimDraft,
@@ -159,6 +163,60 @@ ATTRIBUTE_NAMES = ("benchmark", "method", "model", "baseline")
 _BOUND_WORDS = {"upper": "'less than', 'below' or 'at most'", "lower": "'more than', 'over' or 'at least'"}  # or 'N or less' / 'N+', 'N or more' after it
 
 
+# Words that say nothing of what a metric measures ('top-1 accuracy on the test set').
+_FILLER = frozenset("of the an on in at to for and or by with vs per".split())
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+# A change of any quantity is written in these ('latency down by 30%', '2.8x lower latency').
+_RELATIVE = ("proportion", "ratio")
+_STEM = 5  # a metric's word is written when a word of the text begins alike: 'rank' in 'ranked'
+# A comparative writes the quantity it compares: '16 times faster' is a speed(up).
+_COMPARED = {"faster": "speed", "slower": "speed", "quicker": "speed"}
+
+
+@lru_cache(maxsize=256)
+def _beginnings(texts: tuple[str, ...]) -> frozenset[str]:
+    """How the words of the paper's texts begin, up to their first :data:`_STEM` letters
+    (a comparative also as what it compares)."""
+    words = {w for t in texts for w in _LETTERS.findall(t.lower())}
+    words |= {_COMPARED[w] for w in words & _COMPARED.keys()}
+    return frozenset(w[:n] for w in words for n in range(2, min(len(w), _STEM) + 1))
+
+
+def _metric_written(metric: str, texts: tuple[str, ...]) -> bool:
+    """Whether a word of the metric, or of a name the registry gives it ('bits per character'
+    for BPC), begins a word of the texts; a metric of no such word ('|ρ|') is not checked."""
+    beginnings = _beginnings(texts)
+    entry = metric_entry(metric)
+    for name in (metric, *((entry[0].name, *entry[0].aliases) if entry else ())):
+        words = [w for w in _LETTERS.findall(name.lower()) if w not in _FILLER]
+        if not words or any(w[:_STEM] in beginnings for w in words):
+            return True
+    return False
+
+
+def unwritten_measure(claim: ClaimDraft, abstract: str, value_end: int, title: str | None = None) -> dict[str, str]:
+    """The claim's unit and metric where the text says otherwise: field -> reason. A unit is
+    refused when the evidence writes another one at the number ('%' where it says '41.3 ms'); a
+    metric when the registry measures it in another kind of quantity than the unit written there
+    (top-1 accuracy, a %, at '41.3 ms'; a % or an 'x' goes with any metric, as changes are
+    written so), or when none of its words is in the title or the abstract and the unit at the
+    number does not name what it measures (a time in '5 seconds', not a top-1 accuracy in '41.3%')."""
+    out: dict[str, str] = {}
+    written = unit_at(abstract, value_end)
+    if written and claim.unit and not same_unit(claim.unit, written):
+        out["unit"] = f"unit {claim.unit!r} is not the {written!r} written at the number"
+    if not claim.metric:
+        return out
+    entry = metric_entry(claim.metric)
+    measured = unit_kind(entry[0].unit) if entry else None
+    kind = unit_kind(written)
+    if kind and measured and kind not in (measured, *_RELATIVE):
+        out["metric"] = f"metric {claim.metric!r} is measured in {entry[0].unit}, not the {written!r} written at the number"  # type: ignore[index]
+    elif not (kind == measured and kind not in _RELATIVE) and not _metric_written(claim.metric, paper_texts(abstract, title)):
+        out["metric"] = f"metric {claim.metric!r} does not occur in {_where(title)}: none of its words is written"
+    return out
+
+
 def ungrounded_names(draft: ClaimDraft, abstract: str, title: str | None = None) -> dict[str, str]:
     """The claim's attribute names that neither the title nor the abstract writes: field -> reason."""
     names = paper_texts(abstract, title)
@@ -268,6 +326,11 @@ def ground(draft: ExtractionDraft, abstract: str, paper_id: str, title: str | No
             words = _BOUND_WORDS[grounded.bound]
             reject("attribution", item, f"bound {grounded.bound!r} is not written: no {words} before the number")
             grounded = grounded.model_copy(update={"bound": None})
+        unwritten = unwritten_measure(grounded, abstract, grounded.value_span[1], title)
+        for reason in unwritten.values():
+            reject("attribution", item, reason)
+        if unwritten:
+            grounded = grounded.model_copy(update=dict.fromkeys(unwritten))
         if grounded.id not in seen:
             seen.add(grounded.id)
             claims.append(grounded)

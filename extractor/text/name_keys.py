@@ -10,11 +10,15 @@ import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from operator import attrgetter
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 T = TypeVar("T")
 
 _NAME_KEY = re.compile(r"[^0-9a-z]+")
+# A word of a text, for names: a run of digits and the letters after it, or a run of letters;
+# so a new word starts where digits follow letters ('ResNet50' holds 'ResNet'; 'leq3B', a LaTeX
+# macro that lost its backslash, holds '3B') but never inside letters ('search' holds no 'ARC').
+_WORD = re.compile(r"[0-9]+[a-z]*|[a-z]+")
 
 
 def name_key(name: str) -> str:
@@ -22,16 +26,48 @@ def name_key(name: str) -> str:
     return _NAME_KEY.sub("", name.lower())
 
 
+class _TextKey(NamedTuple):
+    """A text's name key, and where in it each of the text's words starts and ends."""
+
+    key: str
+    starts: frozenset[int]
+    ends: frozenset[int]
+
+
 @lru_cache(maxsize=256)
-def _text_key(text: str) -> str:
-    """The name key of a whole text, folded once per text for all the names checked in it."""
-    return name_key(text)
+def _text_key(text: str) -> _TextKey:
+    """The name key of a whole text with its word boundaries, folded once per text for all the
+    names checked in it."""
+    words = _WORD.findall(text.lower())
+    starts, ends, at = [], [], 0
+    for word in words:
+        starts.append(at)
+        at += len(word)
+        ends.append(at)
+    return _TextKey("".join(words), frozenset(starts), frozenset(ends))
+
+
+def _whole_words(key: str, text: _TextKey) -> bool:
+    """Whether ``key`` is in the text's key from the start of a word to the end of one (or
+    of its plural: 'PReLU' in 'PReLUs'): 'ARC' is not in 'search', nor 'ImageNet' in 'image
+    networks'."""
+    at = text.key.find(key)
+    while at >= 0:
+        end = at + len(key)
+        if at in text.starts and (
+            end in text.ends or text.key.startswith("s", end) and end + 1 in text.ends
+            or text.key.startswith("es", end) and end + 2 in text.ends
+        ):
+            return True
+        at = text.key.find(key, at + 1)
+    return False
 
 
 def name_in_text(name: str, text: str | tuple[str, ...]) -> bool:
-    """Whether the text (or one of the texts: a name never spans two) writes the name."""
+    """Whether the text (or one of the texts: a name never spans two) writes the name, in whole
+    words: ignoring case, spacing and punctuation, but never inside a longer word."""
     key = name_key(name)
-    return bool(key) and any(key in _text_key(t) for t in ((text,) if isinstance(text, str) else text))
+    return bool(key) and any(_whole_words(key, _text_key(t)) for t in ((text,) if isinstance(text, str) else text))
 
 
 def paper_texts(abstract: str, title: str | None) -> tuple[str, ...]:
