@@ -35,6 +35,7 @@ from extractor.schema import (
 )
 from extractor.text.format_chars import drop_format
 from extractor.text.hashing import short_hash
+from extractor.text.instructions import instruction_in, sentence_around
 from extractor.text.name_keys import name_in_text, paper_texts, unique_names
 from extractor.text.numbers import (
     NumberMention,
@@ -269,6 +270,31 @@ def _size_in_text(size: float | None, mentions: Sequence[NumberMention]) -> bool
 
 
 Grounded = tuple[Extraction, list[Rejection]]
+#: The most claims (and methods, models, benchmarks) one paper's draft may have. Real abstracts
+#: give at most a few dozen (23 in the gold sets' drafts); a server that ignores ``max_tokens``
+#: can answer 100,000, each a rejection to store.
+MAX_ITEMS = 200
+LISTS = ("methods", "models", "benchmarks", "claims")
+
+
+def over_the_cap(draft: ExtractionDraft) -> list[str]:
+    """The lists of a draft longer than :data:`MAX_ITEMS`."""
+    return [field for field in LISTS if len(getattr(draft, field)) > MAX_ITEMS]
+
+
+def _capped(draft: ExtractionDraft) -> tuple[ExtractionDraft, list[Rejection]]:
+    """The draft with each list cut to :data:`MAX_ITEMS`, and one rejection per list cut,
+    whose item is the first one dropped."""
+    over = over_the_cap(draft)
+    rejected = [
+        Rejection(
+            field=field, item=getattr(draft, field)[MAX_ITEMS].model_dump(),
+            reason=f"the answer has more than {MAX_ITEMS} {field}, more than a paper may have: "
+            f"the first {MAX_ITEMS} are checked, the others dropped",
+        )
+        for field in over
+    ]
+    return draft.model_copy(update={field: getattr(draft, field)[:MAX_ITEMS] for field in over}), rejected
 
 
 def ground(draft: ExtractionDraft, abstract: str, paper_id: str, title: str | None = None) -> Grounded:
@@ -276,7 +302,7 @@ def ground(draft: ExtractionDraft, abstract: str, paper_id: str, title: str | No
     from its title or abstract, evidence and numbers from its abstract."""
     mentions = _mentions(abstract)
     names, where = paper_texts(abstract, title), _where(title)
-    rejected: list[Rejection] = []
+    draft, rejected = _capped(draft)
 
     def reject(field: str, item: object, reason: str) -> None:
         rejected.append(Rejection(field=field, item=item.model_dump(), reason=reason))
@@ -319,6 +345,10 @@ def ground(draft: ExtractionDraft, abstract: str, paper_id: str, title: str | No
         grounded = ground_claim(item.model_copy(update=dict.fromkeys(unnamed)), abstract, paper_id, mentions, title)
         if isinstance(grounded, str):
             reject("claims", item, grounded)
+            continue
+        instruction = instruction_in(abstract[slice(*sentence_around(abstract, *grounded.span))])
+        if instruction:
+            reject("claims", item, f"the evidence is in a sentence that addresses a model ({instruction!r}), not a reported result")
             continue
         for reason in unnamed.values():
             reject("attribution", item, reason)
