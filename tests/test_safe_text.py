@@ -174,6 +174,31 @@ def test_run_prints_ids_as_plain_text(tmp_path: Path) -> None:
     assert "\x1b" not in result.output
 
 
+BIDI = "\u202e\u2066\u2067\u2068\u2069"  # an override and the four isolates
+
+
+def test_bidirectional_controls_are_shown_by_code_point_never_sent() -> None:
+    assert printable(f"invoice{BIDI}fdp.exe") == "invoice<U+202E><U+2066><U+2067><U+2068><U+2069>fdp.exe"
+    assert html_text("a\u202eb") == "a&lt;U+202E&gt;b"
+
+
+def test_an_id_and_a_warning_with_bidirectional_controls_print_in_reading_order(tmp_path: Path) -> None:
+    """The id of a record, and a warning naming a file (the library's log warnings), alike."""
+    first = tmp_path / "old\u202etxt\x1b[2J.jsonl"
+    first.write_text(json.dumps({"id": f"p{BIDI}1", "abstract": "GANQ reaches 83.6% accuracy on GSM8K."}) + "\n")
+    second = tmp_path / "new.jsonl"
+    second.write_text(json.dumps({"id": "p\u202e2", "abstract": ""}) + "\n")
+    out = str(tmp_path / "run")
+    assert runner.invoke(app, ["run", str(first), "--out", out, "--no-leaderboard"]).exit_code == 0
+    result = runner.invoke(app, ["run", str(second), "--out", out, "--no-leaderboard", "--overwrite"])
+    assert result.exit_code == 1, result.output
+    assert "failed p<U+202E>2: " in result.output
+    assert "old<U+202E>txt\u241b[2J.jsonl" in result.output  # the warning that the earlier run was replaced
+    assert not any(ch in result.output for ch in BIDI + "\x1b")
+    [paper] = read_inputs([str(first)])
+    assert paper.id == "p<U+202E><U+2066><U+2067><U+2068><U+2069>1"
+
+
 def test_reviewer_names_and_cells_with_markup_never_break_review_commands(tmp_path: Path) -> None:
     result = grounded("p[/]", "We measure accuracy. GANQ reaches 83.6% on GSM8K. It is [red]fast[/].", [(83.6, "reaches 83.6% on GSM8K")])
     run = tmp_path / "run"
