@@ -16,8 +16,9 @@ from extractor.config import make_config
 from extractor.grounding import MAX_ITEMS, ground
 from extractor.leaderboard import build_leaderboard
 from extractor.pipeline.runner import run
-from extractor.runs.writer import read_papers, read_run_info
+from extractor.runs import Run
 from extractor.schema import ClaimDraft, ExtractionDraft, Method
+from tests.runs import read_papers
 from tests.conftest_fake import fixture_papers, openai_config, write_papers
 from tests.fake_openai import FakeOpenAI, Fault
 
@@ -103,7 +104,7 @@ def test_negative_usage_is_no_refund_and_max_cost_still_stops_the_run(
         sent = server.requests
     statuses = [r.status for r in summary.results]
     assert statuses == ["ok", "failed", "failed", "failed"] and sent == 1  # stopped after the first answer
-    usage = read_run_info(tmp_path / "run")["usage"]
+    usage = Run.open(tmp_path / "run").info()["usage"]
     assert usage["prompt_tokens"] > 0 and usage["cost_usd"] == pytest.approx(
         cost_usd("gpt-4o-mini", usage["prompt_tokens"], usage["completion_tokens"])
     )

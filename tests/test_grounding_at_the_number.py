@@ -16,9 +16,9 @@ from extractor.grounding import ground
 from extractor.leaderboard import build_leaderboard
 from extractor.pipeline.runner import run
 from extractor.rules import extract
-from extractor.runs.writer import read_papers
 from extractor.schema import ClaimDraft, ExtractionDraft, Method
 from extractor.text.name_keys import name_in_text
+from tests.runs import read_papers
 from tests.conftest_fake import openai_config
 from tests.fake_openai import FakeOpenAI
 
