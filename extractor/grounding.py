@@ -195,7 +195,7 @@ def _metric_written(metric: str, texts: tuple[str, ...]) -> bool:
     return False
 
 
-def unwritten_measure(claim: ClaimDraft, abstract: str, value_end: int, title: str | None = None) -> dict[str, str]:
+def _unwritten_measure(claim: ClaimDraft, abstract: str, value_end: int, title: str | None = None) -> dict[str, str]:
     """The claim's unit and metric where the text says otherwise: field -> reason. A unit is
     refused when the evidence writes another one at the number ('%' where it says '41.3 ms'); a
     metric when the registry measures it in another kind of quantity than the unit written there
@@ -209,11 +209,12 @@ def unwritten_measure(claim: ClaimDraft, abstract: str, value_end: int, title: s
     if not claim.metric:
         return out
     entry = metric_entry(claim.metric)
-    measured = unit_kind(entry[0].unit) if entry else None
-    kind = unit_kind(written)
+    registry_unit = entry[0].unit if entry else None
+    measured, kind = unit_kind(registry_unit), unit_kind(written)
+    named_by_unit = kind is not None and kind == measured and kind not in _RELATIVE
     if kind and measured and kind not in (measured, *_RELATIVE):
-        out["metric"] = f"metric {claim.metric!r} is measured in {entry[0].unit}, not the {written!r} written at the number"  # type: ignore[index]
-    elif not (kind == measured and kind not in _RELATIVE) and not _metric_written(claim.metric, paper_texts(abstract, title)):
+        out["metric"] = f"metric {claim.metric!r} is measured in {registry_unit}, not the {written!r} written at the number"
+    elif not named_by_unit and not _metric_written(claim.metric, paper_texts(abstract, title)):
         out["metric"] = f"metric {claim.metric!r} does not occur in {_where(title)}: none of its words is written"
     return out
 
@@ -274,12 +275,12 @@ Grounded = tuple[Extraction, list[Rejection]]
 #: give at most a few dozen (23 in the gold sets' drafts); a server that ignores ``max_tokens``
 #: can answer 100,000, each a rejection to store.
 MAX_ITEMS = 200
-LISTS = ("methods", "models", "benchmarks", "claims")
+_LISTS = ("methods", "models", "benchmarks", "claims")
 
 
 def over_the_cap(draft: ExtractionDraft) -> list[str]:
     """The lists of a draft longer than :data:`MAX_ITEMS`."""
-    return [field for field in LISTS if len(getattr(draft, field)) > MAX_ITEMS]
+    return [field for field in _LISTS if len(getattr(draft, field)) > MAX_ITEMS]
 
 
 def _capped(draft: ExtractionDraft) -> tuple[ExtractionDraft, list[Rejection]]:
@@ -356,7 +357,7 @@ def ground(draft: ExtractionDraft, abstract: str, paper_id: str, title: str | No
             words = _BOUND_WORDS[grounded.bound]
             reject("attribution", item, f"bound {grounded.bound!r} is not written: no {words} before the number")
             grounded = grounded.model_copy(update={"bound": None})
-        unwritten = unwritten_measure(grounded, abstract, grounded.value_span[1], title)
+        unwritten = _unwritten_measure(grounded, abstract, grounded.value_span[1], title)
         for reason in unwritten.values():
             reject("attribution", item, reason)
         if unwritten:

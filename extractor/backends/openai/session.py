@@ -124,8 +124,11 @@ class Attempts:
 
     def on_response(self, response: Any, request: dict) -> bool:
         """Count a response's tokens; True when its server reported none usable (they are
-        counted here, from the request and the answer)."""
+        counted here, from the request and the answer). A body that is no chat completion (a
+        proxy's HTML page) answered nothing and counts nothing."""
         self.last_response = response
+        if not hasattr(response, "choices"):
+            return False
         reported = reported_tokens(response)
         tokens = reported or counted_tokens(response, request, self.model)
         self.prompt_tokens += tokens[0]
