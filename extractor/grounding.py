@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
-from extractor.catalog.registry import metric_entry
+from extractor.catalog.registry import MetricEntry, metric_entry
 from extractor.catalog.units import same_unit, unit_at, unit_kind
 from extractor.schema import (
     Claim,
@@ -35,7 +35,7 @@ from extractor.schema import (
 )
 from extractor.text.format_chars import drop_format
 from extractor.text.hashing import short_hash
-from extractor.text.instructions import instruction_in, sentence_around
+from extractor.text.instructions import instructions_in, sentence_around
 from extractor.text.name_keys import name_in_text, paper_texts, unique_names
 from extractor.text.numbers import (
     NumberMention,
@@ -169,28 +169,31 @@ _FILLER = frozenset("of the an on in at to for and or by with vs per".split())
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
 # A change of any quantity is written in these ('latency down by 30%', '2.8x lower latency').
 _RELATIVE = ("proportion", "ratio")
-_STEM = 5  # a metric's word is written when a word of the text begins alike: 'rank' in 'ranked'
+_STEM = 5  # a metric's word is written when a word of the text begins alike: 'rank' in 'ranked', 'speedup' as 'speed'
 # A comparative writes the quantity it compares: '16 times faster' is a speed(up).
 _COMPARED = {"faster": "speed", "slower": "speed", "quicker": "speed"}
 
 
 @lru_cache(maxsize=256)
-def _beginnings(texts: tuple[str, ...]) -> frozenset[str]:
-    """How the words of the paper's texts begin, up to their first :data:`_STEM` letters
-    (a comparative also as what it compares)."""
+def _words(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """The words of the paper's texts, sorted (a comparative also as what it compares)."""
     words = {w for t in texts for w in _LETTERS.findall(t.lower())}
-    words |= {_COMPARED[w] for w in words & _COMPARED.keys()}
-    return frozenset(w[:n] for w in words for n in range(2, min(len(w), _STEM) + 1))
+    return tuple(sorted(words | {_COMPARED[w] for w in words & _COMPARED.keys()}))
 
 
-def _metric_written(metric: str, texts: tuple[str, ...]) -> bool:
-    """Whether a word of the metric, or of a name the registry gives it ('bits per character'
-    for BPC), begins a word of the texts; a metric of no such word ('|ρ|') is not checked."""
-    beginnings = _beginnings(texts)
-    entry = metric_entry(metric)
-    for name in (metric, *((entry[0].name, *entry[0].aliases) if entry else ())):
-        words = [w for w in _LETTERS.findall(name.lower()) if w not in _FILLER]
-        if not words or any(w[:_STEM] in beginnings for w in words):
+def _begins_a_word(start: str, words: tuple[str, ...]) -> bool:
+    at = bisect_left(words, start)
+    return at < len(words) and words[at].startswith(start)
+
+
+def _metric_written(metric: str, entry: MetricEntry | None, texts: tuple[str, ...]) -> bool:
+    """Whether a word of the metric, or of a name the registry gives it (``entry``: 'bits per
+    character' for BPC), begins a word of the texts alike (its first :data:`_STEM` letters); a
+    metric of no such word ('|ρ|') is not checked."""
+    words = _words(texts)
+    for name in (metric, *((entry.name, *entry.aliases) if entry else ())):
+        mine = [w for w in _LETTERS.findall(name.lower()) if w not in _FILLER]
+        if not mine or any(_begins_a_word(w[:_STEM], words) for w in mine):
             return True
     return False
 
@@ -208,15 +211,31 @@ def _unwritten_measure(claim: ClaimDraft, abstract: str, value_end: int, title: 
         out["unit"] = f"unit {claim.unit!r} is not the {written!r} written at the number"
     if not claim.metric:
         return out
-    entry = metric_entry(claim.metric)
-    registry_unit = entry[0].unit if entry else None
+    found = metric_entry(claim.metric)
+    entry = found[0] if found else None
+    registry_unit = entry.unit if entry else None
     measured, kind = unit_kind(registry_unit), unit_kind(written)
     named_by_unit = kind is not None and kind == measured and kind not in _RELATIVE
     if kind and measured and kind not in (measured, *_RELATIVE):
         out["metric"] = f"metric {claim.metric!r} is measured in {registry_unit}, not the {written!r} written at the number"
-    elif not named_by_unit and not _metric_written(claim.metric, paper_texts(abstract, title)):
+    elif not named_by_unit and not _metric_written(claim.metric, entry, paper_texts(abstract, title)):
         out["metric"] = f"metric {claim.metric!r} does not occur in {_where(title)}: none of its words is written"
     return out
+
+
+@lru_cache(maxsize=256)
+def _instructions(abstract: str) -> tuple[tuple[int, int, str], ...]:
+    """Where the abstract addresses a model, and its words: found once per abstract."""
+    return tuple(instructions_in(abstract))
+
+
+def _instruction_at(abstract: str, span: tuple[int, int]) -> str | None:
+    """The words addressing a model in the sentences of the evidence at ``span``, if any."""
+    found = _instructions(abstract)
+    if not found:
+        return None
+    start, end = sentence_around(abstract, *span)
+    return next((words for at, to, words in found if at < end and to > start), None)
 
 
 def ungrounded_names(draft: ClaimDraft, abstract: str, title: str | None = None) -> dict[str, str]:
@@ -347,7 +366,7 @@ def ground(draft: ExtractionDraft, abstract: str, paper_id: str, title: str | No
         if isinstance(grounded, str):
             reject("claims", item, grounded)
             continue
-        instruction = instruction_in(abstract[slice(*sentence_around(abstract, *grounded.span))])
+        instruction = _instruction_at(abstract, grounded.span)
         if instruction:
             reject("claims", item, f"the evidence is in a sentence that addresses a model ({instruction!r}), not a reported result")
             continue

@@ -10,6 +10,7 @@ evidence sits in one is no reported result.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 _INSTRUCTION = re.compile(
     r"\b(?:ignore|disregard|forget|override|bypass)\b(?:\W+\w+){0,4}?\W+"
@@ -20,6 +21,11 @@ _INSTRUCTION = re.compile(
     r"|\bas\s+an\s+ai\b"
     r"|<\|im_(?:start|end)\|>|\[/?INST\]|###\s*(?:instruction|system|response)\b",
     re.IGNORECASE,
+)
+# A word each of those phrasings holds: most abstracts hold none, and are not searched.
+_GATE = (
+    "ignore", "disregard", "forget", "override", "bypass", "system", "developer", "instruction",
+    "you must", "you should", "you will", "you are", "as an ai", "<|im_", "inst]", "###",
 )
 # Where a sentence ends: a period, question or exclamation mark before a space (not a decimal point).
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n\s*\n")
@@ -32,7 +38,10 @@ def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     return (before[-1] if before else 0), (after.end() if after else len(text))
 
 
-def instruction_in(text: str) -> str | None:
-    """The words of ``text`` that address a model ('ignore previous instructions'), if any."""
-    found = _INSTRUCTION.search(text)
-    return " ".join(found.group().split()) if found else None
+def instructions_in(text: str) -> Iterator[tuple[int, int, str]]:
+    """Where ``text`` addresses a model, and its words ('ignore previous instructions')."""
+    lower = " ".join(text.lower().split())
+    if not any(word in lower for word in _GATE):
+        return
+    for found in _INSTRUCTION.finditer(text):
+        yield found.start(), found.end(), " ".join(found.group().split())

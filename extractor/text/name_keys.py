@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from bisect import bisect_left
 from functools import lru_cache
+from itertools import accumulate
 from operator import attrgetter
 from typing import NamedTuple, TypeVar
 
 T = TypeVar("T")
 
 _NAME_KEY = re.compile(r"[^0-9a-z]+")
-# A word of a text, for names: a run of digits and the letters after it, or a run of letters;
-# so a new word starts where digits follow letters ('ResNet50' holds 'ResNet'; 'leq3B', a LaTeX
-# macro that lost its backslash, holds '3B') but never inside letters ('search' holds no 'ARC').
-_WORD = re.compile(r"[0-9]+[a-z]*|[a-z]+")
 
 
 def name_key(name: str) -> str:
@@ -26,37 +24,42 @@ def name_key(name: str) -> str:
     return _NAME_KEY.sub("", name.lower())
 
 
+# A word of a text, for names: a run of digits and the letters after it, or a run of letters;
+# so a new word starts where digits follow letters ('ResNet50' holds 'ResNet'; 'leq3B', a LaTeX
+# macro that lost its backslash, holds '3B') but never inside letters ('search' holds no 'ARC').
+_WORD = re.compile(r"[0-9]+[a-z]*|[a-z]+")
+
+
 class _TextKey(NamedTuple):
-    """A text's name key, and where in it each of the text's words starts and ends."""
+    """A text's name key, and where in it each of the text's words ends (ascending)."""
 
     key: str
-    starts: frozenset[int]
-    ends: frozenset[int]
+    ends: list[int]
+
+    def word_ends_at(self, at: int) -> bool:
+        i = bisect_left(self.ends, at)
+        return i < len(self.ends) and self.ends[i] == at
 
 
 @lru_cache(maxsize=256)
 def _text_key(text: str) -> _TextKey:
-    """The name key of a whole text with its word boundaries, folded once per text for all the
-    names checked in it."""
+    """The name key of a whole text with its word ends, folded once per text for all the names
+    checked in it."""
     words = _WORD.findall(text.lower())
-    starts, ends, at = [], [], 0
-    for word in words:
-        starts.append(at)
-        at += len(word)
-        ends.append(at)
-    return _TextKey("".join(words), frozenset(starts), frozenset(ends))
+    return _TextKey("".join(words), list(accumulate(map(len, words))))
 
 
 def _whole_words(key: str, text: _TextKey) -> bool:
-    """Whether ``key`` is in the text's key from the start of a word to the end of one (or
-    of its plural: 'PReLU' in 'PReLUs'): 'ARC' is not in 'search', nor 'ImageNet' in 'image
+    """Whether ``key`` is in the text's key from the start of a word to the end of one (or of
+    its plural: 'PReLU' in 'PReLUs'): 'ARC' is not in 'search', nor 'ImageNet' in 'image
     networks'."""
     at = text.key.find(key)
     while at >= 0:
         end = at + len(key)
-        if at in text.starts and (
-            end in text.ends or text.key.startswith("s", end) and end + 1 in text.ends
-            or text.key.startswith("es", end) and end + 2 in text.ends
+        if (at == 0 or text.word_ends_at(at)) and (
+            text.word_ends_at(end)
+            or text.key.startswith("s", end) and text.word_ends_at(end + 1)
+            or text.key.startswith("es", end) and text.word_ends_at(end + 2)
         ):
             return True
         at = text.key.find(key, at + 1)
