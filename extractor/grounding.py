@@ -306,6 +306,8 @@ def _capped(draft: ExtractionDraft) -> tuple[ExtractionDraft, list[Rejection]]:
     """The draft with each list cut to :data:`MAX_ITEMS`, and one rejection per list cut,
     whose item is the first one dropped."""
     over = over_the_cap(draft)
+    if not over:
+        return draft, []
     rejected = [
         Rejection(
             field=field, item=getattr(draft, field)[MAX_ITEMS].model_dump(),

@@ -49,10 +49,12 @@ def _text_key(text: str) -> _TextKey:
     return _TextKey("".join(words), list(accumulate(map(len, words))))
 
 
-def _whole_words(key: str, text: _TextKey) -> bool:
+@lru_cache(maxsize=4096)
+def _whole_words(key: str, original: str) -> bool:
     """Whether ``key`` is in the text's key from the start of a word to the end of one (or of
     its plural: 'PReLU' in 'PReLUs'): 'ARC' is not in 'search', nor 'ImageNet' in 'image
-    networks'."""
+    networks'. Kept: grounding asks again for the names it keeps."""
+    text = _text_key(original)
     at = text.key.find(key)
     while at >= 0:
         end = at + len(key)
@@ -70,7 +72,7 @@ def name_in_text(name: str, text: str | tuple[str, ...]) -> bool:
     """Whether the text (or one of the texts: a name never spans two) writes the name, in whole
     words: ignoring case, spacing and punctuation, but never inside a longer word."""
     key = name_key(name)
-    return bool(key) and any(_whole_words(key, _text_key(t)) for t in ((text,) if isinstance(text, str) else text))
+    return bool(key) and any(_whole_words(key, t) for t in ((text,) if isinstance(text, str) else text))
 
 
 def paper_texts(abstract: str, title: str | None) -> tuple[str, ...]:
