@@ -198,26 +198,28 @@ def _metric_written(metric: str, entry: MetricEntry | None, texts: tuple[str, ..
     return False
 
 
-def _unwritten_measure(claim: ClaimDraft, abstract: str, value_end: int, title: str | None = None) -> dict[str, str]:
-    """The claim's unit and metric where the text says otherwise: field -> reason. A unit is
-    refused when the evidence writes another one at the number ('%' where it says '41.3 ms'); a
-    metric when the registry measures it in another kind of quantity than the unit written there
-    (top-1 accuracy, a %, at '41.3 ms'; a % or an 'x' goes with any metric, as changes are
-    written so), or when none of its words is in the title or the abstract and the unit at the
-    number does not name what it measures (a time in '5 seconds', not a top-1 accuracy in '41.3%')."""
+def _unwritten_measure(claim: ClaimDraft, abstract: str, value_ends: list[int], title: str | None = None) -> dict[str, str]:
+    """The claim's unit and metric where the text says otherwise: field -> reason. ``value_ends``
+    are where its number ends in the evidence (each place a number written twice stands: the
+    claim may be either). A unit is refused when the evidence writes another one at the number
+    ('%' where it says '41.3 ms'); a metric when the registry measures it in another kind of
+    quantity than the unit written there (top-1 accuracy, a %, at '41.3 ms'; a % or an 'x' goes
+    with any metric, as changes are written so), or when none of its words is in the title or
+    the abstract and the unit at the number does not name what it measures (a time in '5
+    seconds', not a top-1 accuracy in '41.3%')."""
     out: dict[str, str] = {}
-    written = unit_at(abstract, value_end)
-    if written and claim.unit and not same_unit(claim.unit, written):
-        out["unit"] = f"unit {claim.unit!r} is not the {written!r} written at the number"
+    written = [unit_at(abstract, end) for end in value_ends]
+    if claim.unit and all(w and not same_unit(claim.unit, w) for w in written):
+        out["unit"] = f"unit {claim.unit!r} is not the {written[0]!r} written at the number"
     if not claim.metric:
         return out
     found = metric_entry(claim.metric)
     entry = found[0] if found else None
     registry_unit = entry.unit if entry else None
-    measured, kind = unit_kind(registry_unit), unit_kind(written)
-    named_by_unit = kind is not None and kind == measured and kind not in _RELATIVE
-    if kind and measured and kind not in (measured, *_RELATIVE):
-        out["metric"] = f"metric {claim.metric!r} is measured in {registry_unit}, not the {written!r} written at the number"
+    measured, kinds = unit_kind(registry_unit), [unit_kind(w) for w in written]
+    named_by_unit = measured not in (None, *_RELATIVE) and measured in kinds
+    if measured and all(kind and kind not in (measured, *_RELATIVE) for kind in kinds):
+        out["metric"] = f"metric {claim.metric!r} is measured in {registry_unit}, not the {written[0]!r} written at the number"
     elif not named_by_unit and not _metric_written(claim.metric, entry, paper_texts(abstract, title)):
         out["metric"] = f"metric {claim.metric!r} does not occur in {_where(title)}: none of its words is written"
     return out
@@ -279,6 +281,14 @@ def ground_claim(
         span=span,
         value_span=located,
     )
+
+
+def _value_ends(claim: Claim, mentions: Sequence[NumberMention]) -> list[int]:
+    """Where the claim's number ends: the end of its range, or of each place its evidence
+    writes its value ('the 100 hour subset ... 100 times less data': either 100)."""
+    if claim.value_max is not None:
+        return [claim.value_span[1]]
+    return [m.end for m in mentions_in(list(mentions), *claim.span) if m.matches(claim.value)] or [claim.value_span[1]]
 
 
 def _size_in_text(size: float | None, mentions: Sequence[NumberMention]) -> bool:
@@ -378,7 +388,7 @@ def ground(draft: ExtractionDraft, abstract: str, paper_id: str, title: str | No
             words = _BOUND_WORDS[grounded.bound]
             reject("attribution", item, f"bound {grounded.bound!r} is not written: no {words} before the number")
             grounded = grounded.model_copy(update={"bound": None})
-        unwritten = _unwritten_measure(grounded, abstract, grounded.value_span[1], title)
+        unwritten = _unwritten_measure(grounded, abstract, _value_ends(grounded, mentions), title)
         for reason in unwritten.values():
             reject("attribution", item, reason)
         if unwritten:

@@ -66,6 +66,7 @@ def test_names_still_match_across_case_punctuation_plurals_and_digits() -> None:
     assert name_in_text("PReLU", "learned PReLUs")  # a plural is the name
     assert name_in_text("ResNet", "a ResNet50 backbone")  # digits after a name start a new word
     assert name_in_text("3B parameters", "small models (leq3B parameters)")  # a macro that lost its backslash
+    assert name_in_text("ELECTRA", "ConvBERTbase beats ELECTRAbase")  # a variant that lost its subscript
     assert not name_in_text("GPT-4", "we query GPT-4o")  # another model
 
 
@@ -106,6 +107,8 @@ def test_each_check_says_what_it_refused(claim: ClaimDraft, reason: str) -> None
         ("It answers in 5 seconds.", dict(value=5, unit="s", metric="time")),
         ("It reaches 83.6\\% accuracy.", dict(value=83.6, unit="percent", metric="accuracy")),
         ("It keeps |ρ| approx 0.94.", dict(value=0.94, metric="|\u03c1|")),  # no word to look for
+        # the number twice in the evidence: the claim is the one whose unit it gives
+        ("It wins on the 100 hour subset using 100 times less data.", dict(value=100, unit="x", kind="change")),
     ],
 )
 def test_what_papers_write_at_their_numbers_is_kept(text: str, claim: dict) -> None:

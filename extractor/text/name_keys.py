@@ -49,19 +49,23 @@ def _text_key(text: str) -> _TextKey:
     return _TextKey("".join(words), list(accumulate(map(len, words))))
 
 
+# What may follow a name inside its word: a plural ('PReLUs'), or a model's variant written as
+# a subscript that lost its markup ('BERT$_{base}$' as 'BERTbase', 'ELECTRAlarge').
+_SUFFIXES = ("s", "es", "base", "large", "small", "tiny", "medium", "huge", "xl", "xxl")
+
+
 @lru_cache(maxsize=4096)
 def _whole_words(key: str, original: str) -> bool:
-    """Whether ``key`` is in the text's key from the start of a word to the end of one (or of
-    its plural: 'PReLU' in 'PReLUs'): 'ARC' is not in 'search', nor 'ImageNet' in 'image
-    networks'. Kept: grounding asks again for the names it keeps."""
+    """Whether ``key`` is in the text's key from the start of a word to the end of one, or
+    to one of :data:`_SUFFIXES` that ends it: 'ARC' is not in 'search', nor 'ImageNet' in
+    'image networks'. Kept: grounding asks again for the names it keeps."""
     text = _text_key(original)
     at = text.key.find(key)
     while at >= 0:
         end = at + len(key)
         if (at == 0 or text.word_ends_at(at)) and (
             text.word_ends_at(end)
-            or text.key.startswith("s", end) and text.word_ends_at(end + 1)
-            or text.key.startswith("es", end) and text.word_ends_at(end + 2)
+            or any(text.key.startswith(suffix, end) and text.word_ends_at(end + len(suffix)) for suffix in _SUFFIXES)
         ):
             return True
         at = text.key.find(key, at + 1)
