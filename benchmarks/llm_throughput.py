@@ -50,7 +50,8 @@ from bare_sdk import read_bodies, send_all
 from extractor import make_config, run
 from extractor.backends.openai.pricing import cost_usd
 from extractor.backends.openai.options import MODES
-from extractor.backends.openai.estimate import encoding_for, prompt_overhead
+from extractor.backends.openai.estimate import prompt_overhead
+from extractor.backends.openai.tokens import encoding_for
 from extractor.pipeline.ingest import read_inputs
 
 ROOT = Path(__file__).resolve().parent.parent

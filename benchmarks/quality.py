@@ -241,7 +241,7 @@ def main() -> None:
             print()
             print(split_pairs_markdown([(r["set"], r["leaderboards"]) for r in rows] + [(n, b.to_dict()) for n, b in pooled_boards]))
         return
-    config = make_config(args.backend, args.model, use_cache=False)  # key and base URL as for a run
+    config = make_config(args.backend, model=args.model, use_cache=False)  # key and base URL as for a run
     rows, held_out = [], []
     with tempfile.TemporaryDirectory() as scratch:
         runs: dict[str, Path] = {}  # one run per abstracts file, shared by the sets it serves

@@ -6,9 +6,11 @@ computed here, never taken from a backend. Names of methods, models and benchmar
 in the title or the abstract (both are the paper's words; contract v3); a model size must be a
 number the abstract writes. A "model" whose name is only a size ('27B models', '8B') names no
 model: its size is kept apart (``Extraction.unnamed_sizes_b``), out of the list of models. So
-must each name a claim is attributed to (benchmark, method, model, baseline), and a claim's
-bound must be written right before its number ('less than 10%') or right
-after it ('1.5+%', '90% or more'): an ungrounded one is cleared from the claim and recorded as an
+must each name a claim is attributed to (benchmark, method, model, baseline), in whole words
+('ARC' is not in 'search'); a claim's bound must be written right before its number ('less than
+10%') or right after it ('1.5+%', '90% or more'); its unit and metric must agree with the unit
+written at its number ('41.3 ms' is no % and no top-1 accuracy), and some word of its metric must
+be in the title or the abstract: an ungrounded one is cleared from the claim and recorded as an
 ``attribution`` rejection, and the number, when grounded, is kept. Evidence and numbers come from
 the abstract alone; a number may be written as words ('five', 'one tenth').
 """
@@ -18,9 +20,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
+from extractor.catalog.registry import MetricEntry, metric_entry
+from extractor.catalog.units import same_unit, unit_at, unit_kind
 from extractor.schema import (
     Claim,
     ClaimDraft,
@@ -31,6 +35,7 @@ from extractor.schema import (
 )
 from extractor.text.format_chars import drop_format
 from extractor.text.hashing import short_hash
+from extractor.text.instructions import instructions_in, sentence_around
 from extractor.text.name_keys import name_in_text, paper_texts, unique_names
 from extractor.text.numbers import (
     NumberMention,
@@ -159,6 +164,82 @@ ATTRIBUTE_NAMES = ("benchmark", "method", "model", "baseline")
 _BOUND_WORDS = {"upper": "'less than', 'below' or 'at most'", "lower": "'more than', 'over' or 'at least'"}  # or 'N or less' / 'N+', 'N or more' after it
 
 
+# Words that say nothing of what a metric measures ('top-1 accuracy on the test set').
+_FILLER = frozenset("of the an on in at to for and or by with vs per".split())
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+# A change of any quantity is written in these ('latency down by 30%', '2.8x lower latency').
+_RELATIVE = ("proportion", "ratio")
+_STEM = 5  # a metric's word is written when a word of the text begins alike: 'rank' in 'ranked', 'speedup' as 'speed'
+# A comparative writes the quantity it compares: '16 times faster' is a speed(up).
+_COMPARED = {"faster": "speed", "slower": "speed", "quicker": "speed"}
+
+
+@lru_cache(maxsize=256)
+def _words(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """The words of the paper's texts, sorted (a comparative also as what it compares)."""
+    words = {w for t in texts for w in _LETTERS.findall(t.lower())}
+    return tuple(sorted(words | {_COMPARED[w] for w in words & _COMPARED.keys()}))
+
+
+def _begins_a_word(start: str, words: tuple[str, ...]) -> bool:
+    at = bisect_left(words, start)
+    return at < len(words) and words[at].startswith(start)
+
+
+def _metric_written(metric: str, entry: MetricEntry | None, texts: tuple[str, ...]) -> bool:
+    """Whether a word of the metric, or of a name the registry gives it (``entry``: 'bits per
+    character' for BPC), begins a word of the texts alike (its first :data:`_STEM` letters); a
+    metric of no such word ('|ρ|') is not checked."""
+    words = _words(texts)
+    for name in (metric, *((entry.name, *entry.aliases) if entry else ())):
+        mine = [w for w in _LETTERS.findall(name.lower()) if w not in _FILLER]
+        if not mine or any(_begins_a_word(w[:_STEM], words) for w in mine):
+            return True
+    return False
+
+
+def _unwritten_measure(claim: ClaimDraft, abstract: str, value_ends: list[int], title: str | None = None) -> dict[str, str]:
+    """The claim's unit and metric where the text says otherwise: field -> reason. ``value_ends``
+    are where its number ends in the evidence (each place a number written twice stands: the
+    claim may be either). A unit is refused when the evidence writes another one at the number
+    ('%' where it says '41.3 ms'); a metric when the registry measures it in another kind of
+    quantity than the unit written there (top-1 accuracy, a %, at '41.3 ms'; a % or an 'x' goes
+    with any metric, as changes are written so), or when none of its words is in the title or
+    the abstract and the unit at the number does not name what it measures (a time in '5
+    seconds', not a top-1 accuracy in '41.3%')."""
+    out: dict[str, str] = {}
+    written = [unit_at(abstract, end) for end in value_ends]
+    if claim.unit and all(w and not same_unit(claim.unit, w) for w in written):
+        out["unit"] = f"unit {claim.unit!r} is not the {written[0]!r} written at the number"
+    if not claim.metric:
+        return out
+    found = metric_entry(claim.metric)
+    entry = found[0] if found else None
+    registry_unit = entry.unit if entry else None
+    measured, kinds = unit_kind(registry_unit), [unit_kind(w) for w in written]
+    named_by_unit = measured not in (None, *_RELATIVE) and measured in kinds
+    if measured and all(kind and kind not in (measured, *_RELATIVE) for kind in kinds):
+        out["metric"] = f"metric {claim.metric!r} is measured in {registry_unit}, not the {written[0]!r} written at the number"
+    elif not named_by_unit and not _metric_written(claim.metric, entry, paper_texts(abstract, title)):
+        out["metric"] = f"metric {claim.metric!r} does not occur in {_where(title)}: none of its words is written"
+    return out
+
+
+@lru_cache(maxsize=256)
+def _instructions(abstract: str) -> tuple[tuple[int, int, str], ...]:
+    """Where the abstract addresses a model, and its words: found once per abstract."""
+    return tuple(instructions_in(abstract))
+
+
+def _instruction_at(abstract: str, span: tuple[int, int]) -> str | None:
+    """The words addressing a model in the sentences of the evidence at ``span``, if any."""
+    found = _instructions(abstract)
+    if not found:
+        return None
+    start, end = sentence_around(abstract, *span)
+    return next((words for at, to, words in found if at < end and to > start), None)
+
+
 def ungrounded_names(draft: ClaimDraft, abstract: str, title: str | None = None) -> dict[str, str]:
     """The claim's attribute names that neither the title nor the abstract writes: field -> reason."""
     names = paper_texts(abstract, title)
@@ -202,6 +283,14 @@ def ground_claim(
     )
 
 
+def _value_ends(claim: Claim, mentions: Sequence[NumberMention]) -> list[int]:
+    """Where the claim's number ends: the end of its range, or of each place its evidence
+    writes its value ('the 100 hour subset ... 100 times less data': either 100)."""
+    if claim.value_max is not None:
+        return [claim.value_span[1]]
+    return [m.end for m in mentions_in(list(mentions), *claim.span) if m.matches(claim.value)] or [claim.value_span[1]]
+
+
 def _size_in_text(size: float | None, mentions: Sequence[NumberMention]) -> bool:
     if size is None:
         return True
@@ -211,6 +300,33 @@ def _size_in_text(size: float | None, mentions: Sequence[NumberMention]) -> bool
 
 
 Grounded = tuple[Extraction, list[Rejection]]
+#: The most claims (and methods, models, benchmarks) one paper's draft may have. Real abstracts
+#: give at most a few dozen (23 in the gold sets' drafts); a server that ignores ``max_tokens``
+#: can answer 100,000, each a rejection to store.
+MAX_ITEMS = 200
+_LISTS = ("methods", "models", "benchmarks", "claims")
+
+
+def over_the_cap(draft: ExtractionDraft) -> list[str]:
+    """The lists of a draft longer than :data:`MAX_ITEMS`."""
+    return [field for field in _LISTS if len(getattr(draft, field)) > MAX_ITEMS]
+
+
+def _capped(draft: ExtractionDraft) -> tuple[ExtractionDraft, list[Rejection]]:
+    """The draft with each list cut to :data:`MAX_ITEMS`, and one rejection per list cut,
+    whose item is the first one dropped."""
+    over = over_the_cap(draft)
+    if not over:
+        return draft, []
+    rejected = [
+        Rejection(
+            field=field, item=getattr(draft, field)[MAX_ITEMS].model_dump(),
+            reason=f"the answer has more than {MAX_ITEMS} {field}, more than a paper may have: "
+            f"the first {MAX_ITEMS} are checked, the others dropped",
+        )
+        for field in over
+    ]
+    return draft.model_copy(update={field: getattr(draft, field)[:MAX_ITEMS] for field in over}), rejected
 
 
 def ground(draft: ExtractionDraft, abstract: str, paper_id: str, title: str | None = None) -> Grounded:
@@ -218,7 +334,7 @@ def ground(draft: ExtractionDraft, abstract: str, paper_id: str, title: str | No
     from its title or abstract, evidence and numbers from its abstract."""
     mentions = _mentions(abstract)
     names, where = paper_texts(abstract, title), _where(title)
-    rejected: list[Rejection] = []
+    draft, rejected = _capped(draft)
 
     def reject(field: str, item: object, reason: str) -> None:
         rejected.append(Rejection(field=field, item=item.model_dump(), reason=reason))
@@ -262,12 +378,21 @@ def ground(draft: ExtractionDraft, abstract: str, paper_id: str, title: str | No
         if isinstance(grounded, str):
             reject("claims", item, grounded)
             continue
+        instruction = _instruction_at(abstract, grounded.span)
+        if instruction:
+            reject("claims", item, f"the evidence is in a sentence that addresses a model ({instruction!r}), not a reported result")
+            continue
         for reason in unnamed.values():
             reject("attribution", item, reason)
         if grounded.bound and bound_written(abstract, *grounded.value_span) != grounded.bound:
             words = _BOUND_WORDS[grounded.bound]
             reject("attribution", item, f"bound {grounded.bound!r} is not written: no {words} before the number")
             grounded = grounded.model_copy(update={"bound": None})
+        unwritten = _unwritten_measure(grounded, abstract, _value_ends(grounded, mentions), title)
+        for reason in unwritten.values():
+            reject("attribution", item, reason)
+        if unwritten:
+            grounded = grounded.model_copy(update=dict.fromkeys(unwritten))
         if grounded.id not in seen:
             seen.add(grounded.id)
             claims.append(grounded)

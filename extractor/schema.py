@@ -109,7 +109,8 @@ class Extraction(_Strict):
 class Rejection(_Strict):
     """An item a backend proposed that the grounding check refused. ``attribution``: a claim kept
     without one of its names (benchmark, method, model or baseline), which the abstract does
-    not write; ``item`` is the claim as the backend gave it."""
+    not write, or without its bound, unit or metric, which the text at its number does not
+    give; ``item`` is the claim as the backend gave it."""
 
     field: Literal["methods", "models", "benchmarks", "claims", "attribution"]
     item: dict = Field(description="The item as the backend gave it.")

@@ -91,7 +91,10 @@ FAULT_KINDS = (
     "html",  # HTTP 200 with an HTML page (a proxy's or a captive portal's), not JSON
     "drip",  # the answer's body a byte every `seconds` (a server or proxy that trickles)
     "refusal",  # the model refuses (message.refusal, no content)
+    "negative_usage",  # usage with a negative prompt count (a server's bug: a refund of $6,600 at gpt-4o-mini prices)
+    "no_usage",  # no usage in the answer (some OpenAI-compatible servers)
 )
+NEGATIVE_PROMPT_TOKENS = -44_000_000_000
 
 # What llama-cpp-python's server answers to response_format {"type": "json_schema"}.
 LLAMA_CPP_JSON_SCHEMA_ERROR = (
@@ -718,7 +721,7 @@ class FakeOpenAI:
             return 200, {HTML_PAGE: True}, {}
         if name is not None:
             completion = self._completion(body, mode, json.dumps({"same_as": self.names.get(name, "none")}), kind)
-            record.usage = completion["usage"]
+            record.usage = completion.get("usage")
             return 200, completion, {}
         if abstract is None:
             error = {"message": "no <abstract> in the user message", "type": "invalid_request_error"}
@@ -727,7 +730,7 @@ class FakeOpenAI:
             message = f"no recorded answer for the abstract beginning {first_words(abstract)!r}"
             return 404, {"error": {"message": message, "type": "not_found_error", "param": None, "code": None}}, {}
         completion = self._completion(body, mode, self._answer_text(abstract, kind), kind)
-        record.usage = completion["usage"]
+        record.usage = completion.get("usage")
         if kind == "drip":
             return 200, {DRIP: fault.seconds, "completion": completion}, {}
         return 200, completion, {}
@@ -771,13 +774,16 @@ class FakeOpenAI:
             message["content"] = text
         request_text = json.dumps([body.get("messages"), body.get("tools"), body.get("response_format")])
         prompt, completion = _tokens(request_text), _tokens(text)
+        if kind == "negative_usage":
+            prompt = NEGATIVE_PROMPT_TOKENS
+        usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
         return {
             "id": f"chatcmpl-fake-{len(self.log)}",
             "object": "chat.completion",
             "created": int(time.time()),
             "model": body.get("model", "fake-model"),
             "choices": [] if kind == "no_choices" else [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
-            "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+            **({} if kind == "no_usage" else {"usage": usage}),
         }
 
 

@@ -13,6 +13,7 @@ import typer
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
+from tests.conftest import ROOT
 
 runner = CliRunner()
 
@@ -135,3 +136,12 @@ def test_run_with_a_prompt_version_that_does_not_exist(tmp_path: Path) -> None:
               "--backend", "openai", "--base-url", "http://127.0.0.1:1/v1", "--model", "m"],
     )  # fmt: skip
     one_line_error(result, 2, "prompt version 'nope' is incomplete or missing")
+
+
+def test_eval_with_a_gold_file_that_is_not_utf8_names_its_line(demo_run: Path, tmp_path: Path) -> None:
+    gold = tmp_path / "gold.jsonl"
+    lines = (ROOT / "fixtures" / "gold" / "dev.jsonl").read_bytes().splitlines(keepends=True)
+    gold.write_bytes(lines[0] + b'{"id": "caf\xe9"}\n')  # Latin-1, as a spreadsheet may save it
+    result = runner.invoke(app, ["eval", str(demo_run), "--gold", str(gold)])
+    one_line_error(result, 2, f"{gold}:2: not UTF-8 (byte 0xe9 at column 12); save the gold file as UTF-8")
+

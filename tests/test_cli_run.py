@@ -1,11 +1,19 @@
 import csv
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
 from tests.runs import read_papers
+
+from tests.fake_openai import FakeOpenAI
 
 from .conftest import FIXTURES
 
@@ -74,3 +82,31 @@ def test_quiet_hides_the_progress_bar_but_not_why_papers_failed(tmp_path: Path) 
     assert result.exit_code == 1
     assert f"failed input:in.jsonl:2: {data}:2: malformed JSON" in result.output
     assert "1 ok, 1 failed" in result.output and "extracting" not in result.output
+
+
+def test_ctrl_c_leaves_the_bar_where_it_stopped_and_says_how_to_resume(tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole process group, as a terminal sends it; the bar is drawn as on a terminal."""
+    papers = [{"id": f"p{n}", "abstract": f"GANQ reaches {n}.5% accuracy on GSM8K in run {n}."} for n in range(40)]
+    source = tmp_path / "papers.jsonl"
+    source.write_text("".join(json.dumps(p) + "\n" for p in papers))
+    out = tmp_path / "run"
+    env = {**os.environ, "TTY_COMPATIBLE": "1", "NO_COLOR": "1", "COLUMNS": "200", "OPENAI_API_KEY": "test"}
+    with FakeOpenAI(latency=0.1) as server:
+        command = [sys.executable, "-m", "extractor", "run", str(source), "--out", str(out), "--base-url", server.base_url,
+                   "--concurrency", "1", "--no-cache", "--no-leaderboard"]
+        process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+        deadline = time.monotonic() + 30
+        while server.requests < 5 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and "Traceback" not in err, err
+    bars = re.findall(r"extracting\S*\s+\S*\s+(\d+)/(\d+)", err)
+    done, total = map(int, bars[-1])
+    assert total == 40 and done < 40  # not redrawn as finished
+    journal = (out / "journal.tsv").read_text(encoding="utf-8").splitlines()
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", err)  # the terminal's cursor and line controls
+    assert plain.rstrip().splitlines()[-1] == (
+        f"interrupted: {done} papers done and kept in {out}/journal.tsv; rerun the same command to resume"
+    )
+    assert len(journal) - 1 == done  # what the line says is what a rerun takes

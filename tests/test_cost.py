@@ -14,7 +14,8 @@ from extractor.cli.app import app
 from extractor.backends.openai.options import MODES
 from extractor.config import RunConfig, make_config
 from extractor.errors import ConfigError
-from extractor.backends.openai.estimate import encoding_for, prompt_overhead
+from extractor.backends.openai.estimate import prompt_overhead
+from extractor.backends.openai.tokens import encoding_for
 from extractor.pipeline.dry_run import dry_run
 from extractor.pipeline.runner import run
 from tests.conftest_fake import fixture_papers, openai_config, write_papers

@@ -269,3 +269,9 @@ OTHER_PAGES = sorted({c.page for c in ALL if isinstance(where(c), Run)} - set(FA
 @pytest.mark.parametrize("page", OTHER_PAGES)
 def test_the_commands_of_the_other_pages_run(page: str, tmp_path: Path) -> None:
     assert run_page(page, tmp_path, slow=True) >= 1
+
+
+def test_a_server_a_page_starts_runs_in_the_background() -> None:
+    """A block pasted into a shell must not stop at its server: each one the docs start ends with '&'."""
+    servers = [c for c in ALL if c.text.startswith("python tests/fake_openai.py")]
+    assert servers and [c.text for c in servers if not c.text.endswith("&")] == []

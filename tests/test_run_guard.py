@@ -82,6 +82,21 @@ def test_a_run_of_other_inputs_into_a_reviewed_run_is_refused_unless_overwrite(t
     assert "kept for papers not in this run: 1 corrections" in status.output, status.output
 
 
+def test_overwrite_removes_what_described_the_replaced_run(tmp_path: Path) -> None:
+    """Its leaderboard, reviewed claims and report: a new run without --leaderboard writes none of them."""
+    out = tmp_path / "run"
+    first = jsonl(tmp_path / "first.jsonl", GANQ)
+    assert runner.invoke(app, ["run", str(first), "--out", str(out), "-q"]).exit_code == 0
+    assert runner.invoke(app, ["report", str(out), "--out", str(out / "report.html"), "-q"]).exit_code == 0
+    derived = ["leaderboard.xlsx", "claims.reviewed.csv", "reviewed.json", "report.html"]
+    assert all((out / name).exists() for name in derived)
+    other = jsonl(tmp_path / "other.jsonl", "Unrelated 1.5x faster abstract.")
+    result = rules_run(str(other), "--out", str(out), "--overwrite")
+    assert result.exit_code == 0, result.output
+    assert [name for name in derived if (out / name).exists()] == []
+    assert "replaced (asked to overwrite), its leaderboard.xlsx, claims.reviewed.csv, reviewed.json, report.html removed;" in result.output
+
+
 def review(run: Path, book: Path) -> None:
     """A reviewer accepts the run's second paper."""
     export_review(Run.open(run), book)

@@ -29,12 +29,13 @@ from extractor.text.safe import csv_cell, html_text, printable, xlsx_text
 runner = CliRunner()
 
 FORMULA = re.compile(r'^"?[=+\-@]')
-CR_ATTACK = "GANQ reaches 83.6% on GSM8K\r=cmd|' /C calc'!A0 and 12.5% on MATH."
-CONTROL = "GANQ\x00 reaches 83.6% on GSM8K.\x0c It runs 2.5x faster\x1b[31m than AWQ."
+CR_ATTACK = "We measure accuracy. GANQ reaches 83.6% on GSM8K\r=cmd|' /C calc'!A0 and 12.5% on MATH."
+CONTROL = "We measure accuracy. GANQ\x00 reaches 83.6% on GSM8K.\x0c It runs 2.5x faster\x1b[31m than AWQ."
 
 
 def grounded(paper_id: str, abstract: str, evidence: list[tuple[float, str]], title: str | None = None) -> PaperResult:
-    """A grounded paper; a claim whose evidence names GSM8K is on that benchmark."""
+    """A grounded paper of accuracies (the abstract must say so); a claim whose evidence names
+    GSM8K is on that benchmark."""
     draft = ExtractionDraft(claims=[
         ClaimDraft(value=v, unit="%", metric="accuracy", benchmark="GSM8K" if "GSM8K" in e else None, evidence=e)
         for v, e in evidence
@@ -173,8 +174,33 @@ def test_run_prints_ids_as_plain_text(tmp_path: Path) -> None:
     assert "\x1b" not in result.output
 
 
+BIDI = "\u202e\u2066\u2067\u2068\u2069"  # an override and the four isolates
+
+
+def test_bidirectional_controls_are_shown_by_code_point_never_sent() -> None:
+    assert printable(f"invoice{BIDI}fdp.exe") == "invoice<U+202E><U+2066><U+2067><U+2068><U+2069>fdp.exe"
+    assert html_text("a\u202eb") == "a&lt;U+202E&gt;b"
+
+
+def test_an_id_and_a_warning_with_bidirectional_controls_print_in_reading_order(tmp_path: Path) -> None:
+    """The id of a record, and a warning naming a file (the library's log warnings), alike."""
+    first = tmp_path / "old\u202etxt\x1b[2J.jsonl"
+    first.write_text(json.dumps({"id": f"p{BIDI}1", "abstract": "GANQ reaches 83.6% accuracy on GSM8K."}) + "\n")
+    second = tmp_path / "new.jsonl"
+    second.write_text(json.dumps({"id": "p\u202e2", "abstract": ""}) + "\n")
+    out = str(tmp_path / "run")
+    assert runner.invoke(app, ["run", str(first), "--out", out, "--no-leaderboard"]).exit_code == 0
+    result = runner.invoke(app, ["run", str(second), "--out", out, "--no-leaderboard", "--overwrite"])
+    assert result.exit_code == 1, result.output
+    assert "failed p<U+202E>2: " in result.output
+    assert "old<U+202E>txt\u241b[2J.jsonl" in result.output  # the warning that the earlier run was replaced
+    assert not any(ch in result.output for ch in BIDI + "\x1b")
+    [paper] = read_inputs([str(first)])
+    assert paper.id == "p<U+202E><U+2066><U+2067><U+2068><U+2069>1"
+
+
 def test_reviewer_names_and_cells_with_markup_never_break_review_commands(tmp_path: Path) -> None:
-    result = grounded("p[/]", "GANQ reaches 83.6% on GSM8K. It is [red]fast[/].", [(83.6, "reaches 83.6% on GSM8K")])
+    result = grounded("p[/]", "We measure accuracy. GANQ reaches 83.6% on GSM8K. It is [red]fast[/].", [(83.6, "reaches 83.6% on GSM8K")])
     run = tmp_path / "run"
     write_run(run, [result], {})
     book = tmp_path / "review.xlsx"
@@ -211,7 +237,7 @@ def test_the_html_report_shows_control_characters_instead_of_sending_them(tmp_pa
 
 
 def test_a_review_row_whose_id_was_changed_to_another_rows_id_is_refused(tmp_path: Path) -> None:
-    abstract = "GANQ reaches 83.6% on GSM8K and 71.2% on MMLU."
+    abstract = "GANQ reaches 83.6% on GSM8K and 71.2% on MMLU in accuracy."
     run = tmp_path / "run"
     write_run(run, [grounded("p1", abstract, [(83.6, "83.6% on GSM8K"), (71.2, "71.2% on MMLU")])], {})
     book = tmp_path / "review.xlsx"

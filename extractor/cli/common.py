@@ -10,6 +10,8 @@ made visible).
 from __future__ import annotations
 
 import functools
+import logging
+import sys
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -113,11 +115,27 @@ def error_text(error: ExtractorError) -> str:
     return error.naming({option: flag(option) for option in error.options})
 
 
+class _PrintedWarnings(logging.Handler):
+    """The library's log warnings on stderr as plain text (:func:`printable`): they name paths,
+    ids and what servers answered."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(printable(record.getMessage()), file=sys.stderr)  # through a progress bar's redirection
+
+
+def _print_warnings() -> None:
+    logger = logging.getLogger("extractor")
+    if not any(isinstance(h, _PrintedWarnings) for h in logger.handlers):
+        logger.addHandler(_PrintedWarnings(logging.WARNING))
+
+
 def reports_errors(command: F) -> F:
-    """The command, with the package's errors and OS errors turned into one line and an exit status."""
+    """The command, with the package's errors and OS errors turned into one line and an exit
+    status, and its log warnings printed as plain text."""
 
     @functools.wraps(command)
     def wrapper(*args: object, **kwargs: object) -> object:
+        _print_warnings()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", SkippedLineWarning)
             try:

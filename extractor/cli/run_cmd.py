@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
 
 
 def _default(option: str) -> object:
@@ -93,11 +94,15 @@ class _Progress:
             self.last_batch_line = line
             self.progress.console.print(line, highlight=False)
 
-    def stop(self) -> None:
+    def stop(self, finished: bool = True) -> None:
+        """Close the bar: a finished run's total is what was done (repeats and resumed ones drop
+        out); an interrupted one is left where it stopped."""
         if self.task is not None:  # a run refused before any work drew no bar to close
-            done = self.ok + self.failed
-            self.progress.update(self.task, total=done, completed=done)  # repeats and resumed ones drop out
+            if finished:
+                done = self.ok + self.failed
+                self.progress.update(self.task, total=done, completed=done)
             self.progress.stop()
+            self.task = None
 
 
 def run_command(
@@ -155,6 +160,13 @@ def run_command(
         summary = run(
             inputs, out, config, on_start=progress.start, on_result=progress.update, on_batch=progress.batch, overwrite=overwrite
         )
+    except KeyboardInterrupt:
+        progress.stop(finished=False)
+        console.print(line(
+            ("interrupted", "yellow"), f": {counted(progress.ok + progress.failed, 'paper')} done and kept in "
+            f"{out}/journal.tsv; rerun the same command to resume"
+        ))
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         progress.stop()
     counts = summary.info["counts"]

@@ -21,7 +21,7 @@ from extractor.cli.common import line
 from extractor.errors import LocalServerError
 
 SERVE_EXAMPLES = """
-Needs the extra: pip install 'extractor\\[local]'
+Needs the extra: pip install 'extractor[local]'
 
 Then, in another terminal (tools mode: llama.cpp turns the schema into a grammar; it refuses json_schema):
 

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from extractor.errors import InputError
 from extractor.eval.attribution import (
     ATTRIBUTES,
     TUPLE_ATTRIBUTES,
@@ -521,9 +522,19 @@ def evaluate(
 
 
 def read_gold(path: Path) -> list[GoldPaper]:
-    """The papers of a gold JSONL file (ANNOTATION.md format)."""
-    with Path(path).open(encoding="utf-8") as handle:
-        return [GoldPaper.model_validate_json(line) for line in handle if line.strip()]
+    """The papers of a gold JSONL file (ANNOTATION.md format); a line that is not UTF-8 is an
+    :class:`InputError` naming the file and the line."""
+    papers = []
+    with Path(path).open("rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                problem = f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1}); save the gold file as UTF-8"
+                raise InputError(str(path), number, problem) from None
+            if line.strip():
+                papers.append(GoldPaper.model_validate_json(line))
+    return papers
 
 
 def read_scirex_gold(path: Path) -> list[GoldPaper]:

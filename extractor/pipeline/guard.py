@@ -18,7 +18,15 @@ from filelock import FileLock, Timeout
 
 from extractor.errors import InputError, OutputError, RunDirBusy, literal
 from extractor.pipeline.ingest import SHEET_SEPARATOR, split_sheet
-from extractor.runs.files import PAPERS_FILE, STORE_FILE
+from extractor.runs.files import (
+    NAMES_FILE,
+    PAPERS_FILE,
+    REPORT_FILE,
+    REVIEWED_CLAIMS_FILE,
+    REVIEWED_STAMP,
+    RUN_LEADERBOARD,
+    STORE_FILE,
+)
 from extractor.runs.run import Run
 
 log = logging.getLogger(__name__)
@@ -74,6 +82,23 @@ def _other_run(out_dir: Path, inputs: list[str]) -> str | None:
     )
 
 
+# What a run of other inputs leaves that describes it and that a new run may not write again
+# (no leaderboard with --no-leaderboard, no names from the rules, the report only on request).
+_DERIVED = (RUN_LEADERBOARD, REVIEWED_CLAIMS_FILE, REVIEWED_STAMP, NAMES_FILE, REPORT_FILE)
+
+
+def _remove_derived(out_dir: Path) -> list[str]:
+    """Remove the replaced run's derived files; the names of those there were."""
+    removed = []
+    for name in _DERIVED:
+        try:
+            (out_dir / name).unlink()
+        except FileNotFoundError:
+            continue
+        removed.append(name)
+    return removed
+
+
 @contextmanager
 def hold_run_dir(out_dir: Path, inputs: list[str], overwrite: bool = False) -> Iterator[None]:
     """The run directory, created and locked for this run, checked to hold this run or none."""
@@ -90,9 +115,11 @@ def hold_run_dir(out_dir: Path, inputs: list[str], overwrite: bool = False) -> I
         if other and not overwrite:
             raise OutputError(f"{other}; choose another {{out}}, or give {{overwrite}} to replace it", ("out", "overwrite"))
         if other:
+            removed = _remove_derived(out_dir)
             log.warning(
-                "warning: %s: replaced (asked to overwrite); corrections stay in %s and apply again to papers "
-                "with the same ids; `extractor review status` counts them", other.format(out="the run directory"), STORE_FILE
+                "warning: %s: replaced (asked to overwrite)%s; corrections stay in %s and apply again to papers "
+                "with the same ids; `extractor review status` counts them",
+                other.format(out="the run directory"), f", its {', '.join(removed)} removed" if removed else "", STORE_FILE,
             )
         yield
     finally:

@@ -27,6 +27,9 @@ _LINE = re.compile(r"(\r\n|\r|\n)")
 # Every C0 control but tab and LF, DEL and the C1 controls: none belongs on a terminal.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _TERMINAL_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # a printed value is one line: LF and tab too
+# The bidirectional controls (embeddings, overrides, isolates and marks): a terminal or a page
+# reorders the text around them, so 'report\u202egpj.exe' shows as 'reportexe.jpg'.
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 # What an XLSX cell (XML 1.0, as openpyxl checks it) cannot hold.
 _XLSX_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
@@ -37,6 +40,10 @@ def _picture(match: re.Match[str]) -> str:
     if code < 0x20:
         return chr(0x2400 + code)
     return "\u2421" if code == 0x7F else "\ufffd"
+
+
+def _named(match: re.Match[str]) -> str:
+    return f"<U+{ord(match.group()):04X}>"
 
 
 def visible(text: str) -> str:
@@ -84,13 +91,15 @@ def set_text_cell(cell: object, value: object) -> None:
 def printable(value: object) -> str:
     """``value`` as one line of plain terminal text: every control character (ESC, CR, LF...)
     shown as a visible symbol, so nothing from the data can move the cursor or recolour the
-    screen. Print it without markup (rich would read ``[/]`` as a tag)."""
-    return _TERMINAL_CONTROL.sub(_picture, str(value))
+    screen, and every bidirectional control by its code point (``<U+202E>``), so nothing
+    reorders what is shown. Print it without markup (rich would read ``[/]`` as a tag)."""
+    return _BIDI.sub(_named, _TERMINAL_CONTROL.sub(_picture, str(value)))
 
 
 def html_text(value: object) -> str:
-    """HTML-escaped text with control characters made visible (HTML cannot hold them)."""
-    return escape(visible("" if value is None else str(value)), quote=True)
+    """HTML-escaped text with control characters made visible (HTML cannot hold them) and
+    bidirectional controls shown by their code point (a page would reorder the text)."""
+    return escape(_BIDI.sub(_named, visible("" if value is None else str(value))), quote=True)
 
 
 MIN_SECRET = 4  # a shorter query value ("x=1") is no secret, and would blank every "1" of a message

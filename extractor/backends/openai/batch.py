@@ -50,6 +50,7 @@ from extractor.backends.openai.pricing import cost_usd
 from extractor.backends.openai.prompts import Prompt
 from extractor.backends.openai.session import open_client
 from extractor.backends.openai.options import OpenAIOptions
+from extractor.backends.openai.tokens import counted_tokens, reported_tokens, usage_warning
 from extractor.errors import BackendError
 from extractor.schema import ExtractionDraft, Usage
 from extractor.text.safe import redact, url_secrets
@@ -223,6 +224,7 @@ class BatchRun:
         self.state = BatchState(directory / BATCH_DIR)
         self.client, self.url = open_client(config, config.max_retries)
         self.secrets = url_secrets(config.base_url, config.api_key)  # what a server may repeat
+        self.usage_counted = False  # said once: the server reports no usable usage
 
     async def extract(self, papers: list[BatchPaper], store: Store) -> dict[str, BackendResult | BackendError]:
         """Every paper's draft (stored with ``store`` the moment it is validated) or its failure."""
@@ -394,9 +396,15 @@ class BatchRun:
             return Answered(carry, error=f"HTTP {status} in batch {batch_id}: {reason}; {RERUN}")
         response = ChatCompletion.model_validate(response_part["body"])
         carry.requests += 1
-        if response.usage is not None:
-            carry.prompt_tokens += response.usage.prompt_tokens or 0
-            carry.completion_tokens += response.usage.completion_tokens or 0
+        tokens = reported_tokens(response)
+        if tokens is None:  # counted here, from the paper's request and the answer
+            request = request_body(self.mode, self.prompt.messages(paper.abstract, paper.title), self.config)
+            tokens = counted_tokens(response, request, self.config.model)
+            if not self.usage_counted:
+                self.usage_counted = True
+                log.warning(usage_warning(self.url))
+        carry.prompt_tokens += tokens[0]
+        carry.completion_tokens += tokens[1]
         grounding = Grounding(paper.abstract, paper.title, reasks_left=carry.grounding_left)
         try:
             draft = parse_answer(response, self.mode, grounding)

