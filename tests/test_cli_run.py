@@ -80,7 +80,7 @@ def test_quiet_hides_the_progress_bar_but_not_why_papers_failed(tmp_path: Path) 
     data.write_text('{"id": "ok1", "abstract": "GANQ reaches 83.6% accuracy on GSM8K."}\nnot json\n')
     result = runner.invoke(app, ["run", str(data), "--out", str(tmp_path / "run"), "-q", "--no-leaderboard"])
     assert result.exit_code == 1
-    assert f"failed input:in.jsonl:2: {data}:2: malformed JSON" in result.output
+    assert f"failed {data}:2: malformed JSON" in result.output
     assert "1 ok, 1 failed" in result.output and "extracting" not in result.output
 
 

@@ -93,10 +93,13 @@ def test_a_utf16_or_utf32_text_file_fails_by_name_not_ok_with_no_claims(tmp_path
     text = "Our model gets 80.1% accuracy on ImageNet.\n\nFooNet reaches 79.3% accuracy on ImageNet.\n"
     bom = {"utf-16-be": "\ufeff"}.get(encoding, "")  # utf-16 and utf-32 write their own BOM
     source.write_bytes((bom + text).encode(encoding))
-    _cli("run", str(source), "-o", str(tmp_path / "run"), "--backend", "rules", "-q")
-    (result,) = read_papers(tmp_path / "run")
-    assert result.status == "failed"
+    (tmp_path / "good.txt").write_text(text)
+    _cli("run", str(source), str(tmp_path / "good.txt"), "-o", str(tmp_path / "run"), "--backend", "rules", "-q")
+    result, *good = read_papers(tmp_path / "run")
+    assert result.status == "failed" and [g.status for g in good] == ["ok", "ok"]
     assert "abstract.txt" in result.error and "UTF-" in result.error
+    alone = _cli("run", str(source), "-o", str(tmp_path / "alone"), "--backend", "rules", "-q")
+    assert alone.exit_code == 2 and "abstract.txt" in alone.output and "UTF-" in alone.output, alone.output
 
 
 @pytest.mark.parametrize("field", ["metric", "benchmark", "method", "model", "baseline", "setting", "unit"])

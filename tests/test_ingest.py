@@ -72,7 +72,7 @@ def test_csv_headers_match_ignoring_case_and_spaces(tmp_path: Path) -> None:
     twice = tmp_path / "twice.csv"
     twice.write_text('abstract,Abstract\n"' + ABSTRACT + '","' + ABSTRACT + '"\n')
     (failed,) = read_inputs([str(twice)])
-    assert failed.error == f"{twice}:1: CSV header has more than one 'abstract' column (names are matched ignoring case): 'abstract', 'Abstract'"
+    assert failed.error == f"{twice}:1: CSV header has more than one 'abstract' column (names are matched ignoring case and a 'Paper' before them): 'abstract', 'Abstract'"
 
 
 def test_an_oversized_csv_field_fails_its_record_and_the_batch_goes_on(tmp_path: Path) -> None:

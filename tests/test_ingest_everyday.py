@@ -128,3 +128,45 @@ def test_what_is_a_title_line() -> None:
     assert not is_title_line("We propose a method that is fast.")
     assert not is_title_line("Sparse attention is slow on GPUs because its memory access is irregular and")
     assert not is_title_line("A" * 10 + " Long " * 40)
+
+
+def test_paper_id_and_paper_title_headers_are_the_id_and_the_title(tmp_path: Path) -> None:
+    path = tmp_path / "papers.csv"
+    path.write_text(f'Paper ID,Paper Title,paper_abstract,Venue\nx1,GANQ,"{ABSTRACT}",ICLR\n', encoding="utf-8")
+    [paper] = read_inputs([str(path)])
+    assert (paper.error, paper.id, paper.title, paper.metadata) == (None, "x1", "GANQ", {"Venue": "ICLR"})
+
+
+MISTRAL = (
+    "We introduce Mistral 7B, a 7-billion-parameter language model engineered for superior performance "
+    "and efficiency. Mistral 7B outperforms Llama 2 13B across all evaluated benchmarks."
+)
+AUTHORS = "Albert Q. Jiang, Alexandre Sablayrolles, Diego de las Casas, Marie-Anne Lachaux1, Teven Le Scao*"
+
+
+def test_a_short_title_and_an_author_line_are_told_from_the_abstract(tmp_path: Path) -> None:
+    path = tmp_path / "pasted.txt"
+    path.write_text(
+        "Daily Papers\n\n"
+        f"Mistral 7B\n{AUTHORS}\n{MISTRAL}\n\n"
+        f"Mistral 7B\n\n{AUTHORS}\n\n{MISTRAL.replace('13B', '34B')}\n\n"
+        f"Fast Sparse Attention Kernels for Long Inputs\nJane Doe and John Smith\n{OTHER}\n",
+        encoding="utf-8",
+    )
+    papers = list(read_inputs([str(path)]))
+    assert [(p.title, p.metadata.get("authors")) for p in papers] == [
+        ("Mistral 7B", AUTHORS),
+        ("Mistral 7B", AUTHORS),
+        ("Fast Sparse Attention Kernels for Long Inputs", "Jane Doe and John Smith"),
+    ]
+    assert [p.abstract for p in papers] == [MISTRAL, MISTRAL.replace("13B", "34B"), OTHER]
+
+
+def test_what_is_an_author_line() -> None:
+    from extractor.pipeline.ingest import is_author_line
+
+    assert is_author_line(AUTHORS)
+    assert is_author_line("Jane Doe, John Smith et al.")
+    assert not is_author_line("Jane Doe")  # one name: a heading as much as an author
+    assert not is_author_line("Large Language Models (LLMs), Vision Transformers and Diffusion Models dominate")
+    assert not is_author_line(MISTRAL)

@@ -117,12 +117,51 @@ def test_a_missing_input_is_refused_before_any_work(tmp_path: Path, fake_openai:
     assert fake_openai.requests == 0 and not out.exists()
 
 
-def test_empty_inputs_are_refused_and_no_run_is_written(tmp_path: Path) -> None:
-    empty = tmp_path / "empty.jsonl"
-    empty.write_text("\n")
+def _empty(tmp_path: Path, kind: str) -> Path:
+    from openpyxl import Workbook
+
+    if kind == "directory":
+        (tmp_path / "empty").mkdir()
+        return tmp_path / "empty"
+    path = tmp_path / f"empty.{kind}"
+    if kind == "xlsx":
+        Workbook().save(path)
+    else:
+        path.write_text("\n" if kind == "jsonl" else "")
+    return path
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "csv", "txt", "xlsx", "directory"])
+def test_empty_inputs_are_refused_and_no_run_is_written(tmp_path: Path, kind: str) -> None:
     out = tmp_path / "run"
-    one_line_error(rules_run(str(empty), "--out", str(out)), 2, "no abstracts in")
+    one_line_error(rules_run(str(_empty(tmp_path, kind)), "--out", str(out)), 2, "no abstracts in")
     assert not out.exists()
+
+
+def test_inputs_none_of_which_can_be_read_are_refused_naming_why_once(tmp_path: Path) -> None:
+    wrong = tmp_path / "wrongcol.csv"
+    wrong.write_text("id,text\n1,GANQ reaches 83.6% accuracy on GSM8K.\n")
+    out = tmp_path / "run"
+    result = rules_run(str(wrong), str(_empty(tmp_path, "directory")), "--out", str(out))
+    one_line_error(result, 2, f"no abstracts in {wrong}, {tmp_path / 'empty'} ({wrong}:1: CSV header has no 'abstract' column (read: 'id', 'text'))")
+    assert not out.exists()
+
+
+def test_a_failed_input_is_printed_with_its_place_once(tmp_path: Path) -> None:
+    wrong = tmp_path / "wrongcol.csv"
+    wrong.write_text("id,text\n1,x\n")
+    result = runner.invoke(app, ["run", str(wrong), str(jsonl(tmp_path / "good.jsonl", GANQ)), "--out", str(tmp_path / "run"), "-q"])
+    assert result.exit_code == 1, result.output
+    assert f"failed {wrong}:1: CSV header has no 'abstract' column (read: 'id', 'text')" in result.output.splitlines(), result.output
+
+
+def test_an_out_that_is_an_input_directory_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    jsonl(folder / "a.jsonl", GANQ)
+    one_line_error(rules_run(str(folder), "--out", str(folder)), 2, f"--out {folder} is the input directory")
+    assert sorted(p.name for p in folder.iterdir()) == ["a.jsonl"]
+    assert rules_run(str(folder), "--out", str(folder / "run")).exit_code == 0  # inside it is fine
 
 
 def test_an_out_that_is_a_file_is_refused_before_any_work(tmp_path: Path, fake_openai: FakeOpenAI) -> None:

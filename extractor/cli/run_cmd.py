@@ -184,8 +184,10 @@ def run_command(
             summary.notes.extend(write_leaderboard(summary.run, step))
     for note in summary.notes:
         console.print(line(note))
-    for paper, error in summary.failures:
-        console.print(line(("failed", "red"), f" {paper}: {error}"))
+    from extractor.pipeline.ingest import INPUT_ID_PREFIX
+
+    for paper, error in summary.failures:  # an input's failure names its place already: not twice
+        console.print(line(("failed", "red"), f" {error}" if paper.startswith(INPUT_ID_PREFIX) else f" {paper}: {error}"))
     if summary.failed > len(summary.failures):
         console.print(line(f"... and {counted(summary.failed - len(summary.failures), 'more failed paper')}: see {out}/papers.jsonl"))
     raise typer.Exit(EXIT_SOME_FAILED if summary.failed else EXIT_OK)

@@ -1,7 +1,8 @@
 """Guard a run directory before any work: the request is checked, one run writes at a time, and
 a run never lands silently on a different one.
 
-- :func:`check_request` (no side effects): every input exists, ``--out`` is not a file.
+- :func:`check_request` (no side effects): every input exists, ``--out`` is not a file nor an
+  input directory (its outputs would be read as inputs next time).
 - :func:`hold_run_dir`: takes the directory's lock (a second run into it is refused while the
   first runs; the lock goes with the process, even on SIGKILL) and refuses a directory that
   holds a different run (other inputs), unless ``overwrite``. The same command again resumes.
@@ -28,6 +29,7 @@ from extractor.runs.files import (
     STORE_FILE,
 )
 from extractor.runs.run import Run
+from extractor.text.safe import path_text
 
 log = logging.getLogger(__name__)
 
@@ -50,14 +52,24 @@ def check_inputs(inputs: list[str]) -> None:
     """Refuse, before anything is read, an input that does not exist."""
     for name in inputs:
         if name != STDIN and not split_sheet(name)[0].exists():
-            raise InputError(name, None, "no such file or directory")
+            raise InputError(path_text(name), None, "no such file or directory")
 
 
 def check_request(inputs: list[str], out_dir: Path) -> None:
-    """Refuse, before anything is read or written, a missing input or a run directory that is a file."""
+    """Refuse, before anything is read or written, a missing input, a run directory that is a
+    file, or one that is an input directory (a directory inside it is fine: a run directory is
+    never read as input)."""
     check_inputs(inputs)
+    for name in inputs:
+        path = split_sheet(name)[0]
+        if name != STDIN and path.is_dir() and out_dir.resolve() == path.resolve():
+            raise OutputError(
+                f"{{out}} {literal(path_text(out_dir))} is the input directory {literal(path_text(name))}: the "
+                "run's outputs would mix with its inputs; give one outside it, or a directory inside it",
+                ("out",),
+            )
     if out_dir.exists() and not out_dir.is_dir():
-        raise OutputError(f"{{out}} {literal(out_dir)} is a file; give a directory for the run", ("out",))
+        raise OutputError(f"{{out}} {literal(path_text(out_dir))} is a file; give a directory for the run", ("out",))
 
 
 def _other_run(out_dir: Path, inputs: list[str]) -> str | None:

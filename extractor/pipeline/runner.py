@@ -60,6 +60,7 @@ from extractor.runs.names import reviewer_words
 from extractor.runs.run import Run
 from extractor.runs.writer import RunWriter
 from extractor.schema import PaperResult, Source, Usage
+from extractor.text.safe import path_text
 from extractor.version import __version__
 
 
@@ -326,10 +327,23 @@ def run(
     check_request(inputs, out_dir)
     started = datetime.now(timezone.utc)
     files = [name for name in inputs if name != "-"]  # stdin can be read once: it is checked as it is read
-    if files == inputs and next(read_inputs(files, config.max_chars), None) is None:  # the first record only
-        raise NoInputError(_NO_INPUT.format(", ".join(inputs)))
+    if files == inputs:
+        check_some_record(inputs, config.max_chars)
     with hold_run_dir(out_dir, inputs, overwrite):
         return _run(inputs, out_dir, config, started, on_start, on_result, on_batch)
+
+
+def check_some_record(inputs: list[str], max_chars: int) -> None:
+    """Refuse inputs that hold no record to extract: nothing at all (empty files, an empty
+    directory), or only files that cannot be read as a whole (a CSV without an abstract column).
+    Reads up to the first record of a file that can be read."""
+    unread: list[str] = []
+    for paper in read_inputs(inputs, max_chars):
+        if not paper.whole_file:
+            return
+        unread.append(paper.error or "")
+    reasons = f" ({'; '.join(unread[:5])}{'; ...' if len(unread) > 5 else ''})" if unread else ""
+    raise NoInputError(_NO_INPUT.format(", ".join(map(path_text, inputs)) + reasons))
 
 
 def _run(
@@ -350,7 +364,7 @@ def _run(
     try:
         count, resumed = asyncio.run(_extract(inputs, config, backend, cache, journal, out_dir, on_result, on_batch))
         if count == 0:
-            raise NoInputError(_NO_INPUT.format(", ".join(inputs)))
+            raise NoInputError(_NO_INPUT.format(", ".join(map(path_text, inputs))))
         tally = _Tally()
         writer = RunWriter(out_dir)
         asking = isinstance(backend, NameMappingBackend) and backend.maps_names

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from openpyxl import Workbook, load_workbook
+from openpyxl import Workbook
 from openpyxl.cell.rich_text import CellRichText, TextBlock
 from openpyxl.cell.text import InlineFont
 from openpyxl.styles import Alignment, Font, NamedStyle, PatternFill
@@ -50,6 +50,7 @@ from extractor.review.corrected import (
 from extractor.schema import MAX_EVIDENCE, MAX_NAME, PaperResult
 from extractor.text.hashing import canonical_json
 from extractor.text.safe import formula_like, set_text_cell, xlsx_text
+from extractor.workbook import open_workbook
 
 NEW = "new"
 NEW_ROWS = 20
@@ -502,7 +503,7 @@ def read_workbook(path: Path) -> list[SheetRow]:
     """Every used row of the review sheets in ``path`` (other sheets are ignored). A header
     with a column renamed, added or deleted is a :class:`ReviewError` naming it: nothing of
     such a sheet is applied, since the edits in that column would be lost without a word."""
-    wb = load_workbook(path, read_only=True)  # streamed: several times faster on big sheets
+    wb = open_workbook(path)  # streamed: several times faster on big sheets; its unpacked size bounded
     try:
         read = {name: _read_sheet(wb[name], name) for name in SHEETS if name in wb.sheetnames}
     finally:

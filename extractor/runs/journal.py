@@ -25,11 +25,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from extractor.runs.files import JOURNAL_FILE
 from extractor.runs.writer import claims_text
 from extractor.schema import PaperResult
 from extractor.text.hashing import canonical_json
 
-JOURNAL_FILE = "journal.tsv"
 _FORMAT = 1
 _MISSING = -1
 #: A line whose position is this far past the furthest one before it is damaged, not a paper: a

@@ -96,6 +96,18 @@ def printable(value: object) -> str:
     return _BIDI.sub(_named, _TERMINAL_CONTROL.sub(_picture, str(value)))
 
 
+def path_text(path: object) -> str:
+    """A path as text every UTF-8 writer takes: the bytes of a file name that are not UTF-8
+    (which Python keeps as lone surrogates) shown as ``\\xNN``, so ``caf\\xe9.txt`` names the
+    file and writing it to a journal or a terminal cannot fail."""
+    text = str(path)
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file name gives: written as its code point
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
+
+
 def html_text(value: object) -> str:
     """HTML-escaped text with control characters made visible (HTML cannot hold them) and
     bidirectional controls shown by their code point (a page would reorder the text)."""
