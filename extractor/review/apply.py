@@ -62,6 +62,7 @@ from extractor.text.written import autocorrected, exact_spelling, written_as
 RowStatus = Literal["applied", "unchanged", "refused", "stale", "conflict"]
 STATUSES: tuple[RowStatus, ...] = ("applied", "unchanged", "refused", "stale", "conflict")
 UNIT_EXAMPLES = "e.g. %, x, points, ms, s, GiB, GB, tokens/s"
+CONFIRM_CASE = "type it as written, or confirm the other case"  # the page offers to confirm
 
 #: The fields of each kind that hold a name the title or the abstract must write.
 NAME_FIELDS = {
@@ -226,7 +227,7 @@ def _validate(kind: str, values: dict, paper_id: str, ctx: _Context, typed: dict
         for value in _names(typed.get(name)) if not confirm else ():
             spelled = exact_spelling(value, texts)
             if spelled is not None:
-                return Problem(name, f"{name} {value!r} is written {spelled!r} in {where}: type it as written, or confirm the other case")
+                return Problem(name, f"{name} {value!r} is written {spelled!r} in {where}: {CONFIRM_CASE}")
     checked = check_item(kind, values, ctx.abstracts[paper_id], paper_id, ctx.titles[paper_id])
     if isinstance(checked, Problem) and "does not occur" in checked.message:
         for value in _names(values.get(checked.field)):

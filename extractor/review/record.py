@@ -115,19 +115,21 @@ def decide(
     note: str | None = None,
     confirm: bool = False,
     origin: str = PAGE,
+    source: str = PAGE,
     papers: list[PaperResult] | None = None,
 ) -> ApplyReport:
     """One decision or edit of one item, as the page makes it: ``view`` is what the page
     showed of the item (:func:`~extractor.review.apply.view_of`), ``item_id`` None for an item
     the reviewer adds. A decision given is the reviewer's act, recorded even when it changes
-    nothing (an accept of an item another reviewer accepted)."""
+    nothing (an accept of an item another reviewer accepted). ``source`` is recorded with each
+    row (:data:`~extractor.review.agreement.SETTLED` for a choice between reviewers)."""
     cells = dict(fields or {})
     if decision is not None:
         cells[DECISION] = decision
     if note is not None:
         cells[NOTE] = note
     place = f"{kind} {item_id}" if item_id else f"new {kind} of {paper_id}"
-    change = Change(kind, item_id, paper_id, cells, view, PAGE, place, decided=decision is not None, confirm=confirm)
+    change = Change(kind, item_id, paper_id, cells, view, source, place, decided=decision is not None, confirm=confirm)
     return record(run, reviewer, [change], origin, papers=papers)
 
 
