@@ -497,7 +497,7 @@ def _copies(changes: list[Change]) -> dict[int, RowOutcome]:
     copies that say different things are a conflict, recorded nowhere."""
     groups: dict[str, list[int]] = defaultdict(list)
     for index, change in enumerate(changes):
-        if change.id is not None:
+        if change.id is not None and not change.problems:  # a row with a problem is refused as such
             groups[change.id].append(index)
     out: dict[int, RowOutcome] = {}
     for target_id, indexes in groups.items():

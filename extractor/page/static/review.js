@@ -77,6 +77,7 @@
     });
     panel.appendChild(el('p', '1 keep theirs · 2 keep yours', 'hint'));
     panel.hidden = false;
+    if (document.activeElement) { document.activeElement.blur(); }  // the digits choose now
     lastConflicts = res.conflicts;
     view = res.view || view;
     pending = 'conflict';
