@@ -177,11 +177,17 @@ class ReviewSession:
         self._rebuild = rebuild
         self._lock = threading.Lock()
         self.rebuilt: list[str] = []
+        self._state: tuple[object, ReviewState] | None = None
 
     # --- reading ---------------------------------------------------------------------------
 
     def state(self) -> ReviewState:
-        return review_state(self.papers, self.run.corrections(set(self._paper)))
+        """The run with its corrections, computed again only when the store holds a correction
+        it did not (ours, or another reviewer's: rows are only ever appended)."""
+        signature = self.run.corrections_mark()
+        if self._state is None or self._state[0] != signature:
+            self._state = (signature, review_state(self.papers, self.run.corrections(set(self._paper))))
+        return self._state[1]
 
     def items(self, state: ReviewState, mode: str) -> list[TargetState]:
         kinds = MODES.get(mode, MODES["claim"])
