@@ -40,7 +40,7 @@ Corrections live in RUN_DIR/{STORE_FILE} unless --store names a store shared by 
 """
 
 review_app = typer.Typer(
-    help="Review extracted results in a spreadsheet; corrections are kept in an append-only store.",
+    help="Review extracted results in the browser or a spreadsheet; corrections are kept in an append-only store.",
     no_args_is_help=True,
     epilog=verbatim(REVIEW_EXAMPLES),
     rich_markup_mode=None,
