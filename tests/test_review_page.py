@@ -182,3 +182,9 @@ def test_words_with_a_number_in_words_start_a_claim(tmp_path: Path) -> None:
     fields = {"value": "3", "unit": "x", "kind": "change", "evidence": "runs three times faster than BarNet"}
     answer = post(http, "/api/decide", {"kind": "claim", "item_id": None, "paper_id": "w1", "view": None, "fields": fields}).json()
     assert answer["status"] == "applied" and answer["view"]["values"]["value"] == 3
+
+
+def test_an_item_is_shown_where_the_abstract_writes_it(run: Path) -> None:
+    html = client(run).get("/", params={"token": TOKEN, "mode": "item", "item": "p2/benchmark/mmlu"}).text
+    # MMLU sits in a claim's evidence too: highlighted as this item's all the same.
+    assert '<span class="ev oev">MMLU</span>' in html and 'data-field="name"' in html

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from extractor.html import escaped
-from extractor.grounding import number_mentions
+from extractor.grounding import find_evidence, number_mentions
 from extractor.leaderboard.build import standing
 from extractor.review.agreement import SETTLED, Agreement, Disagreement, agreement
 from extractor.review.apply import CONFIRM_CASE, view_of
 from extractor.review.corrected import DECISION, NOTE, ReviewState, TargetState, review_state
 from extractor.review.record import ApplyReport, clear_names, decide, undo
-from extractor.review.apply import Offer
+from extractor.review.apply import NAMED_BY, Offer
 from extractor.runs.run import Run
 from extractor.schema import Claim, PaperResult
 
@@ -109,9 +109,10 @@ def _sentence(abstract: str, start: int, end: int) -> str:
     return abstract[left : right.start() if right else len(abstract)].strip()
 
 
-def highlight(abstract: str, claims: list[Claim], this: str | None) -> Markup:
-    """The whole abstract as HTML: this claim's evidence highlighted and its number boxed,
-    other claims' evidence faint, and every number no claim holds ready to start a claim."""
+def highlight(abstract: str, claims: list[Claim], this: str | None, name: tuple[int, int] | None = None) -> Markup:
+    """The whole abstract as HTML: this claim's evidence highlighted and its number boxed (or
+    where it writes this item's ``name``), other claims' evidence faint, and every number no
+    claim holds ready to start a claim."""
     held = [c.value_span for c in claims]
     free = []
     for mention in number_mentions(abstract):
@@ -123,6 +124,8 @@ def highlight(abstract: str, claims: list[Claim], this: str | None) -> Markup:
         cuts.update((*claim.span, *claim.value_span))
     for mention in free:
         cuts.update((mention.start, mention.end))
+    if name is not None:
+        cuts.update(name)
     points = sorted(c for c in cuts if 0 <= c <= len(abstract))
     pieces = []
     for start, end in zip(points, points[1:]):
@@ -133,6 +136,8 @@ def highlight(abstract: str, claims: list[Claim], this: str | None) -> Markup:
                 classes.append("num" if mine else "onum")
             if claim.span[0] <= start and end <= claim.span[1]:
                 classes.append("ev" if mine else "oev")
+        if name is not None and name[0] <= start and end <= name[1]:
+            classes.append("ev")
         number = next((m for m in free if m.start <= start and end <= m.end), None)
         text = escaped(abstract[start:end])
         if number is not None:
@@ -288,7 +293,7 @@ class ReviewSession:
             **base,
             "item": item,
             "paper": paper,
-            "abstract": highlight(paper.abstract or "", claims, item_id),
+            "abstract": highlight(paper.abstract or "", claims, item_id, self._name_span(item, paper)),
             "fields": fields,
             "ranked": ranked,
             "mark": mark,
@@ -300,6 +305,10 @@ class ReviewSession:
             "view": view_of(item, paper.abstract),
             "links": self.neighbours(state, mode, wanted, item_id),
         }
+
+    def _name_span(self, item: TargetState, paper: PaperResult) -> tuple[int, int] | None:
+        name = item.values.get("name") if item.target.kind in NAMED_BY else None
+        return find_evidence(name, paper.abstract or "") if name else None
 
     # --- writing ---------------------------------------------------------------------------
 
