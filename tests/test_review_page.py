@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
+from typer.testing import CliRunner
 
+from extractor.cli.app import app
 from extractor.grounding import ground
 from extractor.page.app import make_app
 from extractor.page.session import ReviewSession, parse_field
@@ -188,3 +190,42 @@ def test_an_item_is_shown_where_the_abstract_writes_it(run: Path) -> None:
     html = client(run).get("/", params={"token": TOKEN, "mode": "item", "item": "p2/benchmark/mmlu"}).text
     # MMLU sits in a claim's evidence too: highlighted as this item's all the same.
     assert '<span class="ev oev">MMLU</span>' in html and 'data-field="name"' in html
+
+
+def test_serve_prints_its_url_at_once_and_rebuilds_the_runs_files_on_sigterm(run: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from extractor.runs.files import REPORT_FILE, REVIEWED_CLAIMS_FILE
+
+    CliRunner().invoke(app, ["report", str(run)])
+    assert (run / REPORT_FILE).exists()  # the report's default place: the run directory
+    before = {name: (run / name).stat().st_mtime_ns for name in (REPORT_FILE,)}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "extractor", "review", "serve", str(run), "--reviewer", "alice", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        url = server.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:") and "?token=" in url
+        assert urllib.request.urlopen(url).status == 200  # listening as soon as it is printed
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, err = server.communicate(timeout=120)
+    assert server.returncode == 0, err
+    assert f"-> {run / REVIEWED_CLAIMS_FILE}" in err and f"-> {run / REPORT_FILE}" in err
+    assert (run / REPORT_FILE).stat().st_mtime_ns > before[REPORT_FILE]
+
+
+def test_review_agreement_command(run: Path) -> None:
+    acc = claim_id(run, "p1", 83.6)
+    for reviewer, decision in (("alice", "accept"), ("bob", "reject")):
+        post(client(run, reviewer), "/api/decide", {"kind": "claim", "item_id": acc, "paper_id": "p1",
+                                                     "view": view(run, acc), "decision": decision, "tab": reviewer})
+    result = CliRunner().invoke(app, ["review", "agreement", str(run)])
+    assert result.exit_code == 0, result.output
+    assert "1 item judged by two reviewers or more (alice, bob)" in result.output
+    assert "decision: 0% of 1 pair agree on 1 item" in result.output
+    assert f"{acc} decision: 'keep' (alice) vs 'reject' (bob)" in result.output
