@@ -229,3 +229,11 @@ def test_review_agreement_command(run: Path) -> None:
     assert "1 item judged by two reviewers or more (alice, bob)" in result.output
     assert "decision: 0% of 1 pair agree on 1 item" in result.output
     assert f"{acc} decision: 'keep' (alice) vs 'reject' (bob)" in result.output
+
+
+def test_a_decision_about_an_item_of_another_paper_is_refused(run: Path) -> None:
+    acc = claim_id(run, "p1", 83.6)
+    answer = post(client(run), "/api/decide", {"kind": "claim", "item_id": acc, "paper_id": "p2", "view": view(run, acc),
+                                               "decision": "reject"}).json()
+    assert answer["status"] == "refused" and "is not an item of paper p2" in answer["messages"][0]
+    assert not (run / STORE_FILE).exists()

@@ -345,6 +345,12 @@ class ReviewSession:
         confirm: bool = False, settle: bool = False,
     ) -> Result:
         parsed = {name: parse_field(name, value) for name, value in (fields or {}).items()}
+        if item_id is not None:
+            known = self.state().targets.get(item_id)
+            if known is None or known.target.paper_id != paper_id or known.target.kind != kind:
+                return Result("refused", [f"{kind} {item_id} is not an item of paper {paper_id} in this run"], [], [], [], None)
+        elif paper_id not in self._paper:
+            return Result("refused", [f"paper {paper_id} is not in this run"], [], [], [], None)
         with self._lock:
             report = decide(
                 self.run, self.reviewer, kind=kind, item_id=item_id, paper_id=paper_id, view=view,
