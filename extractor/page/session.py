@@ -17,10 +17,9 @@ from extractor.html import escaped
 from extractor.grounding import find_evidence, number_mentions
 from extractor.leaderboard.build import standing
 from extractor.review.agreement import SETTLED, Agreement, Disagreement, agreement
-from extractor.review.apply import CONFIRM_CASE, view_of
-from extractor.review.corrected import DECISION, NOTE, ReviewState, TargetState, review_state
+from extractor.review.apply import CONFIRM_CASE, NAMED_BY, Offer, view_of
+from extractor.review.corrected import ReviewState, TargetState, review_state
 from extractor.review.record import ApplyReport, clear_names, decide, undo
-from extractor.review.apply import NAMED_BY, Offer
 from extractor.runs.run import Run
 from extractor.schema import Claim, PaperResult
 
@@ -386,5 +385,3 @@ class ReviewSession:
             self.rebuilt = self._rebuild()
         return self.rebuilt
 
-
-__all__ = ["DECISION", "NOTE", "ReviewSession", "Result", "parse_field"]
