@@ -237,3 +237,30 @@ def test_a_decision_about_an_item_of_another_paper_is_refused(run: Path) -> None
                                                "decision": "reject"}).json()
     assert answer["status"] == "refused" and "is not an item of paper p2" in answer["messages"][0]
     assert not (run / STORE_FILE).exists()
+
+
+def test_filters_list_the_unreviewed_the_benchmarks_from_context_and_the_unranked(run: Path) -> None:
+    acc, speed = claim_id(run, "p1", 83.6), claim_id(run, "p1", 2.57)
+    session = ReviewSession(Run.open(run), "alice")
+    http = client(run)
+    post(http, "/api/decide", {"kind": "claim", "item_id": speed, "paper_id": "p1", "view": view(run, speed),
+                               "fields": {"benchmark": "GSM8K"}})  # written in the abstract, not in its evidence
+    post(http, "/api/decide", {"kind": "claim", "item_id": acc, "paper_id": "p1", "view": view(run, acc), "decision": "accept"})
+    state = session.state()
+    listed = {name: [s.target.id for s in session.listed(state, "claim", name)] for name in ("all", "unreviewed", "context", "unranked")}
+    assert len(listed["all"]) == 6 and acc not in listed["unreviewed"] and speed not in listed["unreviewed"]
+    assert listed["context"] == [speed]
+    assert acc in listed["unranked"] and speed not in listed["unranked"]  # a change is never ranked, nor unranked
+    page = session.page("claim", "unreviewed", None)
+    assert page["progress"]["listed"] == 4 and page["progress"]["reviewed"] == 2
+
+
+def test_serve_on_a_port_in_use_is_one_line(run: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(app, ["review", "serve", str(run), "--reviewer", "alice", "--port", str(port)])
+    assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.output and "--port 0" in result.output
