@@ -64,12 +64,12 @@ def serve_command(
 ) -> None:
     """Review in the browser: one claim at a time, its number boxed in its abstract, one key per decision."""
     from extractor.api import refresh_reviewed_files
-    from extractor.errors import ReviewError
+    from extractor.errors import ReviewError, literal
     from extractor.page.serve import serve
     from extractor.page.session import ReviewSession
 
     if not reviewer.strip():
-        raise ReviewError("--reviewer needs a name")
+        raise ReviewError("{reviewer} needs a name", ("reviewer",))
     run = Run.open(run_dir, store)
     session = ReviewSession(run, reviewer, rebuild=lambda: refresh_reviewed_files(run))
     err = console()
@@ -81,7 +81,8 @@ def serve_command(
     try:
         written = serve(session, port, announce, open_browser)
     except OSError as exc:
-        raise ReviewError(f"cannot listen on 127.0.0.1:{port} ({exc.strerror or exc}); try --port 0") from exc
+        reason = literal(exc.strerror or exc)
+        raise ReviewError(f"cannot listen on 127.0.0.1:{port} ({reason}); try {{port}} 0", ("port",)) from exc
     for note in written:
         err.print(line(note))
 
