@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from pydantic import BaseModel
@@ -397,9 +397,15 @@ def _plan_edit(
                 source=change.source,
             )
         )
+    for alias in aliases:  # a merged name another reviewer changed since this view: a conflict too
+        before = latest.get(alias.field)
+        if alias.conflict_with is not None and before is not None and not _own(before, ctx):
+            conflicts.append(FieldConflict(target.id, alias.field, alias.base_value, before.new_value, alias.new_value,
+                                           before.reviewer, before.at, change.where(alias.field)))
+        else:
+            corrections.append(replace(alias, conflict_with=None))
     if conflicts:
         return RowOutcome(change, "conflict", target.id, [*messages, *(c.message for c in conflicts)], conflicts=conflicts), []
-    corrections += aliases
     offers: list[Offer] = []
     if changes.get(DECISION) == "reject" and target.kind in NAMED_BY:
         offers = _offers(target.kind, current.get("name") or "", target.paper_id, ctx)
