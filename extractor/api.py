@@ -9,7 +9,7 @@ from pathlib import Path
 
 from extractor.config import RunConfig
 from extractor.atomic import atomic_write_text
-from extractor.runs.files import REVIEWED_CLAIMS_FILE, REVIEWED_STAMP, RUN_LEADERBOARD
+from extractor.runs.files import REPORT_FILE, REVIEWED_CLAIMS_FILE, REVIEWED_STAMP, RUN_LEADERBOARD
 from extractor.runs.run import Run
 from extractor.runs.writer import write_claims
 from extractor.pipeline.runner import BatchCallback, ResultCallback, RunSummary
@@ -46,11 +46,17 @@ def write_reviewed_claims(run: Run) -> str:
 
 def refresh_reviewed_files(run: Run, step: Step = silent) -> list[str]:
     """After corrections were recorded (or when :meth:`Run.files_behind`): the run's files that
-    carry them, rewritten (``claims.reviewed.csv``, and ``leaderboard.xlsx`` when the run wrote
-    one), the mark of the corrections they carry last."""
-    if run.file(RUN_LEADERBOARD).exists():
-        return write_leaderboard(run, step)
-    return [write_reviewed_claims(run)]
+    carry them, rewritten (``claims.reviewed.csv``; ``leaderboard.xlsx`` and ``report.html``
+    where the run has them), the mark of the corrections they carry last."""
+    report = None
+    if run.file(REPORT_FILE).exists():  # before the files whose writing ends with the mark
+        from extractor.report import write_report
+
+        path = run.file(REPORT_FILE)
+        counts = write_report(run, path, step)
+        report = f"report: {counted(counts.papers, 'paper')}, {counts.reviewed} reviewed items -> {path}"
+    written = write_leaderboard(run, step) if run.file(RUN_LEADERBOARD).exists() else [write_reviewed_claims(run)]
+    return written + ([report] if report else [])
 
 
 def run(

@@ -121,7 +121,7 @@ def _folded(text: str) -> tuple[str, Offsets]:
 
 
 @lru_cache(maxsize=256)
-def _mentions(abstract: str) -> tuple[NumberMention, ...]:
+def number_mentions(abstract: str) -> tuple[NumberMention, ...]:
     """The numbers of an abstract, found once for the validator's and the runner's grounding:
     in digits, then numbers a tokenizer split ('7. 1%', '1 , 800'), then in words ('five times', 'one
     tenth of a second'), as a good model cites each. Digits first: a value written both ways in
@@ -332,7 +332,7 @@ def _capped(draft: ExtractionDraft) -> tuple[ExtractionDraft, list[Rejection]]:
 def ground(draft: ExtractionDraft, abstract: str, paper_id: str, title: str | None = None) -> Grounded:
     """Split a draft into what the paper supports and what it does not (with reasons): names
     from its title or abstract, evidence and numbers from its abstract."""
-    mentions = _mentions(abstract)
+    mentions = number_mentions(abstract)
     names, where = paper_texts(abstract, title), _where(title)
     draft, rejected = _capped(draft)
 

@@ -91,6 +91,8 @@ WHERE: list[tuple[str, Run | Elsewhere]] = [
     (r"--out runs/shard-k --shard k/4", Elsewhere(
         "tests/test_resume.py::test_shards_split_the_papers_and_the_leaderboard_merges_them", "k is each machine's")),
     (r"^extractor run fixtures/external/scirex/", Run(exit=1)),  # 12 records have no abstract
+    (r"^extractor review serve ", Elsewhere("tests/test_review_browser.py::test_a_keyboard_only_pass_leaves_exactly_its_rows",
+                                            "serves the page until Ctrl-C; a browser drives it")),
     (r"^export OPENAI_API_KEY=", Run()),
     (r"^(cat pasted\.txt \| )?extractor ", Run()),
     (r"^python tests/fake_openai\.py ", Run()),

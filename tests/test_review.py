@@ -228,7 +228,7 @@ def test_round_trip_edit_reject_add_then_reexport_shows_the_corrections(run: Pat
     edit(edited, edited, "Claims", "new", paper_id="p1", value=27, evidence="On Qwen3.8-27B", metric="model size")
     edit(edited, edited, "Items", "p2/benchmark/mmlu", decision="accept")
     report = apply_review(edited, Run.open(run), "alice")
-    assert report.counts == {"applied": 4, "unchanged": 11, "refused": 0, "stale": 0}
+    assert report.counts == {"applied": 4, "unchanged": 11, "refused": 0, "stale": 0, "conflict": 0}
     assert report.refused == [] and report.conflicts == []
 
     papers, marks = load_reviewed(Run.open(run))
@@ -263,7 +263,7 @@ def test_applying_an_unchanged_sheet_or_the_same_sheet_twice_changes_nothing(run
     size = history_size(run)
     second = apply_review(edited, Run.open(run), "alice")
     assert second.counts == {"applied": 0, "unchanged": first.counts["applied"] + first.counts["unchanged"],
-                             "refused": 0, "stale": 0}
+                             "refused": 0, "stale": 0, "conflict": 0}
     assert second.batch_id is None and history_size(run) == size
     # A fresh export of the corrected run is unchanged too.
     fresh = tmp_path / "fresh.xlsx"
@@ -510,9 +510,11 @@ def test_two_reviewers_applying_at_the_same_moment_to_a_fresh_shared_store(run: 
 
 
 @pytest.mark.parametrize("order", [("alice", "bob"), ("bob", "alice")])
-def test_same_field_edited_differently_later_wins_conflict_reported_both_kept(
+def test_same_field_edited_differently_is_a_conflict_nothing_overridden(
     run: Path, book: Path, tmp_path: Path, order
 ) -> None:
+    """A sheet exported before another reviewer's apply does not override her: the later
+    apply records nothing of that row and names both values; exported again, it applies."""
     acc = claim_id(run, "p1", 83.6)
     values = {"alice": "EM accuracy", "bob": "top-1 accuracy"}
     sheets = {}
@@ -523,20 +525,21 @@ def test_same_field_edited_differently_later_wins_conflict_reported_both_kept(
     assert apply_review(sheets[first], Run.open(run), first).conflicts == []
     report = apply_review(sheets[later], Run.open(run), later)
     [message] = report.conflicts
-    assert f"{first} set {values[first]!r}" in message and f"{later} now sets {values[later]!r}" in message
+    assert f"{first} set {values[first]!r}" in message and f"this one sets {values[later]!r}" in message
+    assert "showed 'accuracy'" in message and report.counts["conflict"] == 1 and report.batch_id is None
     papers, _ = load_reviewed(Run.open(run))
-    assert claims_of(papers, "p1")[acc].metric == values[later]
-    [conflict] = review_status(Run.open(run)).conflicts
-    assert (conflict.loser.reviewer, conflict.winner.reviewer) == (first, later)
+    assert claims_of(papers, "p1")[acc].metric == values[first]
     with CorrectionStore(run / STORE_FILE) as db:
-        metric_rows = [c.new_value for c in db.history() if c.field == "metric"]
-    assert metric_rows == [values[first], values[later]]
-    # Re-applying the losing sheet does not undo the newer edit.
-    assert apply_review(sheets[first], Run.open(run), first).counts["applied"] == 0
+        assert [c.new_value for c in db.history() if c.field == "metric"] == [values[first]]
+    # Seen now (a new export), the later reviewer's choice is recorded.
+    fresh = tmp_path / "fresh.xlsx"
+    export_review(Run.open(run), fresh)
+    edit(fresh, fresh, "Claims", acc, metric=values[later])
+    assert apply_review(fresh, Run.open(run), later).counts["applied"] == 1
     papers, _ = load_reviewed(Run.open(run))
     assert claims_of(papers, "p1")[acc].metric == values[later]
     result = CliRunner().invoke(app, ["review", "status", str(run)])
-    assert "conflicts: 1" in result.output and "(in force)" in result.output
+    assert "conflicts: 0" in result.output
 
 
 # --- gold -------------------------------------------------------------------------------------

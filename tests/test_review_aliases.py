@@ -120,3 +120,19 @@ def test_reapplying_an_old_sheet_never_undoes_a_newer_alias(tmp_path: Path) -> N
     third = tmp_path / "third.xlsx"
     export_review(Run.open(a), third)
     assert cell(third, "Claims", target, "benchmark_same_as") == "KBP37"
+
+
+def test_an_alias_from_a_sheet_exported_before_anothers_is_a_conflict(tmp_path: Path) -> None:
+    a, _ = runs(tmp_path)
+    book, alice, bob = tmp_path / "review.xlsx", tmp_path / "alice.xlsx", tmp_path / "bob.xlsx"
+    export_review(Run.open(a), book)
+    target = claim_id(a, "a1", 84.2)
+    edit(book, alice, "Claims", target, benchmark_same_as="SemEval-2010 Task 8")
+    edit(book, bob, "Claims", target, benchmark_same_as="KBP37")
+    apply_review(alice, Run.open(a), "alice")
+    report = apply_review(bob, Run.open(a), "bob")
+    [conflict] = report.field_conflicts
+    assert (conflict.field, conflict.theirs, conflict.yours, conflict.by) == (
+        "benchmark_same_as", "SemEval-2010 Task 8", "KBP37", "alice")
+    with CorrectionStore(a / STORE_FILE) as db:
+        assert [c.new_value for c in db.history() if c.field == "benchmark_same_as"] == ["SemEval-2010 Task 8"]

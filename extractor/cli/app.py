@@ -60,7 +60,7 @@ def _root(
 app.command("run", epilog=verbatim(run_cmd.RUN_EXAMPLES))(reports_errors(run_cmd.run_command))
 app.command("leaderboard", epilog=verbatim(leaderboard_cmd.LEADERBOARD_EXAMPLES))(reports_errors(leaderboard_cmd.leaderboard_command))
 app.add_typer(review_cmd.review_app, name="review")
-app.command("report", epilog=verbatim("Example:\n\n  extractor report runs/demo --out runs/demo/report.html"))(reports_errors(report_cmd.report_command))
+app.command("report", epilog=verbatim("Example:\n\n  extractor report runs/demo"))(reports_errors(report_cmd.report_command))
 app.command("eval", epilog=verbatim(eval_cmd.EVAL_EXAMPLES))(reports_errors(eval_cmd.eval_command))
 app.command("schema")(reports_errors(schema_cmd.schema_command))
 app.command("serve-local", epilog=verbatim(serve_cmd.SERVE_EXAMPLES))(reports_errors(serve_cmd.serve_local))

@@ -24,6 +24,10 @@ from extractor.text.counting import counted
 REVIEW_EXAMPLES = f"""
 Examples:
 
+  extractor review serve runs/demo --reviewer alice
+
+  extractor review agreement runs/demo
+
   extractor review export runs/demo --out review.xlsx
 
   extractor review apply review.xlsx runs/demo --reviewer alice
@@ -36,7 +40,7 @@ Corrections live in RUN_DIR/{STORE_FILE} unless --store names a store shared by 
 """
 
 review_app = typer.Typer(
-    help="Review extracted results in a spreadsheet; corrections are kept in an append-only store.",
+    help="Review extracted results in the browser or a spreadsheet; corrections are kept in an append-only store.",
     no_args_is_help=True,
     epilog=verbatim(REVIEW_EXAMPLES),
     rich_markup_mode=None,
@@ -44,6 +48,69 @@ review_app = typer.Typer(
 
 
 EXIT_ROWS_REFUSED = 1
+
+
+DEFAULT_PORT = 8765
+
+
+@review_app.command("serve", epilog="Stop it with Ctrl-C: the run's files are rebuilt on the way out.")
+@reports_errors
+def serve_command(
+    run_dir: RunDir,
+    reviewer: Annotated[str, typer.Option("--reviewer", "-r", help="Your name, recorded with every decision.")],
+    store: StoreOption = None,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port on 127.0.0.1; 0 takes a free one.")] = DEFAULT_PORT,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the browser.")] = False,
+) -> None:
+    """Review in the browser: one claim at a time, its number boxed in its abstract, one key per decision."""
+    from extractor.api import refresh_reviewed_files
+    from extractor.errors import ReviewError, literal
+    from extractor.page.serve import serve
+    from extractor.page.session import ReviewSession
+
+    if not reviewer.strip():
+        raise ReviewError("{reviewer} needs a name", ("reviewer",))
+    run = Run.open(run_dir, store)
+    session = ReviewSession(run, reviewer, rebuild=lambda: refresh_reviewed_files(run))
+    err = console()
+
+    def announce(url: str) -> None:
+        err.print(line(f"reviewing {run.path} as {reviewer.strip()}; open this URL (Ctrl-C stops and rebuilds the run's files):"))
+        print(url, flush=True)  # on a line of its own, for a script to read
+
+    try:
+        written = serve(session, port, announce, open_browser)
+    except OSError as exc:
+        reason = literal(exc.strerror or exc)
+        raise ReviewError(f"cannot listen on 127.0.0.1:{port} ({reason}); try {{port}} 0", ("port",)) from exc
+    for note in written:
+        err.print(line(note))
+
+
+@review_app.command("agreement")
+@reports_errors
+def agreement_command(run_dir: RunDir, store: StoreOption = None) -> None:
+    """Agreement between reviewers per field (percent, Krippendorff's alpha) and the disagreements."""
+    from extractor.review import load_state
+    from extractor.review.agreement import agreement
+
+    result = agreement(load_state(Run.open(run_dir, store)))
+    out = console(stderr=False)
+    out.print(line(
+        f"{counted(result.judged, 'item')} judged by two reviewers or more"
+        + (f" ({', '.join(result.reviewers)})" if result.reviewers else "")
+    ))
+    for f in result.fields:
+        percent = f"{f.percent:.0f}%" if f.percent is not None else "n/a"
+        alpha = f"{f.alpha:.2f}" if f.alpha is not None else "n/a"
+        out.print(line(f"  {f.field}: {percent} of {counted(f.pairs, 'pair')} agree on {counted(f.items, 'item')}; alpha {alpha}"))
+    open_ = [d for d in result.disagreements if not d.settled]
+    out.print(line(f"disagreements: {len(open_)} to settle, {len(result.disagreements) - len(open_)} settled"))
+    for d in open_:
+        said = " vs ".join(f"{value!r} ({', '.join(who)})" for value, who in d.choices)
+        out.print(line(f"  {d.target_id} {d.field}: {said}"))
+    if open_:
+        out.print(line("settle them in the page: extractor review serve RUN_DIR --reviewer NAME, filter 'reviewers disagree'"))
 
 
 @review_app.command("export")
@@ -63,7 +130,7 @@ def export_command(
     console().print(line(f"{items} -> {out}"))
 
 
-@review_app.command("apply", epilog="Exit status: 0 when every edited row was applied, 1 when some were refused.")
+@review_app.command("apply", epilog="Exit status: 0 when every edited row was applied, 1 when some were refused or in conflict.")
 @reports_errors
 def apply_command(
     sheet: Annotated[Path, typer.Argument(help="The returned review workbook.", exists=True, dir_okay=False)],
@@ -97,7 +164,7 @@ def apply_command(
         with progress_bars() as step:
             for note in refresh_reviewed_files(run, step):
                 out.print(line(note))
-    raise typer.Exit(EXIT_ROWS_REFUSED if counts["refused"] else 0)
+    raise typer.Exit(EXIT_ROWS_REFUSED if counts["refused"] or counts["conflict"] else 0)
 
 
 @review_app.command("status")

@@ -38,7 +38,7 @@ from extractor.progress import Step, silent, tracked
 from extractor.review import Stamp, reviewed_papers
 from extractor.runs.run import Run
 from extractor.runs.names import ALIAS_FIELDS, model_aliases, name_aliases
-from extractor.schema import Claim, PaperResult
+from extractor.schema import Claim, Model, PaperResult
 from extractor.text.labels import paper_label
 
 NO_METRIC = "metric not stated"
@@ -453,6 +453,13 @@ def _benchmark_source(claim: Claim) -> str | None:
     if claim.benchmark and not name_in_text(claim.benchmark, claim.evidence):
         return FROM_CONTEXT
     return None
+
+
+def standing(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> tuple[str | None, str | None]:
+    """What the board does with one claim, told to a reviewer: why a score is not ranked ('' when
+    it is, None for a change, which is never ranked), and 'from context' for a benchmark its
+    evidence does not write."""
+    return _unranked_reason(normalize_claim(claim, models, aliases)), _benchmark_source(claim)
 
 
 def _display_names(frame: pd.DataFrame, name: str, key: str, spelling: Mapping[str, str]) -> pd.Series:

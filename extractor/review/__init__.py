@@ -9,9 +9,8 @@ beside corrected cells.
 from __future__ import annotations
 
 import hashlib
-import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from zipfile import BadZipFile
 
@@ -26,7 +25,9 @@ from extractor.review.corrected import (
     Stamp,
     review_state,
 )
-from extractor.runs.corrections import Batch, Correction, utc_now
+from extractor.review.apply import Change
+from extractor.review.record import ApplyReport
+from extractor.runs.corrections import Batch, Correction, CorrectionStore
 from extractor.runs.run import Run
 from extractor.schema import PaperResult
 
@@ -93,69 +94,27 @@ def export_review(run: Run, out: Path, step: Step = silent) -> dict[str, int]:
     return counts
 
 
-@dataclass
-class ApplyReport:
-    """What an apply did: counts by row status, the decisions recorded, why rows were refused,
-    notes, the conflicts."""
-
-    store: Path
-    batch_id: str | None
-    counts: dict[str, int]
-    decisions: dict[str, int]
-    refused: list[str]
-    notes: list[str]
-    conflicts: list[str]
-    written: list[Correction] = field(default_factory=list)
-
-
-def _conflict_message(reviewer: str, new, old: Correction) -> str:
-    return (
-        f"conflict on {new.target_id} {new.field} ({new.source}): {old.reviewer} set {old.new_value!r} "
-        f"at {old.at}; {reviewer} now sets {new.new_value!r}. The later one wins; both are in the history."
-    )
-
-
 def apply_review(sheet: Path, run: Run, reviewer: str) -> ApplyReport:
-    """Validate a returned sheet row by row and record its changes as one batch.
-
-    Reading the current state and appending happen in one write transaction, so two reviewers
-    applying at once to a shared store are serialized and each sees the other's corrections.
-    """
-    reviewer = reviewer.strip()
-    if not reviewer:
-        raise ReviewError("{reviewer} needs a name", ("reviewer",))
+    """Validate a returned sheet row by row and record its changes as one batch
+    (:func:`~extractor.review.record.record`, the page's path too)."""
     from openpyxl.utils.exceptions import InvalidFileException  # openpyxl: only a sheet needs it
 
-    from extractor.review.apply import plan
+    from extractor.review.record import record
     from extractor.review.sheet import read_workbook
 
     sheet = Path(sheet)
+    if not reviewer.strip():
+        raise ReviewError("{reviewer} needs a name", ("reviewer",))
     try:
         rows = read_workbook(sheet)
     except (OSError, ValueError, KeyError, BadZipFile, InvalidFileException) as exc:
         raise ReviewError(f"{sheet}: cannot read the review sheet ({exc}); save it as .xlsx") from exc
-    papers = list(run.papers())
-    with run.store() as db, db.transaction():
-        state = review_state(papers, db.history({p.id for p in papers}))
-        result = plan(rows, state)
-        counts = result.counts()
-        batch_id, written = None, []
-        if result.corrections:
-            batch = Batch(
-                id="b-" + uuid.uuid4().hex[:12],
-                reviewer=reviewer,
-                at=utc_now(),
-                sheet=str(sheet),
-                sheet_sha256=hashlib.sha256(sheet.read_bytes()).hexdigest(),
-                run_dir=str(run.path),
-                summary=counts,
-            )
-            written = db.append(batch, result.corrections)
-            batch_id = batch.id
-    refused = [m for o in result.outcomes if o.status == "refused" for m in o.messages]
-    notes = [m for o in result.outcomes if o.status != "refused" for m in o.messages]
-    conflicts = [_conflict_message(reviewer, new, old) for new, old in result.conflicts]
-    return ApplyReport(run.store_path, batch_id, counts, result.decisions(), refused, notes, conflicts, written)
+    changes = [
+        Change(row.kind, row.id, row.paper_id, row.cells, row.base, f"{row.sheet}!{row.row}",
+               f"sheet {row.sheet}, row {row.row}", row.letters, row.problems)
+        for row in rows
+    ]
+    return record(run, reviewer, changes, str(sheet), sheet_sha256=hashlib.sha256(sheet.read_bytes()).hexdigest())
 
 
 @dataclass

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
-from extractor.grounding import ground, ground_claim
+from extractor.grounding import ground, ground_claim, number_mentions
 from extractor.text.name_keys import name_in_text, name_key, paper_texts
 from extractor.runs.corrections import Correction, TargetKind
 from extractor.schema import (
@@ -33,7 +33,6 @@ from extractor.schema import (
     Rejection,
 )
 from extractor.text.hashing import normalize_text, short_hash
-from extractor.text.numbers import find_numbers
 
 DECISION = "decision"
 NOTE = "note"
@@ -123,7 +122,8 @@ def check_item(kind: str, values: dict, abstract: str, paper_id: str, title: str
         given = error.get("input")
         return Problem(column, "a value is required" if given is None else f"{error['msg']} (got {given!r})")
     if isinstance(item, ClaimDraft):
-        grounded = ground_claim(item, abstract, paper_id, find_numbers(abstract), title)
+        # Numbers in words count as extraction counts them: 'three times faster' is a claim of 3.
+        grounded = ground_claim(item, abstract, paper_id, number_mentions(abstract), title)
         # Grounding reasons start with the field they are about ("value 91.2 is not written...").
         return Problem(grounded.split()[0], grounded) if isinstance(grounded, str) else grounded
     for alias in getattr(item, "aliases", []):
@@ -273,7 +273,7 @@ def _changed(kind: str, before: dict, after: dict | None) -> str:
 def _target_state(target: Target, latest: dict[str, Correction]) -> TargetState:
     """Values in layers: the extracted item, then what a reviewer filled in when adding it (an
     extractor that finds an added item later does not undo the reviewer), then field edits."""
-    added = latest[ADDED].new_value if ADDED in latest else {}
+    added = (latest[ADDED].new_value or {}) if ADDED in latest else {}  # None: the addition was undone
     base = {**(target.extracted or {}), **{k: v for k, v in added.items() if v is not None}}
     values = {**base, **{f: latest[f].new_value for f in ITEM_FIELDS[target.kind] if f in latest}}
     state = TargetState(target, values, latest)
@@ -370,7 +370,8 @@ def review_state(papers: list[PaperResult], history: list[Correction]) -> Review
             rows = latest[target_id]
             any_row = next(iter(rows.values()))
             if ADDED in rows:
-                known[target_id] = Target(target_id, any_row.target_kind, paper.id, None)
+                if rows[ADDED].new_value is not None:  # else the addition was undone: nothing to show
+                    known[target_id] = Target(target_id, any_row.target_kind, paper.id, None)
             else:
                 stale.append(
                     StaleTarget(target_id, any_row.target_kind, paper.id,

@@ -33,6 +33,7 @@ from extractor.errors import ReviewError
 from extractor.grounding import find_evidence
 from extractor.runs.names import NameAnswer
 from extractor.review.aliases import alias_values, model_merges
+from extractor.review.apply import view_of
 from extractor.runs.names import ALIAS_FIELDS, Words, reviewer_words
 from extractor.progress import Step, silent, tracked
 from extractor.review.corrected import (
@@ -44,8 +45,6 @@ from extractor.review.corrected import (
     Problem,
     ReviewState,
     TargetState,
-    abstract_hash,
-    extraction_hash,
 )
 from extractor.schema import MAX_EVIDENCE, MAX_NAME, PaperResult
 from extractor.text.hashing import canonical_json
@@ -225,16 +224,7 @@ def _row(
         cells["context"] = _window(abstract, find_evidence(state.values["name"], abstract))
     for name in ITEM_FIELDS[target.kind]:
         cells[name] = _display(state.values.get(name))
-    base = {
-        "id": target.id,
-        "values": {f: state.values.get(f) for f in ITEM_FIELDS[target.kind]},
-        DECISION: decision,
-        NOTE: state.note,
-        "extracted": extraction_hash(target.extracted),
-        "abstract": abstract_hash(paper.abstract),
-        **(alias_values(state.latest) if target.kind == "claim" else {}),
-    }
-    cells["base"] = canonical_json(base)
+    cells["base"] = canonical_json(view_of(state, paper.abstract))
     return cells
 
 
@@ -377,7 +367,8 @@ def _text(value: object) -> str | None:
     text = str(value).strip()
     if text.startswith("'") and formula_like(text[1:]):
         text = text[1:]
-    return text or None
+    # A cell of spaces stays spaces: applying tells it from a cleared cell and keeps the field.
+    return text or str(value) or None
 
 
 def _number(cell) -> object:
@@ -410,6 +401,8 @@ def _parse(column: Column, cell) -> object | Problem:
     if column.number:
         return _number(cell)
     text = _text(cell.value)
+    if text is not None and not text.strip():
+        return text if column.edit else None  # spaces in a field: see _text
     if column.name == "aliases":  # each alias is a name the schema bounds
         return [a.strip() for a in (text or "").split(";") if a.strip()]
     bound = _BOUNDS.get(column.name, MAX_NAME) if column.edit and not column.choices else None
@@ -449,7 +442,7 @@ def _column_problems(name: str, typed: list[str | None], rows: list[SheetRow]) -
 
 def _read_sheet(ws: Worksheet, name: str) -> tuple[list[SheetRow], list[str]]:
     """The used rows of one sheet, and the problems of its header (:func:`_column_problems`)."""
-    typed = [_text(v) for v in next(ws.iter_rows(max_row=1, values_only=True), ())]
+    typed = [(_text(v) or "").strip() or None for v in next(ws.iter_rows(max_row=1, values_only=True), ())]
     header = [(t or "").lower() for t in typed]
     # Only what a reviewer may type, plus the id and the hidden base; the rest is for reading.
     known = {c.name: c for c in SHEETS[name] if c.edit or c.new_only or c.name in ("id", "base")}
@@ -476,7 +469,7 @@ def _read_sheet(ws: Worksheet, name: str) -> tuple[list[SheetRow], list[str]]:
         row_id = values.pop("id", None)
         base_text = values.pop("base", None)
         is_new = row_id in (None, NEW)
-        if is_new and not any(v not in (None, []) for v in values.values()) and not problems:
+        if is_new and not any(v not in (None, []) and str(v).strip() for v in values.values()) and not problems:
             continue  # an unused blank row
         base = None
         if not is_new:
@@ -515,11 +508,3 @@ def read_workbook(path: Path) -> list[SheetRow]:
         )
     return [row for rows, _ in read.values() for row in rows]
 
-
-def same(a: object, b: object) -> bool:
-    """Equal as a reviewer means it: blank is None, numbers compare by value."""
-    a = None if a in ("", []) else a
-    b = None if b in ("", []) else b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) and not isinstance(b, bool):
-        return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
-    return a == b

@@ -10,4 +10,4 @@ STORE_FILE = "corrections.sqlite"  # reviewers' corrections (extractor.runs.corr
 RUN_LEADERBOARD = "leaderboard.xlsx"  # the run's own board, corrections applied
 NAMES_FILE = "names.json"  # benchmark and metric names the model mapped to the registry
 REVIEWED_STAMP = "reviewed.json"  # the corrections the reviewed files were last written with
-REPORT_FILE = "report.html"  # where the docs write `extractor report`'s page: the run's, not written by it
+REPORT_FILE = "report.html"  # `extractor report` writes it here by default; corrections applied

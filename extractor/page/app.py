@@ -1,0 +1,168 @@
+"""The review page as a Starlette app, safe by construction.
+
+- Every request must carry the server's random token in its query (as Jupyter does); the page's
+  own links and requests do.
+- Every request must name this server in its Host header (127.0.0.1 or localhost and its port):
+  a page of another site that rebinds its name to 127.0.0.1 is refused.
+- A request that changes anything must also be a POST with the page's CSRF token in a header and
+  an Origin header naming this server.
+- Every answer forbids loading anything from elsewhere (Content-Security-Policy), framing, and
+  sending the URL (with its token) as a referrer; the page's script and style are files of this
+  package, served here. Every text from the run is escaped by the templates' autoescape.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from importlib.resources import files
+from urllib.parse import urlencode
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from extractor.html import render
+from extractor.page.session import FILTERS, MODES, ReviewSession
+
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+STATIC = {"review.js": "text/javascript", "review.css": "text/css"}
+_JSON_LIMIT = 1 << 20  # a decision is a few hundred bytes; nothing larger is read
+
+
+class Guard:
+    """The checks every request passes before any route sees it (pure ASGI, so a refused
+    request costs nothing)."""
+
+    def __init__(self, app: ASGIApp, token: str, csrf: str, port: int) -> None:
+        self.app = app
+        self.token = token
+        self.csrf = csrf
+        self.hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
+        self.origins = {f"http://{host}" for host in self.hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        problem = self.refusal(request)
+        if problem:
+            await PlainTextResponse(problem, status_code=403, headers=HEADERS)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    def refusal(self, request: Request) -> str | None:
+        if request.headers.get("host") not in self.hosts:
+            return "refused: this server answers only at 127.0.0.1 (Host)"
+        if not secrets.compare_digest(request.query_params.get("token", ""), self.token):
+            return "refused: open the URL the command printed (with its token)"
+        if request.method == "GET" or request.method == "HEAD":
+            return None
+        if request.method != "POST":
+            return "refused: method"
+        if request.headers.get("origin") not in self.origins:
+            return "refused: the request does not come from this page (Origin)"
+        if not secrets.compare_digest(request.headers.get("x-csrf-token", ""), self.csrf):
+            return "refused: the request does not come from this page (CSRF token)"
+        return None
+
+
+def _headers(response: Response) -> Response:
+    response.headers.update(HEADERS)
+    return response
+
+
+def make_app(session: ReviewSession, port: int, token: str | None = None, csrf: str | None = None) -> tuple[ASGIApp, str]:
+    """The app and its token (random unless given, for tests)."""
+    token = token or secrets.token_urlsafe(24)
+    csrf = csrf or secrets.token_urlsafe(24)
+
+    def link(**params: object) -> str:
+        wanted = {k: v for k, v in params.items() if v is not None}
+        return "/?" + urlencode({"token": token, **wanted})
+
+    def page(request: Request) -> Response:
+        mode = request.query_params.get("mode", "claim")
+        mode = mode if mode in MODES else "claim"
+        wanted = request.query_params.get("filter", "all")
+        wanted = wanted if wanted in FILTERS else "all"
+        shown = session.page(mode, wanted, request.query_params.get("item"), end="end" in request.query_params)
+        html = render(
+            "review.html", **shown, token=token, csrf=csrf, link=link,
+            static=lambda name: f"/static/{name}?" + urlencode({"token": token}),
+        )
+        return _headers(HTMLResponse(html))
+
+    def agreement_page(request: Request) -> Response:
+        shown = session.agreement()
+        html = render("agreement.html", agreement=shown, link=link, run=session.run.path.resolve().name,
+                      static=lambda name: f"/static/{name}?" + urlencode({"token": token}))
+        return _headers(HTMLResponse(html))
+
+    def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return _headers(PlainTextResponse("not found", status_code=404))
+        body = files("extractor.page").joinpath("static", name).read_bytes()
+        return _headers(Response(body, media_type=STATIC[name]))
+
+    async def body(request: Request) -> dict:
+        raw = await request.body()
+        if len(raw) > _JSON_LIMIT:
+            raise ValueError("request too large")
+        data = json.loads(raw or b"{}")
+        if not isinstance(data, dict):
+            raise ValueError("a JSON object is expected")
+        return data
+
+    async def decide(request: Request) -> Response:
+        try:
+            data = await body(request)
+            kind, paper_id = str(data["kind"]), str(data["paper_id"])
+            fields = data.get("fields") or {}
+            if not isinstance(fields, dict):
+                raise ValueError("fields must be an object")
+        except (ValueError, KeyError, TypeError) as exc:
+            return _headers(JSONResponse({"status": "refused", "messages": [f"bad request: {exc}"]}, status_code=400))
+        result = session.decide(
+            kind=kind, item_id=data.get("item_id"), paper_id=paper_id, view=data.get("view"),
+            origin="page:" + str(data.get("tab") or "-")[:64], decision=data.get("decision"),
+            fields=fields, note=data.get("note"), confirm=bool(data.get("confirm")), settle=bool(data.get("settle")),
+        )
+        return _headers(JSONResponse(result.as_json()))
+
+    async def undo(request: Request) -> Response:
+        return _headers(JSONResponse(session.undo().as_json()))
+
+    async def clear(request: Request) -> Response:
+        data = await body(request)
+        offers = [o for o in data.get("offers") or [] if isinstance(o, dict) and "claim_id" in o and "field" in o]
+        return _headers(JSONResponse(session.clear(offers, "page:" + str(data.get("tab") or "-")[:64]).as_json()))
+
+    async def finish(request: Request) -> Response:
+        return _headers(JSONResponse({"status": "applied", "messages": session.rebuild()}))
+
+    app = Starlette(routes=[
+        Route("/", page),
+        Route("/agreement", agreement_page),
+        Route("/static/{name}", static),
+        Route("/api/decide", decide, methods=["POST"]),
+        Route("/api/undo", undo, methods=["POST"]),
+        Route("/api/clear", clear, methods=["POST"]),
+        Route("/api/finish", finish, methods=["POST"]),
+    ], middleware=[Middleware(Guard, token=token, csrf=csrf, port=port)])
+    return app, token

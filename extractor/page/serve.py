@@ -1,0 +1,63 @@
+"""Serve the review page on 127.0.0.1 until Ctrl-C or SIGTERM, then rebuild the run's files.
+
+The socket is bound and listening before the URL is printed, so a script (or a test) that
+reads the URL can open it at once; ``port`` 0 takes a free one.
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import webbrowser
+from collections.abc import Callable
+
+import uvicorn
+
+from extractor.page.app import make_app
+from extractor.page.session import ReviewSession
+
+HOST = "127.0.0.1"
+
+
+def listen(port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((HOST, port))
+    sock.listen(128)
+    return sock
+
+
+def serve(
+    session: ReviewSession,
+    port: int,
+    announce: Callable[[str], None],
+    open_browser: bool = False,
+) -> list[str]:
+    """Run the page until interrupted; returns what the final rebuild wrote."""
+    sock = listen(port)
+    bound = sock.getsockname()[1]
+    app, token = make_app(session, bound)
+    url = f"http://{HOST}:{bound}/?token={token}"
+    announce(url)
+    if open_browser:
+        webbrowser.open(url)
+    # uvicorn stops on SIGINT and SIGTERM (finishing the request in flight), then raises the
+    # signal again for the handler it found: ours, so that the rebuild below runs instead of
+    # the process ending. Set for SIGINT too: a command started in the background inherits it
+    # ignored.
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    server = uvicorn.Server(config)
+    previous = {number: signal.signal(number, _stopped) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    return session.rebuild()
+
+
+def _stopped(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt

@@ -1,0 +1,266 @@
+"""The review page over HTTP, without a browser: who may talk to it, what it shows, and that
+its decisions go through the review core into the store (the browser test is in
+test_review_browser.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from extractor.cli.app import app
+from extractor.grounding import ground
+from extractor.page.app import make_app
+from extractor.page.session import ReviewSession, parse_field
+from extractor.review import load_state
+from extractor.review.agreement import agreement
+from extractor.runs import Run
+from extractor.runs.corrections import CorrectionStore
+from extractor.runs.files import STORE_FILE
+from extractor.schema import ClaimDraft, ExtractionDraft, PaperResult
+from tests.runs import write_run
+from tests.test_review import claim_id, make_run
+
+PORT = 8765
+TOKEN, CSRF = "t0ken-for-tests", "csrf-for-tests"
+ORIGIN = f"http://127.0.0.1:{PORT}"
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Path:
+    return make_run(tmp_path / "run")
+
+
+def client(run_dir: Path, reviewer: str = "alice") -> TestClient:
+    app, _ = make_app(ReviewSession(Run.open(run_dir), reviewer), PORT, TOKEN, CSRF)
+    return TestClient(app, base_url=f"http://127.0.0.1:{PORT}")
+
+
+def post(http: TestClient, path: str, data: dict, **headers: str):
+    sent = {"Origin": ORIGIN, "X-CSRF-Token": CSRF, **headers}
+    return http.post(f"{path}?token={TOKEN}", json=data, headers=sent)
+
+
+def view(run_dir: Path, item_id: str) -> dict:
+    from extractor.review.apply import view_of
+
+    state = load_state(Run.open(run_dir))
+    target = state.targets[item_id]
+    abstract = next(p.abstract for p in state.papers if p.id == target.target.paper_id)
+    return view_of(target, abstract)
+
+
+def test_every_request_needs_the_token_and_this_host(run: Path) -> None:
+    http = client(run)
+    assert http.get("/").status_code == 403
+    assert http.get("/?token=wrong").status_code == 403
+    assert http.get(f"/static/review.js?token={TOKEN}").status_code == 200
+    assert http.get("/static/review.js").status_code == 403
+    rebound = http.get(f"/?token={TOKEN}", headers={"Host": "evil.example:8765"})
+    assert rebound.status_code == 403 and "Host" in rebound.text
+    page = http.get(f"/?token={TOKEN}")
+    assert page.status_code == 200
+    assert "default-src 'none'" in page.headers["content-security-policy"]
+    assert page.headers["referrer-policy"] == "no-referrer"
+
+
+def test_a_change_needs_the_csrf_token_and_this_origin(run: Path) -> None:
+    http = client(run)
+    acc = claim_id(run, "p1", 83.6)
+    data = {"kind": "claim", "item_id": acc, "paper_id": "p1", "view": view(run, acc), "decision": "accept"}
+    assert post(http, "/api/decide", data, Origin="http://evil.example").status_code == 403
+    assert post(http, "/api/decide", data, **{"X-CSRF-Token": "nope"}).status_code == 403
+    no_origin = http.post(f"/api/decide?token={TOKEN}", json=data, headers={"X-CSRF-Token": CSRF})
+    assert no_origin.status_code == 403
+    assert not (run / STORE_FILE).exists()
+    answer = post(http, "/api/decide", data)
+    assert answer.status_code == 200 and answer.json()["status"] == "applied"
+    assert load_state(Run.open(run)).targets[acc].decision == "accept"
+
+
+def test_text_from_the_run_is_escaped(tmp_path: Path) -> None:
+    abstract = "<script>alert(1)</script> FooNet reaches 91.2% accuracy on <b>ImageNet</b>."
+    draft = ExtractionDraft(claims=[ClaimDraft(value=91.2, unit="%", metric="<img src=x onerror=alert(2)>",
+                                               evidence="FooNet reaches 91.2% accuracy")])
+    extraction, rejected = ground(draft, abstract, "x1")
+    paper = PaperResult(id="x1", title="<i>t</i>", status="ok", abstract=abstract, extraction=extraction, rejected=rejected)
+    write_run(tmp_path / "x", [paper], {"backend": "test"})
+    html = client(tmp_path / "x").get(f"/?token={TOKEN}").text
+    assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<img src=x" not in html and "<i>t</i>" not in html and "&lt;b&gt;ImageNet" in html
+
+
+def test_the_page_shows_the_claim_its_number_boxed_and_what_it_lacks(run: Path) -> None:
+    acc = claim_id(run, "p1", 83.6)
+    html = client(run).get("/", params={"token": TOKEN, "item": acc}).text
+    assert '<span class="ev num">83.6</span>' in html
+    assert "Unranked: missing subject." in html
+    assert html.index('data-field="value"') < html.index('data-field="metric"') < html.index('data-field="evidence"')
+    # Another claim's number is faint, and a number no claim holds starts one.
+    assert '<span class="free"' in html and 'data-value="27"' in html
+
+
+def test_a_stale_view_is_answered_with_both_values(run: Path) -> None:
+    acc = claim_id(run, "p1", 83.6)
+    seen = view(run, acc)
+    alice, bob = client(run, "alice"), client(run, "bob")
+    ask = {"kind": "claim", "item_id": acc, "paper_id": "p1", "view": seen}
+    assert post(alice, "/api/decide", {**ask, "fields": {"metric": "EM accuracy"}, "tab": "1"}).json()["status"] == "applied"
+    answer = post(bob, "/api/decide", {**ask, "fields": {"metric": "top-1 accuracy"}, "tab": "2"}).json()
+    assert answer["status"] == "conflict"
+    [conflict] = answer["conflicts"]
+    assert (conflict["theirs"], conflict["yours"], conflict["by"]) == ("EM accuracy", "top-1 accuracy", "alice")
+    chosen = post(bob, "/api/decide", {**ask, "view": answer["view"], "fields": {"metric": "top-1 accuracy"}, "tab": "2"}).json()
+    assert chosen["status"] == "applied"
+    with CorrectionStore(run / STORE_FILE) as db:
+        assert [c.new_value for c in db.history() if c.field == "metric"] == ["EM accuracy", "top-1 accuracy"]
+
+
+def test_a_refused_edit_says_why_at_its_field(run: Path) -> None:
+    acc = claim_id(run, "p1", 83.6)
+    data = {"kind": "claim", "item_id": acc, "paper_id": "p1", "view": view(run, acc), "fields": {"value": "91.2"}}
+    answer = post(client(run), "/api/decide", data).json()
+    assert answer["status"] == "refused"
+    assert answer["problems"] == [{"field": "value", "message": "value 91.2 is not written in the evidence", "confirm": False}]
+
+
+def test_undo_and_disagreements_settled_with_a_choice(run: Path) -> None:
+    acc = claim_id(run, "p1", 83.6)
+    ask = {"kind": "claim", "item_id": acc, "paper_id": "p1"}
+    alice, bob = client(run, "alice"), client(run, "bob")
+    post(alice, "/api/decide", {**ask, "view": view(run, acc), "decision": "accept"})
+    post(bob, "/api/decide", {**ask, "view": view(run, acc), "decision": "reject"})
+    result = agreement(load_state(Run.open(run)))
+    [disagreement] = result.disagreements
+    assert disagreement.field == "decision" and not disagreement.settled
+    assert "reviewers disagree" in bob.get(f"/?token={TOKEN}&filter=disagreements").text
+    settled = post(bob, "/api/decide", {**ask, "view": view(run, acc), "decision": "accept", "settle": True}).json()
+    assert settled["status"] == "applied"
+    assert agreement(load_state(Run.open(run))).disagreements[0].settled
+    undone = post(bob, "/api/undo", {}).json()
+    assert undone["status"] == "applied" and undone["view"]["id"] == acc
+    assert load_state(Run.open(run)).targets[acc].decision == "reject"
+
+
+def test_agreement_per_field(run: Path) -> None:
+    acc, memory = claim_id(run, "p1", 83.6), claim_id(run, "p2", 3.2)
+    # alice fixes the metric, bob accepts it as it then reads, carol changes it again.
+    for reviewer, change in (("alice", {"fields": {"metric": "EM accuracy"}}), ("bob", {"decision": "accept"}),
+                             ("carol", {"fields": {"metric": "top-1 accuracy"}})):
+        http = client(run, reviewer)
+        post(http, "/api/decide", {"kind": "claim", "item_id": acc, "paper_id": "p1", "view": view(run, acc),
+                                   **change, "tab": reviewer})
+        post(http, "/api/decide", {"kind": "claim", "item_id": memory, "paper_id": "p2", "view": view(run, memory),
+                                   "decision": "accept", "tab": reviewer})
+    result = agreement(load_state(Run.open(run)))
+    fields = {f.field: f for f in result.fields}
+    assert (fields["metric"].items, fields["metric"].pairs, fields["metric"].agreeing) == (2, 6, 4)
+    assert fields["decision"].percent == 100 and fields["decision"].alpha is None  # one value: undefined
+    # By hand: values EM, EM, top-1 on one claim and memory x3 on the other; observed
+    # disagreement 2/6, expected 22/30.
+    assert fields["metric"].alpha == pytest.approx(1 - (2 / 6) / (22 / 30))
+    [disagreement] = result.disagreements
+    assert disagreement.field == "metric" and disagreement.said == {
+        "alice": "EM accuracy", "bob": "EM accuracy", "carol": "top-1 accuracy"}
+
+
+@pytest.mark.parametrize(
+    ("name", "typed", "parsed"),
+    [("value", "83.6%", 83.6), ("value", "1,552", 1552.0), ("value", "abc", "abc"), ("proposed", "yes", True),
+     ("aliases", "A; B", ["A", "B"]), ("setting", "1/2", "1/2"), ("metric", "", None), ("metric", " ", " ")],
+)
+def test_typed_fields_are_parsed_as_the_schema_takes_them(name: str, typed: str, parsed: object) -> None:
+    assert parse_field(name, typed) == parsed
+
+
+def test_words_with_a_number_in_words_start_a_claim(tmp_path: Path) -> None:
+    abstract = "FooNet runs three times faster than BarNet."
+    write_run(tmp_path / "w", [PaperResult(id="w1", status="ok", abstract=abstract, extraction=None)], {"backend": "test"})
+    http = client(tmp_path / "w")
+    html = http.get(f"/?token={TOKEN}&mode=paper").text
+    assert 'data-value="3"' in html and 'data-evidence="FooNet runs three times faster than BarNet."' in html
+    fields = {"value": "3", "unit": "x", "kind": "change", "evidence": "runs three times faster than BarNet"}
+    answer = post(http, "/api/decide", {"kind": "claim", "item_id": None, "paper_id": "w1", "view": None, "fields": fields}).json()
+    assert answer["status"] == "applied" and answer["view"]["values"]["value"] == 3
+
+
+def test_an_item_is_shown_where_the_abstract_writes_it(run: Path) -> None:
+    html = client(run).get("/", params={"token": TOKEN, "mode": "item", "item": "p2/benchmark/mmlu"}).text
+    # MMLU sits in a claim's evidence too: highlighted as this item's all the same.
+    assert '<span class="ev oev">MMLU</span>' in html and 'data-field="name"' in html
+
+
+def test_serve_prints_its_url_at_once_and_rebuilds_the_runs_files_on_sigterm(run: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from extractor.runs.files import REPORT_FILE, REVIEWED_CLAIMS_FILE
+
+    CliRunner().invoke(app, ["report", str(run)])
+    assert (run / REPORT_FILE).exists()  # the report's default place: the run directory
+    before = {name: (run / name).stat().st_mtime_ns for name in (REPORT_FILE,)}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "extractor", "review", "serve", str(run), "--reviewer", "alice", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        url = server.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:") and "?token=" in url
+        assert urllib.request.urlopen(url).status == 200  # listening as soon as it is printed
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, err = server.communicate(timeout=120)
+    assert server.returncode == 0, err
+    assert f"-> {run / REVIEWED_CLAIMS_FILE}" in err and f"-> {run / REPORT_FILE}" in err
+    assert (run / REPORT_FILE).stat().st_mtime_ns > before[REPORT_FILE]
+
+
+def test_review_agreement_command(run: Path) -> None:
+    acc = claim_id(run, "p1", 83.6)
+    for reviewer, decision in (("alice", "accept"), ("bob", "reject")):
+        post(client(run, reviewer), "/api/decide", {"kind": "claim", "item_id": acc, "paper_id": "p1",
+                                                     "view": view(run, acc), "decision": decision, "tab": reviewer})
+    result = CliRunner().invoke(app, ["review", "agreement", str(run)])
+    assert result.exit_code == 0, result.output
+    assert "1 item judged by two reviewers or more (alice, bob)" in result.output
+    assert "decision: 0% of 1 pair agree on 1 item" in result.output
+    assert f"{acc} decision: 'keep' (alice) vs 'reject' (bob)" in result.output
+
+
+def test_a_decision_about_an_item_of_another_paper_is_refused(run: Path) -> None:
+    acc = claim_id(run, "p1", 83.6)
+    answer = post(client(run), "/api/decide", {"kind": "claim", "item_id": acc, "paper_id": "p2", "view": view(run, acc),
+                                               "decision": "reject"}).json()
+    assert answer["status"] == "refused" and "is not an item of paper p2" in answer["messages"][0]
+    assert not (run / STORE_FILE).exists()
+
+
+def test_filters_list_the_unreviewed_the_benchmarks_from_context_and_the_unranked(run: Path) -> None:
+    acc, speed = claim_id(run, "p1", 83.6), claim_id(run, "p1", 2.57)
+    session = ReviewSession(Run.open(run), "alice")
+    http = client(run)
+    post(http, "/api/decide", {"kind": "claim", "item_id": speed, "paper_id": "p1", "view": view(run, speed),
+                               "fields": {"benchmark": "GSM8K"}})  # written in the abstract, not in its evidence
+    post(http, "/api/decide", {"kind": "claim", "item_id": acc, "paper_id": "p1", "view": view(run, acc), "decision": "accept"})
+    state = session.state()
+    listed = {name: [s.target.id for s in session.listed(state, "claim", name)] for name in ("all", "unreviewed", "context", "unranked")}
+    assert len(listed["all"]) == 6 and acc not in listed["unreviewed"] and speed not in listed["unreviewed"]
+    assert listed["context"] == [speed]
+    assert acc in listed["unranked"] and speed not in listed["unranked"]  # a change is never ranked, nor unranked
+    page = session.page("claim", "unreviewed", None)
+    assert page["progress"]["listed"] == 4 and page["progress"]["reviewed"] == 2
+
+
+def test_serve_on_a_port_in_use_is_one_line(run: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(app, ["review", "serve", str(run), "--reviewer", "alice", "--port", str(port)])
+    assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.output and "--port 0" in result.output
