@@ -56,21 +56,8 @@ def alias_corrections(
         if not name:
             problems.append(Problem(column, f"this claim has no {name_field} to merge; fill its {name_field} first"))
             continue
-        corrections.append(
-            NewCorrection(
-                paper_id=target.paper_id,
-                target_id=target.id,
-                target_kind=target.kind,
-                field=column,
-                old_value=name,
-                new_value=new,
-                base_value=shown,
-                extracted=target.extracted,
-                conflict_with=latest[column].id if column in latest and previous != shown else None,
-                note=cells.get(NOTE),
-                source=source,
-            )
-        )
+        conflict_with = latest[column].id if column in latest and previous != shown else None
+        corrections.append(target.correction(column, name, new, shown, cells.get(NOTE), source, conflict_with))
     return corrections, problems
 
 

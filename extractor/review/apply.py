@@ -383,20 +383,7 @@ def _plan_edit(
             c = latest[name]
             conflicts.append(FieldConflict(target.id, name, shown, old, new, c.reviewer, c.at, change.where(name)))
             continue
-        corrections.append(
-            NewCorrection(
-                paper_id=target.paper_id,
-                target_id=target.id,
-                target_kind=target.kind,
-                field=name,
-                old_value=old,
-                new_value=new,
-                base_value=shown,
-                extracted=target.extracted,
-                note=given.get(NOTE),
-                source=change.source,
-            )
-        )
+        corrections.append(target.correction(name, old, new, shown, given.get(NOTE), change.source))
     for alias in aliases:  # a merged name another reviewer changed since this view: a conflict too
         before = latest.get(alias.field)
         if alias.conflict_with is not None and before is not None and not _own(before, ctx):

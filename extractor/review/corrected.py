@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from extractor.grounding import ground, ground_claim, number_mentions
 from extractor.text.name_keys import name_in_text, name_key, paper_texts
-from extractor.runs.corrections import Correction, TargetKind
+from extractor.runs.corrections import Correction, NewCorrection, TargetKind
 from extractor.schema import (
     Benchmark,
     Claim,
@@ -84,6 +84,18 @@ class Target:
     kind: TargetKind
     paper_id: str
     extracted: dict | None
+
+    def correction(
+        self, field: str, old: object, new: object, shown: object, note: str | None, source: str | None,
+        conflict_with: int | None = None,
+    ) -> NewCorrection:
+        """A correction of one of this item's fields, carrying the item as extracted (so a later
+        re-extraction that changes it shows the correction as stale) and what the reviewer saw."""
+        return NewCorrection(
+            paper_id=self.paper_id, target_id=self.id, target_kind=self.kind, field=field, old_value=old,
+            new_value=new, base_value=shown, extracted=self.extracted, conflict_with=conflict_with, note=note,
+            source=source,
+        )
 
 
 def extracted_targets(paper: PaperResult) -> list[Target]:
