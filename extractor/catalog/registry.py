@@ -65,6 +65,8 @@ class MetricEntry:
     scale: str
     patterns: tuple[re.Pattern[str], ...] = ()
     template: str | None = None
+    # Conditions the measure itself implies (bits per character is counted at character level).
+    conditions: tuple[tuple[str, str], ...] = ()
 
 
 class BenchmarkMention(NamedTuple):
@@ -142,6 +144,7 @@ def load_registry() -> Registry:
             scale=m.get("scale", "none"),
             patterns=tuple(re.compile(p, re.IGNORECASE) for p in m.get("patterns", ())),
             template=m.get("template"),
+            conditions=tuple(m.get("conditions", {}).items()),
         )
         for m in _read("metrics.json")["metrics"]
     )
