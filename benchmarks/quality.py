@@ -13,9 +13,11 @@ a temporary run directory, scored by ``extractor eval``'s own scoring. The poole
 held-out sets' counts (micro-average), so a set with more claims weighs more.
 
 Two tables: the leaderboard figures of contract v3 (leaderboard-ready recall, named-benchmark
-accuracy, and for the sets drawn from SciREX, leaderboard reconstruction and cross-paper pairs
-against SciREX's results, plus all SciREX train abstracts) beside tuple recall; then the
-per-field table.
+accuracy, and for the sets drawn from SciREX, leaderboard reconstruction, cross-paper pairs and
+wrong merges against SciREX's results, plus all SciREX train abstracts) beside tuple recall; then
+the per-field table. With ``--backend replay``, a set with board labels
+(``fixtures/gold/<set>-boards.jsonl``, docs/merging.md) also gets its pairs in one block and its
+wrong merges on the replayed run, in a table of their own.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 
 from extractor.api import run
 from extractor.config import make_config
+from extractor.eval.boards import BoardFigures, evaluate_boards
 from extractor.eval.reconstruction import Leaderboards, evaluate_leaderboards, leaderboards
 from extractor.eval.score import Report, evaluate_run
 from extractor.pipeline.ingest import read_inputs
@@ -37,6 +40,7 @@ from extractor.rules import RULES_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = ROOT / "fixtures" / "gold" / "sets.json"
+GOLD = ROOT / "fixtures" / "gold"
 SCIREX = "fixtures/external/scirex/scirex_train_abstracts.jsonl"
 ROLE_ORDER = {"held-out": 0, "pooled": 1, "tuning": 2, "in-sample": 3}
 ATTRIBUTES = ("metric", "benchmark", "subject", "kind")
@@ -84,8 +88,9 @@ def leaderboard_markdown(rows: list[dict], boards_only: Sequence[tuple[str, Lead
     (``boards_only``: a run over several sets' papers); a '—' is 0 of 0, not a success."""
     lines = [
         "| set | tuple recall | leaderboard-ready recall | named-benchmark accuracy "
-        "| SciREX reconstruction | cross-paper pairs in one block (both ranked / in gold) | blocks per gold leaderboard |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| SciREX reconstruction | cross-paper pairs in one block (both ranked / in gold) | blocks per gold leaderboard "
+        "| wrong merges |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     board_rows = [(f"{r['set']} ({r['role']})", r, r["leaderboards"]) for r in rows]
     board_rows += [(name, None, boards.to_dict()) for name, boards in boards_only]
@@ -104,20 +109,37 @@ def leaderboard_markdown(rows: list[dict], boards_only: Sequence[tuple[str, Lead
                 _of(boards["reconstruction"], "share", "right", "of"),
                 f"{_f(p['one_block_share'])} ({p['one_block']} of {p['both_ranked']} / {p['in_gold']})",
                 f"{_f(b['mean'])} ({b['leaderboards']} leaderboards)",
+                str(boards["wrong_merges"]),
             ]
         else:
-            cells += ["", "", ""]
+            cells += ["", "", "", ""]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
 def split_pairs_markdown(named: Sequence[tuple[str, dict | None]]) -> str:
-    """Each cross-paper pair both ranked but in two blocks (``Leaderboards.to_dict()`` of each
-    named row), with both rows' block keys: what splits it can be read off."""
-    lines = [f"- {name}: {pair['description']}" for name, boards in named if boards for pair in boards["split_pairs"]]
-    return "\n".join(
-        ["Cross-paper pairs both ranked but in two blocks (benchmark key, metric key, unit, setting key, size):", *(lines or ["- none"])]
-    )
+    """Each cross-paper pair both ranked but in two blocks, and each wrong merge (``Leaderboards.to_dict()``
+    of each named row), with both rows' block keys: what splits or joins it can be read off."""
+    out = []
+    for title, key in (("both ranked but in two blocks", "split_pairs"), ("of two gold leaderboards in one block", "wrong_merged_pairs")):
+        lines = [f"- {name}: {pair['description']}" for name, boards in named if boards for pair in boards[key]]
+        out += [f"Cross-paper pairs {title} (benchmark key, metric key, unit, conditions):", *(lines or ["- none"])]
+    return "\n".join(out)
+
+
+def board_labels_markdown(named: Sequence[tuple[str, BoardFigures]]) -> str:
+    """The figures of the sets with board labels, on their replayed runs."""
+    lines = [
+        "| set | board-label pairs in one block (of pairs; both ranked) | wrong merges | pairs in one block with an unboarded row |",
+        "| --- | --- | --- | --- |",
+    ]
+    for name, figures in named:
+        d = figures.to_dict()
+        lines.append(
+            f"| {name} | {_f(d['pairs']['one_block_share'])} ({figures.together} of {figures.pairs}; {figures.pairs_ranked}) "
+            f"| {len(figures.wrong)} | {len(figures.unboarded)} |"
+        )
+    return "\n".join(lines)
 
 
 def markdown(rows: list[dict]) -> str:
@@ -170,11 +192,13 @@ def replay_run(recording: Path, abstracts: Path, gold: Path, scratch: Path, cach
 
 def replay_rows(
     roles: list[str] | None, scratch: Path, recorded: Path = RECORDED
-) -> tuple[list[dict], list[tuple[str, Leaderboards]]]:
+) -> tuple[list[dict], list[tuple[str, Leaderboards]], list[tuple[str, BoardFigures]]]:
     """For each set with a recording in ``recorded``: the rules' row and the replayed answers'
     row, on the recorded papers; for the sets drawn from SciREX, their leaderboard figures, and
-    per backend those of all recorded SciREX papers as one run (so pairs across sets count)."""
+    per backend those of all recorded SciREX papers as one run (so pairs across sets count);
+    for the sets with board labels, the replayed run's figures against them."""
     rows = []
+    labelled: list[tuple[str, BoardFigures]] = []
     held_out: dict[str, list[Report]] = {"rules": [], "replay": []}
     scirex_runs: dict[str, list[tuple[str, Path, list[str]]]] = {"rules": [], "replay": []}
     for spec in json.loads(SETS.read_text(encoding="utf-8")):
@@ -184,6 +208,8 @@ def replay_rows(
         where = Path(scratch) / spec["name"]
         inputs, gold, replayed = replay_run(recording, ROOT / spec["abstracts"], ROOT / spec["gold"], where)
         run([str(inputs)], where / "rules", make_config("rules", use_cache=False))
+        if (labels := GOLD / f"{spec['name']}-boards.jsonl").is_file():  # labels of the replayed run's rows
+            labelled.append((f"{spec['name']} replay ({spec['role']})", evaluate_boards(replayed, labels)[0]))
         for backend, out in (("rules", where / "rules"), ("replay", replayed)):
             report = evaluate_run(out, gold)
             boards = None
@@ -206,7 +232,7 @@ def replay_rows(
             names = " + ".join(name for name, _, _ in parts)
             boards = leaderboards(results, read_inputs([str(ROOT / SCIREX)]), ids)
             pooled_boards.append((f"all recorded SciREX papers {backend} ({names}, one run)", boards))
-    return held_out_first(rows), pooled_boards
+    return held_out_first(rows), pooled_boards, labelled
 
 
 def main() -> None:
@@ -227,12 +253,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.backend == "replay":
         with tempfile.TemporaryDirectory() as scratch:
-            rows, pooled_boards = replay_rows(args.role, Path(scratch), args.recorded)
+            rows, pooled_boards, labelled = replay_rows(args.role, Path(scratch), args.recorded)
         if not rows:
             raise SystemExit(f"no recording in {args.recorded} for the sets asked")
         if args.json:
             pooled = {name: boards.to_dict() for name, boards in pooled_boards}
-            print(json.dumps({"backend": "replay", "rules_version": RULES_VERSION, "sets": rows, "scirex_pooled": pooled}, indent=2))
+            boards = {name: figures.to_dict() for name, figures in labelled}
+            print(json.dumps({"backend": "replay", "rules_version": RULES_VERSION, "sets": rows, "scirex_pooled": pooled,
+                              "board_labels": boards}, indent=2))
         else:
             print(f"recorded answers replayed (backend openai against the replaying fake) beside rules {RULES_VERSION}, on the recorded papers")
             print(leaderboard_markdown(rows, pooled_boards))
@@ -240,6 +268,9 @@ def main() -> None:
             print(markdown(rows))
             print()
             print(split_pairs_markdown([(r["set"], r["leaderboards"]) for r in rows] + [(n, b.to_dict()) for n, b in pooled_boards]))
+            if labelled:
+                print()
+                print(board_labels_markdown(labelled))
         return
     config = make_config(args.backend, model=args.model, use_cache=False)  # key and base URL as for a run
     rows, held_out = [], []

@@ -63,7 +63,7 @@ def test_replay_measures_the_scirex_sets_as_the_rules_rows_and_pooled(tmp_path: 
     recorded.mkdir()
     _recording(recorded / "tune-scirex.jsonl", RECORDED / "tune-scirex.jsonl", {"p-03d350ec0c04", "p-e7301bab9e95"})
     _recording(recorded / "heldout-scirex.jsonl", RECORDED / "heldout-scirex.jsonl", first=1)
-    rows, pooled = _quality().replay_rows(None, tmp_path / "scratch", recorded)
+    rows, pooled, _ = _quality().replay_rows(None, tmp_path / "scratch", recorded)
     boards = {r["set"]: r["leaderboards"] for r in rows}
     for backend in ("rules", "replay"):
         assert boards[f"tune-scirex {backend}"]["pairs"] == {"in_gold": 1, "both_ranked": 1, "one_block": 1, "one_block_share": 1.0}
