@@ -230,11 +230,15 @@ def read_conditions(text: str | None, phrases: frozenset[str] = frozenset(), onl
     return Read(values, rest)
 
 
+# Words that say nothing alone: what a reading leaves of 'at 512 resolution' is no configuration.
+_FILLERS = frozenset({"at", "on", "in", "with", "using", "of", "the", "a", "an", "and", "for", "under", "via"})
+
+
 def leftover(text: str) -> str:
-    """The words a reading leaves, as a row shows them: punctuation runs and spacing folded,
-    lower case ('single - model ;' -> 'single-model')."""
-    words = re.sub(r"\s*-\s*", "-", re.sub(r"[,;:()\[\]]+", " ", text))
-    return " ".join(words.split()).strip(" -.").lower()
+    """The words a reading leaves, as a row shows them: punctuation runs and spacing folded
+    ('single - model ;' -> 'single-model'); none when they are only fillers ('at')."""
+    words = re.sub(r"\s*-\s*", "-", re.sub(r"[,;:()\[\]]+", " ", text)).split()
+    return "" if all(w.lower() in _FILLERS for w in words) else " ".join(words).strip(" -.")
 
 
 def phrase_key(phrase: str) -> str:

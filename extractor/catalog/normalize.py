@@ -170,7 +170,7 @@ class Setting:
     def identity(self) -> tuple:
         """The key with the entry's own words: one method in two configurations, or at two
         speeds, is two entries, not a conflict."""
-        return (self.key, self.other, self.cost)
+        return (self.key, self.other.casefold(), self.cost.casefold())
 
     @property
     def label(self) -> str:

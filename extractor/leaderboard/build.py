@@ -519,9 +519,14 @@ def _block_title(row: pd.Series) -> str:
 _MAX_WORDS = 6  # the unread settings a block's note lists
 
 
+def _distinct(texts: pd.Series) -> list[str]:
+    """The distinct texts of a block's rows, case aside, each as first written ('' is none)."""
+    return sorted({t.casefold(): t for t in reversed(texts.fillna("").tolist())}.values(), key=str.casefold)
+
+
 def _unread(words: pd.Series) -> list[str]:
     """The distinct setting words no condition reads, as a block's rows have them ('' is none)."""
-    return sorted(set(words.fillna("")))
+    return _distinct(words)
 
 
 def _block_note(rows: pd.DataFrame) -> str | None:
@@ -539,7 +544,7 @@ def _block_note(rows: pd.DataFrame) -> str | None:
     if len(unread) > 1:
         shown = ", ".join(f"'{w}'" if w else "none" for w in unread[:_MAX_WORDS]) + (", ..." if len(unread) > _MAX_WORDS else "")
         notes.append(f"setting words no condition reads differ: {shown}")
-    elif rows["configuration"].fillna("").nunique() > 1:
+    elif len(_distinct(rows["configuration"])) > 1:
         notes.append(CONFIGURATIONS_DIFFER)
     return "; ".join(notes) or None
 
@@ -582,7 +587,7 @@ def _rank_scores(scores: pd.DataFrame) -> pd.DataFrame:
     papers = by_block["paper"].nunique()
     scores["block_papers"] = scores["block"].map(papers.map(lambda n: ONE_PAPER if n == 1 else f"{n} papers"))
     scores["block_entries"] = scores["block"].map(by_block.size())
-    scores["block_configurations"] = scores["block"].map(by_block["configuration"].agg(lambda c: c.fillna("").nunique()))
+    scores["block_configurations"] = scores["block"].map(by_block["configuration"].agg(lambda c: len(_distinct(c))))
     scores["block_note"] = scores["block"].map({block: _block_note(rows) for block, rows in by_block})
     scores["block_about"] = scores["block_papers"] + ("; " + scores["block_note"]).fillna("")
     firsts = scores.drop_duplicates("block").set_index("block")
