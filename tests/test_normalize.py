@@ -460,3 +460,12 @@ def test_a_models_size_is_no_part_of_the_block() -> None:
     large = normalize_claim(_claim(model="Foo-70B", metric="accuracy", benchmark="MMLU", value=78.0, unit="%"))
     assert (small.size_b, large.size_b) == (7.0, 70.0)
     assert small.comparability_key == large.comparability_key and small.identity_key != large.identity_key
+
+
+def test_a_metric_name_that_writes_its_benchmark_is_the_measure() -> None:
+    named = normalize_claim(_claim(metric="zero-shot ImageNet-1k accuracy", benchmark="ImageNet", value=71.0, unit="%"))
+    plain = normalize_claim(_claim(metric="accuracy", benchmark="ImageNet", value=69.0, unit="%", setting="0-shot"))
+    assert (named.metric, named.setting.get("shots")) == ("accuracy", "0-shot")
+    assert named.comparability_key == plain.comparability_key
+    other = normalize_claim(_claim(metric="CIFAR-10 accuracy", benchmark="ImageNet", value=90.0, unit="%"))
+    assert other.metric == "CIFAR-10 accuracy"  # another benchmark's name stays in the metric

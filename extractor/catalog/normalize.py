@@ -24,6 +24,7 @@ from extractor.catalog.registry import (
     benchmark_entry,
     canonical_benchmark,
     exact_benchmark,
+    find_benchmarks,
     fold_key,
     metric_entry,
     propose_benchmark,
@@ -543,11 +544,25 @@ def _translated(benchmark: BenchmarkInfo, evidence: str) -> str | None:
     return only_pair(evidence) if entry is not None and entry.task == "machine translation" else None
 
 
+def _without_benchmark(metric: MetricInfo, benchmark: BenchmarkInfo) -> MetricInfo:
+    """An unknown metric name that writes the claim's own benchmark ('ImageNet-1k accuracy' on
+    ImageNet) is the measure without it, when the registry knows that one."""
+    if metric.known or not metric.written or not benchmark.known:
+        return metric
+    for mention in find_benchmarks(metric.written):
+        if mention.canonical == benchmark.name:
+            rest = (metric.written[: mention.span[0]] + " " + metric.written[mention.span[1] :]).strip(" ,;:-")
+            found = normalize_metric(" ".join(rest.split()))
+            if found.known:
+                return replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
+    return metric
+
+
 def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> NormalizedClaim:
     """A grounded claim, normalized. ``models`` are its paper's models (for sizes); ``aliases``
     what reviewers said about names and conditions, applied before the registry."""
     benchmark = normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases))
-    metric = normalize_metric(aliased(claim.metric, "metric", aliases))
+    metric = _without_benchmark(normalize_metric(aliased(claim.metric, "metric", aliases)), benchmark)
     if metric.known and (measure := scored_measure(benchmark.name if benchmark.known else None, metric.name, claim.evidence)):
         meant = normalize_metric(measure)  # 'bpc / perplexity ... on text8'
         metric = replace(meant, conditions=_merged(metric.conditions, meant.conditions), written=metric.written)
