@@ -148,3 +148,16 @@ def test_a_chain_of_merges_is_followed_and_a_cycle_ends() -> None:
     joined = join_keys(keys, merges)
     assert joined[keys[0]] == Joined(("SQuAD", "F1", "%", test), merged=("split",))
     assert joined[keys[2]].key == ("SQuAD", "F1", "%", val)  # test -> dev -> validation, then back to test: stops
+
+
+def test_a_score_that_states_no_count_never_joins_a_zero_shot_block() -> None:
+    """Zero-shot is a regime of its own, not a benchmark's usual protocol: beside one zero-shot
+    score, the scores that state no count stay in their own block."""
+    text = "Owl reaches 61.0% on FooMath zero-shot. Lynx reaches 74.5% on FooMath."
+    board = build_leaderboard([
+        paper("p-owl", text, [dict(value=61.0, unit="%", metric="accuracy", benchmark="FooMath", method="Owl", setting="zero-shot",
+                                   evidence="Owl reaches 61.0% on FooMath zero-shot")]),
+        paper("p-lynx", text, [dict(value=74.5, unit="%", metric="accuracy", benchmark="FooMath", method="Lynx",
+                                    evidence="Lynx reaches 74.5% on FooMath")]),
+    ])
+    assert board.scores["block"].nunique() == 2

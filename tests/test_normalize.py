@@ -405,6 +405,8 @@ def test_a_condition_written_in_a_metric_name_moves_to_the_setting() -> None:
         ("SQuAD v2.0", "SQuAD 2.0"),
         ("SQuAD2.0", "SQuAD v2"),
         ("Hutter Prize", "enwik8"),  # a corpus named by its source
+        ("ImageNet ILSVRC2012", "ImageNet"),  # two names of one benchmark side by side
+        ("ImageNet-1k (ILSVRC-2012)", "ILSVRC 2012"),
         ("FooQA v3.0", "FooQA 3.0"),  # unknown to the registry: versions still written one way
     ],
 )
@@ -465,7 +467,36 @@ def test_a_models_size_is_no_part_of_the_block() -> None:
 def test_a_metric_name_that_writes_its_benchmark_is_the_measure() -> None:
     named = normalize_claim(_claim(metric="zero-shot ImageNet-1k accuracy", benchmark="ImageNet", value=71.0, unit="%"))
     plain = normalize_claim(_claim(metric="accuracy", benchmark="ImageNet", value=69.0, unit="%", setting="0-shot"))
-    assert (named.metric, named.setting.get("shots")) == ("accuracy", "0-shot")
+    assert (named.metric, named.setting.get("shots")) == ("top-1 accuracy", "0-shot")  # ImageNet's accuracy is its top-1
     assert named.comparability_key == plain.comparability_key
     other = normalize_claim(_claim(metric="CIFAR-10 accuracy", benchmark="ImageNet", value=90.0, unit="%"))
     assert other.metric == "CIFAR-10 accuracy"  # another benchmark's name stays in the metric
+
+
+def test_a_benchmark_keeps_its_usual_conditions_and_its_own_measure_names() -> None:
+    """The registry knows how a benchmark is usually scored: ImageNet on its validation split (a
+    test-server number is apart), its accuracy is top-1; LibriSpeech's unnamed test set is
+    test-clean and its noisy set is test-other; GSM8K's pass@1 is its accuracy. Made-up rows."""
+    val = normalize_claim(_claim(metric="accuracy", benchmark="ImageNet", value=81.2, unit="%"))
+    written = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet-1k", value=80.4, unit="%", setting="val"))
+    test = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=79.9, unit="%", setting="test set"))
+    assert val.metric == "top-1 accuracy" and val.setting.get("split") == "validation"
+    assert val.comparability_key == written.comparability_key != test.comparability_key
+    plain = normalize_claim(_claim(metric="WER", benchmark="LibriSpeech", value=2.1, unit="%", setting="test, with LM"))
+    clean = normalize_claim(_claim(metric="WER", benchmark="LibriSpeech test-clean", value=1.9, unit="%"))
+    noisy = normalize_claim(_claim(metric="WER", benchmark="LibriSpeech", value=4.4, unit="%", setting="noisy test set"))
+    other = normalize_claim(_claim(metric="WER", benchmark="LibriSpeech", value=4.0, unit="%", setting="testother"))
+    assert plain.comparability_key == clean.comparability_key
+    assert noisy.comparability_key == other.comparability_key != clean.comparability_key
+    few = normalize_claim(_claim(metric="WER", benchmark="LibriSpeech", value=5.2, unit="%", setting="ten minutes of labeled data, clean test set"))
+    assert few.setting.get("labels") == "10 min labelled" and few.comparability_key != clean.comparability_key
+    solved = normalize_claim(_claim(metric="pass@1", benchmark="GSM8K", value=86.0, unit="%"))
+    assert solved.comparability_key == normalize_claim(_claim(metric="accuracy", benchmark="GSM8K", value=80.0, unit="%")).comparability_key
+
+
+def test_a_resolution_trained_at_is_the_entrys() -> None:
+    trained = normalize_claim(_claim(metric="FID", benchmark="FooGen", value=9.1, setting="trained on 256x256 crops"))
+    evaluated = normalize_claim(_claim(metric="FID", benchmark="FooGen", value=7.3, setting="sampled at 256x256"))
+    plain = normalize_claim(_claim(metric="FID", benchmark="FooGen", value=8.0))
+    assert trained.comparability_key == plain.comparability_key != evaluated.comparability_key
+    assert "256x256" in trained.setting.other

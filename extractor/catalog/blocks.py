@@ -9,7 +9,8 @@ block, both said on the block's header:
 - a condition the list lets join (``joins`` in ``extractor/data/conditions.json``: the shot
   count) that a score does not state takes the one value stated beside it: 'accuracy on MMLU'
   and '5-shot accuracy on MMLU' are one block while no other count is stated on that benchmark
-  and metric; beside a 0-shot and a 5-shot block, a score that states no count stays apart.
+  and metric; beside a 0-shot and a 5-shot block, a score that states no count stays apart, and
+  it never joins a value of ``joins_not`` (zero-shot is a regime of its own).
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def join_keys(keys: Iterable[Key], merges: Mapping[Key, tuple] | None = None) ->
                 stated.setdefault(_without(joined.key, index), set()).add(value)
         for key, joined in placed.items():
             found = stated.get(_without(joined.key, index), set())
-            if joined.key[3][index] is None and len(found) == 1:
+            if joined.key[3][index] is None and len(found) == 1 and not found & set(condition.joins_not):
                 values = list(joined.key[3])
                 values[index] = next(iter(found))
                 placed[key] = Joined((*joined.key[:3], tuple(values)), (*joined.unstated, condition.name), joined.merged)

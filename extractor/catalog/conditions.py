@@ -53,6 +53,8 @@ class Condition:
     patterns: tuple[Pattern, ...]
     default: str | None = None  # what an unstated condition is ('test'); None: unstated is its own
     joins: bool = False  # an unstated condition takes the one value stated beside it on a board
+    joins_not: tuple[str, ...] = ()  # ... unless it is one of these ('0-shot')
+    not_after: re.Pattern[str] | None = None  # what the words before a match, in its clause, must not be
     many: bool = False  # several values are read together ('section 23', 'unseen')
     map: tuple[tuple[str, str], ...] = ()
     reader: str | None = None  # a reader in code instead of patterns ('languages')
@@ -73,6 +75,8 @@ def conditions() -> tuple[Condition, ...]:
             ),
             default=c.get("default"),
             joins=bool(c.get("joins", False)),
+            joins_not=tuple(c.get("joins_not", ())),
+            not_after=re.compile(c["not_after"], re.IGNORECASE) if c.get("not_after") else None,
             many=bool(c.get("many", False)),
             map=tuple(c.get("map", {}).items()),
             reader=c.get("reader"),
@@ -124,6 +128,7 @@ def _map(groups: dict[str, str | None], group: str, condition: Condition) -> str
 
 
 _FILTERS: dict[str, Callable[[dict[str, str | None], str, Condition], str]] = {
+    "count": lambda groups, group, condition: (groups[group] or "").replace(",", ""),
     "lower": _lower,
     "upper": lambda groups, group, condition: (groups[group] or "").upper(),
     "map": _map,
@@ -178,6 +183,12 @@ class Read:
         return dict(self.values).get(name)
 
 
+def _clause_before(text: str, at: int) -> str:
+    """The words before ``at`` in its clause (since the last comma or semicolon)."""
+    before = text[:at]
+    return before[max(before.rfind(","), before.rfind(";")) + 1 :]
+
+
 def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     """A reviewer's condition phrase as written in any spacing or hyphenation."""
     words = re.findall(r"\w+", phrase)
@@ -205,6 +216,8 @@ def read_conditions(text: str | None, phrases: frozenset[str] = frozenset(), onl
             continue
         for pattern in condition.patterns:
             for m in list(pattern.regex.finditer(rest)):
+                if condition.not_after and condition.not_after.search(_clause_before(rest, m.start())):
+                    continue
                 groups = m.groupdict()
                 value = _fill(pattern.value, groups, condition)
                 if value is None:

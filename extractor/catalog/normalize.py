@@ -392,7 +392,19 @@ def _registry_name(text: str) -> tuple[str, bool]:
         found, known = canonical_benchmark(form)
         if known:
             return found, known
-    return canonical, False
+    return _one_entry_twice(text) or (canonical, False)
+
+
+def _one_entry_twice(text: str) -> tuple[str, bool] | None:
+    """A name that is two names of one registry entry side by side ('ImageNet ILSVRC2012',
+    'ImageNet-1k (ILSVRC-2012)'): that entry; nothing else may be written beside them."""
+    mentions = find_benchmarks(text)
+    if len(mentions) < 2 or len({m.canonical for m in mentions}) != 1:
+        return None
+    rest = text
+    for m in reversed(mentions):
+        rest = rest[: m.span[0]] + " " + rest[m.span[1] :]
+    return (mentions[0].canonical, True) if not re.sub(r"[\W_]+|\bthe\b|\band\b", "", rest, flags=re.IGNORECASE) else None
 
 
 def _ends_the_name(text: str, rest: str) -> bool:
@@ -414,8 +426,6 @@ def normalize_benchmark(name: str | None) -> BenchmarkInfo:
     entry it most resembles as a proposal."""
     if not name or not name.strip():
         return BenchmarkInfo(None, False)
-    if exact_benchmark(name):  # 'Story Cloze Test' is a name, not StoryCloze's test split
-        return BenchmarkInfo(canonical_benchmark(name)[0], True)
     text = " ".join(name.replace("_", " ").split())
     read = read_conditions(text)
     values = read.values
@@ -423,10 +433,14 @@ def normalize_benchmark(name: str | None) -> BenchmarkInfo:
         read = Read(_merged(values, (("level", "character level"),)), read.rest[: m.start()])
         values = read.values
     rest = _without(read).strip(" ,;:-(") if values else text
-    if values and rest:
-        canonical, known = _registry_name(rest)
-        if known or _ends_the_name(text, read.rest):
-            return BenchmarkInfo(canonical, known, _ordered(values), None if known else propose_benchmark(canonical))
+    canonical, known = _registry_name(rest) if values and rest else (None, False)
+    # A registry name is whole ('Story Cloze Test' is a name, not StoryCloze's test split), unless
+    # it writes a condition that is not the default and names a registry benchmark without it
+    # ('LibriSpeech test-other', an alias, is LibriSpeech's test split of the subset other).
+    if exact_benchmark(name) and not (known and any(v != by_name()[c].default for c, v in values)):
+        return BenchmarkInfo(canonical_benchmark(name)[0], True)
+    if values and rest and (known or _ends_the_name(text, read.rest)):
+        return BenchmarkInfo(canonical, known, _ordered(values), None if known else propose_benchmark(canonical))
     canonical, known = _registry_name(text)
     return BenchmarkInfo(canonical, known, proposed=None if known else propose_benchmark(canonical))
 
@@ -558,6 +572,13 @@ def _without_benchmark(metric: MetricInfo, benchmark: BenchmarkInfo) -> MetricIn
     return metric
 
 
+def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[str, str]) -> Setting:
+    """A setting on a benchmark with its usual conditions where it states none, and the values
+    that are another's on it written as that one."""
+    named = tuple((c, same.get(v, v)) for c, v in setting.conditions)
+    return with_written(replace(setting, conditions=named) if named != setting.conditions else setting, usual)
+
+
 def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> NormalizedClaim:
     """A grounded claim, normalized. ``models`` are its paper's models (for sizes); ``aliases``
     what reviewers said about names and conditions, applied before the registry."""
@@ -569,11 +590,17 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     if (cut := rank_cut(metric.written, claim.evidence, claim.value)) is not None:  # 'top-1' alone: error or accuracy?
         found = normalize_metric(cut) if cut else MetricInfo(metric.written, None, False, "none")
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
+    entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
+    if entry is not None and (meant := dict(entry.measures).get(metric.name)):  # ImageNet's accuracy is top-1
+        found = normalize_metric(meant)
+        metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     unit = normalize_unit(claim.unit)
     converted = comparable(claim.value, None if _names_the_metric(unit, metric) else unit, metric.scale)
     setting = with_written(parse_setting(claim.setting, condition_phrases(aliases)), benchmark.conditions, metric.conditions)
     if setting.get("languages") is None and (pair := _translated(benchmark, claim.evidence)):
         setting = with_written(setting, (("languages", pair),))
+    if entry is not None and (entry.usual or entry.condition_aliases):  # ImageNet is scored on validation
+        setting = _as_usual(setting, entry.usual, dict(entry.condition_aliases))
     return NormalizedClaim(
         claim=claim,
         benchmark=benchmark.name,

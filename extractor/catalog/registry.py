@@ -54,6 +54,14 @@ class BenchmarkEntry:
     # The measures the benchmark's results are reported in, when the registry knows them (text8:
     # bits per character): they decide a metric the paper writes as an alternation ('bpc / perplexity').
     scored_in: tuple[str, ...] = ()
+    # The conditions a result on it is measured under when it states none, where they are not the
+    # list's defaults (ImageNet: the validation split; LibriSpeech: its clean subset), and the
+    # values of a condition that are another's on it (LibriSpeech's noisy subset is 'other').
+    usual: tuple[tuple[str, str], ...] = ()
+    condition_aliases: tuple[tuple[str, str], ...] = ()
+    # Measures that are another measure on this benchmark: {canonical metric: the one it is}
+    # (ImageNet's 'accuracy' is its top-1 accuracy; GSM8K's pass@1 is its accuracy).
+    measures: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -132,6 +140,9 @@ def load_registry() -> Registry:
             area=b.get("area", ""),
             case_sensitive=bool(b.get("case_sensitive", False)),
             scored_in=tuple(b.get("scored_in", ())),
+            usual=tuple(b.get("usual", {}).items()),
+            condition_aliases=tuple(b.get("condition_aliases", {}).items()),
+            measures=tuple(b.get("measures", {}).items()),
         )
         for b in _read("benchmarks.json")["benchmarks"]
     )
