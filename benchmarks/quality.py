@@ -15,9 +15,9 @@ held-out sets' counts (micro-average), so a set with more claims weighs more.
 Two tables: the leaderboard figures of contract v3 (leaderboard-ready recall, named-benchmark
 accuracy, and for the sets drawn from SciREX, leaderboard reconstruction, cross-paper pairs and
 wrong merges against SciREX's results, plus all SciREX train abstracts) beside tuple recall; then
-the per-field table. With ``--backend replay``, a set with board labels
-(``fixtures/gold/<set>-boards.jsonl``, docs/merging.md) also gets its pairs in one block and its
-wrong merges on the replayed run, in a table of their own.
+the per-field table. With ``--backend replay``, the sets of board labels
+(``fixtures/gold/board-sets.json``: the cross-paper set's tune and held-out labels, docs/merging.md)
+get their pairs in one block and wrong merges on their recording's replayed run, in a third table.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from extractor.rules import RULES_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = ROOT / "fixtures" / "gold" / "sets.json"
-GOLD = ROOT / "fixtures" / "gold"
+BOARD_SETS = ROOT / "fixtures" / "gold" / "board-sets.json"
 SCIREX = "fixtures/external/scirex/scirex_train_abstracts.jsonl"
 ROLE_ORDER = {"held-out": 0, "pooled": 1, "tuning": 2, "in-sample": 3}
 ATTRIBUTES = ("metric", "benchmark", "subject", "kind")
@@ -130,13 +130,15 @@ def split_pairs_markdown(named: Sequence[tuple[str, dict | None]]) -> str:
 def board_labels_markdown(named: Sequence[tuple[str, BoardFigures]]) -> str:
     """The figures of the sets with board labels, on their replayed runs."""
     lines = [
-        "| set | board-label pairs in one block (of pairs; both ranked) | wrong merges | pairs in one block with an unboarded row |",
-        "| --- | --- | --- | --- |",
+        "| set | board-label pairs in one block (of all pairs) | ... of the pairs both ranked | wrong merges "
+        "| pairs in one block with an unboarded row |",
+        "| --- | --- | --- | --- | --- |",
     ]
     for name, figures in named:
-        d = figures.to_dict()
+        p = figures.to_dict()["pairs"]
         lines.append(
-            f"| {name} | {_f(d['pairs']['one_block_share'])} ({figures.together} of {figures.pairs}; {figures.pairs_ranked}) "
+            f"| {name} | {_f(p['one_block_share'])} ({figures.together} of {figures.pairs}) "
+            f"| {_f(p['one_block_share_of_ranked'])} ({figures.together} of {figures.pairs_ranked}) "
             f"| {len(figures.wrong)} | {len(figures.unboarded)} |"
         )
     return "\n".join(lines)
@@ -190,15 +192,31 @@ def replay_run(recording: Path, abstracts: Path, gold: Path, scratch: Path, cach
     return inputs, gold_part, out
 
 
+def board_rows(roles: list[str] | None, scratch: Path) -> list[tuple[str, BoardFigures]]:
+    """Each set of board labels (``fixtures/gold/board-sets.json``) against its recording's
+    replayed run (each recording replayed once)."""
+    found: list[tuple[str, BoardFigures]] = []
+    runs: dict[tuple[str, str], Path] = {}
+    empty = Path(scratch) / "no-gold.jsonl"  # the labels are the gold: no claims gold to score
+    empty.parent.mkdir(parents=True, exist_ok=True)
+    empty.write_text("", encoding="utf-8")
+    for spec in json.loads(BOARD_SETS.read_text(encoding="utf-8")):
+        if roles and spec["role"] not in roles:
+            continue
+        source = (spec["recording"], spec["abstracts"])
+        if source not in runs:
+            runs[source] = replay_run(ROOT / spec["recording"], ROOT / spec["abstracts"], empty, Path(scratch) / f"boards-{len(runs)}")[2]
+        found.append((f"{spec['name']} replay ({spec['role']})", evaluate_boards(runs[source], ROOT / spec["boards"])[0]))
+    return found
+
+
 def replay_rows(
     roles: list[str] | None, scratch: Path, recorded: Path = RECORDED
-) -> tuple[list[dict], list[tuple[str, Leaderboards]], list[tuple[str, BoardFigures]]]:
+) -> tuple[list[dict], list[tuple[str, Leaderboards]]]:
     """For each set with a recording in ``recorded``: the rules' row and the replayed answers'
     row, on the recorded papers; for the sets drawn from SciREX, their leaderboard figures, and
-    per backend those of all recorded SciREX papers as one run (so pairs across sets count);
-    for the sets with board labels, the replayed run's figures against them."""
+    per backend those of all recorded SciREX papers as one run (so pairs across sets count)."""
     rows = []
-    labelled: list[tuple[str, BoardFigures]] = []
     held_out: dict[str, list[Report]] = {"rules": [], "replay": []}
     scirex_runs: dict[str, list[tuple[str, Path, list[str]]]] = {"rules": [], "replay": []}
     for spec in json.loads(SETS.read_text(encoding="utf-8")):
@@ -208,8 +226,6 @@ def replay_rows(
         where = Path(scratch) / spec["name"]
         inputs, gold, replayed = replay_run(recording, ROOT / spec["abstracts"], ROOT / spec["gold"], where)
         run([str(inputs)], where / "rules", make_config("rules", use_cache=False))
-        if (labels := GOLD / f"{spec['name']}-boards.jsonl").is_file():  # labels of the replayed run's rows
-            labelled.append((f"{spec['name']} replay ({spec['role']})", evaluate_boards(replayed, labels)[0]))
         for backend, out in (("rules", where / "rules"), ("replay", replayed)):
             report = evaluate_run(out, gold)
             boards = None
@@ -232,7 +248,7 @@ def replay_rows(
             names = " + ".join(name for name, _, _ in parts)
             boards = leaderboards(results, read_inputs([str(ROOT / SCIREX)]), ids)
             pooled_boards.append((f"all recorded SciREX papers {backend} ({names}, one run)", boards))
-    return held_out_first(rows), pooled_boards, labelled
+    return held_out_first(rows), pooled_boards
 
 
 def main() -> None:
@@ -253,7 +269,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.backend == "replay":
         with tempfile.TemporaryDirectory() as scratch:
-            rows, pooled_boards, labelled = replay_rows(args.role, Path(scratch), args.recorded)
+            rows, pooled_boards = replay_rows(args.role, Path(scratch), args.recorded)
+            labelled = board_rows(args.role, Path(scratch))
         if not rows:
             raise SystemExit(f"no recording in {args.recorded} for the sets asked")
         if args.json:

@@ -73,7 +73,7 @@ def test_the_command_prints_pairs_and_wrong_merges(tmp_path: Path) -> None:
     run, path = labelled_run(tmp_path)
     out = CliRunner().invoke(app, ["eval", str(run), "--boards", str(path), "--errors"])
     assert out.exit_code == 0, out.output
-    assert "board-label pairs in one block: 1.000 (2 of 2 pairs of two papers' rows with one board label; 2 both ranked)" in out.output
+    assert "board-label pairs in one block: 1.000 (2 of 2 pairs of two papers' rows with one board label); of the 2 both ranked: 1.000" in out.output
     assert "wrong merges: 3 (two papers' rows in one block whose board labels differ)" in out.output
     assert "wrong merge: elm 68.4 (FooQA dev F1; block" in out.output
     data = json.loads(CliRunner().invoke(app, ["eval", str(run), "--boards", str(path), "--json"]).stdout)

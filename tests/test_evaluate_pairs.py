@@ -63,7 +63,7 @@ def test_replay_measures_the_scirex_sets_as_the_rules_rows_and_pooled(tmp_path: 
     recorded.mkdir()
     _recording(recorded / "tune-scirex.jsonl", RECORDED / "tune-scirex.jsonl", {"p-03d350ec0c04", "p-e7301bab9e95"})
     _recording(recorded / "heldout-scirex.jsonl", RECORDED / "heldout-scirex.jsonl", first=1)
-    rows, pooled, _ = _quality().replay_rows(None, tmp_path / "scratch", recorded)
+    rows, pooled = _quality().replay_rows(None, tmp_path / "scratch", recorded)
     boards = {r["set"]: r["leaderboards"] for r in rows}
     for backend in ("rules", "replay"):
         assert boards[f"tune-scirex {backend}"]["pairs"] == {"in_gold": 1, "both_ranked": 1, "one_block": 1, "one_block_share": 1.0}
@@ -75,3 +75,26 @@ def test_replay_measures_the_scirex_sets_as_the_rules_rows_and_pooled(tmp_path: 
     ]
     entries = boards["tune-scirex rules"]["reconstruction"]["of"]  # heldout-scirex adds none
     assert [(b.entries, b.pairs_ranked, b.pairs_one_block) for _, b in pooled] == [(entries, 1, 1), (entries, 1, 1)]
+
+
+def test_replay_scores_each_set_of_board_labels_on_its_recordings_run(tmp_path: Path) -> None:
+    """Two tune papers of the cross-paper set, replayed once for two label files of one
+    recording; the role picks which are measured."""
+    quality = _quality()
+    recording = tmp_path / "crosspaper.jsonl"
+    _recording(recording, RECORDED / "crosspaper.jsonl", {"cp-008", "cp-015"})
+    labels = [json.loads(line) for line in (FIXTURES / "gold" / "crosspaper-tune-boards.jsonl").read_text().splitlines()]
+    mine = tmp_path / "boards.jsonl"
+    mine.write_text("".join(json.dumps(label) + "\n" for label in labels if label["paper_id"] in {"cp-008", "cp-015"}))
+    sets = tmp_path / "board-sets.json"
+    sets.write_text(json.dumps([
+        {"name": "a", "role": "tuning", "abstracts": "fixtures/crosspaper/abstracts.jsonl", "recording": str(recording), "boards": str(mine)},
+        {"name": "b", "role": "held-out", "abstracts": "fixtures/crosspaper/abstracts.jsonl", "recording": str(recording), "boards": str(mine)},
+    ]))
+    quality.BOARD_SETS = sets
+    found = quality.board_rows(["tuning"], tmp_path / "scratch")
+    assert [name for name, _ in found] == ["a replay (tuning)"]
+    figures = found[0][1]
+    assert figures.rows == figures.found == len(mine.read_text().splitlines())
+    assert (figures.pairs, figures.together, len(figures.wrong)) == (1, 1, 0)  # EfficientNet-B7 and another ImageNet top-1
+    assert "| a replay (tuning) | 1.000 (1 of 1) | 1.000 (1 of 1) | 0 | 0 |" in quality.board_labels_markdown(found)

@@ -105,7 +105,8 @@ def board_lines(figures: BoardFigures) -> list[str]:
     d = figures.to_dict()
     return [
         f"board-label pairs in one block: {_figure(d['pairs']['one_block_share'])} ({figures.together} of {figures.pairs} "
-        f"pairs of two papers' rows with one board label; {figures.pairs_ranked} both ranked)",
+        f"pairs of two papers' rows with one board label); of the {figures.pairs_ranked} both ranked: "
+        f"{_figure(d['pairs']['one_block_share_of_ranked'])}",
         f"wrong merges: {len(figures.wrong)} (two papers' rows in one block whose board labels differ); "
         f"{len(figures.unboarded)} more pairs in one block with a row the labels put on no board",
         f"labelled rows: {figures.rows} ({figures.found} in the run, {figures.ranked} ranked)",

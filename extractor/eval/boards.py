@@ -90,7 +90,8 @@ class BoardFigures:
         return {
             "rows": {"labelled": self.rows, "in_run": self.found, "ranked": self.ranked},
             "pairs": {"in_gold": self.pairs, "both_ranked": self.pairs_ranked, "one_block": self.together,
-                      "one_block_share": share(self.together, self.pairs)},
+                      "one_block_share": share(self.together, self.pairs),
+                      "one_block_share_of_ranked": share(self.together, self.pairs_ranked)},
             "wrong_merges": len(self.wrong),
             "unboarded_in_a_block": len(self.unboarded),
             "split_pairs": [" vs ".join(r.describe() for r in pair) for pair in self.split],
