@@ -48,7 +48,7 @@ def mmlu_papers() -> list[PaperResult]:
     ]
 
 
-def test_configuration_size_and_an_unstated_count_never_split_a_block() -> None:
+def test_configuration_size_and_a_usual_count_left_unstated_never_split_a_block() -> None:
     board = build_leaderboard(mmlu_papers())
     mmlu = board.scores[board.scores["benchmark"] == "MMLU"]
     assert mmlu["block"].nunique() == 1 and mmlu["paper"].nunique() == 3
@@ -59,16 +59,19 @@ def test_configuration_size_and_an_unstated_count_never_split_a_block() -> None:
     title = mmlu["block_title"].iloc[0]
     assert title == "MMLU \u00b7 accuracy \u2191 (%) \u00b7 5-shot \u00b7 configurations differ"
     note = mmlu["block_note"].iloc[0]
-    assert "shots not stated by 3 of 4 rows" in note and "'single model'" in note and "'trained on extra data'" in note
+    assert "shots not stated by 3 of 4 rows: the benchmark's usual one" in note
+    assert "'single model'" in note and "'trained on extra data'" in note
 
 
-def test_beside_two_stated_counts_a_score_that_states_none_stays_apart() -> None:
+def test_a_count_left_unstated_is_the_benchmarks_usual_one_and_a_zero_shot_score_stays_apart() -> None:
+    """MMLU's usual count is 5 shots (the registry's word): the scores that state none are in its
+    5-shot block; a zero-shot score is its own."""
     zephyr = paper("p-zephyr", ZEPHYR, [
         dict(value=52.5, unit="%", metric="accuracy", benchmark="MMLU", method="Zephyrus", setting="zero-shot", evidence=ZEPHYR),
     ])
     board = build_leaderboard([*mmlu_papers(), zephyr])
     conditions = board.scores.groupby("block_conditions")["comparable"].apply(sorted).to_dict()
-    assert conditions == {"": [69.0, 71.4, 78.9], "0-shot": [52.5], "5-shot": [74.2]}
+    assert conditions == {"0-shot": [52.5], "5-shot": [69.0, 71.4, 74.2, 78.9]}
 
 
 def test_evaluation_conditions_split_blocks() -> None:
@@ -150,9 +153,9 @@ def test_a_chain_of_merges_is_followed_and_a_cycle_ends() -> None:
     assert joined[keys[2]].key == ("SQuAD", "F1", "%", val)  # test -> dev -> validation, then back to test: stops
 
 
-def test_a_score_that_states_no_count_never_joins_a_zero_shot_block() -> None:
-    """Zero-shot is a regime of its own, not a benchmark's usual protocol: beside one zero-shot
-    score, the scores that state no count stay in their own block."""
+def test_a_score_that_states_no_count_joins_no_stated_count_of_its_own_accord() -> None:
+    """A count is assumed only where the registry knows the benchmark's usual one: beside one
+    zero-shot score, on a benchmark it does not know, a score that states no count is apart."""
     text = "Owl reaches 61.0% on FooMath zero-shot. Lynx reaches 74.5% on FooMath."
     board = build_leaderboard([
         paper("p-owl", text, [dict(value=61.0, unit="%", metric="accuracy", benchmark="FooMath", method="Owl", setting="zero-shot",

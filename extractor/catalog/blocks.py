@@ -1,16 +1,9 @@
 """Which comparability keys are one leaderboard block: pure functions over the keys of a board.
 
 A claim's key (:attr:`~extractor.catalog.normalize.NormalizedClaim.comparability_key`) is its
-benchmark, metric, comparable unit and evaluation conditions. Two things join keys into one
-block, both said on the block's header:
-
-- a reviewer said two blocks that differ only in a condition are one (the review sheet's
-  ``block_same_as``, kept in the correction store like the name aliases);
-- a condition the list lets join (``joins`` in ``extractor/data/conditions.json``: the shot
-  count) that a score does not state takes the one value stated beside it: 'accuracy on MMLU'
-  and '5-shot accuracy on MMLU' are one block while no other count is stated on that benchmark
-  and metric; beside a 0-shot and a 5-shot block, a score that states no count stays apart, and
-  it never joins a value of ``joins_not`` (zero-shot is a regime of its own).
+benchmark, metric, comparable unit and evaluation conditions. A reviewer can say two blocks that
+differ only in a condition are one (the review sheet's ``block_same_as``, kept in the correction
+store like the name aliases): the board joins their keys, and the block says so.
 """
 
 from __future__ import annotations
@@ -19,7 +12,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from extractor.catalog.conditions import conditions
+from extractor.catalog.conditions import names
 from extractor.catalog.normalize import Aliases, normalize_claim, parse_setting
 from extractor.schema import Claim
 
@@ -28,12 +21,10 @@ Key = tuple  # (benchmark key, metric key, comparable unit, the conditions' valu
 
 @dataclass(frozen=True)
 class Joined:
-    """Where a key went: its block's key, the conditions it did not state and took from the
-    block, and the conditions a reviewer's merge replaced."""
+    """Where a key went: its block's key, and the conditions a reviewer's merge replaced."""
 
     key: Key
-    unstated: tuple[str, ...] = ()
-    merged: tuple[str, ...] = ()  # the conditions label of the block a reviewer merged in
+    merged: tuple[str, ...] = ()
 
 
 def block_of_claim(benchmark: str | None, metric: str | None, setting: str | None, aliases: Aliases | None = None) -> Key:
@@ -57,7 +48,8 @@ def reviewer_merges(aliases: Aliases | None) -> dict[Key, tuple]:
 
 
 def join_keys(keys: Iterable[Key], merges: Mapping[Key, tuple] | None = None) -> dict[Key, Joined]:
-    """Each key of a board's scores -> where it goes (see the module's docstring)."""
+    """Each key of a board's scores -> where a reviewer's merges put it (a chain of merges is
+    followed; a cycle ends it)."""
     merges = merges or {}
     placed: dict[Key, Joined] = {}
     for key in dict.fromkeys(keys):
@@ -66,30 +58,6 @@ def join_keys(keys: Iterable[Key], merges: Mapping[Key, tuple] | None = None) ->
         while (target := merges.get((benchmark, metric, values))) is not None and target not in seen:
             seen.add(target)  # a chain of merges is followed; a cycle ends it
             values = target
-        merged = tuple(name for name, old, new in zip(_names(), key[3], values) if old != new)
+        merged = tuple(name for name, old, new in zip(names(), key[3], values) if old != new)
         placed[key] = Joined((benchmark, metric, unit, values), merged=merged)
-    for index, condition in enumerate(conditions()):
-        if not condition.joins:
-            continue
-        stated: dict[Key, set[str]] = {}
-        for joined in placed.values():
-            value = joined.key[3][index]
-            if value is not None:
-                stated.setdefault(_without(joined.key, index), set()).add(value)
-        for key, joined in placed.items():
-            found = stated.get(_without(joined.key, index), set())
-            if joined.key[3][index] is None and len(found) == 1 and not found & set(condition.joins_not):
-                values = list(joined.key[3])
-                values[index] = next(iter(found))
-                placed[key] = Joined((*joined.key[:3], tuple(values)), (*joined.unstated, condition.name), joined.merged)
     return placed
-
-
-def _names() -> tuple[str, ...]:
-    return tuple(c.name for c in conditions())
-
-
-def _without(key: Key, index: int) -> Key:
-    """The key with one condition left out: the keys that differ only in it are one group."""
-    values = key[3]
-    return (*key[:3], values[:index] + values[index + 1 :])

@@ -52,8 +52,6 @@ class Condition:
     about: str
     patterns: tuple[Pattern, ...]
     default: str | None = None  # what an unstated condition is ('test'); None: unstated is its own
-    joins: bool = False  # an unstated condition takes the one value stated beside it on a board
-    joins_not: tuple[str, ...] = ()  # ... unless it is one of these ('0-shot')
     not_after: re.Pattern[str] | None = None  # what the words before a match, in its clause, must not be
     many: bool = False  # several values are read together ('section 23', 'unseen')
     map: tuple[tuple[str, str], ...] = ()
@@ -74,8 +72,6 @@ def conditions() -> tuple[Condition, ...]:
                 for p in c.get("patterns", ())
             ),
             default=c.get("default"),
-            joins=bool(c.get("joins", False)),
-            joins_not=tuple(c.get("joins_not", ())),
             not_after=re.compile(c["not_after"], re.IGNORECASE) if c.get("not_after") else None,
             many=bool(c.get("many", False)),
             map=tuple(c.get("map", {}).items()),

@@ -154,6 +154,7 @@ class Setting:
     conditions: tuple[tuple[str, str], ...] = ()  # (condition, canonical value) stated, in the list's order
     other: str = ""  # words not read as conditions: the entry's, shown on its row, never splitting a block
     cost: str = ""  # the method's own latency, speed, FLOPs or memory ('34ms')
+    assumed: tuple[str, ...] = ()  # conditions not stated, taken as the benchmark's usual ones (MMLU: 5-shot)
 
     def get(self, name: str) -> str | None:
         """The value stated for a condition, else None."""
@@ -573,10 +574,12 @@ def _without_benchmark(metric: MetricInfo, benchmark: BenchmarkInfo) -> MetricIn
 
 
 def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[str, str]) -> Setting:
-    """A setting on a benchmark with its usual conditions where it states none, and the values
-    that are another's on it written as that one."""
+    """A setting on a benchmark with its usual conditions where it states none (marked
+    ``assumed``), and the values that are another's on it written as that one."""
     named = tuple((c, same.get(v, v)) for c, v in setting.conditions)
-    return with_written(replace(setting, conditions=named) if named != setting.conditions else setting, usual)
+    assumed = tuple(c for c, _ in usual if setting.get(c) is None)
+    filled = with_written(replace(setting, conditions=named) if named != setting.conditions else setting, usual)
+    return replace(filled, assumed=assumed) if assumed else filled
 
 
 def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> NormalizedClaim:

@@ -227,7 +227,7 @@ _ROW_FIELDS = [
     "value", "value_max", "bound", "unit", "comparable", "comparable_unit", "setting", "baseline",
     "change_direction", "evidence", "arxiv_id", "conditions", "setting_key", "method_key",
     "model_key", "metric_label", "proposed", "comparability", "identity", "unranked",
-    "title", "paper_label", "benchmark_source", "setting_shown", "configuration", "setting_unread",
+    "title", "paper_label", "benchmark_source", "setting_shown", "configuration", "setting_unread", "setting_assumed",
 ]  # fmt: skip
 # Fields whose texts repeat across claims (each claim's parse made its own copy of 'accuracy'):
 # the board keeps one copy of each, not one per claim. Ids, evidence and per-paper texts are not.
@@ -235,7 +235,7 @@ _REPEATED = frozenset({
     "kind", "benchmark", "benchmark_as_written", "metric", "metric_as_written", "better", "method", "model",
     "bound", "unit", "comparable_unit", "setting", "baseline", "change_direction", "conditions",
     "setting_key", "method_key", "model_key", "metric_label", "unranked", "benchmark_source", "setting_shown",
-    "configuration", "setting_unread",
+    "configuration", "setting_unread", "setting_assumed",
 })  # fmt: skip
 _REPEATS = [name in _REPEATED for name in _ROW_FIELDS]
 
@@ -344,7 +344,7 @@ def _gather(results: Iterable[PaperResult], marks: Marks, aliases: Aliases | Non
                 comparability.setdefault(n.comparability_key, len(comparability)),
                 identity.setdefault(n.identity_key, len(identity)), _unranked_reason(n),
                 result.title, label, _benchmark_source(claim), n.setting.shown or None,
-                n.setting.entry or None, n.setting.other,
+                n.setting.entry or None, n.setting.other, n.setting.assumed,
             ), _REPEATS))  # fmt: skip
             width = max(len(result.id), len(claim.id))
             tables["claims"].add(row, width)
@@ -530,14 +530,14 @@ def _unread(words: pd.Series) -> list[str]:
 
 
 def _block_note(rows: pd.DataFrame) -> str | None:
-    """What a block's rows do not share, in words: conditions some rows did not state and took
-    from the block, rows a reviewer merged in, configurations that differ, and setting words no
-    condition reads that differ (a condition the list lacks would show here first)."""
+    """What a block's rows do not share, in words: conditions some rows did not state and took as
+    the benchmark's usual ones, rows a reviewer merged in, configurations that differ, and setting
+    words no condition reads that differ (a condition the list lacks would show here first)."""
     notes = []
     total = len(rows)
-    for condition in sorted({c for taken in rows["_unstated"] for c in taken}):
-        count = sum(condition in taken for taken in rows["_unstated"])
-        notes.append(f"{condition} not stated by {count} of {total} rows: taken as the block's")
+    for condition in sorted({c for taken in rows["setting_assumed"] for c in taken}):
+        count = sum(condition in taken for taken in rows["setting_assumed"])
+        notes.append(f"{condition} not stated by {count} of {total} rows: the benchmark's usual one")
     if merged := sum(bool(m) for m in rows["_merged"]):
         notes.append(f"{merged} of {total} rows merged in by a reviewer")
     unread = _unread(rows["setting_unread"])
@@ -553,7 +553,7 @@ def _join_blocks(scores: pd.DataFrame, keys: Mapping[tuple, int], aliases: Alias
     """The scores with their keys joined into blocks (:func:`~extractor.catalog.blocks.join_keys`):
     ``comparability`` numbers the block, ``block_conditions`` says its conditions."""
     if scores.empty:
-        return scores.assign(block_conditions="", _unstated=None, _merged=None)
+        return scores.assign(block_conditions="", _merged=None)
     by_number = {number: key for key, number in keys.items()}
     joined: dict[tuple, Joined] = join_keys((by_number[n] for n in scores["comparability"].unique()), reviewer_merges(aliases))
     numbers = dict(keys)
@@ -562,7 +562,6 @@ def _join_blocks(scores: pd.DataFrame, keys: Mapping[tuple, int], aliases: Alias
     return scores.assign(
         comparability=scores["comparability"].map(to),
         block_conditions=scores["comparability"].map({n: key_label(p.key) for n, p in place.items()}),
-        _unstated=scores["comparability"].map({n: p.unstated for n, p in place.items()}),
         _merged=scores["comparability"].map({n: p.merged for n, p in place.items()}),
     )
 
@@ -575,7 +574,7 @@ def _rank_scores(scores: pd.DataFrame) -> pd.DataFrame:
         return scores.assign(
             block=pd.Series(dtype=int), rank=pd.Series(dtype=float), best=False, block_title="",
             block_papers="", block_note=None, block_about="", method_label=None,
-        ).drop(columns=["_unstated", "_merged"])
+        ).drop(columns=["_merged"])
     scores["_order"] = scores["benchmark"].str.casefold()
     scores["_signed"] = scores["comparable"].where(scores["better"] == "lower", -scores["comparable"])
     scores = scores.sort_values(["_order", "metric_label", "block_conditions", "_signed"], na_position="first")
@@ -594,7 +593,7 @@ def _rank_scores(scores: pd.DataFrame) -> pd.DataFrame:
     scores["block_title"] = scores["block"].map(firsts.apply(_block_title, axis=1))
     scores["method_label"] = _method_labels(scores)
     scores = scores.sort_values(["block", "_signed"], kind="stable")
-    scores = scores.drop(columns=["_order", "_signed", "block_entries", "block_configurations", "_unstated", "_merged"])
+    scores = scores.drop(columns=["_order", "_signed", "block_entries", "block_configurations", "_merged"])
     return scores.reset_index(drop=True)
 
 
