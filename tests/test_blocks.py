@@ -164,3 +164,9 @@ def test_a_score_that_states_no_count_joins_no_stated_count_of_its_own_accord() 
                                     evidence="Lynx reaches 74.5% on FooMath")]),
     ])
     assert board.scores["block"].nunique() == 2
+
+
+def test_a_block_of_one_row_says_nothing_of_what_its_rows_do_not_share() -> None:
+    spindle = mmlu_papers()[2]
+    board = build_leaderboard([spindle])
+    assert board.scores["block_conditions"].tolist() == ["5-shot"] and board.scores["block_note"].isna().all()

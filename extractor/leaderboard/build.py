@@ -535,7 +535,7 @@ def _block_note(rows: pd.DataFrame) -> str | None:
     words no condition reads that differ (a condition the list lacks would show here first)."""
     notes = []
     total = len(rows)
-    for condition in sorted({c for taken in rows["setting_assumed"] for c in taken}):
+    for condition in sorted({c for taken in rows["setting_assumed"] for c in taken} if total > 1 else ()):
         count = sum(condition in taken for taken in rows["setting_assumed"])
         notes.append(f"{condition} not stated by {count} of {total} rows: the benchmark's usual one")
     if merged := sum(bool(m) for m in rows["_merged"]):
