@@ -174,17 +174,17 @@ class Setting:
         speeds, is two entries, not a conflict."""
         return (self.key, self.other.casefold(), self.cost.casefold())
 
-    @property
+    @cached_property
     def label(self) -> str:
         """The conditions stated, in the list's order ('en-de, 5-shot, test')."""
         return ", ".join(value for _, value in self.conditions)
 
-    @property
+    @cached_property
     def entry(self) -> str:
         """What the setting says about the entry: its configuration and its cost ('single model, 34ms')."""
         return ", ".join(p for p in (self.other, self.cost) if p)
 
-    @property
+    @cached_property
     def shown(self) -> str:
         """All of it, as a row shows it ('5-shot, single model, 34ms')."""
         return ", ".join(p for p in (self.label, self.entry) if p)
@@ -203,6 +203,8 @@ def with_written(setting: Setting, *written: tuple[tuple[str, str], ...]) -> Set
     """A claim's setting with the conditions its names wrote ('test F1', 'PTB § 23', 'WMT14
     En-De', '5-shot accuracy'); the setting's own value of a condition wins over a name's, and
     the subsets of all are kept."""
+    if not any(written):
+        return setting
     found = dict(setting.conditions)
     for values in written:
         for name, value in values:

@@ -201,6 +201,7 @@ def exact_benchmark(name: str) -> BenchmarkEntry | None:
     return load_registry().benchmark_keys.get(_key(name))
 
 
+@lru_cache(maxsize=65536)  # the leaderboard asks it several times per claim, of few distinct names
 def benchmark_entry(name: str) -> BenchmarkEntry | None:
     """The registry entry a benchmark name refers to, ignoring case, punctuation and words such
     as 'the ... benchmark' or '... test set' around it."""
