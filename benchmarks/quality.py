@@ -13,9 +13,11 @@ a temporary run directory, scored by ``extractor eval``'s own scoring. The poole
 held-out sets' counts (micro-average), so a set with more claims weighs more.
 
 Two tables: the leaderboard figures of contract v3 (leaderboard-ready recall, named-benchmark
-accuracy, and for the sets drawn from SciREX, leaderboard reconstruction and cross-paper pairs
-against SciREX's results, plus all SciREX train abstracts) beside tuple recall; then the
-per-field table.
+accuracy, and for the sets drawn from SciREX, leaderboard reconstruction, cross-paper pairs and
+wrong merges against SciREX's results, plus all SciREX train abstracts) beside tuple recall; then
+the per-field table. With ``--backend replay``, the sets of board labels
+(``fixtures/gold/board-sets.json``: the cross-paper set's tune and held-out labels, docs/merging.md)
+get their pairs in one block and wrong merges on their recording's replayed run, in a third table.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 
 from extractor.api import run
 from extractor.config import make_config
+from extractor.eval.boards import BoardFigures, evaluate_boards
 from extractor.eval.reconstruction import Leaderboards, evaluate_leaderboards, leaderboards
 from extractor.eval.score import Report, evaluate_run
 from extractor.pipeline.ingest import read_inputs
@@ -37,6 +40,7 @@ from extractor.rules import RULES_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = ROOT / "fixtures" / "gold" / "sets.json"
+BOARD_SETS = ROOT / "fixtures" / "gold" / "board-sets.json"
 SCIREX = "fixtures/external/scirex/scirex_train_abstracts.jsonl"
 ROLE_ORDER = {"held-out": 0, "pooled": 1, "tuning": 2, "in-sample": 3}
 ATTRIBUTES = ("metric", "benchmark", "subject", "kind")
@@ -84,8 +88,9 @@ def leaderboard_markdown(rows: list[dict], boards_only: Sequence[tuple[str, Lead
     (``boards_only``: a run over several sets' papers); a '—' is 0 of 0, not a success."""
     lines = [
         "| set | tuple recall | leaderboard-ready recall | named-benchmark accuracy "
-        "| SciREX reconstruction | cross-paper pairs in one block (both ranked / in gold) | blocks per gold leaderboard |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| SciREX reconstruction | cross-paper pairs in one block (both ranked / in gold) | blocks per gold leaderboard "
+        "| wrong merges |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     board_rows = [(f"{r['set']} ({r['role']})", r, r["leaderboards"]) for r in rows]
     board_rows += [(name, None, boards.to_dict()) for name, boards in boards_only]
@@ -104,20 +109,39 @@ def leaderboard_markdown(rows: list[dict], boards_only: Sequence[tuple[str, Lead
                 _of(boards["reconstruction"], "share", "right", "of"),
                 f"{_f(p['one_block_share'])} ({p['one_block']} of {p['both_ranked']} / {p['in_gold']})",
                 f"{_f(b['mean'])} ({b['leaderboards']} leaderboards)",
+                str(boards["wrong_merges"]),
             ]
         else:
-            cells += ["", "", ""]
+            cells += ["", "", "", ""]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
 def split_pairs_markdown(named: Sequence[tuple[str, dict | None]]) -> str:
-    """Each cross-paper pair both ranked but in two blocks (``Leaderboards.to_dict()`` of each
-    named row), with both rows' block keys: what splits it can be read off."""
-    lines = [f"- {name}: {pair['description']}" for name, boards in named if boards for pair in boards["split_pairs"]]
-    return "\n".join(
-        ["Cross-paper pairs both ranked but in two blocks (benchmark key, metric key, unit, setting key, size):", *(lines or ["- none"])]
-    )
+    """Each cross-paper pair both ranked but in two blocks, and each wrong merge (``Leaderboards.to_dict()``
+    of each named row), with both rows' block keys: what splits or joins it can be read off."""
+    out = []
+    for title, key in (("both ranked but in two blocks", "split_pairs"), ("of two gold leaderboards in one block", "wrong_merged_pairs")):
+        lines = [f"- {name}: {pair['description']}" for name, boards in named if boards for pair in boards[key]]
+        out += [f"Cross-paper pairs {title} (benchmark key, metric key, unit, conditions):", *(lines or ["- none"])]
+    return "\n".join(out)
+
+
+def board_labels_markdown(named: Sequence[tuple[str, BoardFigures]]) -> str:
+    """The figures of the sets with board labels, on their replayed runs."""
+    lines = [
+        "| set | board-label pairs in one block (of all pairs) | ... of the pairs both ranked | wrong merges "
+        "| pairs in one block with an unboarded row |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for name, figures in named:
+        p = figures.to_dict()["pairs"]
+        lines.append(
+            f"| {name} | {_f(p['one_block_share'])} ({figures.together} of {figures.pairs}) "
+            f"| {_f(p['one_block_share_of_ranked'])} ({figures.together} of {figures.pairs_ranked}) "
+            f"| {len(figures.wrong)} | {len(figures.unboarded)} |"
+        )
+    return "\n".join(lines)
 
 
 def markdown(rows: list[dict]) -> str:
@@ -166,6 +190,24 @@ def replay_run(recording: Path, abstracts: Path, gold: Path, scratch: Path, cach
         )
         run([str(inputs)], out, config, leaderboard=True)
     return inputs, gold_part, out
+
+
+def board_rows(roles: list[str] | None, scratch: Path) -> list[tuple[str, BoardFigures]]:
+    """Each set of board labels (``fixtures/gold/board-sets.json``) against its recording's
+    replayed run (each recording replayed once)."""
+    found: list[tuple[str, BoardFigures]] = []
+    runs: dict[tuple[str, str], Path] = {}
+    empty = Path(scratch) / "no-gold.jsonl"  # the labels are the gold: no claims gold to score
+    empty.parent.mkdir(parents=True, exist_ok=True)
+    empty.write_text("", encoding="utf-8")
+    for spec in json.loads(BOARD_SETS.read_text(encoding="utf-8")):
+        if roles and spec["role"] not in roles:
+            continue
+        source = (spec["recording"], spec["abstracts"])
+        if source not in runs:
+            runs[source] = replay_run(ROOT / spec["recording"], ROOT / spec["abstracts"], empty, Path(scratch) / f"boards-{len(runs)}")[2]
+        found.append((f"{spec['name']} replay ({spec['role']})", evaluate_boards(runs[source], ROOT / spec["boards"])[0]))
+    return found
 
 
 def replay_rows(
@@ -228,11 +270,14 @@ def main() -> None:
     if args.backend == "replay":
         with tempfile.TemporaryDirectory() as scratch:
             rows, pooled_boards = replay_rows(args.role, Path(scratch), args.recorded)
+            labelled = board_rows(args.role, Path(scratch))
         if not rows:
             raise SystemExit(f"no recording in {args.recorded} for the sets asked")
         if args.json:
             pooled = {name: boards.to_dict() for name, boards in pooled_boards}
-            print(json.dumps({"backend": "replay", "rules_version": RULES_VERSION, "sets": rows, "scirex_pooled": pooled}, indent=2))
+            boards = {name: figures.to_dict() for name, figures in labelled}
+            print(json.dumps({"backend": "replay", "rules_version": RULES_VERSION, "sets": rows, "scirex_pooled": pooled,
+                              "board_labels": boards}, indent=2))
         else:
             print(f"recorded answers replayed (backend openai against the replaying fake) beside rules {RULES_VERSION}, on the recorded papers")
             print(leaderboard_markdown(rows, pooled_boards))
@@ -240,6 +285,9 @@ def main() -> None:
             print(markdown(rows))
             print()
             print(split_pairs_markdown([(r["set"], r["leaderboards"]) for r in rows] + [(n, b.to_dict()) for n, b in pooled_boards]))
+            if labelled:
+                print()
+                print(board_labels_markdown(labelled))
         return
     config = make_config(args.backend, model=args.model, use_cache=False)  # key and base URL as for a run
     rows, held_out = [], []

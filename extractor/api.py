@@ -29,7 +29,8 @@ def write_leaderboard(run: Run, step: Step = silent) -> list[str]:
         f"leaderboard: {counted(len(board.scores), 'ranked score')} in {counted(len(board.blocks), 'block')}, "
         f"{board.length('unranked')} unranked -> {exported.path}"
     )
-    return [summary, *exported.notes(), write_reviewed_claims(run)]
+    unread = [note] if (note := board.unread_note()) else []
+    return [summary, *unread, *exported.notes(), write_reviewed_claims(run)]
 
 
 def write_reviewed_claims(run: Run) -> str:

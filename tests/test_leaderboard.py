@@ -88,14 +88,19 @@ def test_scores_ranked_by_direction_and_changes_kept_apart(results: list[PaperRe
     assert board.changes["verdict"].tolist() == ["improvement"]
 
 
-def test_different_sizes_or_settings_are_not_ranked_together(results: list[PaperResult]) -> None:
+def test_a_models_size_is_a_column_and_a_shot_count_splits(results: list[PaperResult]) -> None:
+    """A 70B and an 8B model's 8-shot scores are one leaderboard (the size shown on each row);
+    a zero-shot score is another."""
     other = paper("2401.00003", "GANQ reaches 90.2% on GSM8K with Llama-3-70B (8-shot), 70.3% with Llama-3-8B zero-shot.", [
         gsm(90.2, "GANQ reaches 90.2% on GSM8K with Llama-3-70B", "GANQ", "Llama-3-70B"),
         dict(gsm(70.3, "70.3% with Llama-3-8B zero-shot", "GANQ"), setting="zero-shot"),
-    ])
+    ], models=[Model(name="Llama-3-70B", params_b=70), Model(name="Llama-3-8B", params_b=8)])
     board = build_leaderboard([*results, other])
     gsm8k = board.scores[board.scores["benchmark"] == "GSM8K"]
-    assert gsm8k["block"].nunique() == 3
+    assert gsm8k["block"].nunique() == 2
+    eight = gsm8k[gsm8k["block_conditions"] == "8-shot"]
+    assert eight["comparable"].tolist() == [90.2, 84.1, 83.6, 80.1] and set(eight["size_b"]) == {70.0, 8.0}
+    assert gsm8k.loc[gsm8k["block_conditions"] == "0-shot", "comparable"].tolist() == [70.3]
     assert (gsm8k.groupby("block")["rank"].min() == 1).all()
 
 
@@ -141,7 +146,9 @@ def test_workbook_sheets_links_and_highlight(results: list[PaperResult], tmp_pat
     assert board.freeze_panes == "A3"
     assert board.auto_filter.ref.startswith("A2:")
     header = [c.value for c in board[2]]
-    assert header[:9] == ["Benchmark", "Metric", "Setting", "Size (B)", "Block from", "Rank", "Method", "Model", "Value"]
+    assert header[:11] == [
+        "Benchmark", "Metric", "Conditions", "Block", "Rank", "Method", "Model", "Size (B)", "Configuration", "Value", "Unit",
+    ]
     first = {h: c for h, c in zip(header, board[3])}
     assert first["Benchmark"].value == "GSM8K" and first["Value"].value == 84.1
     assert first["Value"].fill.fgColor.rgb.endswith("C8E6C9")  # best of its block

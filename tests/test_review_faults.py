@@ -207,7 +207,7 @@ def test_a_field_longer_than_its_bound_is_refused_by_the_schema_and_by_the_sheet
     report = apply_review(book, Run.open(run), "alice")
     assert report.counts["refused"] == 1 and report.counts["applied"] == 0
     assert [m.split(":")[0] for m in report.refused] == [
-        f"sheet Claims, row {row}, column {c} ({letter})" for c, letter in (("metric_same_as", "Q"), ("note", "X"))
+        f"sheet Claims, row {row}, column {c} ({letter})" for c, letter in (("metric_same_as", "R"), ("note", "AA"))
     ]
     assert report.refused[1].endswith(f"the text is {MAX_NOTE + 1} characters; at most {MAX_NOTE} fit (shorten it)")
 

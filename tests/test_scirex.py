@@ -214,7 +214,7 @@ def test_no_pairs_is_zero_of_zero_not_a_success(tmp_path: Path) -> None:
     d = figures.to_dict()
     assert d["pairs"] == {"in_gold": 0, "both_ranked": 0, "one_block": 0, "one_block_share": None}
     assert d["blocks_per_leaderboard"] == {"mean": None, "leaderboards": 0}
-    assert [line for line in reconstruction_lines(figures) if "pairs" in line] == [
+    assert [line for line in reconstruction_lines(figures) if "pairs in" in line] == [
         "cross-paper pairs in one block: - (0 of 0 both ranked; 0 pairs in the gold)"
     ]
 
@@ -227,3 +227,34 @@ def test_cli_prints_the_reconstruction_with_the_scirex_gold(tmp_path: Path) -> N
     assert "leaderboard reconstruction: 0.333 (1 of 3 SciREX entries" in out.output
     data = json.loads(runner.invoke(app, ["eval", str(tmp_path / "run"), "--gold", path, "--gold-format", "scirex", "--json"]).output)
     assert data["leaderboards"]["reconstruction"] == {"share": 1 / 3, "right": 1, "of": 3}
+
+
+# Two made-up papers on two SciREX leaderboards: (Foo, F1) and (Foo dev, F1), which the registry
+# reads as Foo's test and dev splits; and one more paper on (FOO, F1): the same board as Foo's.
+SPLITS = [
+    {"doc_id": "c", "title": "Alder", "abstract": "Alder reaches 70.1 F1 on Foo .",
+     "n_ary_relations": [_entry("Alder", "Foo", "F1", "70.1")]},
+    {"doc_id": "d", "title": "Birch", "abstract": "Birch reaches 68.4 F1 on the Foo dev set .",
+     "n_ary_relations": [_entry("Birch", "Foo_dev", "F1", "68.4")]},
+    {"doc_id": "e", "title": "Cedar", "abstract": "Cedar reaches 71.0 F1 on FOO .",
+     "n_ary_relations": [_entry("Cedar", "FOO", "F1", "71.0")]},
+]
+
+
+def test_two_gold_leaderboards_in_one_block_are_a_wrong_merge(tmp_path: Path) -> None:
+    merged = _boards(tmp_path / "merged", SPLITS, {
+        0: [_claim(1, 70.1, "F1", "Foo", "Alder")],
+        1: [_claim(2, 68.4, "F1", "Foo", "Birch")],  # the dev split not written: one block with Alder's test
+        2: [_claim(3, 71.0, "F1", "Foo", "Cedar")],
+    })
+    # Birch with Alder and with Cedar; Alder with Cedar is one gold board once its names are read
+    assert sorted(sorted((p.first.material, p.second.material)) for p in merged.wrong) == [["FOO", "Foo dev"], ["Foo", "Foo dev"]]
+    assert merged.wrong[0].describe().startswith("Foo / F1 vs Foo dev / F1: ")
+    assert merged.to_dict()["wrong_merges"] == 2
+    apart = _boards(tmp_path / "apart", SPLITS, {
+        0: [_claim(1, 70.1, "F1", "Foo", "Alder")],
+        1: [_claim(2, 68.4, "F1", "Foo dev set", "Birch")],
+        2: [_claim(3, 71.0, "F1", "Foo", "Cedar")],
+    })
+    assert apart.wrong == ()
+    assert any(text.startswith("wrong merges: 0 ") for text in reconstruction_lines(apart))

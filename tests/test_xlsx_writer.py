@@ -1,6 +1,8 @@
 """The workbook writer (XlsxWriter, streamed) gives the cells the earlier writer (openpyxl's
 write-only mode) gave: ``fixtures/leaderboard/openpyxl-board.xlsx`` is the board below as that
-writer wrote it (commit bcc5333); both are read back with openpyxl and compared cell by cell."""
+writer wrote it (commit bcc5333), written again by this writer when the Leaderboard and Claims
+sheets took their columns of evaluation conditions and configurations (Conditions, Block,
+Configuration); both are read back with openpyxl and compared cell by cell."""
 
 from __future__ import annotations
 

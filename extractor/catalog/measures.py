@@ -1,4 +1,5 @@
-"""The measure a benchmark is scored in, for a metric a paper writes as an alternation.
+"""The measure a number is in, when its metric's name alone does not say: a metric a paper
+writes as an alternation, and a rank cut ('top-1') that is an accuracy or an error.
 
 Papers that report on several benchmarks at once name the measures together: "we improve the
 results of bpc / perplexity from 1.06 to 0.99 on enwik8, ..., from 20.5 to 18.3 on WikiText-103"
@@ -10,7 +11,11 @@ those as one alternation ('X / Y', 'X or Y'), the benchmark's measure is the one
 
 Without such an alternation the metric stays as written: text8 has word-level perplexities too
 (End-To-End Memory Networks), and "Penn Treebank" is written for its character-level set, so a
-measure the registry does not list is no error by itself. Pure functions over the registry.
+measure the registry does not list is no error by itself.
+
+A rank cut alone ('top-1', 'top-5') names no measure: the words around it do ('top-1 and top-5
+error rates'). It is never taken for an accuracy by default, so an error rate is never ranked
+in an accuracy block, the wrong way up. Pure functions over the registry.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from extractor.catalog.registry import benchmark_entry, metric_entry
+from extractor.text.numbers import find_numbers
 
 # Words (hyphens and apostrophes inside), and '/' on its own: 'bits-per-character / perplexity'.
 _TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*|/")
@@ -55,4 +61,65 @@ def scored_measure(benchmark: str | None, metric: str | None, evidence: str) -> 
         for mine, other in ((before, after), (after, before)):
             if metric in mine and (meant := [m for m in entry.scored_in if m in other]):
                 return meant[0]
+    return None
+
+
+# A rank cut alone is no measure: 'top-1' is an accuracy or an error by the words around it.
+_CUT = re.compile(r"^\s*top[\s_-]*(?P<k>\d+)\s*$", re.IGNORECASE)
+# Two cuts of one measure ('top-1 and top-5 error rates'): the claim's number says which cut it is.
+_CUTS = re.compile(
+    r"^\s*top[\s_-]*(?P<a>\d+)\s*(?:and|/|,|&)\s*top[\s_-]*(?P<b>\d+)\s+(?P<measure>.+?)\s*$", re.IGNORECASE
+)
+_CUT_IN_TEXT = re.compile(r"\btop[\s_-]*(?P<k>\d+)\b", re.IGNORECASE)
+_MEASURE_WORD = re.compile(r"^(?:(?P<error>err(?:or)?s?|error-rates?)|(?P<accuracy>acc(?:uracy|uracies)?))$", re.IGNORECASE)
+_STOP = re.compile(r"^(?:[\d.,%]+|[.;:])$")  # a number or a sentence's end: the cut's words end there
+_AFTER, _BEFORE = 6, 3  # words looked at after and before a cut for its measure
+
+
+def _measure_near(tokens: list[str], at: int) -> str | None:
+    """'error' or 'accuracy': the first measure word after the cut at ``tokens[at]`` (before a
+    number or a sentence's end), else the nearest one just before it."""
+    for token in tokens[at + 1 : at + 1 + _AFTER]:
+        if _STOP.match(token):
+            break
+        if m := _MEASURE_WORD.match(token):
+            return m.lastgroup
+    for token in reversed(tokens[max(0, at - _BEFORE) : at]):
+        if m := _MEASURE_WORD.match(token):
+            return m.lastgroup
+    return None
+
+
+def _measure_of(words: str) -> str | None:
+    found = {m.lastgroup for w in re.findall(r"[\w-]+", words) if (m := _MEASURE_WORD.match(w))}
+    return found.pop() if len(found) == 1 else None
+
+
+def _named(k: str, measure: str) -> str:
+    """The registry's name of the cut's measure ('top-1 error')."""
+    name = f"top-{k} {measure}"
+    found = metric_entry(name)
+    return found[1] if found else name
+
+
+def rank_cut(name: str | None, evidence: str, value: float | None = None) -> str | None:
+    """The measure a rank cut stands for, from the words around it: 'top-1' in 'top-1 and top-5
+    error rates of 37.5% and 17.0%' is a top-1 error, never an accuracy by default. ``name`` is
+    the claim's metric as written (its conditions taken out); None when it is no rank cut, ''
+    when it is one and its words do not say what it measures (the metric is then unknown)."""
+    if not name:
+        return None
+    if m := _CUT.match(name):
+        tokens = re.findall(r"[\w%.,-]+|[;:]", evidence)
+        for i, token in enumerate(tokens):
+            cut = _CUT_IN_TEXT.fullmatch(token.strip(".,"))
+            if cut and cut.group("k") == m.group("k") and (measure := _measure_near(tokens, i)):
+                return _named(m.group("k"), measure)
+        return ""
+    if m := _CUTS.match(name):
+        measure = _measure_of(m.group("measure"))
+        at = re.search(re.escape(m.group("measure").split()[0]), evidence, re.IGNORECASE)
+        numbers = [n for n in find_numbers(evidence) if at is None or n.start >= at.end()][:2]
+        which = [k for k, n in zip((m.group("a"), m.group("b")), numbers) if value is not None and n.matches(value)]
+        return _named(which[0], measure) if measure and len(which) == 1 else ""
     return None

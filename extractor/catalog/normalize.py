@@ -6,7 +6,9 @@ as written stays in ``value``/``unit``, and a derived ``comparable``/``comparabl
 added only when the conversion is certain (83% and 0.83 accuracy are both 83 %; 1.2 s is
 1200 ms; 512 MiB is 0.5 GiB). Methods and models get one identity across papers through
 :func:`~extractor.text.name_keys.name_key`, and model sizes are read in billions. Two numbers are
-comparable only when benchmark, metric, comparable unit, setting and model size all agree.
+comparable only when benchmark, metric, comparable unit and the evaluation conditions
+(:mod:`extractor.catalog.conditions`) agree; the rest of a setting, and a model's size, describe
+the entry beside its number, never the block.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
-from extractor.catalog.measures import scored_measure
+from extractor.catalog.conditions import Read, by_name, conditions, leftover, read_conditions
+from extractor.catalog.measures import rank_cut, scored_measure
 from extractor.catalog.registry import (
     benchmark_entry,
     canonical_benchmark,
     exact_benchmark,
+    find_benchmarks,
     fold_key,
     metric_entry,
     propose_benchmark,
@@ -28,7 +32,7 @@ from extractor.catalog.registry import (
 from extractor.text.name_keys import name_key
 from extractor.schema import Claim, Model
 from extractor.text.arxiv import find_arxiv_id
-from extractor.text.languages import language_pairs, only_pair
+from extractor.text.languages import only_pair
 
 _UNIT_SPELLINGS = {
     "%": "%", "percent": "%", "pct": "%", "per cent": "%",
@@ -56,17 +60,6 @@ _SIZE = re.compile(
 _MOE = re.compile(r"\d+\s?[x\u00d7]\s?\d+(?:\.\d+)?\s?[BbMm]\b")
 _SIZE_SCALE = {"b": 1.0, "m": 1e-3, "t": 1e3}
 
-_SHOTS = re.compile(r"\b(?P<n>\d+|zero|one|few)[\s-]?shots?\b", re.IGNORECASE)
-_BITS = re.compile(
-    r"\b(?:(?P<n>\d+(?:\.\d+)?)[\s-]?bits?\b|(?P<format>w\d+a\d+|(?:int|fp|bf|nvfp|mxfp)\d+))\b",
-    re.IGNORECASE,
-)
-_CONTEXT = re.compile(
-    r"\b(?P<n>\d+(?:\.\d+)?)\s?(?P<scale>[kKmM])?(?:[\s-]?tokens?)?[\s-]?(?:context|ctx|context[\s-]length)\b"
-    r"|\b(?:context(?:[\s-]length)?\s(?:of\s)?)(?P<n2>\d+(?:\.\d+)?)\s?(?P<scale2>[kKmM])?\b",
-    re.IGNORECASE,
-)
-_SPLIT = re.compile(r"\b(test|dev|validation|val|held-out|train)(?:[\s-]?(?:set|split))?\b", re.IGNORECASE)
 # The method's own cost written as a setting ('at 34ms', '30 FPS', '1.2 GFLOPs', '12 GB of memory'):
 # a property of the entry, shown beside its score, not a condition the score was measured under.
 # Seconds only with a cost noun or 'per image' ('10 s clips' is an input's length); a budget, a
@@ -87,8 +80,6 @@ _COST = re.compile(
     rf"|(?:gpu\s+)?memory\s+(?:of\s+)?{_MEMORY}\b|{_MEMORY}\s+(?:of\s+)?(?:gpu\s+)?(?:memory|vram)\b)",
     re.IGNORECASE,
 )
-_WORDS = {"zero": "0", "one": "1", "few": "few"}
-_SPLITS = {"val": "validation", "held-out": "test"}
 
 
 def normalize_unit(unit: str | None) -> str | None:
@@ -156,94 +147,85 @@ def arxiv_id(paper_id: str, metadata: dict | None = None) -> str | None:
 
 @dataclass(frozen=True)
 class Setting:
-    """The conditions a number was measured under, parsed from a claim's ``setting``."""
+    """What a claim's setting says: the evaluation conditions its number was measured under (the
+    block's: :mod:`extractor.catalog.conditions`), and the rest, which describes the entry (a
+    configuration, a training note: ``other``; the method's own latency, speed or memory: ``cost``)."""
 
-    shots: str | None = None
-    bits: str | None = None
-    context: str | None = None
-    split: str | None = None
-    other: str = ""
-    languages: str | None = None  # a translation's source and target: 'en-de'
-    cost: str = ""  # the method's own latency, speed, FLOPs or memory ('34ms'): never a condition
+    conditions: tuple[tuple[str, str], ...] = ()  # (condition, canonical value) stated, in the list's order
+    other: str = ""  # words not read as conditions: the entry's, shown on its row, never splitting a block
+    cost: str = ""  # the method's own latency, speed, FLOPs or memory ('34ms')
+    assumed: tuple[str, ...] = ()  # conditions not stated, taken as the benchmark's usual ones (MMLU: 5-shot)
+
+    def get(self, name: str) -> str | None:
+        """The value stated for a condition, else None."""
+        return dict(self.conditions).get(name)
 
     @cached_property  # parse_setting is cached, so each distinct setting computes it once
-    def key(self) -> str:
-        """What must match for two numbers to be compared (unparsed words included; the cost
-        left out: two detectors' AP at 34 ms and at 39 ms are one leaderboard)."""
-        # A split left unstated is the test split: 'F1' and 'test F1' are one number's names.
-        return "|".join([
-            self.shots or "", self.bits or "", self.context or "", self.split or "test", self.other, self.languages or "",
-        ])
+    def key(self) -> tuple[str | None, ...]:
+        """What must match for two numbers to be compared: each condition's value, an unstated
+        one as its default (a split left unstated is the test split: 'F1' and 'test F1' are one
+        number's names). Words not read as conditions and the cost are left out."""
+        stated = dict(self.conditions)
+        return tuple(stated.get(c.name, c.default) for c in conditions())
 
     @property
-    def identity(self) -> str:
-        """The key with the cost: one method at two speeds is two configurations, not a conflict."""
-        return f"{self.key}|{self.cost}"
+    def identity(self) -> tuple:
+        """The key with the entry's own words: one method in two configurations, or at two
+        speeds, is two entries, not a conflict."""
+        return (self.key, self.other.casefold(), self.cost.casefold())
 
-    @property
+    @cached_property
     def label(self) -> str:
-        """The conditions, as a block's title shows them (the cost is the row's: :attr:`shown`)."""
-        parts = [p for p in (self.languages, self.shots, self.bits, self.context, self.split) if p]
-        return ", ".join(parts + ([self.other] if self.other else []))
+        """The conditions stated, in the list's order ('en-de, 5-shot, test')."""
+        return ", ".join(value for _, value in self.conditions)
 
-    @property
+    @cached_property
+    def entry(self) -> str:
+        """What the setting says about the entry: its configuration and its cost ('single model, 34ms')."""
+        return ", ".join(p for p in (self.other, self.cost) if p)
+
+    @cached_property
     def shown(self) -> str:
-        """The conditions and the cost, as a row shows them ('test, 34ms')."""
-        return ", ".join(p for p in (self.label, self.cost) if p)
+        """All of it, as a row shows it ('5-shot, single model, 34ms')."""
+        return ", ".join(p for p in (self.label, self.entry) if p)
 
 
-def _context_label(number: str, scale: str | None) -> str:
-    """'32K', '32k', '32768' and '32000' tokens are all a 32K context ('128000' is 128K)."""
-    if scale:
-        return f"{float(number):g}{scale.upper()} context"
-    value = float(number)
-    for step, name in ((1e6, "M"), (2**20, "M"), (1e3, "K"), (2**10, "K")):
-        if value >= step and value % step == 0:
-            return f"{value / step:g}{name} context"
-    return f"{value:g} context"
+def key_label(key: tuple) -> str:
+    """A block's conditions as its header shows them (``key`` a comparability key): those that
+    are not the default, nor implied by the metric itself (bits per character is at character
+    level)."""
+    found = metric_entry(key[1]) if key[1] else None
+    implied = set(found[0].conditions) if found else set()
+    return ", ".join(v for c, v in zip(conditions(), key[3]) if v is not None and v != c.default and (c.name, v) not in implied)
 
 
-def with_written(
-    setting: Setting, split: str | None, section: str | None, languages: str | None = None
-) -> Setting:
-    """A claim's setting with the split, section and language pair its names wrote ('test F1',
-    'PTB § 23', 'WMT14 En-De'); the setting's own split and pair win over those a name implies."""
-    other = setting.other
-    if section and section not in other:
-        other = f"{other} {section}".strip()
-    return replace(setting, split=setting.split or split, other=other, languages=setting.languages or languages)
+def with_written(setting: Setting, *written: tuple[tuple[str, str], ...]) -> Setting:
+    """A claim's setting with the conditions its names wrote ('test F1', 'PTB § 23', 'WMT14
+    En-De', '5-shot accuracy'); the setting's own value of a condition wins over a name's, and
+    the subsets of all are kept."""
+    if not any(written):
+        return setting
+    found = dict(setting.conditions)
+    for values in written:
+        for name, value in values:
+            if name not in found:
+                found[name] = value
+            elif by_name()[name].many and value not in found[name].split(" / "):
+                found[name] = " / ".join(sorted({*found[name].split(" / "), value}))
+    ordered = tuple((c.name, found[c.name]) for c in conditions() if c.name in found)
+    return replace(setting, conditions=ordered) if ordered != setting.conditions else setting
 
 
 @lru_cache(maxsize=16384)
-def parse_setting(text: str | None) -> Setting:
-    """'5-shot, 4-bit, 32K context, test' -> Setting(shots='5-shot', bits='4-bit',
-    context='32K context', split='test'); the method's own cost ('at 34ms') goes to ``cost``;
-    words it does not recognize stay in ``other``."""
+def parse_setting(text: str | None, phrases: frozenset[str] = frozenset()) -> Setting:
+    """'5-shot, 4-bit, 32K context, test' -> the conditions 5-shot, 4-bit, 32K context, test;
+    the method's own cost ('at 34ms') goes to ``cost``; words no condition reads stay in
+    ``other`` ('single model'), unless a reviewer said they are one (``phrases``)."""
     if not text or not text.strip():
         return Setting()
-    rest = text
-    shots = bits = context = split = languages = None
-    costs = [" ".join(m.group("shown").split()) for m in _COST.finditer(rest)]
-    rest = _COST.sub(" ", rest)
-    if pairs := language_pairs(rest):
-        languages = pairs[0].pair
-        rest = rest[: pairs[0].start] + " " + rest[pairs[0].end :]
-    if m := _SHOTS.search(rest):
-        shots = f"{_WORDS.get(m.group('n').lower(), m.group('n'))}-shot"
-        rest = rest[: m.start()] + " " + rest[m.end() :]
-    if m := _BITS.search(rest):
-        # A number format (INT4, NVFP4, W4A16) is kept as named: same width, different numbers.
-        bits = f"{m.group('n')}-bit" if m.group("n") else m.group("format").upper()
-        rest = rest[: m.start()] + " " + rest[m.end() :]
-    if m := _CONTEXT.search(rest):
-        context = _context_label(m.group("n") or m.group("n2"), m.group("scale") or m.group("scale2"))
-        rest = rest[: m.start()] + " " + rest[m.end() :]
-    if m := _SPLIT.search(rest):
-        word = m.group(1).lower()
-        split = _SPLITS.get(word, word)
-        rest = rest[: m.start()] + " " + rest[m.end() :]
-    other = " ".join(re.sub(r"[,;()]+", " ", rest).split()).lower()
-    return Setting(shots, bits, context, split, other, languages, ", ".join(costs))
+    costs = [" ".join(m.group("shown").split()) for m in _COST.finditer(text)]
+    read = read_conditions(_COST.sub(" ", text), phrases)
+    return Setting(read.values, leftover(read.rest), ", ".join(costs))
 
 
 def block_key(name: str | None, known: bool) -> str | None:
@@ -260,11 +242,17 @@ class MetricInfo:
     direction: str | None
     known: bool
     scale: str
-    split: str | None = None  # a split written into the name ('test F1' -> 'test')
+    # The conditions written into the name ('test F1', '5-shot accuracy') or implied by the
+    # measure (bits per character: character level): they go to the claim's setting.
+    conditions: tuple[tuple[str, str], ...] = ()
+    written: str | None = None  # the name as written without those conditions ('top-1')
 
     @property
     def key(self) -> str | None:
         return block_key(self.name, self.known)
+
+    def get(self, condition: str) -> str | None:
+        return dict(self.conditions).get(condition)
 
 
 def _head_direction(name: str) -> str | None:
@@ -279,15 +267,12 @@ def _head_direction(name: str) -> str | None:
     return None
 
 
-_SPLIT_WORD = r"(?P<split>test|dev|development|validation|val|held-out|heldout)(?:[\s_-]*(?:set|split))?"
-# A split at either end of a metric name ('test F1', 'Test_perplexity', 'NLL_Test', 'F1 (dev)').
-_METRIC_SPLIT = re.compile(
-    rf"^{_SPLIT_WORD}[\s_-]+(?P<rest>.+)$|^(?P<rest2>.+?)[\s_-]+\(?(?:on\s+(?:the\s+)?)?{_SPLIT_WORD.replace('split>', 'split2>')}\)?$",
-    re.IGNORECASE,
-)
-_METRIC_SPLITS = {"development": "dev", "val": "validation", "held-out": "test", "heldout": "test"}
-# Word level is how perplexity is meant unless said otherwise; a character-level measure is
-# another metric (bits per character) and keeps its words, so it never folds into perplexity.
+# The conditions a metric's name may write ('test F1', '5-shot accuracy', 'BLEU (En-De)'): all
+# but a subset, which a measure's name rarely writes and a phrase around it often looks like.
+_IN_NAMES = frozenset(name for name in ("languages", "shots", "bits", "context", "resolution", "split", "level"))
+# Words a condition leaves dangling at either end of a name ('F1 on the', 'accuracy ( )').
+_DANGLING = frozenset({"on", "at", "in", "for", "with", "under", "of", "the", "using", "-", "@"})
+# Word level is how perplexity is meant unless said otherwise ('per word' as much as 'word level').
 _WORD_LEVEL = re.compile(r"\bword[\s_-]*level\b|\bper[\s_-]*word\b", re.IGNORECASE)
 _ACRONYM = re.compile(r"^(?P<long>.+?)[\s_]*\((?P<short>[^()]+)\)[\s_]*$")
 _SCORE = re.compile(r"[\s_-]+(?:score|scores|value|values|metric|points?)$", re.IGNORECASE)
@@ -325,96 +310,147 @@ def _metric_forms(name: str) -> list[str]:
     return list(dict.fromkeys(f.strip() for f in forms if f.strip()))
 
 
-def _split_of_metric(name: str) -> tuple[str, str | None]:
-    """A metric name without the split written into it, and that split ('dev F1' -> ('F1', 'dev'))."""
-    m = _METRIC_SPLIT.match(name)
-    if m is None:
-        return name, None
-    word = (m.group("split") or m.group("split2")).lower()
-    return (m.group("rest") or m.group("rest2")).strip(), _METRIC_SPLITS.get(word, word)
+def _without(read: Read) -> str:
+    """What is left of a name once its conditions are read: the words between them, without
+    the prepositions and brackets they leave dangling ('F1 (dev)' -> 'F1')."""
+    words = re.sub(r"\(\s*\)|\[\s*\]", " ", read.rest).split()
+    while words and words[-1].lower().strip(",;:()") in _DANGLING | {""}:
+        words.pop()
+    while words and words[0].lower().strip(",;:()") in _DANGLING | {""}:
+        words.pop(0)
+    return " ".join(words).strip(" ,;:")
+
+
+def _merged(*conditions: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """Conditions from several places, the first place's value of each first."""
+    found: dict[str, str] = {}
+    for values in conditions:
+        for name, value in values:
+            found.setdefault(name, value)
+    return tuple(found.items())
 
 
 @lru_cache(maxsize=4096)
 def normalize_metric(name: str | None) -> MetricInfo:
-    """The canonical metric of a name, with its direction and the split written into it.
+    """The canonical metric of a name, with its direction and the conditions written into it.
 
-    Case, hyphens, spaces and underscores never matter; a name matches the registry as written,
-    or without its split ('test F1' is F1 on the test split), without 'word level' ('word-level
-    perplexities' is perplexity), by an acronym in parentheses ('bits-per-character (BPC)'), or in
-    the singular. An unknown name passes through (its split taken out), with the direction of
-    the registry metric it ends with, if any."""
+    Case, hyphens, spaces and underscores never matter; a name matches the registry as written
+    ('zero-shot accuracy', 'test perplexity'), else without the conditions it writes ('test F1'
+    is F1 on the test split, '5-shot accuracy' is accuracy, 5-shot), without 'word level'
+    ('word-level perplexities' is perplexity), by an acronym in parentheses ('bits-per-character
+    (BPC)'), or in the singular. The conditions go to the claim's setting either way. An unknown
+    name passes through (its conditions taken out), with the direction of the registry metric it
+    ends with, if any."""
     if not name or not name.strip():
         return MetricInfo(None, None, False, "none")
     written = _SCIREX_ACRONYM.sub(r" (\g<short>)", name.strip())
-    text, split = _split_of_metric(written)
-    found = next(filter(None, map(metric_entry, _metric_forms(text))), None)
-    if found is None and split:  # a name that only looks split ('test' alone)
-        text, split = written, None
-        found = next(filter(None, map(metric_entry, _metric_forms(text))), None)
+    read = read_conditions(written.replace("_", " "), only=_IN_NAMES)
+    text = _without(read) if read.values else written
+    if not text:  # nothing but a condition ('test'): a name of its own
+        read, text = Read((), written), written
+    found = next(filter(None, map(metric_entry, _metric_forms(written))), None) if read.values else None
+    found = found or next(filter(None, map(metric_entry, _metric_forms(text))), None)
     if found is None:
-        return MetricInfo(text, _head_direction(text), False, "none", split)
+        return MetricInfo(text, _head_direction(text), False, "none", read.values, text)
     entry, canonical = found
-    return MetricInfo(canonical, entry.direction, True, entry.scale, split)
+    return MetricInfo(canonical, entry.direction, True, entry.scale, _merged(read.values, entry.conditions), text)
 
 
 @dataclass(frozen=True)
 class BenchmarkInfo:
-    """The canonical benchmark of a name and the setting written into it."""
+    """The canonical benchmark of a name and the conditions written into it."""
 
     name: str | None
     known: bool
-    split: str | None = None  # 'PTB test set' -> 'test'
-    section: str | None = None  # 'PTB § 23' -> 'section 23'; 'character level', a subset
-    languages: str | None = None  # 'WMT 2014 English-to-German' -> 'en-de'
+    # 'PTB test set': split test; 'PTB § 23': subset section 23; 'WMT 2014 English-to-German':
+    # en-de; 'Penn Treebank (Character Level)': character level; 'five-shot MMLU': 5-shot
+    conditions: tuple[tuple[str, str], ...] = ()
     proposed: str | None = None  # for an unknown name, the registry entry it most resembles
 
     @property
     def key(self) -> str | None:
-        return block_key(self.name, self.known)
+        """The canonical name, or an unknown name's folded spelling with its version written one
+        way ('Foo v2.0' = 'Foo 2.0')."""
+        return block_key(self.name if self.known or self.name is None else _VERSION.sub("", self.name), self.known)
+
+    def get(self, condition: str) -> str | None:
+        return dict(self.conditions).get(condition)
 
 
-_SECTION = re.compile(
-    r"[\s,_-]*\(?(?:(?:wsj|the)\s+)?(?:§+|sections?|sec\.?|wsj)\s*(?P<n>\d+(?:\s*[-\u2013]\s*\d+)?)\)?$",
-    re.IGNORECASE,
-)
-_BENCHMARK_SPLIT = re.compile(rf"[\s,_-]*\(?(?:the\s+)?{_SPLIT_WORD}\)?$", re.IGNORECASE)
-_LEVEL = re.compile(
-    r"[\s,_-]*\(?(?:(?P<level>word|character|char)[\s_-]*level|(?P<bare>character|char))\)?[\s_]*$", re.IGNORECASE
-)
+# A version written with a 'v' or 'version' ('SQuAD v2.0', 'LongBench version 2') and a
+# trailing '.0': 'X v2.0', 'X 2.0', 'X v2' and 'X2.0' are one name.
+_VERSION = re.compile(r"(?<![^\W\d_])(?:v|version\s*)(?=\d)|(?<=\d)\.0\b", re.IGNORECASE)
+# A bare level at the end of a name: 'Penn Treebank (Character)'.
+_BARE_LEVEL = re.compile(r"[\s,_-]*\(?(?:character|char)\)?[\s_]*$", re.IGNORECASE)
+
+
+def _registry_name(text: str) -> tuple[str, bool]:
+    """``canonical_benchmark`` of a name, or of its version written another way ('X v2.0' for
+    the registry's 'X 2.0')."""
+    canonical, known = canonical_benchmark(text)
+    if known:
+        return canonical, known
+    bare = " ".join(_VERSION.sub(" ", text).split())
+    for form in dict.fromkeys((bare, re.sub(r"(\d)$", r"\1.0", bare), re.sub(r"(\d)\.0$", r"\1", bare))):
+        found, known = canonical_benchmark(form)
+        if known:
+            return found, known
+    return _one_entry_twice(text) or (canonical, False)
+
+
+def _one_entry_twice(text: str) -> tuple[str, bool] | None:
+    """A name that is two names of one registry entry side by side ('ImageNet ILSVRC2012',
+    'ImageNet-1k (ILSVRC-2012)'): that entry; nothing else may be written beside them."""
+    mentions = find_benchmarks(text)
+    if len(mentions) < 2 or len({m.canonical for m in mentions}) != 1:
+        return None
+    rest = text
+    for m in reversed(mentions):
+        rest = rest[: m.span[0]] + " " + rest[m.span[1] :]
+    return (mentions[0].canonical, True) if not re.sub(r"[\W_]+|\bthe\b|\band\b", "", rest, flags=re.IGNORECASE) else None
+
+
+def _ends_the_name(text: str, rest: str) -> bool:
+    """Whether what a reading took out of a name all follows the words it leaves ('Foo Bench
+    test set'): an unknown name is never cut at its start or in its middle ('Test of Time')."""
+    left = rest.strip(" ,;:-()")
+    return bool(left) and text.startswith(left)
 
 
 @lru_cache(maxsize=4096)
 def normalize_benchmark(name: str | None) -> BenchmarkInfo:
-    """The canonical benchmark of a name and the setting written into it: a split ('PTB test
-    set') or a section ('Penn Treebank § 23') goes to the setting, 'word level' is the default
-    and dropped, 'character level' a subset of its own. Only the registry's exact aliases merge;
-    an unknown name keeps its own, with the registry entry it most resembles as a proposal."""
+    """The canonical benchmark of a name and the conditions written into it: a split ('PTB test
+    set'), a section ('Penn Treebank § 23'), a language pair or the one language ('English-German
+    WMT14', 'X (German)'; English is the default), the level ('character level'; word level is
+    the default) or a shot count go to the setting. The rest is matched against the registry's
+    names and aliases, its version written either way ('X v2.0' = 'X 2.0'); a registry name
+    keeps its conditions wherever they are written, an unknown name only those after its words.
+    Only the registry's exact aliases merge; an unknown name keeps its own, with the registry
+    entry it most resembles as a proposal."""
     if not name or not name.strip():
         return BenchmarkInfo(None, False)
-    if exact_benchmark(name):  # 'Story Cloze Test' is a name, not StoryCloze's test split
-        return BenchmarkInfo(canonical_benchmark(name)[0], True)
     text = " ".join(name.replace("_", " ").split())
-    split = section = languages = None
-    if pairs := language_pairs(text):  # before or after the name: 'English-German WMT14'
-        languages = pairs[0].pair
-        text = " ".join((text[: pairs[0].start] + " " + text[pairs[0].end :]).split())
-    while True:
-        if m := _SECTION.search(text):
-            section, text = f"section {''.join(m.group('n').split())}", text[: m.start()]
-        elif m := _BENCHMARK_SPLIT.search(text):
-            word = m.group("split").lower()
-            split, text = _METRIC_SPLITS.get(word, word), text[: m.start()]
-        elif m := _LEVEL.search(text):
-            level = (m.group("level") or m.group("bare")).lower()
-            section, text = (None if level == "word" else "character level"), text[: m.start()]
-        else:
-            break
-    text = text.strip(" ,;:-(")
-    if not text:  # nothing but a split ('test'): a name of its own
-        text, split, section, languages = name.strip(), None, None, None
-    canonical, known = canonical_benchmark(text)
-    proposed = None if known else propose_benchmark(canonical)
-    return BenchmarkInfo(canonical, known, split, section, proposed=proposed, languages=languages)
+    read = read_conditions(text)
+    values = read.values
+    if m := _BARE_LEVEL.search(read.rest) if "level" not in dict(values) else None:
+        read = Read(_merged(values, (("level", "character level"),)), read.rest[: m.start()])
+        values = read.values
+    rest = _without(read).strip(" ,;:-(") if values else text
+    canonical, known = _registry_name(rest) if values and rest else (None, False)
+    # A registry name is whole ('Story Cloze Test' is a name, not StoryCloze's test split), unless
+    # it writes a condition that is not the default and names a registry benchmark without it
+    # ('LibriSpeech test-other', an alias, is LibriSpeech's test split of the subset other).
+    if exact_benchmark(name) and not (known and any(v != by_name()[c].default for c, v in values)):
+        return BenchmarkInfo(canonical_benchmark(name)[0], True)
+    if values and rest and (known or _ends_the_name(text, read.rest)):
+        return BenchmarkInfo(canonical, known, _ordered(values), None if known else propose_benchmark(canonical))
+    canonical, known = _registry_name(text)
+    return BenchmarkInfo(canonical, known, proposed=None if known else propose_benchmark(canonical))
+
+
+def _ordered(values: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    found = dict(values)
+    return tuple((c.name, found[c.name]) for c in conditions() if c.name in found)
 
 
 def comparable(value: float, unit: str | None, scale: str) -> tuple[float, str] | None:
@@ -468,8 +504,9 @@ class NormalizedClaim:
     @property
     def comparability_key(self) -> tuple:
         """Numbers with different keys are never ranked against each other (the leaderboard's
-        blocks)."""
-        return (self.benchmark_key, self.metric_key, self.comparable_unit, self.setting.key, self.size_b)
+        blocks): benchmark, metric, comparable unit and the evaluation conditions. A model's
+        size and the rest of a setting are the entry's, shown on its row."""
+        return (self.benchmark_key, self.metric_key, self.comparable_unit, self.setting.key)
 
     @property
     def metric_key(self) -> str | None:
@@ -478,7 +515,7 @@ class NormalizedClaim:
     @property
     def identity_key(self) -> tuple:
         """Two rows with the same identity and different values are a conflict (the model
-        names the size)."""
+        names the size; the setting's own words the configuration)."""
         return (self.method_key, self.model_key, self.benchmark_key, self.metric_key, self.comparable_unit, self.setting.identity)
 
 
@@ -493,8 +530,15 @@ def model_size(name: str | None, models: list[Model]) -> float | None:
     return parse_size_b(name)
 
 
-#: Names reviewers merged: {'benchmark' | 'metric': {folded name: the name it is another name of}}.
+#: What reviewers said about the board's words: {'benchmark' | 'metric': {folded name: the name
+#: it is another name of}, 'condition': {phrase key: a setting phrase that is a condition},
+#: 'block': {a block as a claim had it: the conditions of the block it is one with}}.
 Aliases = Mapping[str, Mapping[str, str]]
+
+
+def condition_phrases(aliases: Aliases | None) -> frozenset[str]:
+    """The setting phrases reviewers said are conditions."""
+    return frozenset((aliases or {}).get("condition", {}).values())
 
 
 def aliased(name: str | None, kind: str, aliases: Aliases | None) -> str | None:
@@ -517,19 +561,51 @@ def _translated(benchmark: BenchmarkInfo, evidence: str) -> str | None:
     return only_pair(evidence) if entry is not None and entry.task == "machine translation" else None
 
 
+def _without_benchmark(metric: MetricInfo, benchmark: BenchmarkInfo) -> MetricInfo:
+    """An unknown metric name that writes the claim's own benchmark ('ImageNet-1k accuracy' on
+    ImageNet) is the measure without it, when the registry knows that one."""
+    if metric.known or not metric.written or not benchmark.known:
+        return metric
+    for mention in find_benchmarks(metric.written):
+        if mention.canonical == benchmark.name:
+            rest = (metric.written[: mention.span[0]] + " " + metric.written[mention.span[1] :]).strip(" ,;:-")
+            found = normalize_metric(" ".join(rest.split()))
+            if found.known:
+                return replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
+    return metric
+
+
+def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[str, str]) -> Setting:
+    """A setting on a benchmark with its usual conditions where it states none (marked
+    ``assumed``), and the values that are another's on it written as that one."""
+    named = tuple((c, same.get(v, v)) for c, v in setting.conditions)
+    assumed = tuple(c for c, _ in usual if setting.get(c) is None)
+    filled = with_written(replace(setting, conditions=named) if named != setting.conditions else setting, usual)
+    return replace(filled, assumed=assumed) if assumed else filled
+
+
 def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> NormalizedClaim:
     """A grounded claim, normalized. ``models`` are its paper's models (for sizes); ``aliases``
-    the names reviewers merged, applied before the registry."""
+    what reviewers said about names and conditions, applied before the registry."""
     benchmark = normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases))
-    metric = normalize_metric(aliased(claim.metric, "metric", aliases))
+    metric = _without_benchmark(normalize_metric(aliased(claim.metric, "metric", aliases)), benchmark)
     if metric.known and (measure := scored_measure(benchmark.name if benchmark.known else None, metric.name, claim.evidence)):
-        metric = replace(normalize_metric(measure), split=metric.split)  # 'bpc / perplexity ... on text8'
+        meant = normalize_metric(measure)  # 'bpc / perplexity ... on text8'
+        metric = replace(meant, conditions=_merged(metric.conditions, meant.conditions), written=metric.written)
+    if (cut := rank_cut(metric.written, claim.evidence, claim.value)) is not None:  # 'top-1' alone: error or accuracy?
+        found = normalize_metric(cut) if cut else MetricInfo(metric.written, None, False, "none")
+        metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
+    entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
+    if entry is not None and (meant := dict(entry.measures).get(metric.name)):  # ImageNet's accuracy is top-1
+        found = normalize_metric(meant)
+        metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     unit = normalize_unit(claim.unit)
     converted = comparable(claim.value, None if _names_the_metric(unit, metric) else unit, metric.scale)
-    setting = with_written(
-        parse_setting(claim.setting), benchmark.split or metric.split, benchmark.section,
-        benchmark.languages or _translated(benchmark, claim.evidence),
-    )
+    setting = with_written(parse_setting(claim.setting, condition_phrases(aliases)), benchmark.conditions, metric.conditions)
+    if setting.get("languages") is None and (pair := _translated(benchmark, claim.evidence)):
+        setting = with_written(setting, (("languages", pair),))
+    if entry is not None and (entry.usual or entry.condition_aliases):  # ImageNet is scored on validation
+        setting = _as_usual(setting, entry.usual, dict(entry.condition_aliases))
     return NormalizedClaim(
         claim=claim,
         benchmark=benchmark.name,

@@ -54,6 +54,14 @@ class BenchmarkEntry:
     # The measures the benchmark's results are reported in, when the registry knows them (text8:
     # bits per character): they decide a metric the paper writes as an alternation ('bpc / perplexity').
     scored_in: tuple[str, ...] = ()
+    # The conditions a result on it is measured under when it states none, where they are not the
+    # list's defaults (ImageNet: the validation split; LibriSpeech: its clean subset), and the
+    # values of a condition that are another's on it (LibriSpeech's noisy subset is 'other').
+    usual: tuple[tuple[str, str], ...] = ()
+    condition_aliases: tuple[tuple[str, str], ...] = ()
+    # Measures that are another measure on this benchmark: {canonical metric: the one it is}
+    # (ImageNet's 'accuracy' is its top-1 accuracy; GSM8K's pass@1 is its accuracy).
+    measures: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,8 @@ class MetricEntry:
     scale: str
     patterns: tuple[re.Pattern[str], ...] = ()
     template: str | None = None
+    # Conditions the measure itself implies (bits per character is counted at character level).
+    conditions: tuple[tuple[str, str], ...] = ()
 
 
 class BenchmarkMention(NamedTuple):
@@ -130,6 +140,9 @@ def load_registry() -> Registry:
             area=b.get("area", ""),
             case_sensitive=bool(b.get("case_sensitive", False)),
             scored_in=tuple(b.get("scored_in", ())),
+            usual=tuple(b.get("usual", {}).items()),
+            condition_aliases=tuple(b.get("condition_aliases", {}).items()),
+            measures=tuple(b.get("measures", {}).items()),
         )
         for b in _read("benchmarks.json")["benchmarks"]
     )
@@ -142,6 +155,7 @@ def load_registry() -> Registry:
             scale=m.get("scale", "none"),
             patterns=tuple(re.compile(p, re.IGNORECASE) for p in m.get("patterns", ())),
             template=m.get("template"),
+            conditions=tuple(m.get("conditions", {}).items()),
         )
         for m in _read("metrics.json")["metrics"]
     )
@@ -187,6 +201,7 @@ def exact_benchmark(name: str) -> BenchmarkEntry | None:
     return load_registry().benchmark_keys.get(_key(name))
 
 
+@lru_cache(maxsize=65536)  # the leaderboard asks it several times per claim, of few distinct names
 def benchmark_entry(name: str) -> BenchmarkEntry | None:
     """The registry entry a benchmark name refers to, ignoring case, punctuation and words such
     as 'the ... benchmark' or '... test set' around it."""

@@ -15,6 +15,7 @@ from extractor.cli.common import line
 from extractor.text.safe import printable
 
 if TYPE_CHECKING:
+    from extractor.eval.boards import BoardFigures
     from extractor.eval.reconstruction import Leaderboards
     from extractor.eval.score import Accuracy, Attribution, Counts, Report
 
@@ -29,6 +30,8 @@ Examples:
 
   extractor run scirex_train_abstracts.jsonl --out runs/scirex        # the SciREX file is also the input
   extractor eval runs/scirex --gold scirex_train_abstracts.jsonl --gold-format scirex
+
+  extractor eval runs/cross --boards cross-boards.jsonl               # which rows share a leaderboard
 """
 
 
@@ -92,6 +95,21 @@ def reconstruction_lines(figures: Leaderboards) -> list[str]:
         f"{figures.pairs_ranked} both ranked; {figures.pairs} pairs in the gold)",
         f"blocks per gold leaderboard: {_figure(blocks['mean'])} (over {figures.boards} leaderboards "
         "with ranked entries of two or more papers)",
+        f"wrong merges: {len(figures.wrong)} (two papers' entries on two gold leaderboards, "
+        "after the registry's normalization of their names, in one block)",
+    ]
+
+
+def board_lines(figures: BoardFigures) -> list[str]:
+    """Cross-paper pairs and wrong merges against board labels, as printed."""
+    d = figures.to_dict()
+    return [
+        f"board-label pairs in one block: {_figure(d['pairs']['one_block_share'])} ({figures.together} of {figures.pairs} "
+        f"pairs of two papers' rows with one board label); of the {figures.pairs_ranked} both ranked: "
+        f"{_figure(d['pairs']['one_block_share_of_ranked'])}",
+        f"wrong merges: {len(figures.wrong)} (two papers' rows in one block whose board labels differ); "
+        f"{len(figures.unboarded)} more pairs in one block with a row the labels put on no board",
+        f"labelled rows: {figures.rows} ({figures.found} in the run, {figures.ranked} ranked)",
     ]
 
 
@@ -132,10 +150,11 @@ def _print_errors(console: Console, report: Report) -> None:
 
 def eval_command(
     run_dir: Annotated[Path, typer.Argument(help="Run directory (or its papers.jsonl) from any backend.")],
-    gold: Annotated[Path, typer.Option("--gold", help="Gold JSON Lines file.")],
+    gold: Annotated[Path | None, typer.Option("--gold", help="Gold JSON Lines file.")] = None,
     gold_format: Annotated[str, typer.Option(help="annotation (ANNOTATION.md gold) or scirex (methods and datasets of scirex_train_abstracts.jsonl); default: annotation.", show_default=False)] = "annotation",
+    boards: Annotated[Path | None, typer.Option("--boards", help="Board labels (JSON Lines: paper_id, claim_id, value, board): which of the run's rows belong on one leaderboard.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print scores as JSON.")] = False,
-    errors: Annotated[bool, typer.Option("--errors", help="List, per paper, what was missed, what was extra and each wrong attribute (gold vs extracted).")] = False,
+    errors: Annotated[bool, typer.Option("--errors", help="List, per paper, what was missed, what was extra and each wrong attribute (gold vs extracted); with --boards, the pairs split and the wrong merges.")] = False,
 ) -> None:
     """Score a run against gold with the rules of docs/ANNOTATION.md ("How a run is scored").
 
@@ -143,31 +162,55 @@ def eval_command(
     Then precision, recall and F1 of claims (values), methods, benchmarks and model sizes,
     micro-averaged over papers, and the accuracy of each attribute over value-matched claims.
     The leaderboard figures (contract v3): leaderboard-ready recall and named-benchmark
-    accuracy; with --gold-format scirex, leaderboard reconstruction against SciREX's results
-    and the cross-paper pairs ranked in one block. Version-1 gold (claims without attribution)
-    is scored on values only; version-3 subjects must agree on proposed.
+    accuracy; with --gold-format scirex, leaderboard reconstruction against SciREX's results,
+    the cross-paper pairs ranked in one block and the wrong merges. With --boards (alone or
+    beside --gold), the pairs of two papers' rows with one board label that share a block, and
+    the wrong merges: rows of two papers in one block whose labels differ. Version-1 gold
+    (claims without attribution) is scored on values only; version-3 subjects must agree on proposed.
     """
     from pydantic import ValidationError
 
+    from extractor.eval.boards import evaluate_boards
     from extractor.eval.reconstruction import evaluate_leaderboards
     from extractor.eval.score import GOLD_FORMATS, evaluate_run
 
+    if gold is None and boards is None:
+        raise typer.BadParameter("give --gold, --boards or both", param_hint="--gold")
     if gold_format not in GOLD_FORMATS:
         raise typer.BadParameter(f"choose one of {', '.join(GOLD_FORMATS)}", param_hint="--gold-format")
     try:
-        report = evaluate_run(run_dir, gold, gold_format)
-        figures = evaluate_leaderboards(run_dir, gold) if gold_format == "scirex" else None
+        report = evaluate_run(run_dir, gold, gold_format) if gold is not None else None
+        figures = evaluate_leaderboards(run_dir, gold) if gold is not None and gold_format == "scirex" else None
+        labelled, unread = evaluate_boards(run_dir, boards) if boards is not None else (None, [])
     except FileNotFoundError as exc:
         raise typer.BadParameter(f"no such file: {exc.filename}") from exc
     except ValidationError as exc:
         raise typer.BadParameter(f"not a run or gold file of the expected format: {exc}") from exc
+    for problem in unread:
+        make_console(stderr=True).print(line((f"skipped {problem}", "yellow")), soft_wrap=True)
     if as_json:
-        out = report.to_dict(errors)
+        out = report.to_dict(errors) if report is not None else {}
         if figures is not None:
             out["leaderboards"] = figures.to_dict()
+        if labelled is not None:
+            out["boards"] = labelled.to_dict()
         typer.echo(json.dumps(out, indent=2))
         return
     console = make_console(stderr=False)
+    if report is not None:
+        _print_report(console, report, figures, errors)
+    if labelled is not None:
+        for text in board_lines(labelled):
+            console.print(text, soft_wrap=True)
+        if errors:
+            d = labelled.to_dict()
+            for title, pairs in (("split", d["split_pairs"]), ("wrong merge", d["wrong_merged_pairs"])):
+                for pair in pairs:
+                    console.print(line(f"  {title}: {pair}"), soft_wrap=True)
+
+
+def _print_report(console: Console, report: Report, figures: Leaderboards | None, errors: bool) -> None:
+    """The gold's tables and lines, as printed."""
     if errors:
         _print_errors(console, report)
     attribution = report.attribution

@@ -46,5 +46,5 @@ def leaderboard_command(
         f"{counted(board.length('claims'), 'claim')} from {counted(board.length('papers'), 'paper')} -> {exported.path}"
         + (f" (with {counted(exported.charts, 'chart')})" if exported.charts else "")
     ))
-    for note in exported.notes():
+    for note in [n for n in (board.unread_note(),) if n] + exported.notes():
         out_console.print(line(note))

@@ -9,7 +9,10 @@ leaderboard forms blocks with (``comparability_key`` of :mod:`extractor.catalog.
 the catalog's matcher serves both), and its method where the abstract or the title writes one.
 Pairs of entries of two papers on one SciREX leaderboard (same dataset and metric) that are
 both reconstructed should land in one block of the run's board; those that do not are listed
-with the two rows' block keys (:class:`SplitPair`), so what splits them can be read off.
+with the two rows' block keys (:class:`SplitPair`), so what splits them can be read off. Pairs
+of two papers' entries on two different SciREX leaderboards (after the registry's normalization
+of SciREX's own names: 'PTB' and 'Penn Treebank' are one) that land in one block are wrong
+merges, listed the same way: a block must never join what the gold keeps apart.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from extractor.catalog.normalize import normalize_claim
+from extractor.catalog.blocks import block_of_claim
+from extractor.catalog.normalize import key_label, normalize_claim
 from extractor.eval.matching import name_cost
 from extractor.eval.score import GoldClaim, value_matches
 from extractor.leaderboard import build_leaderboard
@@ -47,6 +51,12 @@ class Entry:
     def leaderboard(self) -> tuple[str, str]:
         """SciREX's leaderboard of the entry: same dataset and metric."""
         return self.material, self.metric
+
+    @property
+    def normalized(self) -> tuple:
+        """The leaderboard with SciREX's names as the registry reads them ('Penn_Treebank__Character_Level_'
+        is Penn Treebank at character level): two entries on two of these are never one block."""
+        return block_of_claim(self.material, self.metric, None)
 
 
 def _spaced(name: str) -> str:
@@ -103,7 +113,7 @@ class Placed:
 
     block: int
     claim: Claim
-    key: tuple  # comparability_key: benchmark key, metric key, unit, setting key, size
+    key: tuple  # comparability_key: benchmark key, metric key, unit, the conditions' values
 
 
 def ranked_blocks(results: Sequence[PaperResult], entries: Iterable[Entry]) -> dict[Entry, Placed]:
@@ -124,13 +134,14 @@ def ranked_blocks(results: Sequence[PaperResult], entries: Iterable[Entry]) -> d
 
 
 def _key_text(key: tuple) -> str:
-    benchmark, metric, unit, setting, size = key
-    return f"({benchmark!r}, {metric!r}, {unit!r}, {setting!r}, {size!r})"
+    benchmark, metric, unit, conditions = key
+    return f"({benchmark!r}, {metric!r}, {unit!r}, {key_label(key) or 'no condition'!r})"
 
 
 @dataclass(frozen=True)
 class SplitPair:
-    """Two papers' entries on one SciREX leaderboard, both ranked, in two blocks of the run."""
+    """Two papers' entries, both ranked: on one SciREX leaderboard in two blocks of the run
+    (a split pair), or on two leaderboards in one block (a wrong merge)."""
 
     first: Entry
     first_row: Placed
@@ -149,18 +160,20 @@ class SplitPair:
         return {
             "description": self.describe(),
             "leaderboard": list(self.first.leaderboard),
+            "second_leaderboard": list(self.second.leaderboard),
             "first": side(self.first, self.first_row),
             "second": side(self.second, self.second_row),
         }
 
     def describe(self) -> str:
-        """One line: the gold leaderboard, then each side's paper, value and block key."""
-        material, metric = self.first.leaderboard
+        """One line: the gold leaderboard (both when they differ), then each side's paper, value
+        and block key."""
+        boards = dict.fromkeys(" / ".join(e.leaderboard) for e in (self.first, self.second))
         sides = [
             f"{e.paper_id} {e.value:g} {_key_text(row.key)}"
             for e, row in ((self.first, self.first_row), (self.second, self.second_row))
         ]
-        return f"{material} / {metric}: " + " vs ".join(sides)
+        return " vs ".join(boards) + ": " + " vs ".join(sides)
 
 
 @dataclass(frozen=True)
@@ -175,6 +188,7 @@ class Leaderboards:
     boards: int  # SciREX leaderboards with reconstructed entries of two or more papers
     blocks: int  # the run's blocks those entries fall in, summed over those leaderboards
     split: tuple[SplitPair, ...] = ()  # the pairs both ranked but in two blocks
+    wrong: tuple[SplitPair, ...] = ()  # entries of two papers on two (normalized) leaderboards, in one block
 
     def to_dict(self) -> dict:
         def share(part: int, whole: int) -> float | None:
@@ -189,7 +203,9 @@ class Leaderboards:
                 "one_block_share": share(self.pairs_one_block, self.pairs_ranked),
             },
             "blocks_per_leaderboard": {"mean": share(self.blocks, self.boards), "leaderboards": self.boards},
+            "wrong_merges": len(self.wrong),
             "split_pairs": [pair.to_dict() for pair in self.split],
+            "wrong_merged_pairs": [pair.to_dict() for pair in self.wrong],
         }
 
 
@@ -217,6 +233,11 @@ def score_leaderboards(entries: Sequence[Entry], found: Mapping[Entry, Placed]) 
         if entry in found:
             by_board.setdefault(entry.leaderboard, []).append(entry)
     shared = [board for board in by_board.values() if len({e.paper_id for e in board}) > 1]
+    wrong = [
+        SplitPair(first, found[first], second, found[second])
+        for first, second in combinations([e for e in entries if e in found], 2)
+        if first.paper_id != second.paper_id and found[first].block == found[second].block and first.normalized != second.normalized
+    ]
     return Leaderboards(
         len(entries),
         sum(e in found for e in entries),
@@ -226,6 +247,7 @@ def score_leaderboards(entries: Sequence[Entry], found: Mapping[Entry, Placed]) 
         len(shared),
         sum(len({found[e].block for e in board}) for board in shared),
         tuple(split),
+        tuple(wrong),
     )
 
 

@@ -3,10 +3,13 @@
 :func:`build_leaderboard` is the one entry point (the ``leaderboard`` command, ``extractor run``
 and the review tools all call it): it merges papers, counts each claim once, normalizes names,
 units and settings, ranks absolute scores within blocks of comparable numbers (the
-``comparability_key`` of :mod:`extractor.catalog.normalize`: same benchmark, metric, unit,
-setting and model size) by the metric's direction, sends changes over a baseline to their own
-table with a verdict, and flags conflicts (the same entry, ``identity_key``, reported with
-different values by different papers; never averaged).
+``comparability_key`` of :mod:`extractor.catalog.normalize`: same benchmark, metric, unit and
+evaluation conditions, joined as :mod:`extractor.catalog.blocks` says) by the metric's
+direction, sends changes over a baseline to their own table with a verdict, and flags
+conflicts (the same entry, ``identity_key``, reported with different values by different
+papers; never averaged). A model's size and the rest of a setting (a configuration, a cost)
+are shown on the row, never a block of their own; a block says which conditions it holds,
+and when its rows' configurations, or their setting words no condition reads, differ.
 
 A score is ranked only when its metric, benchmark and subject (method or model) are all known
 and it is one comparable, measured number (not a range, not a bound such as 'less than 10%');
@@ -24,12 +27,14 @@ from itertools import islice
 
 import pandas as pd
 
+from extractor.catalog.blocks import Joined, join_keys, reviewer_merges
 from extractor.leaderboard.spool import SortedSpool, Spool
 from extractor.catalog.normalize import (
     Aliases,
     NormalizedClaim,
     arxiv_id,
     entity_key,
+    key_label,
     normalize_claim,
 )
 from extractor.text.name_keys import name_in_text
@@ -39,6 +44,7 @@ from extractor.review import Stamp, reviewed_papers
 from extractor.runs.run import Run
 from extractor.runs.names import ALIAS_FIELDS, model_aliases, name_aliases
 from extractor.schema import Claim, Model, PaperResult
+from extractor.text.counting import counted
 from extractor.text.labels import paper_label
 
 NO_METRIC = "metric not stated"
@@ -103,11 +109,11 @@ class Leaderboard:
     scores: pd.DataFrame  # complete absolute scores in blocks, ranked; ordered by block then rank
     _tables: dict[str, _Table] = field(repr=False)
     _finish: Callable[[str, list[tuple]], pd.DataFrame] = field(repr=False)  # a table's rows -> its frame
-    blocks: pd.DataFrame = field(init=False)  # one row per block: id, title, entries, papers
+    blocks: pd.DataFrame = field(init=False)  # one row per block: id, title, entries, papers, note, unread words
 
     def __post_init__(self) -> None:
         if self.scores.empty:
-            self.blocks = pd.DataFrame(columns=["block", "title", "entries", "papers", "ranked"])
+            self.blocks = pd.DataFrame(columns=["block", "title", "entries", "papers", "ranked", "note", "unread"])
             return
         grouped = self.scores.groupby("block", sort=True)
         self.blocks = pd.DataFrame(
@@ -116,8 +122,29 @@ class Leaderboard:
                 "entries": grouped.size(),
                 "papers": grouped["paper"].nunique(),
                 "ranked": grouped["rank"].count() > 0,
+                "note": grouped["block_note"].first(),
+                "unread": grouped["setting_unread"].agg(_unread),
             }
         ).reset_index()
+
+    @property
+    def unread(self) -> pd.DataFrame:
+        """The blocks whose rows differ in setting words no condition reads (block, title, the
+        distinct words, '' for none): where a condition the list lacks would be merged unseen."""
+        return self.blocks.loc[self.blocks["unread"].map(len) > 1, ["block", "title", "unread"]]
+
+    def unread_note(self, shown: int = 3) -> str | None:
+        """The line that tells a user which blocks :attr:`unread` lists, so a condition word the
+        list does not know is found rather than merged unseen; None when there is none."""
+        blocks = self.unread
+        if blocks.empty:
+            return None
+        titles = "; ".join(blocks["title"].head(shown)) + ("; ..." if len(blocks) > shown else "")
+        return (
+            f"{counted(len(blocks), 'block')} hold rows whose settings differ in words no condition reads ({titles}): "
+            "the Block column lists the words; if one names an evaluation condition, write it in the review "
+            "sheet's setting_condition column"
+        )
 
     def chunks(self, table: str, rows: int = CHUNK_ROWS) -> Iterator[pd.DataFrame]:
         """``table`` (one of :data:`TABLES`) as frames of up to ``rows`` rows, in order, read
@@ -198,16 +225,17 @@ _ROW_FIELDS = [
     "paper_id", "claim_id", "kind", "benchmark", "benchmark_as_written", "benchmark_known",
     "metric", "metric_as_written", "better", "method", "model", "size_b", "value_as_written",
     "value", "value_max", "bound", "unit", "comparable", "comparable_unit", "setting", "baseline",
-    "change_direction", "evidence", "arxiv_id", "setting_label", "setting_key", "method_key",
+    "change_direction", "evidence", "arxiv_id", "conditions", "setting_key", "method_key",
     "model_key", "metric_label", "proposed", "comparability", "identity", "unranked",
-    "title", "paper_label", "benchmark_source", "setting_shown",
+    "title", "paper_label", "benchmark_source", "setting_shown", "configuration", "setting_unread", "setting_assumed",
 ]  # fmt: skip
 # Fields whose texts repeat across claims (each claim's parse made its own copy of 'accuracy'):
 # the board keeps one copy of each, not one per claim. Ids, evidence and per-paper texts are not.
 _REPEATED = frozenset({
     "kind", "benchmark", "benchmark_as_written", "metric", "metric_as_written", "better", "method", "model",
-    "bound", "unit", "comparable_unit", "setting", "baseline", "change_direction", "setting_label",
+    "bound", "unit", "comparable_unit", "setting", "baseline", "change_direction", "conditions",
     "setting_key", "method_key", "model_key", "metric_label", "unranked", "benchmark_source", "setting_shown",
+    "configuration", "setting_unread", "setting_assumed",
 })  # fmt: skip
 _REPEATS = [name in _REPEATED for name in _ROW_FIELDS]
 
@@ -246,6 +274,7 @@ class _Gathered:
 
     tables: dict[str, _Table]
     scores: list[tuple] = field(default_factory=list)  # the rows of ranked scores, before ranking
+    keys: dict[tuple, int] = field(default_factory=dict)  # normalize's comparability keys, numbered
     papers: dict[str, _PaperSeen] = field(default_factory=dict)
     replaced: dict[str, tuple] = field(default_factory=dict)  # a later ok record, shown in a failed one's place
     spellings: dict[str, Counter[tuple[str, str]]] = field(default_factory=lambda: {"method": Counter(), "model": Counter()})
@@ -274,7 +303,7 @@ def _gather(results: Iterable[PaperResult], marks: Marks, aliases: Aliases | Non
     tables, papers = gathered.tables, gathered.papers
     shared: dict[object, object] = {}
     # normalize's keys, numbered: pandas groups small integers far faster than tuples
-    comparability: dict[tuple, int] = {}
+    comparability = gathered.keys
     identity: dict[tuple, int] = {}
     for result in results:
         paper = papers.get(result.id)
@@ -315,6 +344,7 @@ def _gather(results: Iterable[PaperResult], marks: Marks, aliases: Aliases | Non
                 comparability.setdefault(n.comparability_key, len(comparability)),
                 identity.setdefault(n.identity_key, len(identity)), _unranked_reason(n),
                 result.title, label, _benchmark_source(claim), n.setting.shown or None,
+                n.setting.entry or None, n.setting.other, n.setting.assumed,
             ), _REPEATS))  # fmt: skip
             width = max(len(result.id), len(claim.id))
             tables["claims"].add(row, width)
@@ -470,16 +500,70 @@ def _display_names(frame: pd.DataFrame, name: str, key: str, spelling: Mapping[s
     return frame[key].map(spelling).where(frame[key] != "", frame[name])
 
 
+CONFIGURATIONS_DIFFER = "configurations differ"
+
+
 def _block_title(row: pd.Series) -> str:
+    """The block's header: benchmark, metric, the conditions it holds, and whether its rows'
+    configurations differ or all come from one paper."""
     parts = [row["benchmark"], row["metric_label"] + (f" ({row['comparable_unit']})" if row["comparable_unit"] else "")]
-    if row["setting_label"]:
-        parts.append(row["setting_label"])
-    if pd.notna(row["size_b"]):
-        size = row["size_b"]
-        parts.append(f"{size:g}B models" if size >= 1 else f"{size * 1000:g}M models")
+    if row["block_conditions"]:
+        parts.append(row["block_conditions"])
+    if row["block_configurations"] > 1:
+        parts.append(CONFIGURATIONS_DIFFER)
     if row["block_papers"] == ONE_PAPER and row["block_entries"] > 1:
         parts.append(f"all from {ONE_PAPER}")
     return " \u00b7 ".join(parts)
+
+
+_MAX_WORDS = 6  # the unread settings a block's note lists
+
+
+def _distinct(texts: pd.Series) -> list[str]:
+    """The distinct texts of a block's rows, case aside, each as first written ('' is none)."""
+    return sorted({t.casefold(): t for t in reversed(texts.fillna("").tolist())}.values(), key=str.casefold)
+
+
+def _unread(words: pd.Series) -> list[str]:
+    """The distinct setting words no condition reads, as a block's rows have them ('' is none)."""
+    return _distinct(words)
+
+
+def _block_note(rows: pd.DataFrame) -> str | None:
+    """What a block's rows do not share, in words: conditions some rows did not state and took as
+    the benchmark's usual ones, rows a reviewer merged in, configurations that differ, and setting
+    words no condition reads that differ (a condition the list lacks would show here first)."""
+    notes = []
+    total = len(rows)
+    for condition in sorted({c for taken in rows["setting_assumed"] for c in taken} if total > 1 else ()):
+        count = sum(condition in taken for taken in rows["setting_assumed"])
+        notes.append(f"{condition} not stated by {count} of {total} rows: the benchmark's usual one")
+    if merged := sum(bool(m) for m in rows["_merged"]):
+        notes.append(f"{merged} of {total} rows merged in by a reviewer")
+    unread = _unread(rows["setting_unread"])
+    if len(unread) > 1:
+        shown = ", ".join(f"'{w}'" if w else "none" for w in unread[:_MAX_WORDS]) + (", ..." if len(unread) > _MAX_WORDS else "")
+        notes.append(f"setting words no condition reads differ: {shown}")
+    elif len(_distinct(rows["configuration"])) > 1:
+        notes.append(CONFIGURATIONS_DIFFER)
+    return "; ".join(notes) or None
+
+
+def _join_blocks(scores: pd.DataFrame, keys: Mapping[tuple, int], aliases: Aliases | None) -> pd.DataFrame:
+    """The scores with their keys joined into blocks (:func:`~extractor.catalog.blocks.join_keys`):
+    ``comparability`` numbers the block, ``block_conditions`` says its conditions."""
+    if scores.empty:
+        return scores.assign(block_conditions="", _merged=None)
+    by_number = {number: key for key, number in keys.items()}
+    joined: dict[tuple, Joined] = join_keys((by_number[n] for n in scores["comparability"].unique()), reviewer_merges(aliases))
+    numbers = dict(keys)
+    to = {n: numbers.setdefault(joined[by_number[n]].key, len(numbers)) for n in scores["comparability"].unique()}
+    place = {n: joined[by_number[n]] for n in to}
+    return scores.assign(
+        comparability=scores["comparability"].map(to),
+        block_conditions=scores["comparability"].map({n: key_label(p.key) for n, p in place.items()}),
+        _merged=scores["comparability"].map({n: p.merged for n, p in place.items()}),
+    )
 
 
 def _rank_scores(scores: pd.DataFrame) -> pd.DataFrame:
@@ -489,24 +573,27 @@ def _rank_scores(scores: pd.DataFrame) -> pd.DataFrame:
     if scores.empty:
         return scores.assign(
             block=pd.Series(dtype=int), rank=pd.Series(dtype=float), best=False, block_title="",
-            block_papers="", method_label=None,
-        )
-    scores["setting_label"] = scores["setting_label"].fillna("")
+            block_papers="", block_note=None, block_about="", method_label=None,
+        ).drop(columns=["_merged"])
     scores["_order"] = scores["benchmark"].str.casefold()
     scores["_signed"] = scores["comparable"].where(scores["better"] == "lower", -scores["comparable"])
-    scores = scores.sort_values(["_order", "metric_label", "setting_label", "size_b", "_signed"], na_position="first")
+    scores = scores.sort_values(["_order", "metric_label", "block_conditions", "_signed"], na_position="first")
     scores["block"] = scores.groupby("comparability", sort=False).ngroup() + 1
     ranked = scores["better"].notna()
     scores["rank"] = scores.loc[ranked].groupby("block")["_signed"].rank(method="min")
     scores["best"] = scores["rank"] == 1
-    by_block = scores.groupby("block")["paper"]
-    papers = by_block.nunique()
+    by_block = scores.groupby("block")
+    papers = by_block["paper"].nunique()
     scores["block_papers"] = scores["block"].map(papers.map(lambda n: ONE_PAPER if n == 1 else f"{n} papers"))
     scores["block_entries"] = scores["block"].map(by_block.size())
+    scores["block_configurations"] = scores["block"].map(by_block["configuration"].agg(lambda c: len(_distinct(c))))
+    scores["block_note"] = scores["block"].map({block: _block_note(rows) for block, rows in by_block})
+    scores["block_about"] = scores["block_papers"] + ("; " + scores["block_note"]).fillna("")
     firsts = scores.drop_duplicates("block").set_index("block")
     scores["block_title"] = scores["block"].map(firsts.apply(_block_title, axis=1))
     scores["method_label"] = _method_labels(scores)
-    scores = scores.sort_values(["block", "_signed"], kind="stable").drop(columns=["_order", "_signed", "block_entries"])
+    scores = scores.sort_values(["block", "_signed"], kind="stable")
+    scores = scores.drop(columns=["_order", "_signed", "block_entries", "block_configurations", "_merged"])
     return scores.reset_index(drop=True)
 
 
@@ -570,7 +657,7 @@ def build_leaderboard(
     )
     scores = derived.claims(gathered.scores)
     gathered.scores.clear()  # the frame holds their cells now
-    scores = _rank_scores(_one_copy(scores))
+    scores = _rank_scores(_one_copy(_join_blocks(scores, gathered.keys, aliases)))
     scores["conflict"] = _conflicts(scores)
     if not scores.empty:
         derived.conflict_of = dict(zip(scores["claim_id"], scores["conflict"]))

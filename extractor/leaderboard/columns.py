@@ -28,6 +28,8 @@ CLAIM_COLUMNS: list[tuple[str, str]] = [
     ("comparable", "Comparable value"),
     ("comparable_unit", "Comparable unit"),
     ("setting", "Setting"),
+    ("conditions", "Conditions"),
+    ("configuration", "Configuration"),
     ("baseline", "Baseline"),
     ("change_direction", "Change direction"),
     ("evidence", "Evidence"),
@@ -46,12 +48,13 @@ SHEET_CLAIM_COLUMNS: list[tuple[str, str]] = [
 BOARD_COLUMNS: list[tuple[str, str]] = [
     ("benchmark", "Benchmark"),
     ("metric_label", "Metric"),
-    ("setting_shown", "Setting"),  # the block's conditions and the row's cost ('34ms')
-    ("size_b", "Size (B)"),
-    ("block_papers", "Block from"),
+    ("block_conditions", "Conditions"),  # the block's evaluation conditions ('5-shot, dev')
+    ("block_about", "Block"),  # its papers, and what its rows do not share ('2 papers; configurations differ')
     ("rank", "Rank"),
     ("method_label", "Method"),
     ("model_name", "Model"),
+    ("size_b", "Size (B)"),
+    ("configuration", "Configuration"),  # the row's own setting words and cost ('single model, 34ms')
     ("comparable", "Value"),
     ("comparable_unit", "Unit"),
     ("value_as_written", "As written"),
@@ -124,4 +127,8 @@ WIDTHS = {
     "Scores": 8, "Changes": 8, "Rejected": 9, "Unknown benchmark": 10, "Better": 8, "Value max": 8,
     "Comparable value": 11, "Comparable unit": 11, "Change direction": 10, "Block from": 10,
     "Unranked because": 34, "Proposed method": 9, "Bound": 7, "Benchmark source": 10,
+    "Conditions": 12, "Block": 22, "Configuration": 16,
 }
+#: The Leaderboard sheet's own widths, narrower than the other sheets' where its columns are
+#: more, so it still prints one legible page across.
+BOARD_WIDTHS = {**WIDTHS, "Evidence": 34, "Title": 18, "Conflict": 20, "Method": 20, "Model": 20, "Reviewed": 18}

@@ -21,6 +21,7 @@ from extractor.leaderboard.build import CHUNK_ROWS, Leaderboard
 from extractor.leaderboard.charts import add_charts, chart_blocks
 from extractor.leaderboard.columns import (
     BOARD_COLUMNS,
+    BOARD_WIDTHS,
     CHANGE_COLUMNS,
     CLAIM_COLUMNS,
     PAPER_COLUMNS,
@@ -72,7 +73,7 @@ _IDS = ("Paper", "Claim id")  # never wrapped nor cut: the column fits the longe
 _WRAPPED = (
     "Evidence", "Conflict", "Title", "Why rejected", "Error", "Setting", "Baseline", "Method", "Model",
     "Benchmark", "Benchmark as written", "Metric", "Metric as written", "Reviewed", "Source",
-    "Unranked because",
+    "Unranked because", "Conditions", "Block", "Configuration",
 )
 _LINE = 13  # points per line of wrapped text
 WRAP_ROWS = 5000  # sheets up to this many rows wrap long text
@@ -142,12 +143,13 @@ class _SheetWriter:
         note: str | None = None,
         plain: bool = False,
         id_width: int = 0,
+        column_widths: dict[str, int] = WIDTHS,
     ) -> None:
         self.book = book
         self.name = name
         self.ws = ws = book.workbook.add_worksheet(name)
         self.titles = [title for _, title in columns]
-        widths = [max(WIDTHS.get(t, 14), id_width + 2) if t in _IDS else WIDTHS.get(t, 14) for t in self.titles]
+        widths = [max(column_widths.get(t, 14), id_width + 2) if t in _IDS else column_widths.get(t, 14) for t in self.titles]
         for i, width in enumerate(widths):
             ws.set_column(i, i, width)
         self.header_row = header_row = 2 if note else 1  # 1-based, as a spreadsheet shows it
@@ -180,7 +182,7 @@ class _SheetWriter:
             for i, title in enumerate(self.titles):
                 if title in _IDS:
                     self.column_traits[i] = self.column_traits.get(i, frozenset()) | {"id"}
-        self.wrapped = {i: WIDTHS.get(t, 14) for i, t in enumerate(self.titles) if t in _WRAPPED and wrap}
+        self.wrapped = {i: column_widths.get(t, 14) for i, t in enumerate(self.titles) if t in _WRAPPED and wrap}
         if self.wrapped:  # rows grow: every cell starts at the top, next to the wrapped text
             for i in range(len(columns)):
                 self.column_traits[i] = self.column_traits.get(i, frozenset()) | {"top"}
@@ -282,12 +284,14 @@ def _board_sheet(book: _FormatBook, board: Leaderboard) -> _SheetWriter:
         "own proposed method, shown under the paper's short title when it is unnamed) are known; a benchmark "
         "marked 'from context' is not written in the row's own evidence: check it; "
         f"the {board.length('unranked')} others are on the Unranked sheet with what they lack. A block "
-        "holds comparable numbers (same benchmark, metric, unit, setting and model size), ranked by "
-        "the metric's direction (\u2191 higher is better, \u2193 lower). Changes over a baseline are "
+        "holds comparable numbers (same benchmark, metric, unit and evaluation conditions: split, shots, "
+        "language pair, level, subset, resolution, bit-width, context), ranked by the metric's direction "
+        "(\u2191 higher is better, \u2193 lower); a model's size and a row's configuration are shown beside "
+        "it, and the Block column says what a block's rows do not share. Changes over a baseline are "
         "on the Improvements sheet; every claim is on the Claims sheet."
     )
     id_width = int(scores["paper_id"].astype(str).str.len().max()) if len(scores) else 0  # the board shows no claim id
-    sheet = _SheetWriter(book, "Leaderboard", BOARD_COLUMNS, len(scores), note=note, id_width=id_width)
+    sheet = _SheetWriter(book, "Leaderboard", BOARD_COLUMNS, len(scores), note=note, id_width=id_width, column_widths=BOARD_WIDTHS)
     if scores.empty:
         book.text(sheet.ws, sheet.header_row, 0, (
             "No score names its metric, benchmark and subject yet: see the Unranked sheet "

@@ -28,7 +28,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
-from extractor.catalog.normalize import normalize_benchmark
+from extractor.catalog.normalize import normalize_benchmark, parse_setting
 from extractor.errors import ReviewError
 from extractor.grounding import find_evidence
 from extractor.runs.names import NameAnswer
@@ -93,7 +93,8 @@ SHEETS: dict[str, list[Column]] = {
         Column("value_max", 11, edit=True, number=True),
         Column("bound", 8, edit=True, choices=("upper", "lower")),
         *[Column(name, 8 if name == "unit" else 14, edit=True) for name in _CLAIM_TEXT],
-        *[Column(name, 16, edit=True) for name in ALIAS_FIELDS],  # names merged for every paper
+        Column("setting_read", 20, wrap=True),  # how the leaderboard reads the setting: conditions, the rest
+        *[Column(name, 16, edit=True) for name in ALIAS_FIELDS],  # words merged or split for every paper
         Column("benchmark_suggested", 16),  # the registry entry an unknown benchmark resembles
         Column("same_as_by_model", 20, wrap=True),  # what the model merged the names into (names.json)
         Column("kind", 9, edit=True, choices=("score", "change")),
@@ -149,6 +150,12 @@ README_LINES = [
     "  the registry entry an unknown benchmark resembles: copy it into benchmark_same_as if it is right.",
     "same_as_by_model: the registry entry the model merged the benchmark or metric into (an LLM run); to undo",
     "  it, write the name itself in benchmark_same_as or metric_same_as: a reviewer's word always wins.",
+    "setting_read: how the leaderboard reads the setting: the evaluation conditions that split its blocks (split,",
+    "  shots, language pair, level, subset, resolution, bit-width, context) and the rest, shown on the row only.",
+    "setting_condition: words of the setting that name an evaluation condition the reading missed (e.g. 'predicate",
+    "  classification'); every paper whose setting writes them is then split apart on them.",
+    "block_same_as: the conditions of the block this claim's block is one with, as a setting writes them (e.g. 'test'",
+    "  on a dev row, '5-shot' on a row that states no count), or 'none' for the block without conditions.",
     "context shows the abstract around the evidence (in red). The Papers sheet has each full abstract.",
     "To add an item the extractor missed, fill a yellow row marked 'new': paper id, value, evidence and fields.",
     "Deleting a row changes nothing (choose reject instead); sorting and filtering are fine.",
@@ -179,6 +186,14 @@ def _window(abstract: str, span: tuple[int, int] | None) -> CellRichText | str:
     # Rich text is stored as text, never as a formula: no guard is needed, only XLSX's alphabet.
     blocks = [xlsx_text(before), TextBlock(EVIDENCE_FONT, xlsx_text(abstract[start:end])), xlsx_text(after)]
     return CellRichText(*[b for b in blocks if b])
+
+
+def setting_read(setting: str | None, words: Words) -> str | None:
+    """How the leaderboard reads a setting, for a reviewer ('conditions: 5-shot; not read:
+    single model; cost: 34ms'), the phrases reviewers said are conditions included."""
+    read = parse_setting(setting, frozenset(p for p in words.get("condition", {}).values() if p))
+    parts = [(f"conditions: {read.label}", read.label), (f"not read: {read.other}", read.other), (f"cost: {read.cost}", read.cost)]
+    return "; ".join(text for text, value in parts if value) or None
 
 
 def _review_label(state: TargetState, mark_label: str | None) -> str | None:
@@ -212,6 +227,7 @@ def _row(
             alias_values(state.latest),
             benchmark_suggested=normalize_benchmark(state.values.get("benchmark")).proposed,
             same_as_by_model=model_merges(state.values, model_names, words),
+            setting_read=setting_read(state.values.get("setting"), words),
         )
     elif target.kind == "paper":
         cells.update(

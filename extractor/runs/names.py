@@ -4,7 +4,12 @@
   kept too, so the name is not asked again), with the model and prompt that said it;
 - the reviewers' word, kept in the correction store like any correction: a claim's
   ``benchmark_same_as`` / ``metric_same_as`` says its name is another name of X (the name as
-  written in ``old_value``, X in ``new_value``; a cleared cell, or the name itself, takes it back).
+  written in ``old_value``, X in ``new_value``; a cleared cell, or the name itself, takes it back);
+  ``setting_condition`` says words of its setting name an evaluation condition (the phrase in
+  ``new_value``, the one the cell showed before in ``old_value``, taken back);
+  ``block_same_as`` says its block is one with the block of other conditions (the block as the
+  claim had it, its benchmark, metric and setting, in ``old_value``; those conditions in
+  ``new_value``).
 
 :func:`name_aliases` lays the reviewers' latest word over the model's: every leaderboard applies
 the table to every paper of every run on it. Parsing and the tables are pure; reading and
@@ -19,12 +24,14 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from extractor.catalog.conditions import phrase_key
 from extractor.catalog.normalize import Aliases
 from extractor.catalog.registry import fold_key
 from extractor.errors import InputError
 from extractor.atomic import atomic_write_text
 from extractor.runs.corrections import Correction
 from extractor.runs.files import NAMES_FILE
+from extractor.text.hashing import canonical_json
 
 FORMAT = 1
 log = logging.getLogger(__name__)
@@ -111,33 +118,51 @@ def write_names(run_dir: Path, answers: Iterable[NameAnswer]) -> None:
     atomic_write_text(Path(run_dir) / NAMES_FILE, names_text(answers))
 
 
-#: The store's correction fields that merge names (sheet columns of the same name) -> the claim
-#: field whose name they merge.
-ALIAS_FIELDS = {"benchmark_same_as": "benchmark", "metric_same_as": "metric"}
+#: The store's correction fields that speak about the board's words (sheet columns of the same
+#: name) -> the kind of word, the table it goes to: the claim field whose name they merge, a
+#: setting phrase that is a condition, or a block that is one with another.
+ALIAS_FIELDS = {
+    "benchmark_same_as": "benchmark", "metric_same_as": "metric", "setting_condition": "condition", "block_same_as": "block",
+}  # fmt: skip
 
 
-#: {'benchmark' | 'metric': {folded name: the name it is another name of, or None when the
-#: reviewer's latest word is that it is no other's (a cleared cell, or the name itself)}}.
+#: {kind: {key: the word, or None when the reviewer's latest word is that there is none}}: for a
+#: 'benchmark' or 'metric', the folded name -> the name it is another name of (None: a cleared
+#: cell, or the name itself); for a 'condition', the phrase's key -> the phrase; for a 'block',
+#: the block as a claim had it (JSON) -> the conditions of the block it is one with.
 Words = dict[str, dict[str, str | None]]
 
 
+def _said(kind: str, correction: Correction) -> Iterable[tuple[str, str | None]]:
+    """The (key, word) pairs one correction sets in its kind's table."""
+    old, new = correction.old_value, correction.new_value
+    if kind == "condition":
+        if old:
+            yield phrase_key(str(old)), None  # the phrase the cell showed is taken back
+        if new:
+            yield phrase_key(str(new)), str(new)
+    elif kind == "block":
+        if isinstance(old, dict):
+            yield canonical_json(old), str(new) if new else None
+    elif old:
+        key = fold_key(str(old))
+        yield key, str(new) if new and fold_key(str(new)) != key else None
+
+
 def reviewer_words(history: Iterable[Correction]) -> Words:
-    """Every name a correction history speaks about and its latest word, in written order."""
+    """Every word a correction history speaks about and its latest word, in written order."""
     table: Words = {kind: {} for kind in ALIAS_FIELDS.values()}
     for correction in history:
-        kind = ALIAS_FIELDS.get(correction.field)
-        if kind is None or not correction.old_value:
-            continue
-        key = fold_key(str(correction.old_value))
-        same = correction.new_value and fold_key(str(correction.new_value)) != key
-        table[kind][key] = str(correction.new_value) if same else None
+        if (kind := ALIAS_FIELDS.get(correction.field)) is not None:
+            table[kind].update(_said(kind, correction))
     return table
 
 
 def name_aliases(history: Iterable[Correction], model: Aliases | None = None) -> Aliases:
-    """{'benchmark': {folded name: the name it is another name of}, 'metric': {...}} from a
-    correction history (a cleared cell removes the alias), over the names a model mapped
-    (``model``, a run's ``names.json``): a reviewer's word on a name, alias or not, always wins."""
+    """{'benchmark': {folded name: the name it is another name of}, 'metric': {...},
+    'condition': {...}, 'block': {...}} from a correction history (a cleared cell takes a word
+    back), over the names a model mapped (``model``, a run's ``names.json``): a reviewer's word
+    on a name, alias or not, always wins."""
     words = reviewer_words(history)
     return {
         kind: {
