@@ -13,7 +13,7 @@
    tables as their properties assemble them whole (the writers never do: they stream the tables'
    chunks from disk), what they would add if they were held.
 
-``benchmarks/issue24.py`` runs this at each size and sets the floors against issue 24's targets.
+``benchmarks/waits.py`` runs this at each size and sets the floors beside its targets.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Issue 24's figures in one run, each as a ratio to its yardstick, by the scripts that measure them.
+"""Where a user waits, in one run: each figure as a ratio to its yardstick, by the scripts that measure them.
 
-    python benchmarks/issue24.py [--repeat 5] [--papers 2000 20000] [--parts demo board client startup]
+    python benchmarks/waits.py [--repeat 5] [--papers 2000 20000] [--parts demo board client startup]
 
 1. demo: ``extractor run fixtures/abstracts`` against the same with ``--no-leaderboard`` (median
    wall of ``--repeat`` runs each, alternating; target <= 1.8);
@@ -110,7 +110,7 @@ def main() -> None:
     parser.add_argument("--parts", nargs="+", choices=list(PARTS), default=list(PARTS))
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores, {load()}")
-    with tempfile.TemporaryDirectory(prefix="issue24-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="waits-") as tmp:
         for part in args.parts:
             PARTS[part](args, Path(tmp))
     print(load())
