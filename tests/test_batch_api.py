@@ -20,7 +20,7 @@ import pytest
 from openai import AsyncOpenAI
 from typer.testing import CliRunner
 
-from extractor.backends.openai.batch import BATCH_DIR, STATE_FILE, batch_line
+from extractor.backends.openai.batch_files import BATCH_DIR, STATE_FILE, batch_line
 from extractor.cli.app import app
 from extractor.backends.by_name import get_backend
 from extractor.config import RunConfig, make_config

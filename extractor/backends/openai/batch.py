@@ -26,8 +26,8 @@ import asyncio
 import json
 import logging
 import os
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from openai import APIError, APIStatusError
@@ -35,9 +35,16 @@ from openai.types import Batch
 from openai.types.chat import ChatCompletion
 
 from extractor.backends.base import BackendResult, BatchPaper, Store
+from extractor.backends.openai.batch_files import (
+    BATCH_DIR,
+    ENDPOINT,
+    BatchState,
+    Carry,
+    Submission,
+    read_jsonl,
+)
 from extractor.backends.openai.exchange import (
     CUT_OFF,
-    GROUNDING_REASKS,
     MAX_REASKS,
     PARSE_ERRORS,
     Grounding,
@@ -46,22 +53,16 @@ from extractor.backends.openai.exchange import (
     refusal,
     request_body,
 )
-from extractor.backends.openai.pricing import cost_usd
 from extractor.backends.openai.prompts import Prompt
 from extractor.backends.openai.session import open_client
 from extractor.backends.openai.options import OpenAIOptions
 from extractor.backends.openai.tokens import counted_tokens, reported_tokens, usage_warning
 from extractor.errors import BackendError
-from extractor.schema import ExtractionDraft, Usage
+from extractor.schema import ExtractionDraft
 from extractor.text.safe import redact, url_secrets
 
-BATCH_DIR = "batch"
-STATE_FILE = "state.json"
 log = logging.getLogger(__name__)
-ENDPOINT = "/v1/chat/completions"
 COMPLETION_WINDOW = "24h"
-MAX_LINES = 50_000  # the Batch API's limit per file
-MAX_BYTES = 190_000_000  # under its 200 MB limit per file
 TERMINAL = frozenset({"completed", "expired", "cancelled", "failed"})
 RERUN = "rerun to send it again"
 
@@ -83,120 +84,6 @@ class BatchProgress:
 
 
 OnProgress = Callable[[BatchProgress], None]
-
-
-@dataclass
-class Carry:
-    """What one paper's earlier rounds leave to the next: re-asks used and tokens spent."""
-
-    reasks: int = 0
-    grounding_left: int = GROUNDING_REASKS
-    requests: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    def usage(self, model: str | None) -> Usage:
-        return Usage(
-            prompt_tokens=self.prompt_tokens,
-            completion_tokens=self.completion_tokens,
-            requests=self.requests,
-            reasks=self.reasks,
-            cost_usd=cost_usd(model, self.prompt_tokens, self.completion_tokens, batch=True),
-        )
-
-
-@dataclass
-class Submission:
-    """One input file and the batch made of it, as recorded in ``state.json``."""
-
-    name: str  # the input file, in the batch directory
-    round: int
-    keys: list[str]
-    carry: dict[str, Carry] = field(default_factory=dict)  # follow-ups only
-    file_id: str | None = None
-    batch_id: str | None = None
-    status: str = "written"
-    taken: bool = False  # its answers were read, cached and followed up
-
-    def to_json(self) -> dict:
-        data = {k: v for k, v in vars(self).items() if k != "carry"}
-        data["carry"] = {key: vars(c) for key, c in self.carry.items()}
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict) -> Submission:
-        carry = {key: Carry(**c) for key, c in data.pop("carry", {}).items()}
-        return cls(**data, carry=carry)
-
-
-class BatchState:
-    """``RUN_DIR/batch/state.json``: the submissions, written atomically after every step."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        self.path = directory / STATE_FILE
-        data = json.loads(self.path.read_text(encoding="utf-8")) if self.path.exists() else {}
-        self.submissions = [Submission.from_json(s) for s in data.get("submissions", [])]
-
-    def save(self) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        text = json.dumps({"submissions": [s.to_json() for s in self.submissions]}, indent=1)
-        write_atomic(self.path, text.encode("utf-8"))
-
-    def open(self) -> list[Submission]:
-        return [s for s in self.submissions if not s.taken]
-
-    def add(self, round_: int, lines: Iterable[tuple[str, dict]], carry: dict[str, Carry] | None = None) -> list[Submission]:
-        """Write ``(key, body)`` lines as input files (split at the API's limits) and list them
-        as submissions; the caller saves the state."""
-        added = []
-        for part, chunk in enumerate(_chunks(lines), start=1):
-            name = f"input-{len(self.submissions) + 1:03d}-round{round_}-part{part}.jsonl"
-            write_atomic(self.directory / name, b"".join(text for _, text in chunk))
-            keys = [key for key, _ in chunk]
-            carried = {key: carry[key] for key in keys if carry and key in carry}
-            submission = Submission(name=name, round=round_, keys=keys, carry=carried)
-            self.submissions.append(submission)
-            added.append(submission)
-        return added
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temporary name beside ``path``, then move it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    with tmp.open("wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
-
-
-def batch_line(key: str, body: dict) -> bytes:
-    return (json.dumps({"custom_id": key, "method": "POST", "url": ENDPOINT, "body": body}) + "\n").encode("utf-8")
-
-
-def _chunks(lines: Iterable[tuple[str, dict]]) -> Iterator[list[tuple[str, bytes]]]:
-    chunk: list[tuple[str, bytes]] = []
-    size = 0
-    for key, body in lines:
-        text = batch_line(key, body)
-        if chunk and (len(chunk) >= MAX_LINES or size + len(text) > MAX_BYTES):
-            yield chunk
-            chunk, size = [], 0
-        chunk.append((key, text))
-        size += len(text)
-    if chunk:
-        yield chunk
-
-
-def read_jsonl(path: Path) -> Iterator[dict]:
-    if not path.exists():
-        return
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                yield json.loads(line)
 
 
 @dataclass
