@@ -23,7 +23,6 @@ error, fail with a reason that says so; they are not in the cache, so a rerun se
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 from collections.abc import Callable
@@ -32,9 +31,9 @@ from pathlib import Path
 
 from openai import APIError, APIStatusError
 from openai.types import Batch
-from openai.types.chat import ChatCompletion
 
 from extractor.backends.base import BackendResult, BatchPaper, Store
+from extractor.backends.openai.batch_answers import Answered, TokenCounter, best, judge
 from extractor.backends.openai.batch_files import (
     BATCH_DIR,
     ENDPOINT,
@@ -42,23 +41,13 @@ from extractor.backends.openai.batch_files import (
     Carry,
     Submission,
     read_jsonl,
+    read_outputs,
 )
-from extractor.backends.openai.exchange import (
-    CUT_OFF,
-    MAX_REASKS,
-    PARSE_ERRORS,
-    Grounding,
-    parse_answer,
-    reask_body,
-    refusal,
-    request_body,
-)
+from extractor.backends.openai.exchange import reask_body, request_body
 from extractor.backends.openai.prompts import Prompt
 from extractor.backends.openai.session import open_client
 from extractor.backends.openai.options import OpenAIOptions
-from extractor.backends.openai.tokens import counted_tokens, reported_tokens, usage_warning
 from extractor.errors import BackendError
-from extractor.schema import ExtractionDraft
 from extractor.text.safe import redact, url_secrets
 
 log = logging.getLogger(__name__)
@@ -86,16 +75,6 @@ class BatchProgress:
 OnProgress = Callable[[BatchProgress], None]
 
 
-@dataclass
-class Answered:
-    """What a round's output says about one paper, and its bookkeeping after this round."""
-
-    carry: Carry
-    result: BackendResult | None = None
-    error: str | None = None
-    reask: tuple[ChatCompletion, Exception] | None = None
-
-
 class BatchRun:
     """One run directory's batches against one endpoint; see the module docstring."""
 
@@ -111,7 +90,7 @@ class BatchRun:
         self.state = BatchState(directory / BATCH_DIR)
         self.client, self.url = open_client(config, config.max_retries)
         self.secrets = url_secrets(config.base_url, config.api_key)  # what a server may repeat
-        self.usage_counted = False  # said once: the server reports no usable usage
+        self.tokens = TokenCounter(prompt, mode, config, self.url)
 
     async def extract(self, papers: list[BatchPaper], store: Store) -> dict[str, BackendResult | BackendError]:
         """Every paper's draft (stored with ``store`` the moment it is validated) or its failure."""
@@ -233,28 +212,15 @@ class BatchRun:
         """Each wanted paper of the submission: its answer, a re-ask, or why it failed."""
         answered: dict[str, Answered] = {}
         unreadable: list[str] = []  # each line stands alone: a bad one never loses the others
-        for path in outputs.values():
-            if path is None:
-                continue
-            with path.open(encoding="utf-8", errors="replace") as handle:
-                for number, text in enumerate(handle, 1):
-                    if not text.strip():
-                        continue
-                    try:
-                        line = json.loads(text)
-                    except (ValueError, RecursionError):
-                        unreadable.append(f"{path.name}:{number} is not JSON")
-                        continue
-                    key = line.get("custom_id") if isinstance(line, dict) else None
-                    if key in wanted and key in submission.keys:
-                        try:
-                            answered[key] = self._answer(submission, batch.id, line, wanted[key])
-                        except (ValueError, AttributeError, TypeError, KeyError) as exc:  # pydantic, empty choices
-                            problem = f"{path.name}:{number} ({key}) is not a chat completion: {' '.join(str(exc).split())[:200]}"
-                            unreadable.append(problem)
-                            answered[key] = Answered(self._carry(submission, key), error=f"{problem}; {RERUN}")
-                    elif key is None:
-                        unreadable.append(f"{path.name}:{number} has no custom_id")
+        keys = set(submission.keys)
+        source = f"batch {batch.id}"
+        for item in read_outputs([path for path in outputs.values() if path is not None], unreadable):
+            if item.key in wanted and item.key in keys:
+                paper = wanted[item.key]
+                answer = judge(item, self._carry(submission, item.key), paper.abstract, paper.title, self.mode, self.config, source, RERUN, self.tokens)
+                if answer.problem:
+                    unreadable.append(answer.problem)
+                answered[item.key] = best(answered.get(item.key), answer)
         for problem in unreadable:
             log.warning("warning: batch %s: %s", batch.id, problem)
         why = {
@@ -268,53 +234,6 @@ class BatchRun:
             if key in wanted and key not in answered:
                 answered[key] = Answered(self._carry(submission, key), error=f"{why}; {RERUN}")
         return answered
-
-    def _answer(self, submission: Submission, batch_id: str, line: dict, paper: BatchPaper) -> Answered:
-        """One line of an output or error file, read as online: :func:`parse_answer`."""
-        carry = self._carry(submission, line["custom_id"])
-        response_part = line.get("response") or {}
-        if line.get("error") or response_part.get("status_code") != 200:
-            error = line.get("error") or (response_part.get("body") or {}).get("error") or {}
-            status = response_part.get("status_code")
-            reason = error.get("message") or error.get("code") or "no answer"
-            if error.get("code") in ("batch_expired", "batch_cancelled"):
-                return Answered(carry, error=f"{reason} (batch {batch_id}); {RERUN}")
-            carry.requests += 1  # it ran, and failed
-            return Answered(carry, error=f"HTTP {status} in batch {batch_id}: {reason}; {RERUN}")
-        response = ChatCompletion.model_validate(response_part["body"])
-        carry.requests += 1
-        tokens = reported_tokens(response)
-        if tokens is None:  # counted here, from the paper's request and the answer
-            request = request_body(self.mode, self.prompt.messages(paper.abstract, paper.title), self.config)
-            tokens = counted_tokens(response, request, self.config.model)
-            if not self.usage_counted:
-                self.usage_counted = True
-                log.warning(usage_warning(self.url))
-        carry.prompt_tokens += tokens[0]
-        carry.completion_tokens += tokens[1]
-        grounding = Grounding(paper.abstract, paper.title, reasks_left=carry.grounding_left)
-        try:
-            draft = parse_answer(response, self.mode, grounding)
-        except CUT_OFF:
-            return Answered(carry, error=(
-                f"the answer was cut off at the token limit (finish_reason=length, "
-                f"max_tokens={self.config.max_tokens}); rerun with a higher limit"
-            ))
-        except PARSE_ERRORS as exc:
-            said = refusal(response)
-            if said:
-                return Answered(carry, error=f"the model refused: {said}")
-            if carry.reasks >= MAX_REASKS:
-                return Answered(carry, error=(
-                    f"the model's answer is not a valid extraction after {carry.requests} requests "
-                    f"({carry.reasks} re-asks): {' '.join(str(exc).split())[:300]}"
-                ))
-            carry.reasks += 1
-            carry.grounding_left = grounding.reasks_left
-            return Answered(carry, reask=(response, exc))
-        usage = carry.usage(self.config.model)
-        return Answered(carry, result=BackendResult(
-            draft=ExtractionDraft.model_validate(draft.model_dump()), usage=usage, checked=grounding.checked))
 
     async def aclose(self) -> None:
         await self.client.close()

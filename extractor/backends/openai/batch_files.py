@@ -133,3 +133,37 @@ def read_jsonl(path: Path) -> Iterator[dict]:
         for line in handle:
             if line.strip():
                 yield json.loads(line)
+
+
+@dataclass(frozen=True)
+class OutputLine:
+    """One line of a batch output (or error) file that names the request it answers."""
+
+    where: str  # "FILE:LINE", for messages
+    key: str  # its custom_id
+    line: dict
+
+
+def read_outputs(paths: Iterable[Path], problems: list[str]) -> Iterator[OutputLine]:
+    """The lines of batch output files (``{custom_id, response: {status_code, body}, error}``),
+    whoever wrote them, one at a time. A line that names no request (not JSON, not an object,
+    no custom_id, or one that is not a string) is added to ``problems`` by file and line and
+    skipped: each line stands alone, a bad one never loses the others."""
+    for path in paths:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            for number, text in enumerate(handle, 1):
+                if not text.strip():
+                    continue
+                where = f"{path.name}:{number}"
+                try:
+                    line = json.loads(text)
+                except (ValueError, RecursionError):
+                    problems.append(f"{where} is not JSON")
+                    continue
+                key = line.get("custom_id") if isinstance(line, dict) else None
+                if key is None:
+                    problems.append(f"{where} has no custom_id")
+                elif not isinstance(key, str):
+                    problems.append(f"{where} has a custom_id that is not a string ({type(key).__name__})")
+                else:
+                    yield OutputLine(where, key, line)
