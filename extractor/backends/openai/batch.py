@@ -33,17 +33,16 @@ from openai import APIError, APIStatusError
 from openai.types import Batch
 
 from extractor.backends.base import BackendResult, BatchPaper, Store
-from extractor.backends.openai.batch_answers import Answered, TokenCounter, best, judge
+from extractor.backends.openai.batch_answers import Answered, TokenCounter, best, follow_up, judge
 from extractor.backends.openai.batch_files import (
     BATCH_DIR,
     ENDPOINT,
     BatchState,
     Carry,
     Submission,
-    read_jsonl,
     read_outputs,
 )
-from extractor.backends.openai.exchange import reask_body, request_body
+from extractor.backends.openai.exchange import request_body
 from extractor.backends.openai.prompts import Prompt
 from extractor.backends.openai.session import open_client
 from extractor.backends.openai.options import OpenAIOptions
@@ -167,15 +166,7 @@ class BatchRun:
                 results[key] = answer.result
             elif answer.error is not None:
                 results[key] = BackendError(answer.error, answer.carry.usage(self.config.model))
-        reasks = {key: a for key, a in answered.items() if a.reask is not None}
-        if reasks:
-            follow = []
-            for line in read_jsonl(self.state.directory / submission.name):
-                answer = reasks.get(line["custom_id"])
-                if answer is not None:
-                    response, error = answer.reask
-                    follow.append((line["custom_id"], reask_body(line["body"], self.mode, response, error)))
-            self.state.add(submission.round + 1, follow, {key: a.carry for key, a in reasks.items()})
+        follow_up(self.state, submission, {key: a for key, a in answered.items() if a.reask is not None}, self.mode)
         # the follow-up and "taken" are recorded together: a rerun either takes this batch's
         # answers again (the cache makes that harmless) or finds the follow-up, never both
         submission.taken = True

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from openai.types.chat import ChatCompletion
 
 from extractor.backends.base import BackendResult
-from extractor.backends.openai.batch_files import Carry, OutputLine
+from extractor.backends.openai.batch_files import EXPORTED, BatchState, Carry, OutputLine, Submission, read_jsonl
 from extractor.backends.openai.exchange import (
     CUT_OFF,
     MAX_REASKS,
     PARSE_ERRORS,
     Grounding,
     parse_answer,
+    reask_body,
     refusal,
     request_body,
 )
@@ -128,3 +129,18 @@ def _judge(
         return Answered(carry, reask=(response, exc))
     return Answered(carry, result=BackendResult(
         draft=ExtractionDraft.model_validate(draft.model_dump()), usage=carry.usage(config.model), checked=grounding.checked))
+
+
+def follow_up(state: BatchState, submission: Submission, reasks: dict[str, Answered], mode: str) -> list[Submission]:
+    """The next round's files for the papers of ``submission`` whose answer is worth a re-ask:
+    each request of its file sent back with instructor's re-ask messages (written, not saved)."""
+    if not reasks:
+        return []
+    follow = []
+    for key, line in zip(submission.keys, read_jsonl(state.directory / submission.name)):
+        answer = reasks.get(key)
+        if answer is not None and answer.reask is not None:
+            response, error = answer.reask
+            follow.append((key, reask_body(line["body"], mode, response, error)))
+    carry = {key: a.carry for key, a in reasks.items()}
+    return state.add(submission.round + 1, follow, carry, exported=submission.status == EXPORTED)

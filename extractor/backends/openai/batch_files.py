@@ -1,12 +1,14 @@
 """The files of a batch, whoever runs it: the request lines (JSON Lines of ``{custom_id,
-method, url, body}``, split at the Batch API's limits), and ``state.json``, which records each
-input file, the papers in it and what each paper's earlier rounds left to the next."""
+method, url, body}``, split at the Batch API's limits; for an export also ``{custom_id, body}``
+beside them, the lines Together and Mistral take), ``state.json``, which records each input
+file, the papers in it and what each paper's earlier rounds left to the next, and the reader
+of the output files an engine writes back."""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +21,9 @@ STATE_FILE = "state.json"
 ENDPOINT = "/v1/chat/completions"
 MAX_LINES = 50_000  # the Batch API's limit per file
 MAX_BYTES = 190_000_000  # under its 200 MB limit per file
+EXPORTED = "exported"  # a submission's status when another engine runs its file
+TWIN_SUFFIX = "-together-mistral.jsonl"  # the {custom_id, body} copy of an exported file
+ID_CHARS = 56  # of the cache key's digest in an exported custom_id: "r1-" + 56 = 59, under Together's 64
 
 
 @dataclass
@@ -53,6 +58,13 @@ class Submission:
     batch_id: str | None = None
     status: str = "written"
     taken: bool = False  # its answers were read, cached and followed up
+    answered: list[str] = field(default_factory=list)  # exported: keys whose answer was imported
+    failed: dict[str, str] = field(default_factory=dict)  # exported: keys whose line was an error, and why
+
+    def waiting(self) -> list[str]:
+        """Exported: the keys with no answer imported yet."""
+        done = {*self.answered, *self.failed}
+        return [key for key in self.keys if key not in done]
 
     def to_json(self) -> dict:
         data = {k: v for k, v in vars(self).items() if k != "carry"}
@@ -82,16 +94,22 @@ class BatchState:
     def open(self) -> list[Submission]:
         return [s for s in self.submissions if not s.taken]
 
-    def add(self, round_: int, lines: Iterable[tuple[str, dict]], carry: dict[str, Carry] | None = None) -> list[Submission]:
+    def add(
+        self, round_: int, lines: Iterable[tuple[str, dict]], carry: dict[str, Carry] | None = None, exported: bool = False,
+    ) -> list[Submission]:
         """Write ``(key, body)`` lines as input files (split at the API's limits) and list them
-        as submissions; the caller saves the state."""
+        as submissions; the caller saves the state. An exported file's lines carry
+        :func:`export_id` and get a ``{custom_id, body}`` twin (:data:`TWIN_SUFFIX`)."""
         added = []
-        for part, chunk in enumerate(_chunks(lines), start=1):
+        naming = (lambda key: export_id(key, round_)) if exported else None
+        for part, chunk in enumerate(_chunks(lines, naming), start=1):
             name = f"input-{len(self.submissions) + 1:03d}-round{round_}-part{part}.jsonl"
-            write_atomic(self.directory / name, b"".join(text for _, text in chunk))
-            keys = [key for key, _ in chunk]
+            write_atomic(self.directory / name, b"".join(text for _, text, _ in chunk))
+            if exported:
+                write_atomic(self.directory / twin_name(name), b"".join(body_line(custom_id, text) for _, text, custom_id in chunk))
+            keys = [key for key, _, _ in chunk]
             carried = {key: carry[key] for key in keys if carry and key in carry}
-            submission = Submission(name=name, round=round_, keys=keys, carry=carried)
+            submission = Submission(name=name, round=round_, keys=keys, carry=carried, status=EXPORTED if exported else "written")
             self.submissions.append(submission)
             added.append(submission)
         return added
@@ -112,15 +130,35 @@ def batch_line(key: str, body: dict) -> bytes:
     return (json.dumps({"custom_id": key, "method": "POST", "url": ENDPOINT, "body": body}) + "\n").encode("utf-8")
 
 
-def _chunks(lines: Iterable[tuple[str, dict]]) -> Iterator[list[tuple[str, bytes]]]:
-    chunk: list[tuple[str, bytes]] = []
+def export_id(key: str, round_: int) -> str:
+    """An exported request's custom_id: its round and the cache key's digest, at most 64
+    characters (Together's limit), so a line of an earlier round is never taken for a later one."""
+    return f"r{round_}-{key.rpartition(':')[2][:ID_CHARS]}"
+
+
+def twin_name(name: str) -> str:
+    return name.removesuffix(".jsonl") + TWIN_SUFFIX
+
+
+def body_line(custom_id: str, line: bytes) -> bytes:
+    """The ``{custom_id, body}`` line of a request line (Together and Mistral set the endpoint
+    per job, not per line)."""
+    return (json.dumps({"custom_id": custom_id, "body": json.loads(line)["body"]}) + "\n").encode("utf-8")
+
+
+def _chunks(
+    lines: Iterable[tuple[str, dict]], naming: Callable[[str], str] | None = None,
+) -> Iterator[list[tuple[str, bytes, str]]]:
+    """``(key, line, custom_id)`` in files of at most :data:`MAX_LINES` lines and :data:`MAX_BYTES`."""
+    chunk: list[tuple[str, bytes, str]] = []
     size = 0
     for key, body in lines:
-        text = batch_line(key, body)
+        custom_id = naming(key) if naming else key
+        text = batch_line(custom_id, body)
         if chunk and (len(chunk) >= MAX_LINES or size + len(text) > MAX_BYTES):
             yield chunk
             chunk, size = [], 0
-        chunk.append((key, text))
+        chunk.append((key, text, custom_id))
         size += len(text)
     if chunk:
         yield chunk
