@@ -7,7 +7,7 @@ import asyncio
 import logging
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
@@ -219,6 +219,20 @@ def open_client(config: OpenAIOptions, max_retries: int = 0) -> tuple[AsyncOpenA
     return client, shown
 
 
+def untransformed(create: Callable[..., Awaitable[Any]]) -> Callable[[dict], Awaitable[Any]]:
+    """``chat.completions.create(**request)`` without the SDK's walk of the request body
+    against its TypedDicts (every message and the whole schema, 117 calls a request: the
+    largest part of the SDK's own CPU per request after the HTTP send). Our bodies are plain
+    JSON the walk leaves as they are (``tests/test_openai_backend.py`` pins that in every
+    mode), so the body goes whole as ``extra_body``, which the SDK merges over the walked
+    ``model`` and empty ``messages``: the same JSON reaches the server."""
+
+    async def send(request: dict) -> Any:
+        return await create(model=request["model"], messages=(), extra_body=request)
+
+    return send
+
+
 class Session:
     """One endpoint for one run: the client, the current mode and the fallbacks taken."""
 
@@ -229,7 +243,7 @@ class Session:
         self._openai, self.url = open_client(config)
         # The SDK imports openai.resources.chat (about 0.5 s) on the first access: paid here,
         # when the session is made, not while the first request is being sent.
-        self._send = self._openai.chat.completions.create
+        self._send = untransformed(self._openai.chat.completions.create)
         self.secrets = url_secrets(config.base_url, config.api_key)  # what an error may repeat
         self.usage_counted = False  # said once: the server reports no usable usage
 
@@ -252,7 +266,7 @@ class Session:
             nonlocal request
             attempts.requests += 1
             try:  # the deadline of the attempt as a whole, body included
-                response = await asyncio.wait_for(self._send(**request), self.config.timeout)
+                response = await asyncio.wait_for(self._send(request), self.config.timeout)
             except asyncio.TimeoutError:
                 raise DeadlineExceeded() from None
             self._received(attempts, response, request)
@@ -273,7 +287,7 @@ class Session:
         async def attempt() -> T:
             attempts.requests += 1
             try:
-                response = await asyncio.wait_for(self._send(**request), self.config.timeout)
+                response = await asyncio.wait_for(self._send(request), self.config.timeout)
             except asyncio.TimeoutError:
                 raise DeadlineExceeded() from None
             self._received(attempts, response, request)
