@@ -9,8 +9,6 @@ import random
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -30,6 +28,7 @@ from extractor.backends.openai.exchange import (
     refusal,
     request_body,
 )
+from extractor.backends.openai.fleet import DeadlineExceeded, is_transient, retry_after
 from extractor.backends.openai.pricing import cost_usd
 from extractor.backends.openai.options import OpenAIOptions
 from extractor.backends.openai.tokens import counted_tokens, reported_tokens, usage_warning
@@ -49,7 +48,6 @@ T = TypeVar("T")
 FALLBACK_ORDER = ("json_schema", "tools", "json", "md_json")
 BACKOFF_BASE = 0.5  # seconds; the n-th retry waits up to BACKOFF_BASE * 2**n
 BACKOFF_MAX = 30.0
-RETRY_AFTER_MAX = 120.0
 NO_KEY = "no-key"  # local servers need no key, but the SDK wants one
 # A refusal of the mode names the feature and says it is not accepted.
 _MODE_WORDS = re.compile(r"response_format|json_schema|json_object|tool_choice|\btools?\b|function", re.I)
@@ -58,11 +56,6 @@ _REFUSAL_WORDS = re.compile(
     r"doesn't support|unknown|unrecognized|invalid",
     re.I,
 )
-
-
-class DeadlineExceeded(Exception):
-    """An attempt that outlived ``--timeout`` as a whole: the SDK's (httpx's) timeout bounds each
-    read, so a server that drips its body a byte at a time would hold the request for ever."""
 
 
 def mode_refusal(error: BaseException | None) -> str | None:
@@ -82,34 +75,6 @@ def server_message(error: APIStatusError) -> str:
         if message:
             return str(message)
     return error.response.text or error.message
-
-
-def is_transient(error: BaseException) -> bool:
-    """Worth retrying: rate limits, server errors, timeouts and connection failures."""
-    if isinstance(error, APIStatusError):
-        return error.status_code in (408, 409, 429) or error.status_code >= 500
-    return isinstance(error, (APITimeoutError, APIConnectionError, NotJSONError, DeadlineExceeded))
-
-
-def retry_after(error: BaseException) -> float | None:
-    """Seconds the server asked us to wait (``retry-after-ms``, ``retry-after`` in seconds or
-    as an HTTP date), capped at :data:`RETRY_AFTER_MAX`."""
-    if not isinstance(error, APIStatusError):
-        return None
-    headers = error.response.headers
-    seconds: float | None = None
-    try:
-        if headers.get("retry-after-ms"):
-            seconds = float(headers["retry-after-ms"]) / 1000
-        elif headers.get("retry-after"):
-            value = headers["retry-after"]
-            try:
-                seconds = float(value)
-            except ValueError:
-                seconds = (parsedate_to_datetime(value) - datetime.now(timezone.utc)).total_seconds()
-    except (TypeError, ValueError):  # a header we cannot read: fall back to our own backoff
-        return None
-    return None if seconds is None else min(max(seconds, 0.0), RETRY_AFTER_MAX)
 
 
 class Attempts:
