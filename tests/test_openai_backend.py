@@ -316,7 +316,9 @@ def _bodies(mode: str) -> list[dict]:
 
     from extractor.backends.openai.exchange import reask_body
 
-    config = RunConfig(backend="openai", model="m", base_url="http://127.0.0.1:9/v1")
+    from extractor.backends.openai.options import OpenAIOptions
+
+    config = OpenAIOptions(model="m", base_url="http://127.0.0.1:9/v1")
     first = request_body(mode, load_prompt(config.prompt_version).messages("We reach 91.2% on ImageNet.", "T"), config)
     message: dict = {"role": "assistant", "content": '{"claims": [{"value": 97.3}]}'}
     if mode == "tools":

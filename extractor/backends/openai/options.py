@@ -55,6 +55,7 @@ class OpenAIOptions(BackendOptions):
 
     model: str | None = Field(None, description="the model name the endpoint serves")
     base_url: str | None = Field(None, description="an OpenAI-compatible endpoint (default: api.openai.com)")
+    fleet: tuple[str, ...] = Field((), description="every base URL of a fleet of servers sharing the requests; base_url is the first")
     api_key: str | None = Field(None, repr=False, description="the endpoint's key; a local server needs none")
     mode: Literal["tools", "json_schema", "json", "md_json"] | None = Field(
         None, description="structured-output mode (default: chosen for the endpoint)")
@@ -79,10 +80,33 @@ class OpenAIOptions(BackendOptions):
             check_base_url(url)
         return url
 
+    @field_validator("fleet")
+    @classmethod
+    def _usable_urls(cls, urls: tuple[str, ...]) -> tuple[str, ...]:
+        for url in urls:
+            check_base_url(url)
+        return urls
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_or_a_fleet(cls, data: object) -> object:
+        """Several base URLs are a fleet, the first of them the base URL; one is the base URL."""
+        if isinstance(data, dict) and isinstance(data.get("base_url"), (list, tuple)):
+            data = {**data, "fleet": tuple(data["base_url"])}
+            data["base_url"] = data["fleet"][0] if data["fleet"] else None
+        if isinstance(data, dict) and data.get("fleet"):
+            fleet = tuple(data["fleet"])
+            data = {**data, "base_url": data.get("base_url") or fleet[0], "fleet": fleet if len(fleet) > 1 else ()}
+        return data
+
     @model_validator(mode="after")
     def _fits_together(self) -> OpenAIOptions:
         if self.batch and self.max_cost is not None:
             raise ConfigError("{max_cost} cannot stop a batch once it is submitted; price it first with a dry run of the {batch}", ("max_cost", "batch"))
+        if self.fleet and self.batch:
+            raise ConfigError("the {batch} sends one batch to one endpoint; give one {base_url}", ("batch", "base_url"))
+        if self.fleet and self.base_url != self.fleet[0]:
+            raise ConfigError("a fleet's first server is its {base_url}", ("base_url",))
         handoff = "batch_export" if self.batch_export else "batch_import" if self.batch_import else None
         if handoff and self.batch:
             raise ConfigError(

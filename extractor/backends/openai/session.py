@@ -3,7 +3,6 @@ mode fallback and the error messages (see :mod:`extractor.backends.openai.backen
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 import re
@@ -28,7 +27,7 @@ from extractor.backends.openai.exchange import (
     refusal,
     request_body,
 )
-from extractor.backends.openai.fleet import DeadlineExceeded, is_transient, retry_after
+from extractor.backends.openai.fleet import DeadlineExceeded, Fleet, Server, is_transient, retry_after
 from extractor.backends.openai.pricing import cost_usd
 from extractor.backends.openai.options import OpenAIOptions
 from extractor.backends.openai.tokens import counted_tokens, reported_tokens, usage_warning
@@ -80,9 +79,11 @@ def server_message(error: APIStatusError) -> str:
 class Attempts:
     """The attempts for one abstract: usage from every response, the retry policy, counts."""
 
-    def __init__(self, max_retries: int, model: str | None = None) -> None:
+    def __init__(self, max_retries: int, model: str | None = None, fleet: Fleet | None = None) -> None:
         self.max_retries = max_retries
         self.model = model
+        self.fleet = fleet
+        self.server: str | None = None  # the URL of the last attempt's server
         self.prompt_tokens = self.completion_tokens = 0
         self.requests = self.retries = self.reasks = 0
         self.last_response: Any = None
@@ -119,6 +120,8 @@ class Attempts:
         error = state.outcome.exception()
         if isinstance(error, PARSE_ERRORS):
             return 0.0
+        if self.fleet is not None and self.fleet.another_is_healthy():
+            return 0.0  # the failed server rests; another takes the retry now
         backoff = random.uniform(0, min(BACKOFF_MAX, BACKOFF_BASE * 2**self.retries))
         return max(backoff, retry_after(error) or 0.0)
 
@@ -168,11 +171,12 @@ def _split_query(url: str | None) -> tuple[str | None, dict[str, str]]:
     return urlunsplit(parts._replace(query="")), dict(parse_qsl(parts.query, keep_blank_values=True))
 
 
-def open_client(config: OpenAIOptions, max_retries: int = 0) -> tuple[AsyncOpenAI, str]:
-    """The SDK client for the configured endpoint, and the endpoint's URL as it may be written
-    (credentials redacted). A query in the base URL (``?key=...``) is sent as the query of every
-    request: left inside the base URL, the SDK would append each request's path after it."""
-    base_url, query = _split_query(config.base_url)
+def open_client(config: OpenAIOptions, max_retries: int = 0, url: str | None = None) -> tuple[AsyncOpenAI, str]:
+    """The SDK client for the configured endpoint (or ``url``, one server of a fleet), and its
+    URL as it may be written (credentials redacted). A query in the base URL (``?key=...``) is
+    sent as the query of every request: left inside the base URL, the SDK would append each
+    request's path after it."""
+    base_url, query = _split_query(url or config.base_url)
     client = AsyncOpenAI(
         api_key=config.api_key or NO_KEY,
         base_url=base_url,
@@ -198,22 +202,44 @@ def untransformed(create: Callable[..., Awaitable[Any]]) -> Callable[[dict], Awa
     return send
 
 
+def open_fleet(config: OpenAIOptions) -> Fleet:
+    """The run's servers: every ``--base-url`` of a fleet, or the one endpoint."""
+    servers = []
+    for url in config.fleet or (config.base_url,):
+        client, shown = open_client(config, url=url)
+        # The SDK imports openai.resources.chat (about 0.5 s) on the first access: paid here,
+        # when the session is made, not while the first request is being sent.
+        servers.append(Server(shown, client, untransformed(client.chat.completions.create)))
+    return Fleet(servers)
+
+
 class Session:
-    """One endpoint for one run: the client, the current mode and the fallbacks taken."""
+    """The endpoint (or fleet) of one run: the clients, the current mode and the fallbacks taken."""
 
     def __init__(self, config: OpenAIOptions, mode: str) -> None:
         self.config = config
         self.mode = mode
         self.fallbacks: list[Fallback] = []
-        self._openai, self.url = open_client(config)
-        # The SDK imports openai.resources.chat (about 0.5 s) on the first access: paid here,
-        # when the session is made, not while the first request is being sent.
-        self._send = untransformed(self._openai.chat.completions.create)
-        self.secrets = url_secrets(config.base_url, config.api_key)  # what an error may repeat
+        self.fleet = open_fleet(config)
+        self.url = self.fleet.servers[0].url
+        self.secrets = sorted(  # what an error may repeat, longest first
+            {secret for url in config.fleet or (config.base_url,) for secret in url_secrets(url, config.api_key)},
+            key=len, reverse=True,
+        )
         self.usage_counted = False  # said once: the server reports no usable usage
 
     def report(self) -> dict:
-        return {"base_url": self.url, "mode_used": self.mode, "mode_fallbacks": [vars(f) for f in self.fallbacks]}
+        fleet = {"servers": self.fleet.report()} if len(self.fleet.servers) > 1 else {}
+        return {"base_url": self.url, **fleet, "mode_used": self.mode, "mode_fallbacks": [vars(f) for f in self.fallbacks]}
+
+    async def _send(self, request: dict, attempts: Attempts) -> Any:
+        """One attempt at ``request`` on the server the fleet picks, counted."""
+        server = self.fleet.pick()
+        attempts.requests += 1
+        attempts.server = server.url
+        response = await self.fleet.send(server, request, self.config.timeout)
+        self._received(attempts, response, request)
+        return response
 
     def _received(self, attempts: Attempts, response: Any, request: dict) -> None:
         """Count a response's tokens; say once per run when the server's own count is unusable."""
@@ -229,12 +255,7 @@ class Session:
 
         async def attempt() -> GroundedDraft:
             nonlocal request
-            attempts.requests += 1
-            try:  # the deadline of the attempt as a whole, body included
-                response = await asyncio.wait_for(self._send(request), self.config.timeout)
-            except asyncio.TimeoutError:
-                raise DeadlineExceeded() from None
-            self._received(attempts, response, request)
+            response = await self._send(request, attempts)
             try:
                 return parse_answer(response, mode, grounding)
             except PARSE_ERRORS as exc:
@@ -247,16 +268,10 @@ class Session:
         """One request with the transport retries and no re-ask: ``read`` turns the response
         into a value and must not raise a parse error (a short request's bad answer is taken as
         it is). :class:`BackendError` after the retries, with what was spent."""
-        attempts = Attempts(self.config.max_retries, self.config.model)
+        attempts = Attempts(self.config.max_retries, self.config.model, self.fleet)
 
         async def attempt() -> T:
-            attempts.requests += 1
-            try:
-                response = await asyncio.wait_for(self._send(request), self.config.timeout)
-            except asyncio.TimeoutError:
-                raise DeadlineExceeded() from None
-            self._received(attempts, response, request)
-            return read(response)
+            return read(await self._send(request, attempts))
 
         try:
             value = await attempts.retrying()(attempt)
@@ -280,7 +295,7 @@ class Session:
     ) -> tuple[GroundedDraft, Usage, Checked | None]:
         """The validated draft, what it cost and its grounding (None when the validator did not
         ground it: after a grounding re-ask); :class:`BackendError` after the retries."""
-        attempts = Attempts(self.config.max_retries, self.config.model)
+        attempts = Attempts(self.config.max_retries, self.config.model, self.fleet)
         grounding = Grounding(abstract, title)
         model = self.config.model
         while True:
@@ -303,23 +318,24 @@ class Session:
     def _explain(self, error: BaseException, attempts: Attempts) -> str:
         """One clear line: what went wrong, what the server said, after how many attempts."""
         tries = f"after {attempts.requests} attempt{'s' * (attempts.requests != 1)}"
+        url = attempts.server or self.url
         refusal = attempts.refusal()
         if refusal:
             return f"the model refused: {refusal}"
         if isinstance(error, APIStatusError):
-            return f"HTTP {error.status_code} from {self.url} {tries}: {_one_line(server_message(error))}"
+            return f"HTTP {error.status_code} from {url} {tries}: {_one_line(server_message(error))}"
         if isinstance(error, (APITimeoutError, DeadlineExceeded)):
-            return f"no answer from {self.url} within {self.config.timeout:g} s {tries}"
+            return f"no answer from {url} within {self.config.timeout:g} s {tries}"
         if isinstance(error, APIConnectionError):
-            return f"cannot reach {self.url} {tries}: {error.__cause__ or error}"
+            return f"cannot reach {url} {tries}: {error.__cause__ or error}"
         if isinstance(error, (NotJSONError, EmptyAnswerError)):
-            return f"{error} ({self.url}, {tries})"
+            return f"{error} ({url}, {tries})"
         if isinstance(error, PARSE_ERRORS):
             return f"the model's answer is not a valid extraction {tries} ({attempts.reasks} re-asks): {_one_line(str(error))}"
         return f"{type(error).__name__} {tries}: {error}"
 
     async def aclose(self) -> None:
-        await self._openai.close()
+        await self.fleet.aclose()
 
 
 def _one_line(text: str, limit: int = 300) -> str:
