@@ -20,7 +20,7 @@ import asyncio
 import json
 import logging
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -59,7 +59,7 @@ from extractor.runs.files import (
 from extractor.runs.journal import Entry, Journal
 from extractor.runs.names import reviewer_words
 from extractor.runs.run import Run
-from extractor.runs.writer import RunWriter
+from extractor.runs.writer import RunWriter, claims_text
 from extractor.schema import PaperResult, Source, Usage
 from extractor.text.safe import path_text
 from extractor.version import __version__
@@ -71,6 +71,8 @@ log = logging.getLogger(__name__)
 ResultCallback = Callable[[dict], None]
 BatchCallback = Callable[[Any], None]  # a BatchProgress of backends/openai/batch.py
 
+#: The input of papers finished by an engine outside a run (:func:`write_results`).
+ENGINE = "<engine>"
 #: Failures kept for the end-of-run report (all of them are in papers.jsonl).
 FAILURES_SHOWN = 50
 _NO_INPUT = "no abstracts in {}: nothing to extract, no run written"
@@ -333,6 +335,13 @@ class _Tally:
     usage: Usage = field(default_factory=Usage)
     failures: list[tuple[str, str]] = field(default_factory=list)
 
+    def add_result(self, result: PaperResult) -> None:
+        """A paper finished outside a run (:func:`write_results`)."""
+        self.add({
+            "ok": result.status == "ok", "claims": len(result.extraction.claims) if result.extraction else 0,
+            "rejected": len(result.rejected), "usage": result.usage.model_dump(), "id": result.id, "error": result.error,
+        })
+
     def add(self, header: dict) -> None:
         usage = Usage(**header["usage"])
         self.counts["papers"] += 1
@@ -445,6 +454,35 @@ def _run(
         journal.close()
         if cache is not None:
             cache.close()
+    return RunSummary(out_dir=out_dir, info=info, failures=tally.failures)
+
+
+def write_results(out_dir: Path, results: Iterable[PaperResult], config: RunConfig) -> RunSummary:
+    """A run directory from papers an engine finished outside a run (each answer turned into a
+    result by :func:`~extractor.halves.paper_result`, in a Ray Data pipeline
+    say): ``papers.jsonl``, ``claims.csv`` and ``run.json``, as a run writes them, for
+    ``extractor leaderboard``, ``review`` and ``report``. Written one paper at a time."""
+    identity = get_backend(config, sending=False).identity()
+    out_dir = Path(out_dir)
+    started = datetime.now(timezone.utc)
+    tally = _Tally()
+    with hold_run_dir(out_dir, [ENGINE]):
+        writer = RunWriter(out_dir)
+        try:
+            for result in results:
+                tally.add_result(result)
+                writer.add(result.model_dump_json(exclude_none=False), claims_text(result))
+        except BaseException:
+            writer.abandon()
+            raise
+        finished = datetime.now(timezone.utc)
+        info = {
+            "extractor_version": __version__, "inputs": [ENGINE], **identity,
+            "started": started.isoformat(timespec="seconds"), "finished": finished.isoformat(timespec="seconds"),
+            "seconds": round((finished - started).total_seconds(), 3),
+            "counts": {**tally.counts, "resumed": 0}, "usage": tally.usage.model_dump(exclude={"cached"}), "files": RUN_FILES,
+        }
+        writer.finish(info)
     return RunSummary(out_dir=out_dir, info=info, failures=tally.failures)
 
 
