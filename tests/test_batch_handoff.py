@@ -200,6 +200,17 @@ def test_the_cli_exports_without_a_key_and_says_how_to_run_the_files(tmp_path: P
     assert "3 requests in 1 file" in text and "vllm run-batch -i" in text and "--model m" in text
     assert "--batch-import" in text and TWIN_SUFFIX in text
     output = answer(fake_openai, exported(out), tmp_path, "out.jsonl")
+    lines = output.read_text().splitlines(keepends=True)
+    (tmp_path / "part.jsonl").write_text(lines[0])
+    result = CliRunner().invoke(app, [
+        "run", papers, "--out", str(out), "--backend", "openai", "--model", "m", "--batch-import", str(tmp_path / "part.jsonl"), "-q",
+    ], env=env)
+    assert result.exit_code == 0, result.output  # pending is not failed: the next file is imported later
+    assert "1 ok, 0 failed, 2 pending" in result.output and "failed " not in result.output.replace("0 failed,", "")
+    missing = CliRunner().invoke(app, [
+        "run", papers, "--out", str(out), "--backend", "openai", "--model", "m", "--batch-import", str(tmp_path / "nothing.jsonl"),
+    ], env=env)
+    assert missing.exit_code == 2 and "--batch-import" in missing.output and "no such file" in missing.output
     started = time.monotonic()
     result = CliRunner().invoke(app, [
         "run", papers, "--out", str(out), "--backend", "openai", "--model", "m", "--batch-import", str(output), "-q",

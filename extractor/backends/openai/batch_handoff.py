@@ -33,7 +33,7 @@ from extractor.backends.openai.batch_files import (
 from extractor.backends.openai.exchange import request_body
 from extractor.backends.openai.prompts import Prompt
 from extractor.backends.openai.options import OpenAIOptions
-from extractor.errors import BackendError
+from extractor.errors import BackendError, ConfigError
 from extractor.schema import Usage
 
 AGAIN = "export it again (--batch-export) to send it anew"
@@ -107,6 +107,10 @@ def import_answers(
 ) -> tuple[dict[str, BackendResult | BackendError], ImportReport]:
     """Every paper's outcome after reading ``files``: its result (stored with ``store`` the
     moment it is validated), why it failed, or that it is pending."""
+    for file in files:
+        if not file.is_file():
+            shown = str(file).replace("{", "{{").replace("}", "}}")
+            raise ConfigError(f"{{batch_import}} {shown}: no such file", ("batch_import",))
     state = BatchState(directory / BATCH_DIR)
     wanted = {p.key: p for p in papers}
     requests = {export_id(key, s.round): (s, key) for s in _exported(state) for key in s.keys}
