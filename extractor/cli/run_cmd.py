@@ -114,7 +114,7 @@ def run_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="Run directory to write.")],
     backend: Annotated[Optional[str], typer.Option(help="rules or openai (default: openai when a key or base URL is set, else rules).")] = None,
     model: Annotated[Optional[str], typer.Option(help="Model name for the openai backend.")] = None,
-    base_url: Annotated[Optional[list[str]], typer.Option(help="OpenAI-compatible endpoint (or OPENAI_BASE_URL); give it more than once for a fleet of servers sharing the requests.")] = None,
+    base_url: Annotated[Optional[list[str]], typer.Option(metavar="URL", help="OpenAI-compatible endpoint (or OPENAI_BASE_URL); give it more than once for a fleet of servers sharing the requests.")] = None,
     mode: Annotated[Optional[str], typer.Option(help=f"Structured-output mode: {'|'.join(MODES)} (default: chosen for the endpoint).")] = None,
     concurrency: Annotated[Optional[int], typer.Option(min=1, help=f"Requests in flight at once (default: {_default('concurrency')}).")] = None,
     timeout: Annotated[Optional[float], typer.Option(min=0.1, help=f"Seconds to wait for one answer (default: {_default('timeout'):g}).")] = None,
