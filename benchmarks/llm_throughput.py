@@ -125,7 +125,7 @@ class Measure:
 def measure(server: FakeServer, inputs: Path, concurrency: int, cache_dir: Path, out: Path) -> Measure:
     """One ``extractor run`` through the library, with its wall and CPU time and requests sent."""
     config = make_config(
-        "openai", MODEL, server.base_url, "benchmark-key", concurrency=concurrency, cache_dir=cache_dir
+        "openai", model=MODEL, base_url=server.base_url, api_key="benchmark-key", concurrency=concurrency, cache_dir=cache_dir
     )
     before, server_cpu = server.requests, server.cpu
     wall, cpu = time.perf_counter(), time.process_time()

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from extractor.api import run
     from extractor.config import RunConfig, make_config
     from extractor.errors import ExtractorError
-    from extractor.pipeline.runner import extract
+    from extractor.halves import paper_request, paper_result
+    from extractor.pipeline.runner import export_batch, extract, write_results
     from extractor.schema import Claim, Extraction, ExtractionDraft, PaperResult
 
 _HOMES = {
@@ -34,6 +35,10 @@ _HOMES = {
     "extract": "extractor.pipeline.runner",
     "make_config": "extractor.config",
     "run": "extractor.api",
+    "export_batch": "extractor.pipeline.runner",
+    "paper_request": "extractor.halves",
+    "paper_result": "extractor.halves",
+    "write_results": "extractor.pipeline.runner",
 }
 
 __all__ = [
@@ -44,9 +49,13 @@ __all__ = [
     "PaperResult",
     "RunConfig",
     "__version__",
+    "export_batch",
     "extract",
     "make_config",
+    "paper_request",
+    "paper_result",
     "run",
+    "write_results",
 ]
 
 

@@ -39,6 +39,7 @@ From the command line (benchmarks)::
     python tests/fake_openai.py --port 8089 --latency 0.2 [--refuse json_schema] [--reask-each] [--batch-seconds 5]
     python tests/fake_openai.py --reask-each --record-bodies bodies.jsonl
     python tests/fake_openai.py --replay fixtures/recorded/dev.jsonl [--name "NAME=ENTRY"]
+    python tests/fake_openai.py --run-batch IN.jsonl OUT.jsonl   # answer a batch file as vllm run-batch does, and exit
 
 prints ``fake OpenAI server on http://127.0.0.1:8089/v1`` and serves until interrupted.
 ``GET /stats`` returns ``{"requests": N}``; ``GET /v1/models`` lists one model.
@@ -735,6 +736,26 @@ class FakeOpenAI:
             return 200, {DRIP: fault.seconds, "completion": completion}, {}
         return 200, completion, {}
 
+    def run_batch_file(self, source: str | Path, output: str | Path) -> int:
+        """Answer a batch input file the way an engine run outside the tool does (``vllm
+        run-batch -i SOURCE -o OUTPUT``): every line, ``{custom_id, method, url, body}`` or
+        Together's and Mistral's ``{custom_id, body}``, answered as online (faults included),
+        one ``{id, custom_id, response: {status_code, request_id, body}, error}`` line each,
+        errors in the same file. Returns the lines written."""
+        records = []
+        for n, text in enumerate(Path(source).read_text(encoding="utf-8").splitlines()):
+            if not text.strip():
+                continue
+            line = json.loads(text)
+            reply = self.answer_request(line["body"])
+            status, payload = (500, {"error": {"message": "The server had an error.", "type": "server_error"}}) if reply is None else reply[:2]
+            records.append({
+                "id": f"batch-req-{n}", "custom_id": line["custom_id"],
+                "response": {"status_code": status, "request_id": f"req-{n}", "body": payload}, "error": None,
+            })
+        Path(output).write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+        return len(records)
+
     def _answer_text(self, abstract: str, kind: str | None) -> str:
         """The answer as the model writes it: recorded, or drawn from ``answer`` and the fault."""
         if self.replay:
@@ -803,6 +824,10 @@ def main(argv: list[str] | None = None) -> None:
         help="answer the name request about NAME with ENTRY (other names: none)",
     )
     parser.add_argument("--record-bodies", metavar="BODIES.jsonl", help="append every chat-completion request body to this file")
+    parser.add_argument(
+        "--run-batch", nargs=2, metavar=("IN.jsonl", "OUT.jsonl"),
+        help="answer a batch input file into an output file, as vllm run-batch does, and exit (no server)",
+    )
     args = parser.parse_args(argv)
     names = dict(item.split("=", 1) for item in args.name)
     faults = [Fault("invented_number", each_abstract=True)] if args.reask_each else []
@@ -810,7 +835,12 @@ def main(argv: list[str] | None = None) -> None:
     server = FakeOpenAI(
         latency=args.latency, faults=faults, refuse=args.refuse, port=args.port, replay=replay, names=names,
         record=args.record_bodies,
-    ).start()
+    )
+    if args.run_batch:
+        lines = server.run_batch_file(*args.run_batch)
+        print(f"{lines} requests answered into {args.run_batch[1]}")
+        return
+    server.start()
     server.batch_api.seconds = args.batch_seconds
     print(f"fake OpenAI server on {server.base_url}", flush=True)
     try:

@@ -20,7 +20,7 @@ import pytest
 from openai import AsyncOpenAI
 from typer.testing import CliRunner
 
-from extractor.backends.openai.batch import BATCH_DIR, STATE_FILE, batch_line
+from extractor.backends.openai.batch_files import BATCH_DIR, STATE_FILE, batch_line
 from extractor.cli.app import app
 from extractor.backends.by_name import get_backend
 from extractor.config import RunConfig, make_config
@@ -297,3 +297,32 @@ def test_bad_lines_in_a_batch_output_lose_no_good_answer_and_each_failure_is_nam
     assert any("output.jsonl:2 (" in e and "not a chat completion" in e for e in failed)
     rerun = run([str(inputs(tmp_path))], out, batch_config(fake_openai, cache_dir=tmp_path / "c"))
     assert [r.status for r in rerun.results].count("ok") >= 3
+
+
+def _hostile_ids_and_later_bad_copies(lines: list[str]) -> list[str]:
+    """Lines whose custom_id is a list or an object, then for every answered paper a later line
+    for the same custom_id that is bad: an HTTP 500, and a body that is not a chat completion."""
+    first = json.loads(lines[0])
+    hostile = [json.dumps({**first, "custom_id": [first["custom_id"]]}) + "\n", json.dumps({**first, "custom_id": {"k": 1}}) + "\n"]
+    later = []
+    for text in lines:
+        line = json.loads(text)
+        failed = {**line, "response": {"status_code": 500, "body": {"error": {"message": "overloaded"}}}}
+        garbled = {**line, "response": {"status_code": 200, "body": {"choices": "none"}}}
+        later += [json.dumps(failed) + "\n", json.dumps(garbled) + "\n"]
+    return [*hostile, *lines, *later]
+
+
+def test_hostile_custom_ids_are_named_and_a_later_bad_line_never_replaces_a_good_answer(
+    tmp_path: Path, fake_openai: FakeOpenAI, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake_openai.batch_api.damage_output = _hostile_ids_and_later_bad_copies
+    out = tmp_path / "run"
+    summary = run([str(inputs(tmp_path))], out, batch_config(fake_openai, cache_dir=tmp_path / "c"))
+    assert [r.status for r in summary.results] == ["ok"] * 5, [r.error for r in summary.results]
+    assert summary.info["usage"]["requests"] == 5  # each paper's good line counted, not its bad copies
+    logged = caplog.text
+    assert "batch_0001-output.jsonl:1 has a custom_id that is not a string" in logged
+    assert "batch_0001-output.jsonl:2 has a custom_id that is not a string" in logged
+    again = run([str(inputs(tmp_path))], out, batch_config(fake_openai, cache_dir=tmp_path / "c"))
+    assert again.info["counts"]["resumed"] == 5 and fake_openai.batch_api.created == ["batch_0001"]

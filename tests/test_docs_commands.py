@@ -93,6 +93,16 @@ WHERE: list[tuple[str, Run | Elsewhere]] = [
     (r"^extractor run fixtures/external/scirex/", Run(exit=1)),  # 12 records have no abstract
     (r"^extractor review serve ", Elsewhere("tests/test_review_browser.py::test_a_keyboard_only_pass_leaves_exactly_its_rows",
                                             "serves the page until Ctrl-C; a browser drives it")),
+    (r"^vllm run-batch ", Elsewhere(
+        "tests/test_batch_handoff.py::test_answers_imported_with_truncated_ones_end_ok_after_the_follow_up_and_invent_nothing",
+        "vLLM needs a GPU; the loopback server answers the file as run-batch does")),
+    (r"^curl http://127\.0\.0\.1:30000/v1/", Elsewhere(
+        "tests/test_batch_handoff.py::test_an_export_sends_nothing_and_writes_lines_the_batch_api_accepts",
+        "an SGLang server; the loopback server's files and batches endpoints take the exported file")),
+    (r'^pip install "ray\[data\]"$', Elsewhere(".ci/run", "installs it before the slow stage")),
+    (r"^python examples/ray_data\.py |runs/ray\b|^dataset = \(", Elsewhere(
+        "tests/test_ray_data.py::test_the_ray_recipe_writes_the_claims_of_an_online_run_and_the_leaderboard_reads_it",
+        "Ray on a local instance against the loopback server (slow stage)")),
     (r"^export OPENAI_API_KEY=", Run()),
     (r"^(cat pasted\.txt \| )?extractor ", Run()),
     (r"^python tests/fake_openai\.py ", Run()),
@@ -238,7 +248,7 @@ def run_page(page: str, scratch: Path, slow: bool) -> int:
                 if re.search(rf"(?<![\w/-]){re.escape(path)}(?![\w/-])", text) and not (scratch / path).exists() \
                         and f"--out {path}" not in text:
                     _shell(make, scratch, env)
-            if text.startswith("python tests/fake_openai.py"):
+            if text.startswith("python tests/fake_openai.py") and "--run-batch" not in text:
                 port = int(_PORT.search(text).group(2))  # type: ignore[union-attr]
                 server = subprocess.Popen(
                     shlex.split(text.removesuffix("&").strip()), cwd=scratch, env=env,
@@ -275,5 +285,7 @@ def test_the_commands_of_the_other_pages_run(page: str, tmp_path: Path) -> None:
 
 def test_a_server_a_page_starts_runs_in_the_background() -> None:
     """A block pasted into a shell must not stop at its server: each one the docs start ends with '&'."""
-    servers = [c for c in ALL if c.text.startswith("python tests/fake_openai.py")]
+    servers = [  # --run-batch answers a file and exits: no server
+        c for c in ALL if c.text.startswith("python tests/fake_openai.py") and "--run-batch" not in c.text
+    ]
     assert servers and [c.text for c in servers if not c.text.endswith("&")] == []

@@ -308,3 +308,60 @@ def test_the_session_pays_the_sdk_s_lazy_import_when_it_is_made() -> None:
     )
     result = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "True"
+
+
+def _bodies(mode: str) -> list[dict]:
+    """A first request and its re-ask, as the session sends them in ``mode``."""
+    from openai.types.chat import ChatCompletion
+
+    from extractor.backends.openai.exchange import reask_body
+
+    from extractor.backends.openai.options import OpenAIOptions
+
+    config = OpenAIOptions(model="m", base_url="http://127.0.0.1:9/v1")
+    first = request_body(mode, load_prompt(config.prompt_version).messages("We reach 91.2% on ImageNet.", "T"), config)
+    message: dict = {"role": "assistant", "content": '{"claims": [{"value": 97.3}]}'}
+    if mode == "tools":
+        name = first["tools"][0]["function"]["name"]
+        message = {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": name, "arguments": '{"claims": []}'}}]}
+    answer = ChatCompletion.model_validate({
+        "id": "a", "object": "chat.completion", "created": 1, "model": "m",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": message}],
+    })
+    return [first, reask_body(first, mode, answer, ValueError("the number 97.3 is not in the abstract"))]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_sdk_s_walk_of_a_request_body_leaves_ours_as_it_is(mode: str) -> None:
+    """What lets the session skip the walk (``session.untransformed``): a new SDK whose walk
+    changes our bodies fails here."""
+    from openai._utils import async_maybe_transform  # the SDK's own walk, which create() runs
+    from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
+
+    for body in _bodies(mode):
+        walked = asyncio.run(async_maybe_transform(body, CompletionCreateParamsNonStreaming))
+        assert json.dumps(walked, sort_keys=True) == json.dumps(body, sort_keys=True)
+
+
+def test_the_session_sends_the_json_create_sends(tmp_path: Path) -> None:
+    from openai import AsyncOpenAI
+
+    from extractor.backends.openai.session import untransformed
+
+    bodies = [body for mode in MODES for body in _bodies(mode)]
+    sent = {}
+    for how in ("create", "untransformed"):
+        with FakeOpenAI(record=tmp_path / f"{how}.jsonl") as server:
+
+            async def send_all() -> None:
+                client = AsyncOpenAI(base_url=server.base_url, api_key="k", max_retries=0)
+                create = client.chat.completions.create
+                send = untransformed(create)
+                for body in bodies:
+                    await (create(**body) if how == "create" else send(body))
+                await client.close()
+
+            asyncio.run(send_all())
+        sent[how] = [json.loads(line) for line in (tmp_path / f"{how}.jsonl").read_text().splitlines()]
+    assert sent["untransformed"] == sent["create"] and len(sent["create"]) == len(bodies)

@@ -98,6 +98,22 @@ class BatchBackend(Protocol):
         """The answers by key: a :class:`BackendResult`, or the BackendError of a paper that got none."""
 
 
+@runtime_checkable
+class HandoffBackend(Protocol):
+    """A backend whose requests another engine can run: written as files and sent by nobody
+    (``exporting``), or its answers read back from that engine's files (``importing``)."""
+
+    exporting: bool
+    importing: bool
+
+    def export_batch(self, papers: list[BatchPaper], directory: Path) -> list[Any]:
+        """Write the requests of ``papers`` for another engine; the files still waiting for answers."""
+
+    def import_batch(self, papers: list[BatchPaper], directory: Path, store: Store) -> tuple[dict[str, Any], Any]:
+        """The answers by key (a :class:`BackendResult`, or a paper's BackendError: failed, or
+        pending), and the import's report (``summary()`` for run.json)."""
+
+
 class Estimate(Protocol):
     """What a backend would send for a run's pending abstracts, as (what, how much) lines."""
 

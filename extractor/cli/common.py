@@ -102,7 +102,7 @@ def os_error_text(error: OSError) -> str:
 
 
 #: An option whose flag is not its name with dashes (``max_cost``: ``--max-cost``).
-FLAGS = {"use_cache": "--cache"}
+FLAGS = {"use_cache": "--cache", "fleet": "--base-url"}
 
 
 def flag(option: str) -> str:

@@ -26,6 +26,7 @@ from extractor.text.counting import counted
 
 if TYPE_CHECKING:
     from extractor.backends.openai.batch import BatchProgress
+    from extractor.pipeline.runner import ExportSummary
 
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1
@@ -47,6 +48,9 @@ Examples:
 
   extractor run papers.jsonl --out runs/batch --backend openai --batch --dry-run   # price it (batch prices)
   extractor run papers.jsonl --out runs/batch --backend openai --batch             # rerun to resume polling
+
+  extractor run papers.jsonl --out runs/vllm --backend openai --model M --batch-export          # files for vLLM, SGLang, ...
+  extractor run papers.jsonl --out runs/vllm --backend openai --model M --batch-import out.jsonl
 
 Exit status: 0 when every paper is ok, 1 when at least one failed (see papers.jsonl) or the work
 could not be done (disk full, read-only, another run writing into --out), 2 for bad options,
@@ -110,7 +114,7 @@ def run_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="Run directory to write.")],
     backend: Annotated[Optional[str], typer.Option(help="rules or openai (default: openai when a key or base URL is set, else rules).")] = None,
     model: Annotated[Optional[str], typer.Option(help="Model name for the openai backend.")] = None,
-    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible endpoint (or OPENAI_BASE_URL).")] = None,
+    base_url: Annotated[Optional[list[str]], typer.Option(metavar="URL", help="OpenAI-compatible endpoint (or OPENAI_BASE_URL); give it more than once for a fleet of servers sharing the requests.")] = None,
     mode: Annotated[Optional[str], typer.Option(help=f"Structured-output mode: {'|'.join(MODES)} (default: chosen for the endpoint).")] = None,
     concurrency: Annotated[Optional[int], typer.Option(min=1, help=f"Requests in flight at once (default: {_default('concurrency')}).")] = None,
     timeout: Annotated[Optional[float], typer.Option(min=0.1, help=f"Seconds to wait for one answer (default: {_default('timeout'):g}).")] = None,
@@ -129,18 +133,21 @@ def run_command(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Count the requests, tokens and cost of the openai backend; send nothing.")] = False,
     batch: Annotated[Optional[bool], typer.Option("--batch", show_default=False, help="Send the requests through the OpenAI Batch API (half price, answers within 24 h); rerun the same command to resume.")] = None,
     batch_poll: Annotated[Optional[float], typer.Option(min=0.01, help=f"Seconds between two looks at a pending batch (default: {_default('batch_poll'):g}).")] = None,
+    batch_export: Annotated[Optional[bool], typer.Option("--batch-export", show_default=False, help="Write the requests into RUN_DIR/batch/ for any batch engine (vLLM run-batch, SGLang, OpenAI, Together, Mistral) and stop: nothing sent, no key needed; --mode defaults to json_schema.")] = None,
+    batch_import: Annotated[Optional[list[Path]], typer.Option("--batch-import", metavar="FILE", help="A batch engine's output file for the exported requests (repeatable): the answers are validated and grounded as online; re-asks go to a follow-up file to run and import next.")] = None,
     map_names: Annotated[Optional[bool], typer.Option("--map-names/--no-map-names", show_default=False, help="openai: after extraction, map each benchmark or metric name the registry does not know to a registry entry or none, one cached request per name (default: --map-names).")] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run in --out even when it was made from other inputs (its corrections are kept).")] = False,
 ) -> None:
     """Extract methods, models, benchmarks and grounded claims from abstracts."""
     console = make_console()
-    _, reason = resolve_backend(backend, base_url, None)
+    _, reason = resolve_backend(backend, base_url[0] if base_url else None, None)
     config = make_config(
-        backend, model=model, base_url=base_url,
+        backend, model=model, base_url=(base_url[0] if len(base_url) == 1 else tuple(base_url)) if base_url else None,
         mode=mode, concurrency=concurrency, rpm=rpm, max_cost=max_cost,
         timeout=timeout, max_retries=max_retries, max_tokens=max_tokens,
         cache_dir=cache_dir, use_cache=cache, max_chars=max_chars, prompt_version=prompt_version,
-        batch=batch, batch_poll=batch_poll, map_names=map_names,
+        batch=batch, batch_poll=batch_poll, batch_export=batch_export, batch_import=tuple(batch_import) if batch_import else None,
+        map_names=map_names,
         workers=workers, shard=parse_shard(shard) if shard else None,
     )
     chosen = getattr(config.options, "model", None)
@@ -152,6 +159,11 @@ def run_command(
         for row in count(inputs, config).rows():
             table.add_row(*row)
         make_console(stderr=False).print(table)
+        raise typer.Exit(EXIT_OK)
+    if batch_export:
+        from extractor.pipeline.runner import export_batch
+
+        _say_how(export_batch(inputs, out, config, overwrite=overwrite), inputs, console)
         raise typer.Exit(EXIT_OK)
     from extractor.api import run, write_leaderboard
 
@@ -170,11 +182,15 @@ def run_command(
     finally:
         progress.stop()
     counts = summary.info["counts"]
+    imported = summary.info.get("batch_import")
+    pending = imported["pending"] if imported else 0
     resumed = f", {counts['resumed']} from the journal of an earlier run" if counts["resumed"] else ""
     console.print(line(
-        f"{counts['ok']} ok, {counts['failed']} failed, {counted(counts['claims'], 'claim')} "
-        f"({counts['rejected']} rejected{resumed}) -> {out}"
+        f"{counts['ok']} ok, {counts['failed'] - pending} failed, " + (f"{pending} pending, " if imported else "")
+        + f"{counted(counts['claims'], 'claim')} ({counts['rejected']} rejected{resumed}) -> {out}"
     ))
+    if imported:
+        _say_imported(imported, inputs, out, chosen, console)
     if leaderboard:
         # The run's objects (modules, the rules' tables) live until the process ends: frozen, the
         # full collections that importing pandas and building the board set off do not walk
@@ -187,7 +203,50 @@ def run_command(
     from extractor.pipeline.ingest import INPUT_ID_PREFIX
 
     for paper, error in summary.failures:  # an input's failure names its place already: not twice
+        if imported and error.startswith(PENDING_ERROR):
+            continue  # pending, not failed: counted above
         console.print(line(("failed", "red"), f" {error}" if paper.startswith(INPUT_ID_PREFIX) else f" {paper}: {error}"))
     if summary.failed > len(summary.failures):
         console.print(line(f"... and {counted(summary.failed - len(summary.failures), 'more failed paper')}: see {out}/papers.jsonl"))
-    raise typer.Exit(EXIT_SOME_FAILED if summary.failed else EXIT_OK)
+    raise typer.Exit(EXIT_SOME_FAILED if summary.failed > pending else EXIT_OK)  # pending is not failed: import on
+
+
+PENDING_ERROR = "BackendError: pending"
+
+
+def _rerun(inputs: list[str], out: Path, model: str | None, option: str) -> str:
+    return f"extractor run {' '.join(inputs)} --out {out} --backend openai --model {model} {option}"
+
+
+def _say_how(export: ExportSummary, inputs: list[str], console: Console) -> None:
+    """The files an export wrote and how to run them with each engine."""
+    files, model = export.files, export.identity.get("model")
+    if not files:
+        console.print(line("nothing to export: every paper is done or cached"))
+        return
+    console.print(line(
+        f"{counted(export.requests, 'request')} in {counted(len(files), 'file')}, nothing sent "
+        f"(mode {export.identity.get('mode')}, model {model}):"
+    ))
+    for file in files:
+        console.print(line(f"  {file.path}  ({counted(file.requests, 'request')}, round {file.round}); Together, Mistral: {file.twin}"))
+    first = files[0].path
+    console.print(line("Run each file with a batch engine, for example:"))
+    console.print(line(f"  vLLM:    vllm run-batch -i {first} -o {first.with_suffix('.out.jsonl')} --model {model}"))
+    console.print(line(f"  SGLang, OpenAI: upload {first.name} to /v1/files (purpose batch), create a batch on /v1/chat/completions, download its output"))
+    console.print(line(f"  Together, Mistral: upload {files[0].twin.name} (purpose batch), endpoint /v1/chat/completions"))
+    console.print(line("then import the output files (docs/scale.md):"))
+    console.print(line(f"  {_rerun(inputs, export.out_dir, model, '--batch-import OUTPUT.jsonl')}"))
+
+
+def _say_imported(imported: dict, inputs: list[str], out: Path, model: str | None, console: Console) -> None:
+    """What an import left to do: the lines that were no answer, and the files to run next."""
+    for problem in imported["problems"][:10]:
+        console.print(line(("warning", "yellow"), f": {problem}"))
+    if len(imported["problems"]) > 10:
+        console.print(line(f"... and {len(imported['problems']) - 10} more lines that are no answer (run.json: batch_import)"))
+    for name in imported["waiting"]:
+        path = out / "batch" / name
+        console.print(line(f"waiting for answers: {path}; run it (vllm run-batch -i {path} -o OUTPUT.jsonl --model {model}) and import OUTPUT.jsonl"))
+    if imported["waiting"]:
+        console.print(line(f"  {_rerun(inputs, out, model, '--batch-import OUTPUT.jsonl')}"))

@@ -20,7 +20,7 @@ import asyncio
 import json
 import logging
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,6 +30,7 @@ from extractor.backends.base import (
     Backend,
     BackendResult,
     BatchBackend,
+    HandoffBackend,
     BatchPaper,
     CpuBoundBackend,
     NameMappingBackend,
@@ -38,7 +39,7 @@ from extractor.backends.base import (
 from extractor.backends.by_name import get_backend
 from extractor.backends.cache import ExtractionCache, cache_key
 from extractor.config import RunConfig
-from extractor.errors import BackendError, NoInputError, StoreError
+from extractor.errors import BackendError, ConfigError, NoInputError, StoreError
 from extractor.pipeline.dedupe import Deduper, abstract_hash, in_shard
 from extractor.pipeline.engines import BackendEngine, Engine, Work
 from extractor.pipeline.finish import finish, fingerprint, reused
@@ -58,7 +59,7 @@ from extractor.runs.files import (
 from extractor.runs.journal import Entry, Journal
 from extractor.runs.names import reviewer_words
 from extractor.runs.run import Run
-from extractor.runs.writer import RunWriter
+from extractor.runs.writer import RunWriter, claims_text
 from extractor.schema import PaperResult, Source, Usage
 from extractor.text.safe import path_text
 from extractor.version import __version__
@@ -70,6 +71,8 @@ log = logging.getLogger(__name__)
 ResultCallback = Callable[[dict], None]
 BatchCallback = Callable[[Any], None]  # a BatchProgress of backends/openai/batch.py
 
+#: The input of papers finished by an engine outside a run (:func:`write_results`).
+ENGINE = "<engine>"
 #: Failures kept for the end-of-run report (all of them are in papers.jsonl).
 FAILURES_SHOWN = 50
 _NO_INPUT = "no abstracts in {}: nothing to extract, no run written"
@@ -108,14 +111,13 @@ def _engine(
     return BackendEngine(cast(RequestBackend, backend), cache, answered)
 
 
-async def batch_answers(
-    inputs: list[str], config: RunConfig, backend: BatchBackend, cache: ExtractionCache | None, journal: Journal,
-    out_dir: Path, on_batch: BatchCallback | None,
-) -> dict[str, BackendResult | BackendError]:
-    """A batch's answers, by cache key, for every distinct abstract of this shard that neither
-    the journal nor the cache has; each is cached the moment it is validated. (A batch is one
-    file of requests: these papers are held in memory while it is made and read.)"""
-    identity = backend.identity()  # type: ignore[attr-defined]
+def batch_papers(
+    inputs: list[str], config: RunConfig, backend: Backend, cache: ExtractionCache | None, journal: Journal, out_dir: Path,
+) -> dict[str, BatchPaper]:
+    """Every distinct abstract of this shard that neither the journal nor the cache has, by
+    cache key: what a batch must answer. (A batch is one file of requests: these papers are
+    held in memory while it is made and read.)"""
+    identity = backend.identity()
     wanted: dict[str, BatchPaper] = {}
     for position, paper, digest, first in admitted(inputs, config.max_chars, out_dir):
         if paper.error or first != position or not in_shard(paper, digest, config.shard):
@@ -123,10 +125,64 @@ async def batch_answers(
         key = cache_key(identity, paper.abstract, paper.title)
         if key not in wanted and not journal.done(position, fingerprint(paper)) and (cache is None or cache.get(key) is None):
             wanted[key] = BatchPaper(key, paper.abstract, paper.title)
-    if not wanted:
-        return {}
+    return wanted
+
+
+async def batch_answers(
+    inputs: list[str], config: RunConfig, backend: Backend, cache: ExtractionCache | None, journal: Journal,
+    out_dir: Path, on_batch: BatchCallback | None,
+) -> tuple[dict[str, BackendResult | BackendError] | None, dict]:
+    """The answers of a batch, by cache key, for every paper :func:`batch_papers` lists, each
+    cached the moment it is validated: from the backend's own batch (:class:`BatchBackend`), or
+    from another engine's output files (:class:`HandoffBackend` importing); and what run.json
+    says of it. None when this run sends no batch."""
+    importing = isinstance(backend, HandoffBackend) and backend.importing
+    batching = isinstance(backend, BatchBackend) and backend.batching
+    if not (importing or batching):
+        return None, {}
+    wanted = batch_papers(inputs, config, backend, cache, journal, out_dir)
     store = cache.put if cache is not None else (lambda key, result: None)
-    return await backend.extract_batch(list(wanted.values()), out_dir, store, on_batch)
+    if importing:
+        answers, report = backend.import_batch(list(wanted.values()), out_dir, store)  # type: ignore[union-attr]
+        return answers, {"batch_import": report.summary()}
+    if not wanted:
+        return {}, {}
+    return await backend.extract_batch(list(wanted.values()), out_dir, store, on_batch), {}  # type: ignore[union-attr]
+
+
+@dataclass
+class ExportSummary:
+    """What a batch export wrote: the request files still waiting for answers."""
+
+    out_dir: Path
+    identity: dict
+    files: list[Any]  # the backend's files, each with path, twin, round and requests
+
+    @property
+    def requests(self) -> int:
+        return sum(f.requests for f in self.files)
+
+
+def export_batch(inputs: list[str], out_dir: Path, config: RunConfig, overwrite: bool = False) -> ExportSummary:
+    """Write the requests of every paper neither done nor cached into ``out_dir/batch/`` for
+    another engine to run, and send nothing (a backend with ``batch_export``); a run with
+    ``batch_import`` reads the answers back."""
+    out_dir = Path(out_dir)
+    check_request(inputs, out_dir)
+    backend = get_backend(config)
+    if not (isinstance(backend, HandoffBackend) and backend.exporting):
+        raise ConfigError(f"backend {config.backend} does not export its requests here; give it the {{batch_export}} option", ("batch_export",))
+    with hold_run_dir(out_dir, inputs, overwrite):
+        cache = ExtractionCache(config.cache_dir) if config.use_cache else None
+        journal = Journal(out_dir, backend.identity())
+        try:
+            wanted = batch_papers(inputs, config, backend, cache, journal, out_dir)
+            files = backend.export_batch(list(wanted.values()), out_dir)
+        finally:
+            journal.close()
+            if cache is not None:
+                cache.close()
+    return ExportSummary(out_dir, backend.identity(), files)
 
 
 class _Stream:
@@ -258,15 +314,16 @@ async def _stream(
 async def _extract(
     inputs: list[str], config: RunConfig, backend: Backend, cache: ExtractionCache | None, journal: Journal,
     out_dir: Path, on_result: ResultCallback | None, on_batch: BatchCallback | None,
-) -> tuple[int, int]:
-    """A batch's round first when the backend sends one, then the stream; (records read, resumed)."""
+) -> tuple[int, int, dict]:
+    """A batch's answers first when the backend has one, then the stream; (records read,
+    resumed, what run.json says of the batch)."""
     try:
-        batching = isinstance(backend, BatchBackend) and backend.batching
-        answered = await batch_answers(inputs, config, backend, cache, journal, out_dir, on_batch) if batching else None
+        answered, said = await batch_answers(inputs, config, backend, cache, journal, out_dir, on_batch)
     except BaseException:
         await backend.aclose()
         raise
-    return await _stream(inputs, config, _engine(backend, config, cache, answered), journal, out_dir, on_result)
+    count, resumed = await _stream(inputs, config, _engine(backend, config, cache, answered), journal, out_dir, on_result)
+    return count, resumed, said
 
 
 @dataclass
@@ -277,6 +334,13 @@ class _Tally:
         ("papers", "ok", "failed", "claims", "rejected", "cached"), 0))
     usage: Usage = field(default_factory=Usage)
     failures: list[tuple[str, str]] = field(default_factory=list)
+
+    def add_result(self, result: PaperResult) -> None:
+        """A paper finished outside a run (:func:`write_results`)."""
+        self.add({
+            "ok": result.status == "ok", "claims": len(result.extraction.claims) if result.extraction else 0,
+            "rejected": len(result.rejected), "usage": result.usage.model_dump(), "id": result.id, "error": result.error,
+        })
 
     def add(self, header: dict) -> None:
         usage = Usage(**header["usage"])
@@ -362,12 +426,13 @@ def _run(
         total = None if config.shard else count_records(inputs)
         on_start(None if total is None else max(total - journal.finished, 0))
     try:
-        count, resumed = asyncio.run(_extract(inputs, config, backend, cache, journal, out_dir, on_result, on_batch))
+        count, resumed, said = asyncio.run(_extract(inputs, config, backend, cache, journal, out_dir, on_result, on_batch))
         if count == 0:
             raise NoInputError(_NO_INPUT.format(", ".join(map(path_text, inputs))))
         tally = _Tally()
         writer = RunWriter(out_dir)
-        asking = isinstance(backend, NameMappingBackend) and backend.maps_names
+        importing = isinstance(backend, HandoffBackend) and backend.importing  # an import sends nothing
+        asking = isinstance(backend, NameMappingBackend) and backend.maps_names and not importing
         names: list[tuple[str, str]] = []
         try:
             for entry in journal.entries(count):
@@ -379,7 +444,7 @@ def _run(
             writer.abandon()
             raise
         report = _map_names(out_dir, backend, names, cache, tally) if asking else None
-        info = run_info(config, backend, tally, started, inputs, resumed)
+        info = {**run_info(config, backend, tally, started, inputs, resumed), **said}
         if report is not None:
             info["names"] = report.summary()
         if cache is not None and cache.problem:
@@ -389,6 +454,35 @@ def _run(
         journal.close()
         if cache is not None:
             cache.close()
+    return RunSummary(out_dir=out_dir, info=info, failures=tally.failures)
+
+
+def write_results(out_dir: Path, results: Iterable[PaperResult], config: RunConfig) -> RunSummary:
+    """A run directory from papers an engine finished outside a run (each answer turned into a
+    result by :func:`~extractor.halves.paper_result`, in a Ray Data pipeline
+    say): ``papers.jsonl``, ``claims.csv`` and ``run.json``, as a run writes them, for
+    ``extractor leaderboard``, ``review`` and ``report``. Written one paper at a time."""
+    identity = get_backend(config, sending=False).identity()
+    out_dir = Path(out_dir)
+    started = datetime.now(timezone.utc)
+    tally = _Tally()
+    with hold_run_dir(out_dir, [ENGINE]):
+        writer = RunWriter(out_dir)
+        try:
+            for result in results:
+                tally.add_result(result)
+                writer.add(result.model_dump_json(exclude_none=False), claims_text(result))
+        except BaseException:
+            writer.abandon()
+            raise
+        finished = datetime.now(timezone.utc)
+        info = {
+            "extractor_version": __version__, "inputs": [ENGINE], **identity,
+            "started": started.isoformat(timespec="seconds"), "finished": finished.isoformat(timespec="seconds"),
+            "seconds": round((finished - started).total_seconds(), 3),
+            "counts": {**tally.counts, "resumed": 0}, "usage": tally.usage.model_dump(exclude={"cached"}), "files": RUN_FILES,
+        }
+        writer.finish(info)
     return RunSummary(out_dir=out_dir, info=info, failures=tally.failures)
 
 

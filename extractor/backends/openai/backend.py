@@ -48,6 +48,7 @@ from extractor.text.safe import redact_url
 
 if TYPE_CHECKING:
     from extractor.backends.cache import ExtractionCache
+    from extractor.backends.openai.batch_handoff import ExportedFile, ImportReport
     from extractor.backends.openai.estimate import Estimate
     from extractor.backends.openai.name_mapping import NamesReport
     from extractor.backends.openai.session import Session
@@ -78,7 +79,7 @@ class OpenAIBackend:
     cpu_bound = False
 
     def __init__(self, options: OpenAIOptions, use_cache: bool = True, sending: bool = True) -> None:
-        if sending and not (options.api_key or options.base_url):
+        if sending and not options.handing_off and not (options.api_key or options.base_url):
             raise ConfigError("the openai backend needs a key (OPENAI_API_KEY) or a {base_url} (or OPENAI_BASE_URL)", ("base_url",))
         if not options.model:
             raise ConfigError("the openai backend needs a {model} (or EXTRACTOR_MODEL)", ("model",))
@@ -90,6 +91,8 @@ class OpenAIBackend:
         self.options = options
         self.limits = RequestLimits(options.concurrency, options.rpm, options.max_cost)
         self.batching = options.batch
+        self.exporting = options.batch_export
+        self.importing = bool(options.batch_import)
         self.maps_names = options.map_names
         self.prompt: Prompt = load_prompt(options.prompt_version)
         self._identity = identity_for(options)
@@ -126,6 +129,22 @@ class OpenAIBackend:
 
         return await extract_batch(
             papers, self.options, directory, self.prompt, self._identity["mode"], store, self.options.batch_poll, on_progress
+        )
+
+    def export_batch(self, papers: list[BatchPaper], directory: Path) -> list[ExportedFile]:
+        """The request files for another engine (:mod:`extractor.backends.openai.batch_handoff`)."""
+        from extractor.backends.openai.batch_handoff import export_requests
+
+        return export_requests(papers, directory, self.prompt, self._identity["mode"], self.options)
+
+    def import_batch(
+        self, papers: list[BatchPaper], directory: Path, store: Store,
+    ) -> tuple[dict[str, BackendResult | BackendError], ImportReport]:
+        """The answers of the ``batch_import`` files, by key, and what the import did."""
+        from extractor.backends.openai.batch_handoff import import_answers
+
+        return import_answers(
+            papers, directory, list(self.options.batch_import), self.prompt, self._identity["mode"], self.options, store,
         )
 
     def estimate(

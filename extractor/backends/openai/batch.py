@@ -23,45 +23,34 @@ error, fail with a reason that says so; they are not in the cache, so a rerun se
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from openai import APIError, APIStatusError
 from openai.types import Batch
-from openai.types.chat import ChatCompletion
 
 from extractor.backends.base import BackendResult, BatchPaper, Store
-from extractor.backends.openai.exchange import (
-    CUT_OFF,
-    GROUNDING_REASKS,
-    MAX_REASKS,
-    PARSE_ERRORS,
-    Grounding,
-    parse_answer,
-    reask_body,
-    refusal,
-    request_body,
+from extractor.backends.openai.batch_answers import Answered, TokenCounter, best, follow_up, judge
+from extractor.backends.openai.batch_files import (
+    BATCH_DIR,
+    ENDPOINT,
+    BatchState,
+    Carry,
+    Submission,
+    read_outputs,
 )
-from extractor.backends.openai.pricing import cost_usd
+from extractor.backends.openai.exchange import request_body
 from extractor.backends.openai.prompts import Prompt
 from extractor.backends.openai.session import open_client
 from extractor.backends.openai.options import OpenAIOptions
-from extractor.backends.openai.tokens import counted_tokens, reported_tokens, usage_warning
 from extractor.errors import BackendError
-from extractor.schema import ExtractionDraft, Usage
 from extractor.text.safe import redact, url_secrets
 
-BATCH_DIR = "batch"
-STATE_FILE = "state.json"
 log = logging.getLogger(__name__)
-ENDPOINT = "/v1/chat/completions"
 COMPLETION_WINDOW = "24h"
-MAX_LINES = 50_000  # the Batch API's limit per file
-MAX_BYTES = 190_000_000  # under its 200 MB limit per file
 TERMINAL = frozenset({"completed", "expired", "cancelled", "failed"})
 RERUN = "rerun to send it again"
 
@@ -85,130 +74,6 @@ class BatchProgress:
 OnProgress = Callable[[BatchProgress], None]
 
 
-@dataclass
-class Carry:
-    """What one paper's earlier rounds leave to the next: re-asks used and tokens spent."""
-
-    reasks: int = 0
-    grounding_left: int = GROUNDING_REASKS
-    requests: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    def usage(self, model: str | None) -> Usage:
-        return Usage(
-            prompt_tokens=self.prompt_tokens,
-            completion_tokens=self.completion_tokens,
-            requests=self.requests,
-            reasks=self.reasks,
-            cost_usd=cost_usd(model, self.prompt_tokens, self.completion_tokens, batch=True),
-        )
-
-
-@dataclass
-class Submission:
-    """One input file and the batch made of it, as recorded in ``state.json``."""
-
-    name: str  # the input file, in the batch directory
-    round: int
-    keys: list[str]
-    carry: dict[str, Carry] = field(default_factory=dict)  # follow-ups only
-    file_id: str | None = None
-    batch_id: str | None = None
-    status: str = "written"
-    taken: bool = False  # its answers were read, cached and followed up
-
-    def to_json(self) -> dict:
-        data = {k: v for k, v in vars(self).items() if k != "carry"}
-        data["carry"] = {key: vars(c) for key, c in self.carry.items()}
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict) -> Submission:
-        carry = {key: Carry(**c) for key, c in data.pop("carry", {}).items()}
-        return cls(**data, carry=carry)
-
-
-class BatchState:
-    """``RUN_DIR/batch/state.json``: the submissions, written atomically after every step."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        self.path = directory / STATE_FILE
-        data = json.loads(self.path.read_text(encoding="utf-8")) if self.path.exists() else {}
-        self.submissions = [Submission.from_json(s) for s in data.get("submissions", [])]
-
-    def save(self) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        text = json.dumps({"submissions": [s.to_json() for s in self.submissions]}, indent=1)
-        write_atomic(self.path, text.encode("utf-8"))
-
-    def open(self) -> list[Submission]:
-        return [s for s in self.submissions if not s.taken]
-
-    def add(self, round_: int, lines: Iterable[tuple[str, dict]], carry: dict[str, Carry] | None = None) -> list[Submission]:
-        """Write ``(key, body)`` lines as input files (split at the API's limits) and list them
-        as submissions; the caller saves the state."""
-        added = []
-        for part, chunk in enumerate(_chunks(lines), start=1):
-            name = f"input-{len(self.submissions) + 1:03d}-round{round_}-part{part}.jsonl"
-            write_atomic(self.directory / name, b"".join(text for _, text in chunk))
-            keys = [key for key, _ in chunk]
-            carried = {key: carry[key] for key in keys if carry and key in carry}
-            submission = Submission(name=name, round=round_, keys=keys, carry=carried)
-            self.submissions.append(submission)
-            added.append(submission)
-        return added
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temporary name beside ``path``, then move it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    with tmp.open("wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
-
-
-def batch_line(key: str, body: dict) -> bytes:
-    return (json.dumps({"custom_id": key, "method": "POST", "url": ENDPOINT, "body": body}) + "\n").encode("utf-8")
-
-
-def _chunks(lines: Iterable[tuple[str, dict]]) -> Iterator[list[tuple[str, bytes]]]:
-    chunk: list[tuple[str, bytes]] = []
-    size = 0
-    for key, body in lines:
-        text = batch_line(key, body)
-        if chunk and (len(chunk) >= MAX_LINES or size + len(text) > MAX_BYTES):
-            yield chunk
-            chunk, size = [], 0
-        chunk.append((key, text))
-        size += len(text)
-    if chunk:
-        yield chunk
-
-
-def read_jsonl(path: Path) -> Iterator[dict]:
-    if not path.exists():
-        return
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                yield json.loads(line)
-
-
-@dataclass
-class Answered:
-    """What a round's output says about one paper, and its bookkeeping after this round."""
-
-    carry: Carry
-    result: BackendResult | None = None
-    error: str | None = None
-    reask: tuple[ChatCompletion, Exception] | None = None
-
-
 class BatchRun:
     """One run directory's batches against one endpoint; see the module docstring."""
 
@@ -224,7 +89,7 @@ class BatchRun:
         self.state = BatchState(directory / BATCH_DIR)
         self.client, self.url = open_client(config, config.max_retries)
         self.secrets = url_secrets(config.base_url, config.api_key)  # what a server may repeat
-        self.usage_counted = False  # said once: the server reports no usable usage
+        self.tokens = TokenCounter(prompt, mode, config, self.url)
 
     async def extract(self, papers: list[BatchPaper], store: Store) -> dict[str, BackendResult | BackendError]:
         """Every paper's draft (stored with ``store`` the moment it is validated) or its failure."""
@@ -301,15 +166,7 @@ class BatchRun:
                 results[key] = answer.result
             elif answer.error is not None:
                 results[key] = BackendError(answer.error, answer.carry.usage(self.config.model))
-        reasks = {key: a for key, a in answered.items() if a.reask is not None}
-        if reasks:
-            follow = []
-            for line in read_jsonl(self.state.directory / submission.name):
-                answer = reasks.get(line["custom_id"])
-                if answer is not None:
-                    response, error = answer.reask
-                    follow.append((line["custom_id"], reask_body(line["body"], self.mode, response, error)))
-            self.state.add(submission.round + 1, follow, {key: a.carry for key, a in reasks.items()})
+        follow_up(self.state, submission, {key: a for key, a in answered.items() if a.reask is not None}, self.mode)
         # the follow-up and "taken" are recorded together: a rerun either takes this batch's
         # answers again (the cache makes that harmless) or finds the follow-up, never both
         submission.taken = True
@@ -346,28 +203,15 @@ class BatchRun:
         """Each wanted paper of the submission: its answer, a re-ask, or why it failed."""
         answered: dict[str, Answered] = {}
         unreadable: list[str] = []  # each line stands alone: a bad one never loses the others
-        for path in outputs.values():
-            if path is None:
-                continue
-            with path.open(encoding="utf-8", errors="replace") as handle:
-                for number, text in enumerate(handle, 1):
-                    if not text.strip():
-                        continue
-                    try:
-                        line = json.loads(text)
-                    except (ValueError, RecursionError):
-                        unreadable.append(f"{path.name}:{number} is not JSON")
-                        continue
-                    key = line.get("custom_id") if isinstance(line, dict) else None
-                    if key in wanted and key in submission.keys:
-                        try:
-                            answered[key] = self._answer(submission, batch.id, line, wanted[key])
-                        except (ValueError, AttributeError, TypeError, KeyError) as exc:  # pydantic, empty choices
-                            problem = f"{path.name}:{number} ({key}) is not a chat completion: {' '.join(str(exc).split())[:200]}"
-                            unreadable.append(problem)
-                            answered[key] = Answered(self._carry(submission, key), error=f"{problem}; {RERUN}")
-                    elif key is None:
-                        unreadable.append(f"{path.name}:{number} has no custom_id")
+        keys = set(submission.keys)
+        source = f"batch {batch.id}"
+        for item in read_outputs([path for path in outputs.values() if path is not None], unreadable):
+            if item.key in wanted and item.key in keys:
+                paper = wanted[item.key]
+                answer = judge(item, self._carry(submission, item.key), paper.abstract, paper.title, self.mode, self.config, source, RERUN, self.tokens)
+                if answer.problem:
+                    unreadable.append(answer.problem)
+                answered[item.key] = best(answered.get(item.key), answer)
         for problem in unreadable:
             log.warning("warning: batch %s: %s", batch.id, problem)
         why = {
@@ -381,53 +225,6 @@ class BatchRun:
             if key in wanted and key not in answered:
                 answered[key] = Answered(self._carry(submission, key), error=f"{why}; {RERUN}")
         return answered
-
-    def _answer(self, submission: Submission, batch_id: str, line: dict, paper: BatchPaper) -> Answered:
-        """One line of an output or error file, read as online: :func:`parse_answer`."""
-        carry = self._carry(submission, line["custom_id"])
-        response_part = line.get("response") or {}
-        if line.get("error") or response_part.get("status_code") != 200:
-            error = line.get("error") or (response_part.get("body") or {}).get("error") or {}
-            status = response_part.get("status_code")
-            reason = error.get("message") or error.get("code") or "no answer"
-            if error.get("code") in ("batch_expired", "batch_cancelled"):
-                return Answered(carry, error=f"{reason} (batch {batch_id}); {RERUN}")
-            carry.requests += 1  # it ran, and failed
-            return Answered(carry, error=f"HTTP {status} in batch {batch_id}: {reason}; {RERUN}")
-        response = ChatCompletion.model_validate(response_part["body"])
-        carry.requests += 1
-        tokens = reported_tokens(response)
-        if tokens is None:  # counted here, from the paper's request and the answer
-            request = request_body(self.mode, self.prompt.messages(paper.abstract, paper.title), self.config)
-            tokens = counted_tokens(response, request, self.config.model)
-            if not self.usage_counted:
-                self.usage_counted = True
-                log.warning(usage_warning(self.url))
-        carry.prompt_tokens += tokens[0]
-        carry.completion_tokens += tokens[1]
-        grounding = Grounding(paper.abstract, paper.title, reasks_left=carry.grounding_left)
-        try:
-            draft = parse_answer(response, self.mode, grounding)
-        except CUT_OFF:
-            return Answered(carry, error=(
-                f"the answer was cut off at the token limit (finish_reason=length, "
-                f"max_tokens={self.config.max_tokens}); rerun with a higher limit"
-            ))
-        except PARSE_ERRORS as exc:
-            said = refusal(response)
-            if said:
-                return Answered(carry, error=f"the model refused: {said}")
-            if carry.reasks >= MAX_REASKS:
-                return Answered(carry, error=(
-                    f"the model's answer is not a valid extraction after {carry.requests} requests "
-                    f"({carry.reasks} re-asks): {' '.join(str(exc).split())[:300]}"
-                ))
-            carry.reasks += 1
-            carry.grounding_left = grounding.reasks_left
-            return Answered(carry, reask=(response, exc))
-        usage = carry.usage(self.config.model)
-        return Answered(carry, result=BackendResult(
-            draft=ExtractionDraft.model_validate(draft.model_dump()), usage=usage, checked=grounding.checked))
 
     async def aclose(self) -> None:
         await self.client.close()

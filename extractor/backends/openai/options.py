@@ -8,6 +8,7 @@ option. ``resolve`` fills what was not given from the environment (``OPENAI_BASE
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Literal
 from urllib.parse import urlparse, urlsplit
 
@@ -54,6 +55,7 @@ class OpenAIOptions(BackendOptions):
 
     model: str | None = Field(None, description="the model name the endpoint serves")
     base_url: str | None = Field(None, description="an OpenAI-compatible endpoint (default: api.openai.com)")
+    fleet: tuple[str, ...] = Field((), description="every base URL of a fleet of servers sharing the requests; base_url is the first")
     api_key: str | None = Field(None, repr=False, description="the endpoint's key; a local server needs none")
     mode: Literal["tools", "json_schema", "json", "md_json"] | None = Field(
         None, description="structured-output mode (default: chosen for the endpoint)")
@@ -68,6 +70,8 @@ class OpenAIOptions(BackendOptions):
     batch: bool = Field(False, description="send the requests through the OpenAI Batch API")
     batch_poll: float = Field(30.0, gt=0, description="seconds between two looks at a pending batch")
     map_names: bool = Field(True, description="after extraction, map names the registry does not know, one request each")
+    batch_export: bool = Field(False, description="write the requests for another batch engine and send nothing")
+    batch_import: tuple[Path, ...] = Field((), description="output files of another batch engine to finish the run with")
 
     @field_validator("base_url")
     @classmethod
@@ -76,11 +80,50 @@ class OpenAIOptions(BackendOptions):
             check_base_url(url)
         return url
 
+    @field_validator("fleet")
+    @classmethod
+    def _usable_urls(cls, urls: tuple[str, ...]) -> tuple[str, ...]:
+        for url in urls:
+            check_base_url(url)
+        return urls
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_or_a_fleet(cls, data: object) -> object:
+        """Several base URLs are a fleet, the first of them the base URL; one is the base URL."""
+        if isinstance(data, dict) and isinstance(data.get("base_url"), (list, tuple)):
+            data = {**data, "fleet": tuple(data["base_url"])}
+            data["base_url"] = data["fleet"][0] if data["fleet"] else None
+        if isinstance(data, dict) and data.get("fleet"):
+            fleet = tuple(data["fleet"])
+            data = {**data, "base_url": data.get("base_url") or fleet[0], "fleet": fleet if len(fleet) > 1 else ()}
+        return data
+
     @model_validator(mode="after")
     def _fits_together(self) -> OpenAIOptions:
         if self.batch and self.max_cost is not None:
             raise ConfigError("{max_cost} cannot stop a batch once it is submitted; price it first with a dry run of the {batch}", ("max_cost", "batch"))
+        if self.fleet and self.batch:
+            raise ConfigError("the {batch} sends one batch to one endpoint; give one {base_url}", ("batch", "base_url"))
+        if self.fleet and self.base_url != self.fleet[0]:
+            raise ConfigError("a fleet's first server is its {base_url}", ("base_url",))
+        handoff = "batch_export" if self.batch_export else "batch_import" if self.batch_import else None
+        if handoff and self.batch:
+            raise ConfigError(
+                f"{{{handoff}}} hands the requests to another engine; the {{batch}} sends them to the Batch API: choose one",
+                (handoff, "batch"),
+            )
+        if self.batch_export and self.batch_import:
+            raise ConfigError(
+                "the {batch_export} writes the requests and stops; import the answers ({batch_import}) in a run of their own",
+                ("batch_export", "batch_import"),
+            )
         return self
+
+    @property
+    def handing_off(self) -> bool:
+        """Whether this run hands its requests to another engine (and so sends none)."""
+        return self.batch_export or bool(self.batch_import)
 
     @classmethod
     def resolve(cls, given: dict[str, object]) -> OpenAIOptions:
@@ -95,8 +138,11 @@ class OpenAIOptions(BackendOptions):
 
 
 def choose_mode(options: OpenAIOptions) -> str:
-    """The forced mode, else ``tools`` for api.openai.com and ``json_schema`` elsewhere."""
+    """The forced mode, else ``json_schema`` for another engine's batch (what vLLM's and
+    SGLang's structured outputs take) and every endpoint but api.openai.com, ``tools`` there."""
     if options.mode:
         return options.mode
+    if options.handing_off:
+        return "json_schema"
     host = urlparse(options.base_url or f"https://{OPENAI_HOST}/v1").hostname
     return "tools" if host == OPENAI_HOST else "json_schema"

@@ -3,14 +3,11 @@ mode fallback and the error messages (see :mod:`extractor.backends.openai.backen
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -30,6 +27,7 @@ from extractor.backends.openai.exchange import (
     refusal,
     request_body,
 )
+from extractor.backends.openai.fleet import DeadlineExceeded, Fleet, Server, is_transient, retry_after
 from extractor.backends.openai.pricing import cost_usd
 from extractor.backends.openai.options import OpenAIOptions
 from extractor.backends.openai.tokens import counted_tokens, reported_tokens, usage_warning
@@ -49,7 +47,6 @@ T = TypeVar("T")
 FALLBACK_ORDER = ("json_schema", "tools", "json", "md_json")
 BACKOFF_BASE = 0.5  # seconds; the n-th retry waits up to BACKOFF_BASE * 2**n
 BACKOFF_MAX = 30.0
-RETRY_AFTER_MAX = 120.0
 NO_KEY = "no-key"  # local servers need no key, but the SDK wants one
 # A refusal of the mode names the feature and says it is not accepted.
 _MODE_WORDS = re.compile(r"response_format|json_schema|json_object|tool_choice|\btools?\b|function", re.I)
@@ -58,11 +55,6 @@ _REFUSAL_WORDS = re.compile(
     r"doesn't support|unknown|unrecognized|invalid",
     re.I,
 )
-
-
-class DeadlineExceeded(Exception):
-    """An attempt that outlived ``--timeout`` as a whole: the SDK's (httpx's) timeout bounds each
-    read, so a server that drips its body a byte at a time would hold the request for ever."""
 
 
 def mode_refusal(error: BaseException | None) -> str | None:
@@ -84,40 +76,14 @@ def server_message(error: APIStatusError) -> str:
     return error.response.text or error.message
 
 
-def is_transient(error: BaseException) -> bool:
-    """Worth retrying: rate limits, server errors, timeouts and connection failures."""
-    if isinstance(error, APIStatusError):
-        return error.status_code in (408, 409, 429) or error.status_code >= 500
-    return isinstance(error, (APITimeoutError, APIConnectionError, NotJSONError, DeadlineExceeded))
-
-
-def retry_after(error: BaseException) -> float | None:
-    """Seconds the server asked us to wait (``retry-after-ms``, ``retry-after`` in seconds or
-    as an HTTP date), capped at :data:`RETRY_AFTER_MAX`."""
-    if not isinstance(error, APIStatusError):
-        return None
-    headers = error.response.headers
-    seconds: float | None = None
-    try:
-        if headers.get("retry-after-ms"):
-            seconds = float(headers["retry-after-ms"]) / 1000
-        elif headers.get("retry-after"):
-            value = headers["retry-after"]
-            try:
-                seconds = float(value)
-            except ValueError:
-                seconds = (parsedate_to_datetime(value) - datetime.now(timezone.utc)).total_seconds()
-    except (TypeError, ValueError):  # a header we cannot read: fall back to our own backoff
-        return None
-    return None if seconds is None else min(max(seconds, 0.0), RETRY_AFTER_MAX)
-
-
 class Attempts:
     """The attempts for one abstract: usage from every response, the retry policy, counts."""
 
-    def __init__(self, max_retries: int, model: str | None = None) -> None:
+    def __init__(self, max_retries: int, model: str | None = None, fleet: Fleet | None = None) -> None:
         self.max_retries = max_retries
         self.model = model
+        self.fleet = fleet
+        self.server: str | None = None  # the URL of the last attempt's server
         self.prompt_tokens = self.completion_tokens = 0
         self.requests = self.retries = self.reasks = 0
         self.last_response: Any = None
@@ -154,6 +120,8 @@ class Attempts:
         error = state.outcome.exception()
         if isinstance(error, PARSE_ERRORS):
             return 0.0
+        if self.fleet is not None and self.fleet.another_is_healthy():
+            return 0.0  # the failed server rests; another takes the retry now
         backoff = random.uniform(0, min(BACKOFF_MAX, BACKOFF_BASE * 2**self.retries))
         return max(backoff, retry_after(error) or 0.0)
 
@@ -203,11 +171,12 @@ def _split_query(url: str | None) -> tuple[str | None, dict[str, str]]:
     return urlunsplit(parts._replace(query="")), dict(parse_qsl(parts.query, keep_blank_values=True))
 
 
-def open_client(config: OpenAIOptions, max_retries: int = 0) -> tuple[AsyncOpenAI, str]:
-    """The SDK client for the configured endpoint, and the endpoint's URL as it may be written
-    (credentials redacted). A query in the base URL (``?key=...``) is sent as the query of every
-    request: left inside the base URL, the SDK would append each request's path after it."""
-    base_url, query = _split_query(config.base_url)
+def open_client(config: OpenAIOptions, max_retries: int = 0, url: str | None = None) -> tuple[AsyncOpenAI, str]:
+    """The SDK client for the configured endpoint (or ``url``, one server of a fleet), and its
+    URL as it may be written (credentials redacted). A query in the base URL (``?key=...``) is
+    sent as the query of every request: left inside the base URL, the SDK would append each
+    request's path after it."""
+    base_url, query = _split_query(url or config.base_url)
     client = AsyncOpenAI(
         api_key=config.api_key or NO_KEY,
         base_url=base_url,
@@ -219,22 +188,58 @@ def open_client(config: OpenAIOptions, max_retries: int = 0) -> tuple[AsyncOpenA
     return client, shown
 
 
+def untransformed(create: Callable[..., Awaitable[Any]]) -> Callable[[dict], Awaitable[Any]]:
+    """``chat.completions.create(**request)`` without the SDK's walk of the request body
+    against its TypedDicts (every message and the whole schema, 117 calls a request: the
+    largest part of the SDK's own CPU per request after the HTTP send). Our bodies are plain
+    JSON the walk leaves as they are (``tests/test_openai_backend.py`` pins that in every
+    mode), so the body goes whole as ``extra_body``, which the SDK merges over the walked
+    ``model`` and empty ``messages``: the same JSON reaches the server."""
+
+    async def send(request: dict) -> Any:
+        return await create(model=request["model"], messages=(), extra_body=request)
+
+    return send
+
+
+def open_fleet(config: OpenAIOptions) -> Fleet:
+    """The run's servers: every ``--base-url`` of a fleet, or the one endpoint."""
+    servers = []
+    for url in config.fleet or (config.base_url,):
+        client, shown = open_client(config, url=url)
+        # The SDK imports openai.resources.chat (about 0.5 s) on the first access: paid here,
+        # when the session is made, not while the first request is being sent.
+        servers.append(Server(shown, client, untransformed(client.chat.completions.create)))
+    return Fleet(servers)
+
+
 class Session:
-    """One endpoint for one run: the client, the current mode and the fallbacks taken."""
+    """The endpoint (or fleet) of one run: the clients, the current mode and the fallbacks taken."""
 
     def __init__(self, config: OpenAIOptions, mode: str) -> None:
         self.config = config
         self.mode = mode
         self.fallbacks: list[Fallback] = []
-        self._openai, self.url = open_client(config)
-        # The SDK imports openai.resources.chat (about 0.5 s) on the first access: paid here,
-        # when the session is made, not while the first request is being sent.
-        self._send = self._openai.chat.completions.create
-        self.secrets = url_secrets(config.base_url, config.api_key)  # what an error may repeat
+        self.fleet = open_fleet(config)
+        self.url = self.fleet.servers[0].url
+        self.secrets = sorted(  # what an error may repeat, longest first
+            {secret for url in config.fleet or (config.base_url,) for secret in url_secrets(url, config.api_key)},
+            key=len, reverse=True,
+        )
         self.usage_counted = False  # said once: the server reports no usable usage
 
     def report(self) -> dict:
-        return {"base_url": self.url, "mode_used": self.mode, "mode_fallbacks": [vars(f) for f in self.fallbacks]}
+        fleet = {"servers": self.fleet.report()} if len(self.fleet.servers) > 1 else {}
+        return {"base_url": self.url, **fleet, "mode_used": self.mode, "mode_fallbacks": [vars(f) for f in self.fallbacks]}
+
+    async def _send(self, request: dict, attempts: Attempts) -> Any:
+        """One attempt at ``request`` on the server the fleet picks, counted."""
+        server = self.fleet.pick()
+        attempts.requests += 1
+        attempts.server = server.url
+        response = await self.fleet.send(server, request, self.config.timeout)
+        self._received(attempts, response, request)
+        return response
 
     def _received(self, attempts: Attempts, response: Any, request: dict) -> None:
         """Count a response's tokens; say once per run when the server's own count is unusable."""
@@ -250,12 +255,7 @@ class Session:
 
         async def attempt() -> GroundedDraft:
             nonlocal request
-            attempts.requests += 1
-            try:  # the deadline of the attempt as a whole, body included
-                response = await asyncio.wait_for(self._send(**request), self.config.timeout)
-            except asyncio.TimeoutError:
-                raise DeadlineExceeded() from None
-            self._received(attempts, response, request)
+            response = await self._send(request, attempts)
             try:
                 return parse_answer(response, mode, grounding)
             except PARSE_ERRORS as exc:
@@ -268,16 +268,10 @@ class Session:
         """One request with the transport retries and no re-ask: ``read`` turns the response
         into a value and must not raise a parse error (a short request's bad answer is taken as
         it is). :class:`BackendError` after the retries, with what was spent."""
-        attempts = Attempts(self.config.max_retries, self.config.model)
+        attempts = Attempts(self.config.max_retries, self.config.model, self.fleet)
 
         async def attempt() -> T:
-            attempts.requests += 1
-            try:
-                response = await asyncio.wait_for(self._send(**request), self.config.timeout)
-            except asyncio.TimeoutError:
-                raise DeadlineExceeded() from None
-            self._received(attempts, response, request)
-            return read(response)
+            return read(await self._send(request, attempts))
 
         try:
             value = await attempts.retrying()(attempt)
@@ -301,7 +295,7 @@ class Session:
     ) -> tuple[GroundedDraft, Usage, Checked | None]:
         """The validated draft, what it cost and its grounding (None when the validator did not
         ground it: after a grounding re-ask); :class:`BackendError` after the retries."""
-        attempts = Attempts(self.config.max_retries, self.config.model)
+        attempts = Attempts(self.config.max_retries, self.config.model, self.fleet)
         grounding = Grounding(abstract, title)
         model = self.config.model
         while True:
@@ -324,23 +318,24 @@ class Session:
     def _explain(self, error: BaseException, attempts: Attempts) -> str:
         """One clear line: what went wrong, what the server said, after how many attempts."""
         tries = f"after {attempts.requests} attempt{'s' * (attempts.requests != 1)}"
+        url = attempts.server or self.url
         refusal = attempts.refusal()
         if refusal:
             return f"the model refused: {refusal}"
         if isinstance(error, APIStatusError):
-            return f"HTTP {error.status_code} from {self.url} {tries}: {_one_line(server_message(error))}"
+            return f"HTTP {error.status_code} from {url} {tries}: {_one_line(server_message(error))}"
         if isinstance(error, (APITimeoutError, DeadlineExceeded)):
-            return f"no answer from {self.url} within {self.config.timeout:g} s {tries}"
+            return f"no answer from {url} within {self.config.timeout:g} s {tries}"
         if isinstance(error, APIConnectionError):
-            return f"cannot reach {self.url} {tries}: {error.__cause__ or error}"
+            return f"cannot reach {url} {tries}: {error.__cause__ or error}"
         if isinstance(error, (NotJSONError, EmptyAnswerError)):
-            return f"{error} ({self.url}, {tries})"
+            return f"{error} ({url}, {tries})"
         if isinstance(error, PARSE_ERRORS):
             return f"the model's answer is not a valid extraction {tries} ({attempts.reasks} re-asks): {_one_line(str(error))}"
         return f"{type(error).__name__} {tries}: {error}"
 
     async def aclose(self) -> None:
-        await self._openai.close()
+        await self.fleet.aclose()
 
 
 def _one_line(text: str, limit: int = 300) -> str:
