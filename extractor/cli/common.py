@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional, TypeVar
+from typing import TYPE_CHECKING, Annotated, Optional, TypeVar
 
 import typer
 from rich.console import Console
@@ -34,6 +34,9 @@ from extractor.runs.files import STORE_FILE
 from extractor.progress import Step
 from extractor.text.safe import printable
 
+if TYPE_CHECKING:
+    from extractor.runs.run import Run
+
 F = TypeVar("F", bound=Callable[..., object])
 
 RunDir = Annotated[Path, typer.Argument(help="Run directory (the --out of `extractor run`).", exists=True, file_okay=False)]
@@ -42,6 +45,14 @@ StoreOption = Annotated[
     typer.Option("--store", help=f"Correction store (default: RUN_DIR/{STORE_FILE}); one store may serve several runs."),
 ]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars (the summary and errors are still printed).")]
+
+
+def open_run(run_dir: Path, store: Path | None = None) -> Run:
+    """The run a command reads (:class:`extractor.runs.Run`), opened when the command runs: its
+    modules are not the ``--help``'s to load."""
+    from extractor.runs.run import Run
+
+    return Run.open(run_dir, store)
 
 
 @contextmanager

@@ -7,8 +7,7 @@ from typing import Annotated
 
 import typer
 
-from extractor.cli.common import QuietOption, StoreOption, console, line, progress_bars
-from extractor.runs import Run
+from extractor.cli.common import QuietOption, StoreOption, console, line, open_run, progress_bars
 from extractor.text.counting import counted
 
 LEADERBOARD_EXAMPLES = """
@@ -37,7 +36,7 @@ def leaderboard_command(
     from extractor.leaderboard import build_leaderboard, export, load_runs
 
     with progress_bars(quiet) as step:
-        board = build_leaderboard(*load_runs([Run.open(run_dir, store) for run_dir in run_dirs], step))
+        board = build_leaderboard(*load_runs([open_run(run_dir, store) for run_dir in run_dirs], step))
         exported = export(board, out, wide=wide, charts=charts, excel=excel, step=step)
     out_console = console()
     out_console.print(line(

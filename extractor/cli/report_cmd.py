@@ -13,9 +13,9 @@ from extractor.cli.common import (
     StoreOption,
     console,
     line,
+    open_run,
     progress_bars,
 )
-from extractor.runs import Run
 from extractor.runs.files import REPORT_FILE
 from extractor.text.counting import counted
 
@@ -29,7 +29,7 @@ def report_command(
     """Write one HTML page: abstracts with highlighted evidence, fields, reviews, rejections."""
     from extractor.report import write_report
 
-    run = Run.open(run_dir, store)
+    run = open_run(run_dir, store)
     out = out or run.file(REPORT_FILE)
     with progress_bars(quiet) as step:
         counts = write_report(run, out, step)

@@ -13,11 +13,11 @@ from extractor.cli.common import (
     StoreOption,
     console,
     line,
+    open_run,
     progress_bars,
     reports_errors,
     verbatim,
 )
-from extractor.runs import Run
 from extractor.runs.files import STORE_FILE
 from extractor.text.counting import counted
 
@@ -70,7 +70,7 @@ def serve_command(
 
     if not reviewer.strip():
         raise ReviewError("{reviewer} needs a name", ("reviewer",))
-    run = Run.open(run_dir, store)
+    run = open_run(run_dir, store)
     session = ReviewSession(run, reviewer, rebuild=lambda: refresh_reviewed_files(run))
     err = console()
 
@@ -94,7 +94,7 @@ def agreement_command(run_dir: RunDir, store: StoreOption = None) -> None:
     from extractor.review import load_state
     from extractor.review.agreement import agreement
 
-    result = agreement(load_state(Run.open(run_dir, store)))
+    result = agreement(load_state(open_run(run_dir, store)))
     out = console(stderr=False)
     out.print(line(
         f"{counted(result.judged, 'item')} judged by two reviewers or more"
@@ -125,7 +125,7 @@ def export_command(
     from extractor.review import export_review
 
     with progress_bars(quiet) as step:
-        counts = export_review(Run.open(run_dir, store), out, step)
+        counts = export_review(open_run(run_dir, store), out, step)
     items = ", ".join(counted(n, kind) for kind, n in sorted(counts.items()))
     console().print(line(f"{items} -> {out}"))
 
@@ -142,7 +142,7 @@ def apply_command(
     from extractor.review import apply_review
 
     out = console()
-    run = Run.open(run_dir, store)
+    run = open_run(run_dir, store)
     report = apply_review(sheet, run, reviewer)
     for message in report.refused:
         out.print(line(("refused", "red"), " ", message))
@@ -173,7 +173,7 @@ def status_command(run_dir: RunDir, store: StoreOption = None) -> None:
     """Corrections of the run: how many, by whom, and which are stale or in conflict."""
     from extractor.review import review_status
 
-    report = review_status(Run.open(run_dir, store))
+    report = review_status(open_run(run_dir, store))
     out = console(stderr=False)
     reviewers = sorted({b.reviewer for b in report.batches})
     out.print(line(
@@ -217,5 +217,5 @@ def export_gold_command(
     """Write accepted and corrected items in the gold format of ANNOTATION.md."""
     from extractor.eval.reviewed_gold import export_gold
 
-    n = export_gold(Run.open(run_dir, store), out)
+    n = export_gold(open_run(run_dir, store), out)
     console().print(line(f"{counted(n, 'reviewed paper')} -> {out}"))

@@ -20,18 +20,21 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import TYPE_CHECKING
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from extractor.catalog.conditions import phrase_key
-from extractor.catalog.normalize import Aliases
 from extractor.catalog.registry import fold_key
 from extractor.errors import InputError
 from extractor.atomic import atomic_write_text
 from extractor.runs.corrections import Correction
 from extractor.runs.files import NAMES_FILE
 from extractor.text.hashing import canonical_json
+
+if TYPE_CHECKING:
+    from extractor.catalog.normalize import Aliases
 
 FORMAT = 1
 log = logging.getLogger(__name__)
