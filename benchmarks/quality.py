@@ -16,7 +16,7 @@ Two tables: the leaderboard figures of contract v3 (leaderboard-ready recall, na
 accuracy, and for the sets drawn from SciREX, leaderboard reconstruction, cross-paper pairs and
 wrong merges against SciREX's results, plus all SciREX train abstracts) beside tuple recall; then
 the per-field table. With ``--backend replay``, the sets of board labels
-(``fixtures/gold/board-sets.json``: the cross-paper set's tune and held-out labels, docs/merging.md)
+(``fixtures/gold/board-sets.json``: the cross-paper sets' labels, docs/merging.md)
 get their pairs in one block and wrong merges on their recording's replayed run, in a third table.
 """
 
