@@ -166,7 +166,8 @@ def claims_of(papers, paper_id: str) -> dict[str, object]:
 
 def test_export_has_a_row_per_item_grey_columns_dropdowns_and_new_rows(run: Path, book: Path) -> None:
     wb = load_workbook(book)
-    assert wb.sheetnames == ["Read me", "Claims", "Items", "Papers"]
+    assert wb.sheetnames == ["Read me", "Claims", "Items", "Papers", "exported"]
+    assert wb["exported"].sheet_state == "hidden"  # the rows each sheet was exported with
     claims = wb["Claims"]
     header = [c.value for c in claims[1]]
     ids = [claims.cell(r, 1).value for r in range(2, claims.max_row + 1)]

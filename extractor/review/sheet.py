@@ -48,10 +48,10 @@ from extractor.review.corrected import (
     check_item,
 )
 from extractor.schema import MAX_EVIDENCE, MAX_NAME, Claim, PaperResult
-from extractor.text.hashing import canonical_json
+from extractor.text.hashing import canonical_json, normalize_text, short_hash
 from extractor.text.numbers import find_number_words, find_numbers
 from extractor.text.safe import formula_like, set_text_cell, xlsx_text
-from extractor.workbook import open_workbook
+from extractor.workbook import WorkbookTooLarge, open_workbook
 
 NEW = "new"
 NEW_ROWS = 20  # blank new rows at the foot of the Claims and Items sheets (Claims has one under each paper too)
@@ -59,6 +59,13 @@ MAX_NOTE = 2000  # a reviewer's note travels in the row's hidden base too: see s
 CONTEXT_CHARS = 80  # the abstract shown either side of a claim's evidence (the Papers sheet has it whole)
 ID_WIDTH = 60  # the widest an id column grows to fit its ids
 ABSTRACT_WIDTH = 160  # the widest the Papers sheet's abstract column grows to fit the longest abstract
+#: The most filled new rows one sheet may hold: a sheet of copies of one filled row would
+#: otherwise record each copy, and the store and every later command grow with them.
+MAX_NEW_ROWS = 2_000
+README = "Read me"
+#: A hidden sheet listing the rows each sheet was exported with: a deleted row is named, a
+#: renamed sheet is found, and the workbook is told from any other.
+MANIFEST = "exported"
 
 LOCKED_FILL = PatternFill("solid", fgColor="E7E6E6")
 NEW_FILL = PatternFill("solid", fgColor="FFF8DC")
@@ -282,8 +289,8 @@ def _row(
     model_names: list[NameAnswer],
     words: Words,
 ) -> dict[str, object]:
-    """The cells of one target's row, by column name, and its hidden base; ``claims`` the
-    corrected paper's claims by id."""
+    """The cells of one target's row, by column name, and its hidden base (as a dict, for
+    :func:`build_workbook` to complete); ``claims`` the corrected paper's claims by id."""
     target = state.target
     abstract = paper.abstract or ""
     mark = review.marks.get(target.id)
@@ -323,7 +330,7 @@ def _row(
         )
     else:
         cells["context"] = _window(abstract, find_evidence(state.values["name"], abstract))
-    cells["base"] = canonical_json(view_of(state, paper.abstract))
+    cells["base"] = view_of(state, paper.abstract)
     return cells
 
 
@@ -347,6 +354,34 @@ def _new_row(paper: PaperResult, claims: dict[str, Claim]) -> dict[str, object] 
     return {"id": NEW, "paper_id": paper.id, "title": paper.title, "context": hint}
 
 
+def _editable(column: Column, kind: str) -> bool:
+    """Whether a reviewer's edit of ``column`` on a row of ``kind`` (NEW: a new row) is read."""
+    if kind == NEW:
+        return (column.edit or column.new_only) and column.name not in ("review", "base")
+    return column.edit and (not column.kinds or kind in column.kinds)
+
+
+def _fingerprint(value: object) -> str | None:
+    """A short fingerprint of a read-only cell's text as written (whitespace folded), or None
+    for a blank cell: the hidden base keeps one per read-only column, so an edit there is seen."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = f"{value:g}"
+    text = normalize_text(str(xlsx_text(str(value)))) if value not in (None, "", []) else ""
+    return short_hash(text, 6) if text else None
+
+
+def _grey(columns: list[Column], kind: str, cells: dict[str, object]) -> dict[str, str]:
+    """The fingerprints of a row's read-only cells that hold text (the id is in the base)."""
+    found = {}
+    for column in columns:
+        if column.name in ("id", "base") or _editable(column, kind):
+            continue
+        fingerprint = _fingerprint(cells.get(column.name))
+        if fingerprint:
+            found[column.name] = fingerprint
+    return found
+
+
 def _write_sheet(ws: Worksheet, columns: list[Column], rows: Iterable[tuple[str, dict]], widths: dict[str, float]) -> None:
     """Write the header and the rows (``new`` rows yellow where a reviewer fills them in), each
     as tall as its wrapped text; grey what is read-only; add dropdowns; freeze the panes right of
@@ -362,10 +397,7 @@ def _write_sheet(ws: Worksheet, columns: list[Column], rows: Iterable[tuple[str,
         if not new:
             longest_id = max(longest_id, len(str(cells.get("id") or "")))
         for index, column in enumerate(columns, start=1):
-            if new:
-                editable = (column.edit or column.new_only) and column.name not in ("review", "base")
-            else:
-                editable = column.edit and (not column.kinds or kind in column.kinds)
+            editable = _editable(column, kind)
             # Every text (ids and names too) comes from untrusted input: no cell runs as a formula.
             cell = ws.cell(count, index)
             cell.style = _style(column, editable, new)  # first: a named style resets the quote prefix
@@ -441,8 +473,9 @@ def build_workbook(review: ReviewState, step: Step = silent, model_names: list[N
     sheet_of = {kind: name for name, kinds in SHEET_KINDS.items() for kind in kinds}
     for state in tracked(list(review.targets.values()), "laying out rows", step):
         kind, paper_id = state.target.kind, state.target.paper_id
-        row = (kind, _row(state, papers[paper_id], claims[paper_id], review, model_names or [], words))
-        (paper_claims[paper_id] if kind == "claim" else grouped[sheet_of[kind]]).append(row)
+        cells = _row(state, papers[paper_id], claims[paper_id], review, model_names or [], words)
+        cells["base"] = canonical_json({**cells["base"], "grey": _grey(SHEETS[sheet_of[kind]], kind, cells)})
+        (paper_claims[paper_id] if kind == "claim" else grouped[sheet_of[kind]]).append((kind, cells))
     for paper in review.papers:
         new = _new_row(paper, claims[paper.id])
         grouped["Claims"] += [*paper_claims[paper.id], *([(NEW, new)] if new else [])]
@@ -455,7 +488,7 @@ def build_workbook(review: ReviewState, step: Step = silent, model_names: list[N
     for style in _named_styles():
         wb.add_named_style(style)
     readme = wb.active
-    readme.title = "Read me"
+    readme.title = README
     for line in README_LINES:
         readme.append([line])
     readme["A1"].font = Font(name=FONT, bold=True, size=14)
@@ -463,6 +496,13 @@ def build_workbook(review: ReviewState, step: Step = silent, model_names: list[N
     for name, columns in SHEETS.items():
         rows = tracked(grouped[name], f"writing the {name} sheet", step)
         _write_sheet(wb.create_sheet(name), columns, rows, widths.get(name, {}))
+    manifest = wb.create_sheet(MANIFEST)
+    manifest.sheet_state = "hidden"
+    manifest.append(["sheet", "id"])
+    listed = ((name, cells) for name in SHEETS for kind, cells in grouped[name] if kind != NEW)
+    for number, (name, cells) in enumerate(listed, start=2):
+        manifest.cell(number, 1, name)
+        set_text_cell(manifest.cell(number, 2), cells["id"])
     buffer = io.BytesIO()
     wb.save(buffer)
     return buffer.getvalue()
@@ -578,72 +618,225 @@ def _column_problems(name: str, typed: list[str | None], rows: list[SheetRow]) -
     return problems
 
 
-def _read_sheet(ws: Worksheet, name: str) -> tuple[list[SheetRow], list[str]]:
-    """The used rows of one sheet, and the problems of its header (:func:`_column_problems`)."""
+#: The base's fields that hold text (or nothing); ``values`` and ``grey`` hold objects.
+_BASE_TEXT = ("id", DECISION, NOTE, "extracted", "abstract", *ALIAS_FIELDS)
+_ALTERED = "the hidden base column was altered; export the run again"
+
+
+def _base(text: object) -> dict | None | Problem:
+    """The hidden base a row was exported with, or the problem with it (altered by hand: any
+    JSON, nested as deep as it likes)."""
+    if not text:
+        return None
+    try:
+        base = json.loads(str(text))
+    except (ValueError, RecursionError):
+        return Problem("base", _ALTERED)
+    if (
+        not isinstance(base, dict)
+        or not all(isinstance(base.get(k, {}), dict) for k in ("values", "grey"))
+        or not all(isinstance(base.get(k), (str, type(None))) for k in _BASE_TEXT)
+    ):
+        return Problem("base", _ALTERED)
+    return base
+
+
+def _shown(name: str, base: dict) -> object:
+    """What the export wrote in a row's cell of field ``name``: its text, as XLSX could hold it."""
+    values = base.get("values") or {}
+    return xlsx_text(_display(values[name] if name in values else base.get(name)))
+
+
+def _header(ws: Worksheet) -> list[str | None]:
+    """A sheet's column names as typed, without the blank ones after the last (a sheet whose
+    dimension claims the whole grid would otherwise widen every row to 16,384 cells)."""
     typed = [(_text(v) or "").strip() or None for v in next(ws.iter_rows(max_row=1, values_only=True), ())]
+    while typed and typed[-1] is None:
+        typed.pop()
+    return typed
+
+
+def _read_sheet(ws: Worksheet, name: str) -> tuple[list[SheetRow], list[str], list[str]]:
+    """The used rows of one sheet, the problems of its header (:func:`_column_problems`), and
+    what would pass unseen: an edit in a read-only (grey) column.
+
+    A cell that holds what the export wrote there is the exported value itself, exactly: a
+    sheet applied back untouched records nothing, though a spreadsheet shows spaces at the ends
+    and control characters (as symbols) that a typed value would not keep."""
+    typed = _header(ws)
     header = [(t or "").lower() for t in typed]
     # Only what a reviewer may type, plus the id and the hidden base; the rest is for reading.
     known = {c.name: c for c in SHEETS[name] if c.edit or c.new_only or c.name in ("id", "base")}
-    index = {h: i for i, h in enumerate(header) if h in known}
+    columns = {c.name: c for c in SHEETS[name]}
+    index = {h: i for i, h in enumerate(header) if h in columns}
     letters = {h: get_column_letter(i + 1) for h, i in index.items()}
     if "id" not in index:
-        return [SheetRow(name, 1, None, None, None, {}, None, letters, [Problem("id", "the header has no 'id' column")])], []
-    rows = []
+        return [SheetRow(name, 1, None, None, None, {}, None, letters, [Problem("id", "the header has no 'id' column")])], [], []
+    rows: list[SheetRow] = []
+    notes: list[str] = []
+    new_rows = 0
     for number, cells in enumerate(ws.iter_rows(min_row=2, max_col=len(header)), start=2):
+        raw = {h: cells[i] for h, i in index.items() if i < len(cells)}
+        row_id = (_text(raw["id"].value) or "").strip() or None if "id" in raw else None
+        is_new = row_id in (None, NEW)
+        base = None if is_new else _base(_text(raw["base"].value) if "base" in raw else None)
         values: dict[str, object] = {}
-        problems: list[Problem] = []
-        for column_name, i in index.items():
-            cell = cells[i] if i < len(cells) else None
-            if cell is None:
+        problems: list[Problem] = [base] if isinstance(base, Problem) else []
+        base = base if isinstance(base, dict) else None
+        for column_name, cell in raw.items():
+            if column_name not in known or column_name in ("id", "base"):
                 continue
             if cell.data_type == "f":
                 problems.append(Problem(column_name, "formulas are not accepted; type the value itself"))
                 continue
-            parsed = _parse(known[column_name], cell)
+            column = known[column_name]
+            if base is not None and not column.number and isinstance(cell.value, str) and cell.value == _shown(column_name, base):
+                values[column_name] = (base.get("values") or {}).get(column_name, base.get(column_name))
+                continue  # as exported, exactly
+            parsed = _parse(column, cell)
             if isinstance(parsed, Problem):
                 problems.append(parsed)
             else:
                 values[column_name] = parsed
-        row_id = values.pop("id", None)
-        base_text = values.pop("base", None)
-        is_new = row_id in (None, NEW)
         filled = [k for k, v in values.items() if v not in (None, []) and str(v).strip() and k not in _WHERE_NEW]
         if is_new and not filled and not problems:
             continue  # an unused new row: at most its paper (filled in by the export) and kind
-        base = None
-        if not is_new:
-            try:
-                base = json.loads(base_text) if base_text else None
-            except json.JSONDecodeError:
-                problems.append(Problem("base", "the hidden base column was altered; export the run again"))
-            exported_as = base.get("id") if isinstance(base, dict) else None
-            if exported_as is not None and exported_as != str(row_id):
-                problems.append(Problem(
-                    "id",
-                    f"the id was changed to {str(row_id)!r}; the row was exported as {exported_as!r} "
-                    "(ids are read-only: put it back, or fill a new row)",
-                ))
+        if is_new:
+            new_rows += 1
+            if new_rows > MAX_NEW_ROWS:
+                raise ReviewError(
+                    f"sheet {name} has more than {MAX_NEW_ROWS:,} filled new rows, the most one sheet may add "
+                    "(copies of one row?); keep the ones meant, or split them over several sheets; nothing was applied"
+                )
+        exported_as = base.get("id") if base else None
+        if exported_as is not None and exported_as != row_id:
+            problems.append(Problem(
+                "id",
+                f"the id was changed to {row_id!r}; the row was exported as {exported_as!r} "
+                "(ids are read-only: put it back, or fill a new row)",
+            ))
         kind = SHEET_KINDS[name][0] if len(SHEET_KINDS[name]) == 1 else values.pop("kind", None)
+        if name == "Items" and not is_new and row_id and row_id.count("/") >= 2:
+            kind = row_id.rsplit("/", 2)[1]  # an item's id names its kind; the grey cell is for reading
         paper_id = row_id if name == "Papers" else values.pop("paper_id", None)
-        rows.append(
-            SheetRow(name, number, kind, None if is_new else str(row_id), paper_id, values, base, letters, problems)
-        )
-    return rows, _column_problems(name, typed, rows)
+        row = SheetRow(name, number, kind, None if is_new else row_id, paper_id, values, base, letters, problems)
+        if base is not None and "grey" in base:
+            notes += _grey_edits(row, raw, base["grey"])
+        rows.append(row)
+    return rows, _column_problems(name, typed, rows), notes
 
 
-def read_workbook(path: Path) -> list[SheetRow]:
-    """Every used row of the review sheets in ``path`` (other sheets are ignored). A header
-    with a column renamed, added or deleted is a :class:`ReviewError` naming it: nothing of
-    such a sheet is applied, since the edits in that column would be lost without a word."""
-    wb = open_workbook(path)  # streamed: several times faster on big sheets; its unpacked size bounded
+def _grey_edits(row: SheetRow, raw: dict, exported: dict) -> list[str]:
+    """An edit in a read-only (grey) cell of ``row``, named: applying ignores it."""
+    out = []
+    for column in SHEETS[row.sheet]:
+        if column.name in ("id", "base") or column.name not in raw or _editable(column, str(row.kind)):
+            continue
+        if _fingerprint(raw[column.name].value) != exported.get(column.name):
+            out.append(
+                f"{row.where(column.name)}: the column is grey (read-only), so the edit in it is not applied"
+                + (f" (the {column.name} of an existing row)" if column.new_only else "")
+            )
+    return out
+
+
+@dataclass
+class Returned:
+    """A returned review workbook, read: its used rows, and what would pass unseen (an edit in a
+    grey column, a deleted row)."""
+
+    rows: list[SheetRow]
+    notes: list[str]
+
+
+def _why(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}"
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def read_workbook(path: Path) -> Returned:
+    """Every used row of the review sheets in ``path``. What is not a review sheet (another
+    workbook, a renamed sheet, a header with a column renamed, added or deleted, a workbook that
+    does not parse) is a :class:`ReviewError` naming it, and nothing of it is applied: the edits
+    in it would otherwise be lost without a word."""
     try:
-        read = {name: _read_sheet(wb[name], name) for name in SHEETS if name in wb.sheetnames}
+        wb = open_workbook(path)  # streamed: several times faster on big sheets; its unpacked size bounded
+    except WorkbookTooLarge:
+        raise
+    except Exception as exc:  # a foreign or broken zip: openpyxl and zipfile raise many kinds
+        raise ReviewError(f"{path}: cannot read the review sheet ({_why(exc)}); save it as .xlsx") from exc
+    try:
+        return _read_book(wb, path)
+    except ReviewError:
+        raise
+    except Exception as exc:  # what openpyxl's parsing meets: a shared string out of range, truncated XML
+        raise ReviewError(
+            f"{path}: cannot read the review sheet ({_why(exc)}); open and save it again in a spreadsheet, "
+            "or export the run again; nothing was applied"
+        ) from exc
     finally:
         wb.close()
-    problems = [f"sheet {name}: {'; '.join(found)}" for name, (_, found) in read.items() if found]
+
+
+def _read_book(wb: Workbook, path: Path) -> Returned:
+    from openpyxl.chartsheet import Chartsheet
+
+    headers = {n: set(filter(None, (h.lower() for h in _header(wb[n]) if h))) for n in wb.sheetnames
+               if not isinstance(wb[n], Chartsheet)}
+    exported = _manifest(wb) if MANIFEST in headers else None
+    shaped = [n for n, header in headers.items() if {"id", "base"} <= header]
+    strays = [n for n in shaped if n not in SHEETS]
+    if strays:
+        named = ", ".join(f"{n!r} (named {_likely_sheet(headers[n])!r} when exported)" for n in strays)
+        raise ReviewError(
+            f"{path}: sheet {named} holds review rows under another name; a sheet is read by its name: "
+            "give it back its name; nothing was applied"
+        )
+    if exported is None and not shaped:
+        if "Leaderboard" in wb.sheetnames:
+            what = "a leaderboard (extractor leaderboard's workbook), not a review sheet"
+        else:
+            what = f"not a review sheet: none of its sheets ({', '.join(map(repr, wb.sheetnames))}) has a review sheet's id and base columns"
+        raise ReviewError(f"{path}: {what}; export one with 'extractor review export RUN_DIR --out review.xlsx'")
+    charts = [n for n in SHEETS if n in wb.sheetnames and n not in headers]
+    if charts:
+        raise ReviewError(f"{path}: sheet {charts[0]} is a chart sheet, not the review rows; export the run again; nothing was applied")
+    read = {name: _read_sheet(wb[name], name) for name in SHEETS if name in headers}
+    problems = [f"sheet {name}: {'; '.join(found)}" for name, (_, found, _) in read.items() if found]
     if problems:
         raise ReviewError(
             f"{path}: {'; '.join(problems)}: name each column as exported, or the edits in it are lost; nothing was applied"
         )
-    return [row for rows, _ in read.values() for row in rows]
+    rows = [row for found, _, _ in read.values() for row in found]
+    notes = [note for _, _, found in read.values() for note in found]
+    for name, ids in (exported or {}).items():
+        if name not in read:
+            notes.append(f"sheet {name}: deleted, so its {len(ids):,} rows change nothing")
+            continue
+        present = {row.id for row in read[name][0]}
+        gone = [i for i in ids if i not in present]
+        if gone:
+            shown = ", ".join(gone[:DELETED_SHOWN]) + (f" and {len(gone) - DELETED_SHOWN:,} more" if len(gone) > DELETED_SHOWN else "")
+            notes.append(
+                f"sheet {name}: {len(gone):,} exported rows are not in it (deleted?): {shown}; deleting a row changes "
+                "nothing: to take an item out, choose reject"
+            )
+    return Returned(rows, notes)
+
+
+DELETED_SHOWN = 10  # the ids of deleted rows a note lists, at most
+
+
+def _manifest(wb: Workbook) -> dict[str, list[str]]:
+    """The ids each sheet was exported with (the hidden sheet :data:`MANIFEST`)."""
+    out: dict[str, list[str]] = {}
+    for name, row_id in wb[MANIFEST].iter_rows(min_row=2, max_col=2, values_only=True):
+        if name in SHEETS and row_id is not None:
+            out.setdefault(name, []).append(str(row_id))
+    return out
+
+
+def _likely_sheet(header: set[str]) -> str:
+    """The review sheet whose columns a header shares most."""
+    return max(SHEETS, key=lambda name: len(header & {c.name for c in SHEETS[name]}))
 
