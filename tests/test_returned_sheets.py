@@ -194,6 +194,24 @@ def test_new_rows_past_the_bound_stop_the_apply_before_anything_is_recorded(run:
     assert not (run / STORE_FILE).exists()
 
 
+def test_copies_of_a_filled_new_row_add_their_item_once_or_are_a_conflict(run: Path, book: Path, tmp_path: Path) -> None:
+    """A filled new row copied down adds one item (and the store holds it once); copies that
+    give it different fields are a conflict, recorded nowhere."""
+    other = tmp_path / "other.xlsx"
+    rows = [edit(book, book, "Claims", "new", paper_id="p2", value=13, evidence="Llama-2-13B") for _ in range(5)]
+    rows.append(edit(book, other, "Claims", "new", paper_id="p2", value=13, evidence="Llama-2-13B", metric="parameters"))
+    report = apply_review(book, Run.open(run), "alice")
+    assert report.counts["applied"] == 1 and history_size(run) == 1
+    assert report.notes == [f"sheet Claims, row {r}: a copy of Claims!{rows[0]}, added once" for r in rows[1:5]]
+    fresh = make_run(tmp_path / "fresh")
+    report = apply_review(other, Run.open(fresh), "alice")
+    assert report.counts["conflict"] == 6 and report.batch_id is None and history_size(fresh) == 0
+    assert report.conflicts[0].endswith(
+        f"Claims!{rows[0]}, Claims!{rows[1]}, Claims!{rows[2]} and 3 more add this one item and say different things; "
+        "nothing of them recorded: keep one"
+    )
+
+
 def test_a_paper_new_row_adds_a_claim_with_only_its_value_and_evidence(run: Path, book: Path) -> None:
     """The new row under a paper's claims has its paper filled in: value and evidence are enough."""
     wb = load_workbook(book)
