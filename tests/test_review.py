@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import datetime
 import json
+import re
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -275,6 +276,18 @@ def test_rows_are_as_tall_as_their_text_and_an_abstract_is_never_cut(tmp_path: P
         needed = [line_count(str(text), claims.column_dimensions[get_column_letter(i)].width)
                   for i in wrapped if (text := claims.cell(row, i).value)]
         assert claims.row_dimensions[row].height == max(needed, default=1) * LINE_POINTS
+
+
+def test_a_context_cuts_no_word_and_says_where_it_is_cut() -> None:
+    from extractor.review.sheet import _window
+
+    text = " ".join(f"word{i}" for i in range(200))
+    start = text.index("word100")
+    shown = str(_window(text, (start, start + len("word100"))))
+    assert shown.startswith("…") and shown.endswith("…") and "word100" in shown
+    assert all(re.fullmatch(r"…?word\d+…?", w) for w in shown.split())
+    head = str(_window(text, None))  # the evidence not found: the abstract's start
+    assert head.startswith("word0 ") and head.endswith("…") and all(re.fullmatch(r"word\d+…?", w) for w in head.split())
 
 
 def test_a_line_count_breaks_at_spaces_and_inside_a_word_wider_than_the_cell() -> None:

@@ -229,8 +229,9 @@ def _word_edge(abstract: str, at: int, step: int) -> int:
 
 def _window(abstract: str, span: tuple[int, int] | None, number: tuple[int, int] | None = None) -> CellRichText | str:
     """The abstract around ``span``: the span itself in red, the number (``number``) in it bold."""
-    if span is None:
-        return abstract[: 2 * CONTEXT_CHARS]
+    if span is None:  # not found: the abstract's start
+        end = _word_edge(abstract, min(len(abstract), 2 * CONTEXT_CHARS), 1)
+        return abstract[:end] + ("…" if end < len(abstract) else "")
     start, end = span
     left = _word_edge(abstract, max(0, start - CONTEXT_CHARS), -1)
     right = _word_edge(abstract, min(len(abstract), end + CONTEXT_CHARS), 1)
