@@ -36,34 +36,44 @@ _DIGIT_PX = 7  # a column width unit is the default font's (Calibri 11) digit, 7
 _PADDING_PX = 8  # Excel adds 5 px to a column and keeps some from the text on either side
 
 
-def _advance(char: str) -> float:
-    code = ord(char)
-    if 32 <= code < 127:
-        return _ASCII[code - 32]
-    if unicodedata.combining(char):
-        return 0
-    return _WIDE if unicodedata.east_asian_width(char) in "WF" else _OTHER
+class _Widths(dict):
+    """Each character's advance width, ASCII from the table, any other worked out once."""
+
+    def __missing__(self, char: str) -> float:
+        if unicodedata.combining(char):
+            width = 0
+        else:
+            width = _WIDE if unicodedata.east_asian_width(char) in "WF" else _OTHER
+        self[char] = width
+        return width
+
+
+_WIDTHS = _Widths({chr(32 + i): width for i, width in enumerate(_ASCII)})
+_width = _WIDTHS.__getitem__
 
 
 def line_count(text: str, width: float) -> int:
     """The lines ``text`` wraps to in a column ``width`` units wide (openpyxl's unit)."""
     room = (int(width * _DIGIT_PX + 5) - _PADDING_PX) * _EM * 72 / (96 * FONT_SIZE)
+    space = _WIDTHS[" "]
     lines = 0
     for paragraph in text.split("\n"):
         lines += 1
+        if sum(map(_width, paragraph)) <= room:
+            continue  # the common case: it fits on one line
         x = 0.0
         for word in paragraph.split(" "):
-            size = sum(map(_advance, word))
-            gap = _advance(" ") if x else 0
+            size = sum(map(_width, word))
+            gap = space if x else 0
             if x and x + gap + size > room:
                 lines, x, gap = lines + 1, 0.0, 0
             if size <= room:
                 x += gap + size
                 continue
             for char in word:  # a word wider than the cell is broken where it runs out
-                if x and x + _advance(char) > room:
+                if x and x + _width(char) > room:
                     lines, x = lines + 1, 0.0
-                x += _advance(char)
+                x += _width(char)
     return lines
 
 
