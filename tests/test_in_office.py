@@ -151,6 +151,70 @@ def test_a_review_sheet_edited_sorted_and_saved_by_libreoffice_applies(demo: Pat
     assert len(added) == 1 and marks[added[0].id].added
 
 
+SCREEN = (1920, 840)  # the grid LibreOffice shows on a 1920x1080 screen, below its bars
+
+
+def _screen(book: Path, out: Path, sheet: str, size: tuple[int, int], scroll_to: str | None = None, mode: str = "-layout") -> str:
+    """``sheet`` printed on pages the size of a screen's grid (tests/office_screen.py), the first
+    kept as a picture in tests/artifacts/ (``out``'s name); the text of every page (``mode``:
+    pdftotext's ``-layout``, or ``-raw`` for each cell's text in one piece)."""
+    pdf = out.with_suffix(".pdf")
+    command = [UNO_PYTHON, str(ROOT / "tests" / "office_screen.py"), str(book), str(pdf), sheet, *map(str, size)]
+    done = subprocess.run([*command, *([scroll_to] if scroll_to else [])], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    picture = ARTIFACTS / out.name
+    picture.unlink(missing_ok=True)
+    subprocess.run([PDFTOPPM, "-r", "96", "-f", "1", "-l", "1", "-png", "-singlefile", str(pdf), str(picture.with_suffix(""))],
+                   check=True, timeout=300)
+    assert picture.stat().st_size > 10_000
+    return subprocess.run([PDFTOTEXT, mode, str(pdf), "-"], check=True, capture_output=True, text=True).stdout
+
+
+@pytest.mark.slow
+@needs_office
+@pytest.mark.skipif(not Path(UNO_PYTHON).exists(), reason="no system Python for python3-uno")
+def test_the_review_sheet_as_libreoffice_shows_it_and_saves_it_untouched(demo: Path, tmp_path: Path) -> None:
+    """On a 1920x1080 screen the evidence, the value and the decision are side by side with the
+    fields, and stay when the sheet is scrolled right; every row LibreOffice shows whole is as
+    the sheet sized it; every abstract of the Papers sheet is whole; and the sheet saved by
+    LibreOffice untouched records nothing. Pictures: tests/artifacts/sheet-*.png."""
+    run = tmp_path / "run"
+    shutil.copytree(demo, run)
+    book = tmp_path / "review.xlsx"
+    assert runner.invoke(app, ["review", "export", str(run), "--out", str(book), "-q"]).exit_code == 0
+
+    first = _screen(book, tmp_path / "sheet-screen.png", "Claims", SCREEN)
+    header = first.splitlines()[1].split()[1:]  # after the row number
+    assert header[:11] == ["id", "evidence", "value", "decision", "unit", "metric", "benchmark", "method", "model",
+                           "baseline", "setting"], header
+    sheet = load_workbook(book)["Claims"]
+    room, fits = SCREEN[1] - 2 * 17, []  # below the column letters and the header row
+    for row in range(2, sheet.max_row + 1):
+        room -= sheet.row_dimensions[row].height * 96 / 72
+        if room < 0:
+            break
+        if sheet.cell(row, 1).value != "new":
+            fits.append(sheet.cell(row, 1).value)
+    shown = re.findall(r"p-[0-9a-f]{12}#[0-9a-f]{8}", first)
+    assert shown[: len(fits)] == fits and len(fits) >= 8, (fits, shown)
+    scrolled = _screen(book, tmp_path / "sheet-scrolled.png", "Claims", SCREEN, "note")
+    assert scrolled.splitlines()[1].split()[1:7] == ["id", "evidence", "value", "decision", "note", "paper_id"]
+
+    papers = _screen(book, tmp_path / "sheet-papers.png", "Papers", (SCREEN[0], 3_000), mode="-raw")
+    text = "".join(papers.split())
+    assert all("".join(p.abstract.split()) in text for p in read_papers(run))  # none cut by its row
+
+    untouched, spec = tmp_path / "untouched.xlsx", tmp_path / "none.json"
+    spec.write_text(json.dumps({"cells": []}))
+    done = subprocess.run([UNO_PYTHON, str(ROOT / "tests" / "office_edit.py"), str(book), str(untouched), str(spec)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = runner.invoke(app, ["review", "apply", str(untouched), str(run), "--reviewer", "office"], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("applied 0, unchanged ") and "refused 0" in result.output and "(nothing recorded)" in result.output
+
+
 def _chromium(url: str, profile: Path, *args: str) -> str:
     command = [
         CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

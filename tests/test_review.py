@@ -9,12 +9,15 @@ from __future__ import annotations
 import csv
 import datetime
 import json
+import re
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
+from openpyxl.cell.rich_text import TextBlock
+from openpyxl.utils import get_column_letter
 from typer.testing import CliRunner
 
 from extractor.runs import Run
@@ -108,18 +111,26 @@ def claim_id(run_dir: Path, paper_id: str, value: float) -> str:
 
 def edit(book: Path, out: Path, sheet: str, row_id: str, **cells: object) -> int:
     """Set cells (by column header) of the row whose id is ``row_id`` ('new': the first blank
-    new row); returns the row number."""
+    new row of any paper, at the sheet's foot); returns the row number."""
     wb = load_workbook(book)
     ws = wb[sheet]
     header = {c.value: c.column for c in ws[1]}
     if row_id == "new":
-        row = next(r for r in range(2, ws.max_row + 1) if ws.cell(r, 1).value == "new" and ws.cell(r, 2).value is None)
+        blank = header["paper_id"]
+        row = next(r for r in range(2, ws.max_row + 1) if ws.cell(r, 1).value == "new" and ws.cell(r, blank).value is None)
     else:
         row = next(r for r in range(2, ws.max_row + 1) if ws.cell(r, 1).value == row_id)
     for column, value in cells.items():
         ws.cell(row, header[column]).value = value
     wb.save(out)
     return row
+
+
+def letter(sheet: str, column: str) -> str:
+    """The letter of a column of the review workbook, as refusals name it."""
+    from extractor.review.sheet import SHEETS
+
+    return get_column_letter([c.name for c in SHEETS[sheet]].index(column) + 1)
 
 
 def cell(book: Path, sheet: str, row_id: str, column: str) -> object:
@@ -156,15 +167,17 @@ def claims_of(papers, paper_id: str) -> dict[str, object]:
 
 def test_export_has_a_row_per_item_grey_columns_dropdowns_and_new_rows(run: Path, book: Path) -> None:
     wb = load_workbook(book)
-    assert wb.sheetnames == ["Read me", "Claims", "Items", "Papers"]
+    assert wb.sheetnames == ["Read me", "Claims", "Items", "Papers", "exported"]
+    assert wb["exported"].sheet_state == "hidden"  # the rows each sheet was exported with
     claims = wb["Claims"]
     header = [c.value for c in claims[1]]
     ids = [claims.cell(r, 1).value for r in range(2, claims.max_row + 1)]
-    assert ids[:6] == [claim_id(run, "p1", 83.6), claim_id(run, "p1", 2.57), claim_id(run, "p1", 9),
-                       claim_id(run, "p2", 3.2), claim_id(run, "p2", 71.2), claim_id(run, "p2", 1.9)]
-    assert ids[6:] == ["new"] * 20
+    # Each paper's claims, then a new row for a claim it missed; blank new rows at the foot.
+    assert ids[:8] == [claim_id(run, "p1", 83.6), claim_id(run, "p1", 2.57), claim_id(run, "p1", 9), "new",
+                       claim_id(run, "p2", 3.2), claim_id(run, "p2", 71.2), claim_id(run, "p2", 1.9), "new"]
+    assert ids[8:] == ["new"] * 20
     # Not protected: no spreadsheet sorts a protected range with locked cells. Read-only is grey.
-    assert not claims.protection.sheet and claims.auto_filter.ref == f"A1:{claims.cell(1, len(header)).column_letter}27"
+    assert not claims.protection.sheet and claims.auto_filter.ref == f"A1:{claims.cell(1, len(header)).column_letter}29"
     row = {h: claims.cell(2, i + 1) for i, h in enumerate(header)}
     assert row["id"].fill.fgColor.rgb.endswith("E7E6E6") and row["context"].fill.fgColor.rgb.endswith("E7E6E6")
     assert row["metric"].fill.fgColor.rgb == row["decision"].fill.fgColor.rgb == "00000000"
@@ -172,30 +185,118 @@ def test_export_has_a_row_per_item_grey_columns_dropdowns_and_new_rows(run: Path
     # Text columns are formatted as text (what is typed stays text); numbers stay numbers.
     assert {h: row[h].number_format for h in ("id", "paper_id", "evidence", "setting", "baseline", "value", "value_max")} == {
         "id": "@", "paper_id": "@", "evidence": "@", "setting": "@", "baseline": "@", "value": "General", "value_max": "General"}
-    new = {h: claims.cell(8, i + 1) for i, h in enumerate(header)}
+    new = {h: claims.cell(5, i + 1) for i, h in enumerate(header)}
     assert new["id"].value == "new" and new["paper_id"].number_format == new["setting"].number_format == "@"
     # Ids are never cut: the id column fits the longest id.
     assert claims.column_dimensions["A"].width >= len(ids[0]) + 2
     items = wb["Items"]
     longest = max(len(str(items.cell(r, 1).value)) for r in range(2, items.max_row + 1))
     assert items.column_dimensions["A"].width >= longest + 2
-    # The context shows the abstract around the evidence, the evidence itself in bold red.
-    rich = load_workbook(book, rich_text=True)["Claims"].cell(2, header.index("context") + 1).value
-    assert "GANQ reaches 83.6% accuracy on GSM8K" in [str(block) for block in rich]
     validations = {str(v.sqref): v.formula1 for v in claims.data_validations.dataValidation}
     decision_letter = row["decision"].column_letter
-    assert validations[f"{decision_letter}2:{decision_letter}27"] == '"accept,reject,edit"'
-    items = wb["Items"]
+    assert validations[f"{decision_letter}2:{decision_letter}29"] == '"accept,reject,edit"'
+    assert row["title"].value == "GANQ: quantization" and row["title"].fill.fgColor.rgb.endswith("E7E6E6")
+    assert row["proposed"].fill.fgColor.rgb == "00000000"
+    assert validations[f"{row['proposed'].column_letter}2:{row['proposed'].column_letter}29"] == '"yes,no"'
     item_header = [c.value for c in items[1]]
-    assert item_header[:4] == ["id", "paper_id", "title", "kind"] and header[:3] == ["id", "paper_id", "title"]
-    assert items.cell(2, 3).value == claims.cell(2, 3).value == "GANQ: quantization"  # the paper's title, read-only
-    assert row["title"].fill.fgColor.rgb.endswith("E7E6E6") and row["proposed"].fill.fgColor.rgb == "00000000"
-    assert validations[f"{row['proposed'].column_letter}2:{row['proposed'].column_letter}27"] == '"yes,no"'
-    kinds = [items.cell(r, 4).value for r in range(2, 8)]
+    kinds = [items.cell(r, item_header.index("kind") + 1).value for r in range(2, 8)]
     assert kinds == ["method", "model", "benchmark"] * 2
     assert [items.cell(r, 1).value for r in range(2, 4)] == ["p1/method/ganq", "p1/model/qwen3827b"]
     papers = wb["Papers"]
     assert [papers.cell(r, 1).value for r in range(2, papers.max_row + 1)] == ["p1", "p2"]
+
+
+def test_the_decision_is_frozen_beside_the_value_and_the_evidence(book: Path) -> None:
+    """Whatever a reviewer scrolls to, the id, the evidence, the value and the decision stay on
+    screen: they are the first columns, and the panes are frozen right of the decision."""
+    wb = load_workbook(book)
+    first = {"Claims": ["id", "evidence", "value", "decision"], "Items": ["id", "kind", "name", "decision"],
+             "Papers": ["id", "decision"]}
+    for name, columns in first.items():
+        ws = wb[name]
+        assert [c.value for c in ws[1]][: len(columns)] == columns
+        assert ws.freeze_panes == f"{get_column_letter(len(columns) + 1)}2"
+    # On a 1920 px screen the frozen columns leave room for the fields beside them.
+    claims = wb["Claims"]
+    header = [c.value for c in claims[1]]
+    shown = header[: header.index("setting") + 1]
+    assert sum(claims.column_dimensions[get_column_letter(i + 1)].width for i in range(len(shown))) * 7.5 < 1800
+
+
+def test_the_number_is_bold_in_its_evidence_its_context_and_its_abstract(run: Path, book: Path) -> None:
+    """Claims that share one evidence differ by their number: it is bold where the evidence
+    writes it, in the evidence, in the context around it (the evidence in red) and in the whole
+    abstract on the Papers sheet."""
+    wb = load_workbook(book, rich_text=True)
+    claims = wb["Claims"]
+    header = [c.value for c in claims[1]]
+    rows = {claims.cell(r, 1).value: r for r in range(2, claims.max_row + 1)}
+
+    def bold(row_id: str, column: str) -> list[str]:
+        value = claims.cell(rows[row_id], header.index(column) + 1).value
+        return [block.text for block in value if isinstance(block, TextBlock) and block.font.b]
+
+    assert bold(claim_id(run, "p1", 83.6), "evidence") == ["83.6"]
+    assert bold(claim_id(run, "p1", 9), "evidence") == ["9--34"]
+    assert bold(claim_id(run, "p1", 83.6), "context") == ["83.6"]
+    context = claims.cell(rows[claim_id(run, "p1", 2.57)], header.index("context") + 1).value
+    red = "".join(b.text for b in context if isinstance(b, TextBlock) and b.font.color is not None)
+    assert red == "up to 2.57times speedup"
+    papers = wb["Papers"]
+    abstract = papers.cell(2, [c.value for c in papers[1]].index("abstract") + 1).value
+    assert str(abstract) == GANQ
+    assert [b.text for b in abstract if isinstance(b, TextBlock) and b.font.b] == ["83.6", "2.57", "9--34"]
+    # Read back as plain text: an untouched evidence is no edit.
+    assert apply_review(book, Run.open(run), "alice").counts["applied"] == 0
+
+
+def test_rows_are_as_tall_as_their_text_and_an_abstract_is_never_cut(tmp_path: Path) -> None:
+    """Every row fits its wrapped text (one line when it has none), the Papers sheet's to the
+    whole abstract: its column widens until the longest abstract fits the tallest row."""
+    from extractor.review.fit import LINE_POINTS, MAX_ROW_POINTS, line_count
+
+    long = " ".join([GANQ] * 20)  # about 4,800 characters
+    run = tmp_path / "run"
+    write_run(run, [paper("p1", drafts()["p1"]), paper("p2", drafts()["p2"], SQUEEZE + " " + long)], {})
+    book = tmp_path / "review.xlsx"
+    export_review(Run.open(run), book)
+    wb = load_workbook(book)
+    papers = wb["Papers"]
+    header = [c.value for c in papers[1]]
+    width = papers.column_dimensions[get_column_letter(header.index("abstract") + 1)].width
+    for row in (2, 3):
+        abstract = str(papers.cell(row, header.index("abstract") + 1).value)
+        lines = line_count(abstract, width)
+        assert papers.row_dimensions[row].height == lines * LINE_POINTS <= MAX_ROW_POINTS
+    assert width > 130 and line_count(SQUEEZE + " " + long, 130) * LINE_POINTS > MAX_ROW_POINTS
+    claims = wb["Claims"]
+    wrapped = [i + 1 for i, c in enumerate(claims[1]) if c.alignment.wrap_text or claims.cell(2, i + 1).alignment.wrap_text]
+    assert {claims.cell(1, i).value for i in wrapped} >= {"evidence", "context", "metric", "note"}
+    for row in range(2, claims.max_row + 1):
+        needed = [line_count(str(text), claims.column_dimensions[get_column_letter(i)].width)
+                  for i in wrapped if (text := claims.cell(row, i).value)]
+        assert claims.row_dimensions[row].height == max(needed, default=1) * LINE_POINTS
+
+
+def test_a_context_cuts_no_word_and_says_where_it_is_cut() -> None:
+    from extractor.review.sheet import _window
+
+    text = " ".join(f"word{i}" for i in range(200))
+    start = text.index("word100")
+    shown = str(_window(text, (start, start + len("word100"))))
+    assert shown.startswith("…") and shown.endswith("…") and "word100" in shown
+    assert all(re.fullmatch(r"…?word\d+…?", w) for w in shown.split())
+    head = str(_window(text, None))  # the evidence not found: the abstract's start
+    assert head.startswith("word0 ") and head.endswith("…") and all(re.fullmatch(r"word\d+…?", w) for w in head.split())
+
+
+def test_a_line_count_breaks_at_spaces_and_inside_a_word_wider_than_the_cell() -> None:
+    from extractor.review.fit import line_count
+
+    assert line_count("", 10) == line_count("short", 10) == 1
+    assert line_count("one\ntwo\nthree", 40) == 3
+    assert line_count("word " * 40, 20) > line_count("word " * 40, 40) > 1
+    assert 1 < line_count("x" * 200, 10) and line_count("x" * 400, 10) >= 2 * line_count("x" * 200, 10) - 1
 
 
 def test_export_neutralizes_formula_text_and_reads_it_back(tmp_path: Path) -> None:
@@ -343,9 +444,9 @@ def test_a_date_in_a_text_or_number_column_is_refused_by_sheet_row_and_column(ru
     report = apply_review(book, Run.open(run), "alice")
     assert report.counts["refused"] == 2 and report.counts["applied"] == 0
     assert report.refused == [
-        f"sheet Claims, row {setting_row}, column setting (O): the cell holds a date (2026-01-02), "
+        f"sheet Claims, row {setting_row}, column setting ({letter('Claims', 'setting')}): the cell holds a date (2026-01-02), "
         "not what was typed; format the cell as text and type it again",
-        f"sheet Claims, row {value_row}, column value (F): the cell holds a date (2024-01-05), "
+        f"sheet Claims, row {value_row}, column value ({letter('Claims', 'value')}): the cell holds a date (2024-01-05), "
         "not what was typed; format the cell as text and type it again",
     ]
 
@@ -363,9 +464,9 @@ def test_unknown_ids_and_bad_new_rows_are_refused(run: Path, book: Path, tmp_pat
     report = apply_review(edited, Run.open(run), "alice")
     assert report.counts["refused"] == 4
     assert any("column id (A): unknown id 'p1#deadbeef'" in m for m in report.refused)
-    assert any("column paper_id (B): paper 'p9' is not in this run" in m for m in report.refused)
-    assert any("sheet Items" in m and "column kind (D): choose what the new row is" in m for m in report.refused)
-    assert any("column name (F): name 'MATH' does not occur in the title or the abstract" in m for m in report.refused)
+    assert any(f"column paper_id ({letter('Claims', 'paper_id')}): paper 'p9' is not in this run" in m for m in report.refused)
+    assert any("sheet Items" in m and f"column kind ({letter('Items', 'kind')}): choose what the new row is" in m for m in report.refused)
+    assert any(f"column name ({letter('Items', 'name')}): name 'MATH' does not occur in the title or the abstract" in m for m in report.refused)
 
 
 def test_items_are_validated_like_extraction(run: Path, book: Path, tmp_path: Path) -> None:
@@ -376,8 +477,8 @@ def test_items_are_validated_like_extraction(run: Path, book: Path, tmp_path: Pa
     edit(edited, edited, "Items", "new", paper_id="p2", kind="method", name="AWQ", proposed="no")
     report = apply_review(edited, Run.open(run), "alice")
     assert report.counts["refused"] == 2 and report.counts["applied"] == 2
-    assert any("column params_b (I): parameter count is not written" in m for m in report.refused)
-    assert any("column aliases (G): alias 'Fast GANQ' does not occur" in m for m in report.refused)
+    assert any(f"column params_b ({letter('Items', 'params_b')}): parameter count is not written" in m for m in report.refused)
+    assert any(f"column aliases ({letter('Items', 'aliases')}): alias 'Fast GANQ' does not occur" in m for m in report.refused)
     papers, marks = load_reviewed(Run.open(run))
     methods = {m.name: m.proposed for p in papers for m in p.extraction.methods}
     assert methods == {"GANQ": True, "SqueezeLLM": False, "AWQ": False}
@@ -627,7 +728,7 @@ def test_cli_round_trip(run: Path, tmp_path: Path) -> None:
     steps: list[tuple[str, int, int]] = []
     export_review(Run.open(run), tmp_path / "again.xlsx", step=lambda *s: steps.append(s))
     assert {stage: total for stage, _, total in steps} == {
-        "laying out rows": 14, "writing the Claims sheet": 6, "writing the Items sheet": 6, "writing the Papers sheet": 2}
+        "laying out rows": 14, "writing the Claims sheet": 6 + 2 + 20, "writing the Items sheet": 6 + 20, "writing the Papers sheet": 2}
     assert "6 claims" in result.output and "2 papers" in result.output
     edit(book, book, "Claims", claim_id(run, "p1", 83.6), metric="EM accuracy")
     edit(book, book, "Claims", claim_id(run, "p1", 2.57), value="fast")
@@ -636,7 +737,7 @@ def test_cli_round_trip(run: Path, tmp_path: Path) -> None:
     assert result.exit_code == 1  # a row was refused
     # A refused row is not a reject decision: each is counted under its own name.
     assert "applied 2 (decisions: 1 edit, 1 reject), unchanged 11, refused 1, stale 0; 0 conflicts" in result.output
-    assert "refused sheet Claims, row 3, column value (F)" in result.output
+    assert f"refused sheet Claims, row 3, column value ({letter('Claims', 'value')})" in result.output
     result = runner.invoke(app, ["review", "apply", str(book), str(run)])
     assert result.exit_code == 2 and "--reviewer" in result.output
     gold = tmp_path / "gold.jsonl"

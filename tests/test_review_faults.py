@@ -25,7 +25,7 @@ from extractor.review.sheet import MAX_NOTE
 from extractor.schema import CELL_CHARS, MAX_EVIDENCE, MAX_NAME, ClaimDraft, ExtractionDraft
 from extractor.text.hashing import canonical_json
 from tests.conftest import ROOT
-from tests.test_review import cell, claim_id, edit, make_run, paper
+from tests.test_review import cell, claim_id, edit, letter, make_run, paper
 
 _APPLY = [sys.executable, "-m", "extractor", "review", "apply"]
 
@@ -207,9 +207,9 @@ def test_a_field_longer_than_its_bound_is_refused_by_the_schema_and_by_the_sheet
     report = apply_review(book, Run.open(run), "alice")
     assert report.counts["refused"] == 1 and report.counts["applied"] == 0
     assert [m.split(":")[0] for m in report.refused] == [
-        f"sheet Claims, row {row}, column {c} ({letter})" for c, letter in (("metric_same_as", "R"), ("note", "AA"))
+        f"sheet Claims, row {row}, column {c} ({letter('Claims', c)})" for c in ("note", "metric_same_as")
     ]
-    assert report.refused[1].endswith(f"the text is {MAX_NOTE + 1} characters; at most {MAX_NOTE} fit (shorten it)")
+    assert report.refused[0].endswith(f"the text is {MAX_NOTE + 1} characters; at most {MAX_NOTE} fit (shorten it)")
 
 
 def test_a_run_on_sentence_longer_than_the_evidence_bound_still_gives_its_claims() -> None:

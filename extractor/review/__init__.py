@@ -12,7 +12,6 @@ import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from zipfile import BadZipFile
 
 from extractor.atomic import atomic_write_bytes
 from extractor.errors import ReviewError, literal
@@ -96,25 +95,23 @@ def export_review(run: Run, out: Path, step: Step = silent) -> dict[str, int]:
 
 def apply_review(sheet: Path, run: Run, reviewer: str) -> ApplyReport:
     """Validate a returned sheet row by row and record its changes as one batch
-    (:func:`~extractor.review.record.record`, the page's path too)."""
-    from openpyxl.utils.exceptions import InvalidFileException  # openpyxl: only a sheet needs it
-
+    (:func:`~extractor.review.record.record`, the page's path too). What the sheet holds that
+    would pass unseen (an edit in a grey column, a deleted row) is among the report's notes."""
     from extractor.review.record import record
     from extractor.review.sheet import read_workbook
 
     sheet = Path(sheet)
     if not reviewer.strip():
         raise ReviewError("{reviewer} needs a name", ("reviewer",))
-    try:
-        rows = read_workbook(sheet)
-    except (OSError, ValueError, KeyError, BadZipFile, InvalidFileException) as exc:
-        raise ReviewError(f"{sheet}: cannot read the review sheet ({exc}); save it as .xlsx") from exc
+    returned = read_workbook(sheet)  # one ReviewError for what is not a readable review sheet
     changes = [
         Change(row.kind, row.id, row.paper_id, row.cells, row.base, f"{row.sheet}!{row.row}",
                f"sheet {row.sheet}, row {row.row}", row.letters, row.problems)
-        for row in rows
+        for row in returned.rows
     ]
-    return record(run, reviewer, changes, str(sheet), sheet_sha256=hashlib.sha256(sheet.read_bytes()).hexdigest())
+    report = record(run, reviewer, changes, str(sheet), sheet_sha256=hashlib.sha256(sheet.read_bytes()).hexdigest())
+    report.notes = returned.notes + report.notes
+    return report
 
 
 @dataclass

@@ -485,29 +485,29 @@ def _plan_change(change: Change, ctx: _Context) -> tuple[RowOutcome, list[NewCor
     return _plan_edit(change, target, change.base.get("values", {}), ctx, changed="stale")
 
 
-def _copies(changes: list[Change]) -> dict[int, RowOutcome]:
+def _copies(changes: list[Change]) -> dict[int, tuple[RowOutcome, list[NewCorrection]]]:
     """Copies of one item's row (a row copied in the sheet): identical copies are one change,
     copies that say different things are a conflict, recorded nowhere."""
     groups: dict[str, list[int]] = defaultdict(list)
     for index, change in enumerate(changes):
         if change.id is not None and not change.problems:  # a row with a problem is refused as such
             groups[change.id].append(index)
-    out: dict[int, RowOutcome] = {}
+    out: dict[int, tuple[RowOutcome, list[NewCorrection]]] = {}
     for target_id, indexes in groups.items():
         if len(indexes) < 2:
             continue
         said = {canonical_json({k: v for k, v in changes[i].cells.items() if v not in (None, "", [])}) for i in indexes}
-        places = " and ".join(changes[i].source for i in indexes)
+        places = _places([changes[i] for i in indexes])
         if len(said) == 1:
             for i in indexes[1:]:
-                out[i] = RowOutcome(changes[i], "unchanged", target_id, [f"{changes[i].where()}: a copy of {changes[indexes[0]].source}"])
+                out[i] = RowOutcome(changes[i], "unchanged", target_id, [f"{changes[i].where()}: a copy of {changes[indexes[0]].source}"]), []
             continue
         for i in indexes:
             message = (
                 f"conflict on {target_id} ({changes[i].where()}): {places} are copies of one row that say "
                 "different things; nothing of them recorded: keep one"
             )
-            out[i] = RowOutcome(changes[i], "conflict", target_id, [message])
+            out[i] = RowOutcome(changes[i], "conflict", target_id, [message]), []
     return out
 
 
@@ -528,15 +528,50 @@ def plan(changes: list[Change], review: ReviewState, reviewer: str, origin: str,
         },
     )
     copies = _copies(changes)
+    planned = [copies[i] if i in copies else _plan_change(change, ctx) for i, change in enumerate(changes)]
+    _added_twice(planned)
     out = Plan()
-    for index, change in enumerate(changes):
-        if index in copies:
-            out.outcomes.append(copies[index])
-            continue
-        outcome, corrections = _plan_change(change, ctx)
+    for outcome, corrections in planned:
         out.outcomes.append(outcome)
         out.corrections.extend(corrections)
     return out
+
+
+PLACES_SHOWN = 3  # the copies a conflict names, at most (a row copied down a thousand times)
+
+
+def _places(changes: list[Change]) -> str:
+    """'Claims!4 and Claims!9', 'Claims!4, Claims!5, Claims!6 and 997 more'."""
+    shown = [c.source for c in changes[:PLACES_SHOWN]]
+    if len(changes) > PLACES_SHOWN:
+        return ", ".join(shown) + f" and {len(changes) - PLACES_SHOWN:,} more"
+    return " and ".join(shown) if len(shown) < 3 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def _added_twice(planned: list[tuple[RowOutcome, list[NewCorrection]]]) -> None:
+    """New rows that add one item (a filled new row copied down): identical ones add it once,
+    ones that say different things are a conflict, recorded nowhere."""
+    groups: dict[str, list[int]] = defaultdict(list)
+    for index, (outcome, corrections) in enumerate(planned):
+        added = [c for c in corrections if c.field == ADDED]
+        if outcome.change.id is None and added:
+            groups[added[0].target_id].append(index)
+    for target_id, indexes in groups.items():
+        if len(indexes) < 2:
+            continue
+        changes = [planned[i][0].change for i in indexes]
+        said = {canonical_json([(c.field, c.new_value) for c in planned[i][1]]) for i in indexes}
+        if len(said) == 1:
+            for i, change in zip(indexes[1:], changes[1:]):
+                planned[i] = RowOutcome(change, "unchanged", target_id, [f"{change.where()}: a copy of {changes[0].source}, added once"]), []
+            continue
+        places = _places(changes)
+        for i, change in zip(indexes, changes):
+            message = (
+                f"conflict on {target_id} ({change.where()}): {places} add this one item and say different things; "
+                "nothing of them recorded: keep one"
+            )
+            planned[i] = RowOutcome(change, "conflict", target_id, [message]), []
 
 
 def same(a: object, b: object) -> bool:
