@@ -369,6 +369,7 @@ class _Handler(BaseHTTPRequestHandler):
             data = batches.content(match.group(1))
             self._send_bytes(data) if data is not None else self._not_found()
         elif match := _BATCH.search(path):
+            batches.polls += 1
             batch = batches.batch(match.group(1))
             self._send(200, batch) if batch else self._not_found()
         elif path.endswith("/batches") and batches.list_status:
@@ -444,7 +445,8 @@ class FakeBatchAPI:
     batches fail validation, as when the enqueued-token limit is reached); ``cancel`` works at
     any time; ``list_status`` (404, 405) answers ``GET /batches`` with that error, as servers
     without the list do; ``damage_output`` rewrites the lines of an output file (a proxy's
-    HTML, a body without ``choices``). ``created`` lists every batch ever created, for assertions.
+    HTML, a body without ``choices``). ``created`` lists every batch ever created and ``polls``
+    counts the looks at one, for assertions.
     """
 
     def __init__(self, fake: FakeOpenAI) -> None:
@@ -457,6 +459,7 @@ class FakeBatchAPI:
         self.files: dict[str, tuple[dict, bytes]] = {}
         self.batches: dict[str, dict] = {}
         self.created: list[str] = []
+        self.polls = 0  # GET /batches/{id}: a client looking at a batch
         self._lock = threading.Lock()
 
     def _file(self, data: bytes, filename: str, purpose: str) -> dict:

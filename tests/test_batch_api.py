@@ -192,7 +192,9 @@ def test_killed_while_polling_the_rerun_polls_the_same_batch(tmp_path: Path, fak
         and state(tmp_path / "run")["submissions"][0]["batch_id"]
     ):
         time.sleep(0.05)
-    time.sleep(3 * POLL)  # polling
+    polled = fake_openai.batch_api.polls
+    while time.monotonic() < deadline and fake_openai.batch_api.polls < polled + 2:  # it is polling
+        time.sleep(0.01)
     client.send_signal(signal.SIGKILL)
     client.wait(timeout=30)
     assert fake_openai.batch_api.created == ["batch_0001"] and not (tmp_path / "run" / "papers.jsonl").exists()

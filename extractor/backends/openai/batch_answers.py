@@ -18,9 +18,12 @@ from extractor.backends.openai.exchange import (
     MAX_REASKS,
     PARSE_ERRORS,
     Grounding,
+    cut_off_message,
+    invalid_message,
     parse_answer,
     reask_body,
     refusal,
+    refused_message,
     request_body,
 )
 from extractor.backends.openai.prompts import Prompt
@@ -111,19 +114,13 @@ def _judge(
     try:
         draft = parse_answer(response, mode, grounding)
     except CUT_OFF:
-        return Answered(carry, error=(
-            f"the answer was cut off at the token limit (finish_reason=length, "
-            f"max_tokens={config.max_tokens}); rerun with a higher limit"
-        ))
+        return Answered(carry, error=cut_off_message(config.max_tokens))
     except PARSE_ERRORS as exc:
         said = refusal(response)
         if said:
-            return Answered(carry, error=f"the model refused: {said}")
+            return Answered(carry, error=refused_message(said))
         if carry.reasks >= MAX_REASKS:
-            return Answered(carry, error=(
-                f"the model's answer is not a valid extraction after {carry.requests} requests "
-                f"({carry.reasks} re-asks): {' '.join(str(exc).split())[:300]}"
-            ))
+            return Answered(carry, error=invalid_message(carry.requests, carry.reasks, exc))
         carry.reasks += 1
         carry.grounding_left = grounding.reasks_left
         return Answered(carry, reask=(response, exc))

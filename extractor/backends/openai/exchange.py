@@ -194,3 +194,27 @@ def refusal(response: Any) -> str | None:
     """The model's refusal message in a response, if it refused (not worth a re-ask)."""
     choices = getattr(response, "choices", None)
     return getattr(choices[0].message, "refusal", None) if choices else None
+
+
+# Why a paper got no extraction, in the same words whoever sent the request (online or a batch).
+
+def one_line(text: str, limit: int = 300) -> str:
+    """A server's or a parser's message on one line, cut at ``limit`` characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "\u2026"
+
+
+def attempts_text(requests: int) -> str:
+    return f"after {requests} attempt{'s' * (requests != 1)}"
+
+
+def cut_off_message(max_tokens: int) -> str:
+    return f"the answer was cut off at the token limit (finish_reason=length, max_tokens={max_tokens}); rerun with a higher limit"
+
+
+def refused_message(said: str) -> str:
+    return f"the model refused: {said}"
+
+
+def invalid_message(requests: int, reasks: int, error: BaseException) -> str:
+    return f"the model's answer is not a valid extraction {attempts_text(requests)} ({reasks} re-asks): {one_line(str(error))}"

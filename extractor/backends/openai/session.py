@@ -22,6 +22,11 @@ from extractor.backends.openai.exchange import (
     GroundedDraft,
     Grounding,
     NotJSONError,
+    attempts_text,
+    cut_off_message,
+    invalid_message,
+    one_line,
+    refused_message,
     parse_answer,
     reask_body,
     refusal,
@@ -288,7 +293,7 @@ class Session:
             raise BackendError(f"the endpoint refused every structured-output mode; last: {refused}: {reason}", usage)
         self.mode = following
         self.fallbacks.append(Fallback(refused, following, reason))
-        log.warning("the endpoint refused mode %s (%s); using %s from now on", refused, _one_line(reason), following)
+        log.warning("the endpoint refused mode %s (%s); using %s from now on", refused, one_line(reason), following)
 
     async def extract(
         self, messages: list[dict], abstract: str, title: str | None = None
@@ -304,11 +309,7 @@ class Session:
                 draft = await self._create(mode, messages, attempts, grounding)
                 return draft, attempts.usage(model), grounding.checked
             except CUT_OFF as exc:
-                message = (
-                    f"the answer was cut off at the token limit (finish_reason=length, "
-                    f"max_tokens={self.config.max_tokens}); rerun with a higher limit"
-                )
-                raise BackendError(message, attempts.usage(model)) from exc
+                raise BackendError(cut_off_message(self.config.max_tokens), attempts.usage(model)) from exc
             except Exception as exc:  # after the retries: explained in one line, or a mode refusal
                 reason = mode_refusal(exc)
                 if reason is None:
@@ -317,13 +318,13 @@ class Session:
 
     def _explain(self, error: BaseException, attempts: Attempts) -> str:
         """One clear line: what went wrong, what the server said, after how many attempts."""
-        tries = f"after {attempts.requests} attempt{'s' * (attempts.requests != 1)}"
+        tries = attempts_text(attempts.requests)
         url = attempts.server or self.url
         refusal = attempts.refusal()
         if refusal:
-            return f"the model refused: {refusal}"
+            return refused_message(refusal)
         if isinstance(error, APIStatusError):
-            return f"HTTP {error.status_code} from {url} {tries}: {_one_line(server_message(error))}"
+            return f"HTTP {error.status_code} from {url} {tries}: {one_line(server_message(error))}"
         if isinstance(error, (APITimeoutError, DeadlineExceeded)):
             return f"no answer from {url} within {self.config.timeout:g} s {tries}"
         if isinstance(error, APIConnectionError):
@@ -331,13 +332,8 @@ class Session:
         if isinstance(error, (NotJSONError, EmptyAnswerError)):
             return f"{error} ({url}, {tries})"
         if isinstance(error, PARSE_ERRORS):
-            return f"the model's answer is not a valid extraction {tries} ({attempts.reasks} re-asks): {_one_line(str(error))}"
+            return invalid_message(attempts.requests, attempts.reasks, error)
         return f"{type(error).__name__} {tries}: {error}"
 
     async def aclose(self) -> None:
         await self.fleet.aclose()
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1] + "\u2026"
