@@ -331,6 +331,16 @@ def test_a_unit_that_names_the_metric_is_no_unit_of_its_own() -> None:
     assert percent.comparable_unit == "%"  # a unit proper is never taken for a metric
 
 
+def test_a_unit_that_is_only_another_number_is_no_unit() -> None:
+    """'4.8/8.2 WER on the clean/other test sets' read as 4.8 with unit '/8.2': the unit is the
+    second number, so 4.8 is a plain WER beside another paper's '2.1 % WER' (one block)."""
+    pair = normalize_claim(_claim(value=4.8, metric="WER", unit="/8.2", benchmark="LibriSpeech"))
+    plain = normalize_claim(_claim(value=2.1, metric="WER", unit="%", benchmark="LibriSpeech"))
+    assert (pair.unit, pair.comparable, pair.comparable_unit) == ("/8.2", 4.8, "%")
+    assert pair.comparability_key == plain.comparability_key
+    assert normalize_claim(_claim(value=4.8, metric="WER", unit="hours", benchmark="LibriSpeech")).comparable_unit == "hours"
+
+
 @pytest.mark.parametrize(
     ("text", "cost", "condition"),
     [

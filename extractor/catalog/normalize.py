@@ -82,6 +82,9 @@ _COST = re.compile(
 )
 
 
+_NUMBER_ONLY = re.compile(r"[\s/:+,.\-–]*\d[\d\s/:+,.\-–]*")  # digits and the marks between numbers
+
+
 def normalize_unit(unit: str | None) -> str | None:
     """One spelling per unit ('×', 'times' -> 'x'; 'pp' -> 'points'); others kept as written."""
     if unit is None or not unit.strip():
@@ -548,9 +551,12 @@ def aliased(name: str | None, kind: str, aliases: Aliases | None) -> str | None:
     return aliases.get(kind, {}).get(fold_key(name), name)
 
 
-def _names_the_metric(unit: str | None, metric: MetricInfo) -> bool:
-    """Whether a unit is the claim's metric itself ('1.27 BPC', '28.4 BLEU'): then the number
-    is a plain one, comparable with the same metric written without a unit."""
+def _no_unit(unit: str | None, metric: MetricInfo) -> bool:
+    """Whether a unit is the claim's metric itself ('1.27 BPC', '28.4 BLEU') or only another
+    number ('/8.2' of '4.8/8.2 WER', the second of a pair): then the number is a plain one,
+    comparable with the same metric written without a unit."""
+    if unit is not None and _NUMBER_ONLY.fullmatch(unit):
+        return True
     return metric.known and not known_unit(unit) and normalize_metric(unit).name == metric.name
 
 
@@ -600,7 +606,7 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         found = normalize_metric(meant)
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     unit = normalize_unit(claim.unit)
-    converted = comparable(claim.value, None if _names_the_metric(unit, metric) else unit, metric.scale)
+    converted = comparable(claim.value, None if _no_unit(unit, metric) else unit, metric.scale)
     setting = with_written(parse_setting(claim.setting, condition_phrases(aliases)), benchmark.conditions, metric.conditions)
     if setting.get("languages") is None and (pair := _translated(benchmark, claim.evidence)):
         setting = with_written(setting, (("languages", pair),))
