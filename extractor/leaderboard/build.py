@@ -142,8 +142,8 @@ class Leaderboard:
         titles = "; ".join(blocks["title"].head(shown)) + ("; ..." if len(blocks) > shown else "")
         return (
             f"{counted(len(blocks), 'block')} hold rows whose settings differ in words no condition reads ({titles}): "
-            "the Block column lists the words; if one names an evaluation condition, write it in the review "
-            "sheet's setting_condition column"
+            "the Block column lists the words; if one names an evaluation condition, write it in setting_condition "
+            "(the review page's key S, or the review sheet's column)"
         )
 
     def chunks(self, table: str, rows: int = CHUNK_ROWS) -> Iterator[pd.DataFrame]:
