@@ -17,15 +17,20 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from extractor.api import write_leaderboard
 from extractor.grounding import ground
 from extractor.runs.corrections import CorrectionStore
-from extractor.runs.files import REVIEWED_CLAIMS_FILE, STORE_FILE
+from extractor.runs import Run
+from extractor.runs.files import REVIEWED_CLAIMS_FILE, RUN_LEADERBOARD, STORE_FILE
 from extractor.schema import ClaimDraft, ExtractionDraft, Method, PaperResult
 from tests.runs import write_run
+from tests.test_review_conditions import squad_runs
 
 pytestmark = pytest.mark.slow
 
@@ -80,19 +85,27 @@ def run(tmp_path: Path) -> Path:
     return run_dir
 
 
-@pytest.fixture
-def server(run: Path):
-    """``extractor review serve`` as a user starts it; yields its URL; stopped with SIGTERM."""
+@contextmanager
+def serving(run_dir: Path) -> Iterator[tuple[subprocess.Popen, str]]:
+    """``extractor review serve`` as a user starts it; yields it and its URL; stopped with SIGTERM."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "extractor", "review", "serve", str(run), "--reviewer", "alice", "--port", "0"],
+        [sys.executable, "-m", "extractor", "review", "serve", str(run_dir), "--reviewer", "alice", "--port", "0"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     url = process.stdout.readline().strip()
     assert url.startswith("http://127.0.0.1:"), process.stderr.read()
-    yield process, url
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=120)
+    try:
+        yield process, url
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=120)
+
+
+@pytest.fixture
+def server(run: Path):
+    with serving(run) as started:
+        yield started
 
 
 @pytest.fixture
@@ -242,6 +255,47 @@ def test_two_tabs_on_one_claim_show_the_conflict_and_lose_nothing(run: Path, ser
     assert second.inner_text('tr[data-field="metric"] td.value') == "accuracy (5 runs)"
     metrics = [value for _, field, value in store_rows(run) if field == "metric"]
     assert metrics == ["top-1 accuracy", "accuracy (5 runs)"]
+
+
+def board_rows(run_dir: Path) -> list[dict]:
+    """The Leaderboard sheet of the run's leaderboard.xlsx, a dict per row."""
+    from openpyxl import load_workbook
+
+    sheet = load_workbook(run_dir / RUN_LEADERBOARD)["Leaderboard"]
+    header = [c.value for c in sheet[2]]
+    return [dict(zip(header, (c.value for c in row))) for row in sheet.iter_rows(min_row=3)]
+
+
+def test_two_blocks_made_one_by_keys_are_one_in_the_leaderboard_rebuilt_on_exit(tmp_path: Path, browser) -> None:
+    run = squad_runs(tmp_path)  # SQuAD F1 on the dev set (Kite) and on the test set (Lark)
+    write_leaderboard(Run.open(run))
+    assert sorted(r["Conditions"] or "" for r in board_rows(run)) == ["", "dev"]
+    with serving(run) as (process, url):
+        page = open_page(browser, url)
+        kite = claim_ids(run)[77.0]
+        assert current(page) == kite
+        assert "SQuAD \u00b7 F1 \u2191 (%) \u00b7 dev" in page.inner_text("#block")
+        page.keyboard.press("?")
+        assert "block_same_as" in page.inner_text("#keys")
+        page.keyboard.press("Escape")
+        page.keyboard.press("J")
+        page.wait_for_selector("td.value input")
+        page.keyboard.type("the other one")
+        page.keyboard.press("Enter")  # refused: the reason under the field, the text kept
+        problem = page.wait_for_selector('tr.problem[data-for="block_same_as"]:not([hidden])')
+        assert "'the other one' names no evaluation condition" in problem.inner_text()
+        assert page.input_value("td.value input") == "the other one"
+        page.keyboard.press("Control+a")
+        page.keyboard.type("test")
+        press(page, "Enter")
+        assert page.inner_text('tr[data-field="block_same_as"] td.value') == "test"
+        assert "merged in by a reviewer from dev" in page.inner_text("#block")
+        process.send_signal(signal.SIGTERM)  # stops, rebuilding the run's files
+        assert process.wait(timeout=120) == 0
+    rows = board_rows(run)
+    assert [r["Conditions"] or "" for r in rows] == ["", ""] and [r["Rank"] for r in rows] == [1, 2]
+    assert rows[0]["Block"] == rows[1]["Block"] and "1 of 2 rows merged in by a reviewer" in rows[0]["Block"]
+    assert [f for _, f, _ in store_rows(run)] == ["block_same_as"]
 
 
 def test_the_page_fits_a_laptop_screen(server, browser, tmp_path: Path) -> None:

@@ -13,15 +13,20 @@ from typer.testing import CliRunner
 from extractor.cli.app import app
 from extractor.grounding import ground
 from extractor.page.app import make_app
-from extractor.page.session import ReviewSession, parse_field
-from extractor.review import load_state
+from extractor.leaderboard import build_leaderboard, load_runs
+from extractor.leaderboard.build import CONFIGURATIONS_DIFFER, ONE_PAPER
+from extractor.page.session import FIELD_KEYS, NOTE_KEY, WORD_KEYS, ReviewSession, parse_field
+from extractor.review import apply_review, export_review, load_state
 from extractor.review.agreement import agreement
 from extractor.runs import Run
 from extractor.runs.corrections import CorrectionStore
 from extractor.runs.files import STORE_FILE
+from extractor.runs.names import ALIAS_FIELDS
 from extractor.schema import ClaimDraft, ExtractionDraft, PaperResult
 from tests.runs import write_run
-from tests.test_review import claim_id, make_run
+from tests.test_review import claim_id, edit, make_run
+from tests.test_review_aliases import runs as name_runs
+from tests.test_review_conditions import scene_runs, squad_runs
 
 PORT = 8765
 TOKEN, CSRF = "t0ken-for-tests", "csrf-for-tests"
@@ -264,3 +269,99 @@ def test_serve_on_a_port_in_use_is_one_line(run: Path) -> None:
         port = taken.getsockname()[1]
         result = CliRunner().invoke(app, ["review", "serve", str(run), "--reviewer", "alice", "--port", str(port)])
     assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.output and "--port 0" in result.output
+
+
+def _alias_rows(run_dir: Path) -> list[tuple]:
+    with CorrectionStore(run_dir / STORE_FILE) as db:
+        return [(c.target_id, c.field, c.old_value, c.new_value, c.base_value) for c in db.history()]
+
+
+def _block_line(http: TestClient, item: str) -> str:
+    html = http.get("/", params={"token": TOKEN, "item": item}).text
+    return html[html.index('<p class="block"') : html.index("</p>", html.index('<p class="block"'))]
+
+
+def _board_title(run_dir: Path, item: str) -> str:
+    """The title of the leaderboard block a claim is ranked in, without what only the whole
+    board knows (whether its rows' configurations differ, or all come from one paper)."""
+    scores = build_leaderboard(*load_runs([Run.open(run_dir)])).scores
+    [title] = scores.loc[scores["claim_id"] == item, "block_title"]
+    extras = {CONFIGURATIONS_DIFFER, f"all from {ONE_PAPER}"}
+    return " \u00b7 ".join(part for part in title.split(" \u00b7 ") if part not in extras)
+
+
+def _scene(tmp: Path) -> Path:
+    return scene_runs(tmp)[0]
+
+
+def _names(tmp: Path) -> Path:
+    return name_runs(tmp)[0]
+
+
+@pytest.mark.parametrize(
+    ("make", "column", "at", "word", "before", "after", "bad_at", "bad", "reason"),
+    [
+        (_names, "benchmark_same_as", ("a1", 84.2), "SemEval-2010 Task 8", "RelBench X \u00b7 official score \u2191",
+         "SemEval-2010 Task 8 \u00b7 official score \u2191", ("a2", 12.5), "RelBench X",
+         "this claim has no benchmark to merge; fill its benchmark first"),
+        (_names, "metric_same_as", ("a1", 84.2), "macro-F1", "RelBench X \u00b7 official score \u2191",
+         "RelBench X \u00b7 macro-F1 \u2191 (%)", ("a2", 12.5), "macro-F1",
+         "this claim has no metric to merge; fill its metric first"),
+        (_scene, "setting_condition", ("glow", 40.1), "predicate classification", "SceneSet \u00b7 recall \u2191 (%)",
+         "SceneSet \u00b7 recall \u2191 (%) \u00b7 predicate classification", ("glow", 40.1), "object detection",
+         "'object detection' is not written in this claim's setting ('predicate classification')"),
+        (squad_runs, "block_same_as", ("kite", 77.0), "test", "SQuAD \u00b7 F1 \u2191 (%) \u00b7 dev",
+         "SQuAD \u00b7 F1 \u2191 (%)", ("kite", 77.0), "the other one", "'the other one' names no evaluation condition"),
+    ],
+)
+def test_the_boards_words_are_decided_on_the_page_as_on_the_sheet(
+    tmp_path: Path, make, column: str, at: tuple, word: str, before: str, after: str, bad_at: tuple, bad: str, reason: str,
+) -> None:
+    run = make(tmp_path / "page")
+    twin = make(tmp_path / "sheet")  # the same run, reviewed through the sheet instead
+    item, bad_item = claim_id(run, *at), claim_id(run, *bad_at)
+    http = client(run)
+    assert f"Block: <b>{before}</b>" in _block_line(http, item)
+    ask = {"kind": "claim", "item_id": bad_item, "paper_id": bad_at[0], "view": view(run, bad_item), "fields": {column: bad}}
+    refused = post(http, "/api/decide", ask).json()
+    assert refused["status"] == "refused" and [p["field"] for p in refused["problems"]] == [column]
+    assert refused["problems"][0]["message"].startswith(reason)
+    assert _alias_rows(run) == []
+
+    ask = {"kind": "claim", "item_id": item, "paper_id": at[0], "view": view(run, item), "fields": {column: word}}
+    assert post(http, "/api/decide", ask).json()["status"] == "applied"
+    book = tmp_path / "review.xlsx"
+    export_review(Run.open(twin), book)
+    edit(book, book, "Claims", item, **{column: word})
+    assert not apply_review(book, Run.open(twin), "alice").refused
+    [row] = _alias_rows(run)
+    assert row[:2] == (item, column) and row[3] == word
+    assert _alias_rows(run) == _alias_rows(twin)  # the row the sheet stores
+    line = _block_line(http, item)
+    assert f"Block: <b>{after}</b>" in line and f"{column}</th><td class=\"value\">{word}</td>" in http.get(
+        "/", params={"token": TOKEN, "item": item}).text
+    assert _board_title(run, item) == after
+
+    undone = post(http, "/api/undo", {}).json()
+    assert undone["status"] == "applied" and undone["view"]["id"] == item
+    assert _alias_rows(run)[-1][1:4:2] == (column, None)
+    assert f"Block: <b>{before}</b>" in _block_line(http, item)
+    assert _board_title(run, item) == before
+
+
+def test_the_block_line_says_what_a_reviewer_merged_and_what_no_condition_reads(tmp_path: Path) -> None:
+    scene, squad = scene_runs(tmp_path / "scene")[0], squad_runs(tmp_path / "squad")
+    assert "not read: predicate classification" in _block_line(client(scene), claim_id(scene, "glow", 40.1))
+    kite = claim_id(squad, "kite", 77.0)
+    post(client(squad), "/api/decide", {"kind": "claim", "item_id": kite, "paper_id": "kite", "view": view(squad, kite),
+                                        "fields": {"block_same_as": "test"}})
+    assert "merged in by a reviewer from dev" in _block_line(client(squad), kite)
+    # A change is never in a block; the page's key sheet names the four keys.
+    run = make_run(tmp_path / "run")
+    html = client(run).get("/", params={"token": TOKEN, "item": claim_id(run, "p1", 2.57)}).text
+    assert 'id="block"' not in html
+    for name, key in WORD_KEYS:
+        assert f'data-field="{name}" data-key="{key}"' in html and f"<kbd>{key}</kbd> {name}" in html
+    assert set(dict(WORD_KEYS)) == set(ALIAS_FIELDS)
+    taken = {key for pairs in FIELD_KEYS.values() for _, key in pairs} | {NOTE_KEY, "a", "x", "A", "I", "P", "U"}
+    assert not taken & set(dict(WORD_KEYS).values())

@@ -142,8 +142,8 @@ class Leaderboard:
         titles = "; ".join(blocks["title"].head(shown)) + ("; ..." if len(blocks) > shown else "")
         return (
             f"{counted(len(blocks), 'block')} hold rows whose settings differ in words no condition reads ({titles}): "
-            "the Block column lists the words; if one names an evaluation condition, write it in the review "
-            "sheet's setting_condition column"
+            "the Block column lists the words; if one names an evaluation condition, write it in setting_condition "
+            "(the review page's key S, or the review sheet's column)"
         )
 
     def chunks(self, table: str, rows: int = CHUNK_ROWS) -> Iterator[pd.DataFrame]:
@@ -195,9 +195,7 @@ def load_runs(runs: Iterable[Run], step: Step = silent) -> tuple[Iterable[PaperR
     never holds them all; the marks fill in as they go (complete once the papers are read)."""
     marks: dict[str, Mapping[str, Stamp]] = {}
     runs = list(runs)
-    stores = {run.store_path: run for run in runs}  # a store shared by several runs is read once
-    history = [c for run in stores.values() for c in run.corrections() if c.field in ALIAS_FIELDS]
-    aliases = name_aliases(history, model_aliases(answer for run in runs for answer in run.names()))
+    aliases = board_aliases(runs)
 
     def papers() -> Iterator[PaperResult]:
         for run in tracked(runs, "reading runs", step):
@@ -206,6 +204,16 @@ def load_runs(runs: Iterable[Run], step: Step = silent) -> tuple[Iterable[PaperR
                 yield paper
 
     return papers(), marks, aliases
+
+
+def board_aliases(runs: Iterable[Run]) -> Aliases:
+    """The words reviewers said in any of the runs' stores (names merged, setting phrases that
+    are conditions, blocks that are one), over the names the runs' model mapped: what every
+    paper of a board of these runs is read with."""
+    runs = list(runs)
+    stores = {run.store_path: run for run in runs}  # a store shared by several runs is read once
+    history = [c for run in stores.values() for c in run.corrections() if c.field in ALIAS_FIELDS]
+    return name_aliases(history, model_aliases(answer for run in runs for answer in run.names()))
 
 
 def _review_text(fields: Mapping[str, Stamp] | None) -> str | None:
@@ -329,7 +337,7 @@ def _gather(results: Iterable[PaperResult], marks: Marks, aliases: Aliases | Non
             seen.add(claim.id)
             new.append(claim.id)
             n = normalize_claim(claim, models, aliases)
-            metric_label = (n.metric or NO_METRIC) + (f" {_ARROWS[n.direction]}" if n.direction else "")
+            metric_label = _metric_label(n)
             row = tuple(shared.setdefault(value, value) if repeats else value for value, repeats in zip((
                 result.id, claim.id, claim.kind,
                 n.benchmark, claim.benchmark if claim.benchmark != n.benchmark else None,
@@ -501,19 +509,54 @@ def _display_names(frame: pd.DataFrame, name: str, key: str, spelling: Mapping[s
 
 
 CONFIGURATIONS_DIFFER = "configurations differ"
+TITLE_SEPARATOR = " \u00b7 "
+
+
+def _metric_label(n: NormalizedClaim) -> str:
+    """The metric as a block's header names it, with an arrow for the better direction."""
+    return (n.metric or NO_METRIC) + (f" {_ARROWS[n.direction]}" if n.direction else "")
+
+
+def _heading(benchmark: str, metric_label: str, unit: str | None, conditions: str) -> list[str]:
+    """What names a block: benchmark, metric (with its comparable unit) and the conditions it holds."""
+    return [benchmark, metric_label + (f" ({unit})" if unit else ""), *([conditions] if conditions else [])]
+
+
+@dataclass(frozen=True)
+class ClaimBlock:
+    """The block one claim's score lands in, as the board reads it, for a reviewer: its title
+    (the header's benchmark, metric and conditions), the setting words no condition reads (the
+    entry's own: they never split a block), and the conditions the claim's own block had where
+    a reviewer's merge moved it into this one."""
+
+    title: str
+    unread: str
+    merged_from: str | None
+
+
+def claim_block(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> ClaimBlock | None:
+    """The block a claim's score lands in (None without a benchmark or a metric: no block has
+    it), read as :func:`build_leaderboard` reads it: names, measure, unit and conditions
+    normalized with the reviewers' words, and their merges of blocks followed."""
+    n = normalize_claim(claim, models, aliases)
+    if n.benchmark is None or n.metric is None:
+        return None
+    key = n.comparability_key
+    joined = join_keys([key], reviewer_merges(aliases))[key]
+    title = TITLE_SEPARATOR.join(_heading(n.benchmark, _metric_label(n), n.comparable_unit, key_label(joined.key)))
+    merged_from = (key_label(key) or "no condition") if joined.key != key else None
+    return ClaimBlock(title, n.setting.other, merged_from)
 
 
 def _block_title(row: pd.Series) -> str:
     """The block's header: benchmark, metric, the conditions it holds, and whether its rows'
     configurations differ or all come from one paper."""
-    parts = [row["benchmark"], row["metric_label"] + (f" ({row['comparable_unit']})" if row["comparable_unit"] else "")]
-    if row["block_conditions"]:
-        parts.append(row["block_conditions"])
+    parts = _heading(row["benchmark"], row["metric_label"], row["comparable_unit"], row["block_conditions"])
     if row["block_configurations"] > 1:
         parts.append(CONFIGURATIONS_DIFFER)
     if row["block_papers"] == ONE_PAPER and row["block_entries"] > 1:
         parts.append(f"all from {ONE_PAPER}")
-    return " \u00b7 ".join(parts)
+    return TITLE_SEPARATOR.join(parts)
 
 
 _MAX_WORDS = 6  # the unread settings a block's note lists

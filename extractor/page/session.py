@@ -1,7 +1,8 @@
 """What the review page shows and does, without HTTP: the items in review order, the filters,
 one item's view (its abstract with the evidence highlighted and the number boxed, its fields in
-a fixed order, what it lacks to be ranked), progress, and the decisions, edits, undo and
-settlements, each through the review core (:mod:`extractor.review.record`).
+a fixed order, what it lacks to be ranked, the block its score lands in), progress, and the
+decisions, edits, undo and settlements, each through the review core
+(:mod:`extractor.review.record`).
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from markupsafe import Markup
 
 from extractor.html import escaped
 from extractor.grounding import find_evidence, number_mentions
-from extractor.leaderboard.build import standing
+from extractor.catalog.normalize import Aliases
+from extractor.leaderboard.build import board_aliases, claim_block, standing
 from extractor.review.agreement import SETTLED, Agreement, Disagreement, agreement
+from extractor.review.aliases import alias_values
 from extractor.review.apply import CONFIRM_CASE, NAMED_BY, Offer, view_of
 from extractor.review.corrected import ReviewState, TargetState, review_state
 from extractor.review.record import ApplyReport, clear_names, decide, undo
@@ -36,6 +39,11 @@ FIELD_KEYS: dict[str, tuple[tuple[str, str], ...]] = {
     "paper": (),
 }
 NOTE_KEY = "c"
+#: A claim's words of the board (the sheet's columns of the same name), each with its key: the
+#: shifted key of the field it speaks about, and J for the block Joined with another.
+WORD_KEYS: tuple[tuple[str, str], ...] = (
+    ("benchmark_same_as", "B"), ("metric_same_as", "M"), ("setting_condition", "S"), ("block_same_as", "J"),
+)
 NUMBER_FIELDS = {"value", "value_max", "params_b", "active_params_b"}
 #: What a digit right after a reject records as its reason.
 REJECT_REASONS = (
@@ -87,6 +95,11 @@ def shown(value: object) -> str:
     if isinstance(value, list):
         return "; ".join(map(str, value))
     return str(value)
+
+
+def _rows(values: dict, pairs: tuple[tuple[str, str], ...], stamps: dict) -> list[dict]:
+    """The card's rows of these fields: name, key, the value shown, who set it when."""
+    return [{"name": name, "key": key, "value": shown(values.get(name)), "stamp": stamps.get(name)} for name, key in pairs]
 
 
 @dataclass(frozen=True)
@@ -181,17 +194,24 @@ class ReviewSession:
         self._rebuild = rebuild
         self._lock = threading.Lock()
         self.rebuilt: list[str] = []
-        self._state: tuple[object, ReviewState] | None = None
+        self._state: tuple[object, ReviewState, Aliases] | None = None
 
     # --- reading ---------------------------------------------------------------------------
 
     def state(self) -> ReviewState:
         """The run with its corrections, computed again only when the store holds a correction
         it did not (ours, or another reviewer's: rows are only ever appended)."""
+        return self._read()[1]
+
+    def aliases(self) -> Aliases:
+        """The reviewers' words and the model's names the run's leaderboard is read with."""
+        return self._read()[2]
+
+    def _read(self) -> tuple[object, ReviewState, Aliases]:
         signature = self.run.corrections_mark()
         if self._state is None or self._state[0] != signature:
-            self._state = (signature, review_state(self.papers, self.run.corrections(set(self._paper))))
-        return self._state[1]
+            self._state = (signature, review_state(self.papers, self.run.corrections(set(self._paper))), board_aliases([self.run]))
+        return self._state
 
     def items(self, state: ReviewState, mode: str) -> list[TargetState]:
         kinds = MODES.get(mode, MODES["claim"])
@@ -268,23 +288,22 @@ class ReviewSession:
         }
         base = {"mode": mode, "filter": wanted, "progress": progress, "filters": FILTERS, "modes": MODES,
                 "reasons": REJECT_REASONS, "reviewer": self.reviewer, "run": self.run.path.resolve().name,
-                "keys": FIELD_KEYS, "note_key": NOTE_KEY}
+                "keys": FIELD_KEYS, "note_key": NOTE_KEY, "word_keys": WORD_KEYS}
         if item_id is None:
             return {**base, "item": None, "links": {}}
         item = state.targets[item_id]
         paper = next(p for p in state.papers if p.id == item.target.paper_id)
         claims = list(paper.extraction.claims) if paper.extraction else []
         claim = next((c for c in claims if c.id == item_id), None)
-        ranked = None
+        ranked = block = None
         if item.target.kind == "claim" and claim is not None:
-            reason, source = standing(claim, self._models(claim))
+            reason, source = standing(claim, self._models(claim), self.aliases())
             ranked = {"reason": reason, "context": source}
+            block = claim_block(claim, self._models(claim), self.aliases()) if claim.kind == "score" else None
         mark = state.marks.get(item_id)
-        fields = [
-            {"name": name, "key": key, "value": shown(item.values.get(name)),
-             "stamp": mark.fields.get(name) if mark else None}
-            for name, key in FIELD_KEYS[item.target.kind]
-        ]
+        stamps = mark.fields if mark else {}
+        fields = _rows(item.values, FIELD_KEYS[item.target.kind], stamps)
+        words = _rows(alias_values(item.latest), WORD_KEYS, stamps) if item.target.kind == "claim" else []
         disagreements: list[Disagreement] = [
             d for d in self.agreement(state).disagreements if d.target_id == item_id and not d.settled
         ]
@@ -294,7 +313,9 @@ class ReviewSession:
             "paper": paper,
             "abstract": highlight(paper.abstract or "", claims, item_id, self._name_span(item, paper)),
             "fields": fields,
+            "words": words,
             "ranked": ranked,
+            "block": block,
             "mark": mark,
             "rejected": item.decision == "reject",
             "disagreements": [

@@ -92,6 +92,13 @@ WORD_COLUMNS: dict[str, WordColumn] = {
 }
 
 
+def taken_back_about(correction: Correction) -> object:
+    """What the row taking a word correction back (an undo) is about: the name or the block
+    that correction spoke about, so the same word is restored; for a setting phrase, the phrase
+    it wrote, which the cell showed since and which is taken back."""
+    return correction.new_value if correction.field == "setting_condition" else correction.old_value
+
+
 def alias_values(latest: dict[str, Correction]) -> dict[str, str | None]:
     """The word each column shows for a claim: the latest correction of it, else blank."""
     return {column: latest[column].new_value if column in latest else None for column in ALIAS_FIELDS}

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from extractor.errors import ReviewError
+from extractor.review.aliases import taken_back_about
 from extractor.review.apply import Change, FieldConflict, Offer, Plan, RowOutcome, plan, view_of
 from extractor.review.corrected import DECISION, NOTE, ReviewState, review_state
 from extractor.runs.corrections import Batch, Correction, NewCorrection, utc_now
@@ -154,9 +155,11 @@ def undo(run: Run, reviewer: str) -> ApplyReport:
             if now.id != c.id:
                 conflicts.append(FieldConflict(c.target_id, c.field, c.new_value, now.new_value, _before(c, history), now.reviewer, now.at, "undo"))
                 continue
+            # A word of the board is taken back about what it spoke about (the table's key).
+            old = taken_back_about(c) if c.field in ALIAS_FIELDS else c.new_value
             result.corrections.append(NewCorrection(
                 paper_id=c.paper_id, target_id=c.target_id, target_kind=c.target_kind, field=c.field,
-                old_value=c.new_value, new_value=_before(c, history), base_value=c.new_value,
+                old_value=old, new_value=_before(c, history), base_value=c.new_value,
                 extracted=c.extracted, source=f"{UNDO} {c.id}",
             ))
         first = rows[0]
