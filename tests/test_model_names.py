@@ -138,6 +138,13 @@ def test_a_reviewers_word_beats_the_model_and_the_sheet_shows_the_models_merge(t
     again = tmp_path / "again.xlsx"
     export_review(Run.open(out), again)
     assert cell(again, "Claims", target, "same_as_by_model") is None
+    assert cell(again, "Claims", target, "benchmark_same_as") == UNKNOWN
+    edit(again, again, "Claims", target, benchmark_same_as=None)  # the reviewer's word taken back
+    assert not apply_review(again, Run.open(out), "alice").refused
+    assert len(blocks(out)) == 1  # the model's answer holds again
+    last = tmp_path / "last.xlsx"
+    export_review(Run.open(out), last)
+    assert cell(last, "Claims", target, "same_as_by_model") == f"benchmark = {ENTRY} (gpt-4o-mini)"
 
 
 def test_a_name_a_reviewer_has_spoken_about_is_not_asked(tmp_path: Path, source: Path) -> None:

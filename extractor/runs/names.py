@@ -4,7 +4,8 @@
   kept too, so the name is not asked again), with the model and prompt that said it;
 - the reviewers' word, kept in the correction store like any correction: a claim's
   ``benchmark_same_as`` / ``metric_same_as`` says its name is another name of X (the name as
-  written in ``old_value``, X in ``new_value``; a cleared cell, or the name itself, takes it back);
+  written in ``old_value``, X in ``new_value``; the name itself says it is no other's, over the
+  model's answer; a cleared cell takes the word back, and the model's answer holds again);
   ``setting_condition`` says words of its setting name an evaluation condition (the phrase in
   ``new_value``, the one the cell showed before in ``old_value``, taken back);
   ``block_same_as`` says its block is one with the block of other conditions (the block as the
@@ -136,35 +137,45 @@ ALIAS_FIELDS = {
 Words = dict[str, dict[str, str | None]]
 
 
-def _said(kind: str, correction: Correction) -> Iterable[tuple[str, str | None]]:
-    """The (key, word) pairs one correction sets in its kind's table."""
+#: A word taken back (a cleared cell, an undo): the reviewers say nothing of the key any more.
+TAKEN_BACK = object()
+
+
+def _said(kind: str, correction: Correction) -> Iterable[tuple[str, object]]:
+    """The (key, word) pairs one correction sets in its kind's table; None is a word too (a
+    name is its own, no other's), :data:`TAKEN_BACK` is none."""
     old, new = correction.old_value, correction.new_value
     if kind == "condition":
         if old:
-            yield phrase_key(str(old)), None  # the phrase the cell showed is taken back
+            yield phrase_key(str(old)), TAKEN_BACK  # the phrase the cell showed
         if new:
             yield phrase_key(str(new)), str(new)
     elif kind == "block":
         if isinstance(old, dict):
-            yield canonical_json(old), str(new) if new else None
+            yield canonical_json(old), str(new) if new else TAKEN_BACK
     elif old:
         key = fold_key(str(old))
-        yield key, str(new) if new and fold_key(str(new)) != key else None
+        yield key, TAKEN_BACK if not new else str(new) if fold_key(str(new)) != key else None
 
 
 def reviewer_words(history: Iterable[Correction]) -> Words:
-    """Every word a correction history speaks about and its latest word, in written order."""
+    """Every word a correction history speaks about and its latest word, in written order; a
+    word taken back leaves its key unspoken of, so the model's answer for a name holds again."""
     table: Words = {kind: {} for kind in ALIAS_FIELDS.values()}
     for correction in history:
         if (kind := ALIAS_FIELDS.get(correction.field)) is not None:
-            table[kind].update(_said(kind, correction))
+            for key, word in _said(kind, correction):
+                if word is TAKEN_BACK:
+                    table[kind].pop(key, None)
+                else:
+                    table[kind][key] = word  # type: ignore[assignment]  # a name or None: TAKEN_BACK is never kept
     return table
 
 
 def name_aliases(history: Iterable[Correction], model: Aliases | None = None) -> Aliases:
     """{'benchmark': {folded name: the name it is another name of}, 'metric': {...},
     'condition': {...}, 'block': {...}} from a correction history (a cleared cell takes a word
-    back), over the names a model mapped (``model``, a run's ``names.json``): a reviewer's word
+    back: the model's answer holds again), over the names a model mapped (``model``, a run's ``names.json``): a reviewer's word
     on a name, alias or not, always wins."""
     words = reviewer_words(history)
     return {
