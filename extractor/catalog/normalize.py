@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from extractor.catalog.conditions import Read, by_name, conditions, leftover, read_conditions
-from extractor.catalog.measures import rank_cut, scored_measure
+from extractor.catalog.measures import rank_cut, scored_measure, task_measure
 from extractor.catalog.registry import (
     benchmark_entry,
     canonical_benchmark,
@@ -586,7 +586,8 @@ def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[s
     ``assumed``), and the values that are another's on it written as that one."""
     named = tuple((c, same.get(v, v)) for c, v in setting.conditions)
     assumed = tuple(c for c, _ in usual if setting.get(c) is None)
-    filled = with_written(replace(setting, conditions=named) if named != setting.conditions else setting, usual)
+    unstated = tuple((c, v) for c, v in usual if c in assumed)  # a stated subset is not joined by the usual one
+    filled = with_written(replace(setting, conditions=named) if named != setting.conditions else setting, unstated)
     return replace(filled, assumed=assumed) if assumed else filled
 
 
@@ -600,6 +601,9 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         metric = replace(meant, conditions=_merged(metric.conditions, meant.conditions), written=metric.written)
     if (cut := rank_cut(metric.written, claim.evidence, claim.value)) is not None:  # 'top-1' alone: error or accuracy?
         found = normalize_metric(cut) if cut else MetricInfo(metric.written, None, False, "none")
+        metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
+    if meant := task_measure(metric.name, metric.written, claim.setting):  # 'AP' for instance segmentation
+        found = normalize_metric(meant)
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
     if entry is not None and (meant := dict(entry.measures).get(metric.name)):  # ImageNet's accuracy is top-1
