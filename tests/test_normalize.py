@@ -561,3 +561,12 @@ def test_editions_of_a_benchmark_are_apart_and_a_stated_subset_replaces_the_usua
     assert (old.benchmark, new.benchmark) == ("PASCAL VOC 2007", "PASCAL VOC 2012")
     other = normalize_claim(_claim(metric="WER", benchmark="LibriSpeech", value=4.0, unit="%", setting="test-other"))
     assert other.setting.get("subset") == "other"
+
+
+def test_an_edition_written_in_the_setting_is_the_benchmarks() -> None:
+    """'PASCAL VOC' with the setting 'VOC 2007' (or '2012') is that edition's dataset; a year
+    that names no edition leaves the benchmark as it is. Made-up rows."""
+    named = normalize_claim(_claim(metric="mAP", benchmark="PASCAL VOC", value=83.0, setting="VOC 2007"))
+    year = normalize_claim(_claim(metric="mIoU", benchmark="PASCAL VOC", value=62.0, setting="2012"))
+    other = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=80.0, setting="2012"))
+    assert (named.benchmark, year.benchmark, other.benchmark) == ("PASCAL VOC 2007", "PASCAL VOC 2012", "ImageNet")

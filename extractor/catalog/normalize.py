@@ -581,6 +581,24 @@ def _without_benchmark(metric: MetricInfo, benchmark: BenchmarkInfo) -> MetricIn
     return metric
 
 
+_YEAR = re.compile(r"(?<![\w.])(?:19|20)\d\d(?![\w.])")
+
+
+def _edition(benchmark: BenchmarkInfo, setting: str | None) -> BenchmarkInfo:
+    """A benchmark's edition written in the claim's setting rather than its name ('PASCAL VOC'
+    with 'VOC 2007', or with '2012'): the registry's entry of that edition, when the setting
+    names exactly one; editions of one benchmark are datasets of their own."""
+    if not benchmark.known or not benchmark.name or not setting:
+        return benchmark
+    named = {m.canonical for m in find_benchmarks(setting)}
+    for year in _YEAR.findall(setting):
+        found, known = canonical_benchmark(f"{benchmark.name} {year}")
+        if known:
+            named.add(found)
+    editions = {name for name in named if name.startswith(benchmark.name + " ")}
+    return replace(benchmark, name=editions.pop()) if len(editions) == 1 else benchmark
+
+
 def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[str, str]) -> Setting:
     """A setting on a benchmark with its usual conditions where it states none (marked
     ``assumed``), and the values that are another's on it written as that one."""
@@ -594,7 +612,7 @@ def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[s
 def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> NormalizedClaim:
     """A grounded claim, normalized. ``models`` are its paper's models (for sizes); ``aliases``
     what reviewers said about names and conditions, applied before the registry."""
-    benchmark = normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases))
+    benchmark = _edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting)
     metric = _without_benchmark(normalize_metric(aliased(claim.metric, "metric", aliases)), benchmark)
     if metric.known and (measure := scored_measure(benchmark.name if benchmark.known else None, metric.name, claim.evidence)):
         meant = normalize_metric(measure)  # 'bpc / perplexity ... on text8'
