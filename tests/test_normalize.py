@@ -570,3 +570,14 @@ def test_an_edition_written_in_the_setting_is_the_benchmarks() -> None:
     year = normalize_claim(_claim(metric="mIoU", benchmark="PASCAL VOC", value=62.0, setting="2012"))
     other = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=80.0, setting="2012"))
     assert (named.benchmark, year.benchmark, other.benchmark) == ("PASCAL VOC 2007", "PASCAL VOC 2012", "ImageNet")
+
+
+def test_a_baseline_that_is_only_a_condition_is_the_claims_condition() -> None:
+    """'FooMath from 10.4% to 40.7%' over the baseline 'zero-shot' is a zero-shot number; a
+    baseline naming a method says nothing of the claim's conditions. Made-up rows."""
+    after = normalize_claim(_claim(metric="accuracy", benchmark="FooMath", value=40.7, unit="%", baseline="zero-shot"))
+    before = normalize_claim(_claim(metric="accuracy", benchmark="FooMath", value=10.4, unit="%", setting="zero-shot"))
+    plain = normalize_claim(_claim(metric="accuracy", benchmark="FooMath", value=55.0, unit="%"))
+    named = normalize_claim(_claim(metric="accuracy", benchmark="FooMath", value=50.0, unit="%", baseline="few-shot BarLM"))
+    assert after.comparability_key == before.comparability_key != plain.comparability_key
+    assert named.comparability_key == plain.comparability_key

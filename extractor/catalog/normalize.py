@@ -581,6 +581,16 @@ def _without_benchmark(metric: MetricInfo, benchmark: BenchmarkInfo) -> MetricIn
     return metric
 
 
+def _baseline_conditions(baseline: str | None) -> tuple[tuple[str, str], ...]:
+    """The conditions of a baseline that is nothing but conditions ('GSM8K from 10.4% to 40.7%'
+    over the baseline 'zero-shot'): a number compared with it is measured under them. A baseline
+    that names a method ('few-shot GPT-3') says nothing about the claim's own conditions."""
+    if not baseline:
+        return ()
+    read = read_conditions(baseline)
+    return read.values if read.values and not leftover(read.rest) else ()
+
+
 _YEAR = re.compile(r"(?<![\w.])(?:19|20)\d\d(?![\w.])")
 
 
@@ -629,7 +639,9 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     unit = normalize_unit(claim.unit)
     converted = comparable(claim.value, None if _no_unit(unit, metric) else unit, metric.scale)
-    setting = with_written(parse_setting(claim.setting, condition_phrases(aliases)), benchmark.conditions, metric.conditions)
+    setting = with_written(
+        parse_setting(claim.setting, condition_phrases(aliases)), benchmark.conditions, metric.conditions, _baseline_conditions(claim.baseline)
+    )
     if setting.get("languages") is None and (pair := _translated(benchmark, claim.evidence)):
         setting = with_written(setting, (("languages", pair),))
     if entry is not None and (entry.usual or entry.condition_aliases):  # ImageNet is scored on validation
