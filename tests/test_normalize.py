@@ -581,3 +581,17 @@ def test_a_baseline_that_is_only_a_condition_is_the_claims_condition() -> None:
     named = normalize_claim(_claim(metric="accuracy", benchmark="FooMath", value=50.0, unit="%", baseline="few-shot BarLM"))
     assert after.comparability_key == before.comparability_key != plain.comparability_key
     assert named.comparability_key == plain.comparability_key
+
+
+def test_a_proportion_called_an_accuracy_is_its_own_measure() -> None:
+    """'mIoU accuracy' is mIoU and 'exact match accuracy' exact match; a name that is no
+    proportion before 'accuracy' ('WER accuracy', 'word accuracy') stays as written."""
+    assert normalize_metric("mIoU accuracy").name == normalize_metric("mean IoU").name == "mIoU"
+    assert normalize_metric("exact match accuracy").name == normalize_metric("EM").name
+    assert not normalize_metric("WER accuracy").known and not normalize_metric("word accuracy").known
+
+
+@pytest.mark.parametrize("written", ["the FooQA dataset", "FooQA benchmark", "The FooQA Data Set", "FooQA"])
+def test_words_that_wrap_an_unknown_name_are_not_part_of_it(written: str) -> None:
+    assert normalize_benchmark(written).key == normalize_benchmark("FooQA").key
+    assert normalize_benchmark("FooQA Challenge").key != normalize_benchmark("FooQA").key

@@ -22,12 +22,14 @@ from extractor.catalog.conditions import Read, by_name, conditions, leftover, re
 from extractor.catalog.measures import rank_cut, scored_measure, task_measure
 from extractor.catalog.registry import (
     benchmark_entry,
+    MetricEntry,
     canonical_benchmark,
     exact_benchmark,
     find_benchmarks,
     fold_key,
     metric_entry,
     propose_benchmark,
+    unwrapped,
 )
 from extractor.text.name_keys import name_key
 from extractor.schema import Claim, Model
@@ -333,6 +335,17 @@ def _merged(*conditions: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], 
     return tuple(found.items())
 
 
+_CALLED_ACCURACY = re.compile(r"^(?P<measure>.+?)[\s_-]+accurac(?:y|ies)$", re.IGNORECASE)
+
+
+def _called_accuracy(name: str) -> tuple[MetricEntry, str] | None:
+    """A proportion called an accuracy after its own name ('mIoU accuracy', 'exact match
+    accuracy'): the registry measure it names, when that one is a proportion, higher better."""
+    m = _CALLED_ACCURACY.match(name)
+    found = next(filter(None, map(metric_entry, _metric_forms(m.group("measure")))), None) if m else None
+    return found if found and found[0].direction == "higher" and found[0].scale == "percent" else None
+
+
 @lru_cache(maxsize=4096)
 def normalize_metric(name: str | None) -> MetricInfo:
     """The canonical metric of a name, with its direction and the conditions written into it.
@@ -352,7 +365,7 @@ def normalize_metric(name: str | None) -> MetricInfo:
     if not text:  # nothing but a condition ('test'): a name of its own
         read, text = Read((), written), written
     found = next(filter(None, map(metric_entry, _metric_forms(written))), None) if read.values else None
-    found = found or next(filter(None, map(metric_entry, _metric_forms(text))), None)
+    found = found or next(filter(None, map(metric_entry, _metric_forms(text))), None) or _called_accuracy(text)
     if found is None:
         return MetricInfo(text, _head_direction(text), False, "none", read.values, text)
     entry, canonical = found
@@ -373,8 +386,8 @@ class BenchmarkInfo:
     @property
     def key(self) -> str | None:
         """The canonical name, or an unknown name's folded spelling with its version written one
-        way ('Foo v2.0' = 'Foo 2.0')."""
-        return block_key(self.name if self.known or self.name is None else _VERSION.sub("", self.name), self.known)
+        way ('Foo v2.0' = 'Foo 2.0') and without the words that wrap it ('the Foo dataset' = 'Foo')."""
+        return block_key(self.name if self.known or self.name is None else _VERSION.sub("", unwrapped(self.name)), self.known)
 
     def get(self, condition: str) -> str | None:
         return dict(self.conditions).get(condition)

@@ -103,6 +103,19 @@ def _key(name: str) -> str:
     return name_key(name.translate(_SPELLED))
 
 
+# The words that wrap a name without naming another benchmark ('the Foo dataset', 'Foo benchmark').
+_WRAPPER = re.compile(
+    r"^(?:the\s+)?(?P<core>.+?)(?:\s+(?:benchmark|benchmarks|dataset|datasets|data\s*set|data\s*sets|corpus|suite|leaderboard))*$",
+    re.IGNORECASE,
+)
+
+
+def unwrapped(name: str) -> str:
+    """A name without the words that wrap it: 'the Foo dataset' and 'Foo benchmark' are 'Foo'."""
+    found = _WRAPPER.match(name.strip())
+    return found.group("core") if found else name
+
+
 def fold_key(name: str) -> str:
     """The key two spellings of one name share ('Market - 1501' = 'Market-1501'): how names
     the registry does not know still merge with each other."""
