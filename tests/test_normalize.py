@@ -595,3 +595,10 @@ def test_a_proportion_called_an_accuracy_is_its_own_measure() -> None:
 def test_words_that_wrap_an_unknown_name_are_not_part_of_it(written: str) -> None:
     assert normalize_benchmark(written).key == normalize_benchmark("FooQA").key
     assert normalize_benchmark("FooQA Challenge").key != normalize_benchmark("FooQA").key
+
+
+def test_a_part_of_a_benchmark_named_in_the_setting_is_no_edition() -> None:
+    """Only a year or a version more is an edition: 'GPQA' with a setting naming 'GPQA Diamond'
+    keeps its benchmark (a part is the setting's to say, not a silent rename). Made-up rows."""
+    part = normalize_claim(_claim(metric="accuracy", benchmark="GPQA", value=40.0, setting="as on GPQA Diamond"))
+    assert part.benchmark == "GPQA"

@@ -605,12 +605,16 @@ def _baseline_conditions(baseline: str | None) -> tuple[tuple[str, str], ...]:
 
 
 _YEAR = re.compile(r"(?<![\w.])(?:19|20)\d\d(?![\w.])")
+# What an edition adds to its benchmark's name: a year or a version ('2007', '2.0', 'v2'), not a
+# part or a task ('Diamond', 'Verified', 'Captions').
+_EDITION = re.compile(r"v?\d+(?:\.\d+)?", re.IGNORECASE)
 
 
 def _edition(benchmark: BenchmarkInfo, setting: str | None) -> BenchmarkInfo:
     """A benchmark's edition written in the claim's setting rather than its name ('PASCAL VOC'
-    with 'VOC 2007', or with '2012'): the registry's entry of that edition, when the setting
-    names exactly one; editions of one benchmark are datasets of their own."""
+    with 'VOC 2007', or with '2012'): the registry's entry of that edition (its name with a year
+    or version more), when the setting names exactly one; editions of one benchmark are datasets
+    of their own."""
     if not benchmark.known or not benchmark.name or not setting:
         return benchmark
     named = {m.canonical for m in find_benchmarks(setting)}
@@ -618,7 +622,7 @@ def _edition(benchmark: BenchmarkInfo, setting: str | None) -> BenchmarkInfo:
         found, known = canonical_benchmark(f"{benchmark.name} {year}")
         if known:
             named.add(found)
-    editions = {name for name in named if name.startswith(benchmark.name + " ")}
+    editions = {name for name in named if name.startswith(benchmark.name + " ") and _EDITION.fullmatch(name[len(benchmark.name) + 1 :])}
     return replace(benchmark, name=editions.pop()) if len(editions) == 1 else benchmark
 
 
