@@ -554,11 +554,12 @@ def test_ap_for_instance_segmentation_is_mask_ap() -> None:
 
 
 def test_editions_of_a_benchmark_are_apart_and_a_stated_subset_replaces_the_usual_one() -> None:
-    """PASCAL VOC 2007 and 2012 are two datasets; LibriSpeech's test-other is subset other alone
-    (not 'clean / other'). Made-up rows."""
+    """PASCAL VOC 2007 and 2012 are two datasets (and 'PASCAL VOC' a third, its edition not
+    given); LibriSpeech's test-other is subset other alone (not 'clean / other'). Made-up rows."""
     old = normalize_claim(_claim(metric="mAP", benchmark="VOC2007", value=80.0))
-    new = normalize_claim(_claim(metric="mAP", benchmark="PASCAL VOC 2012", value=79.0))
-    assert (old.benchmark, new.benchmark) == ("PASCAL VOC 2007", "PASCAL VOC 2012")
+    new = normalize_claim(_claim(metric="mAP", benchmark="the PASCAL VOC 2012 dataset", value=79.0))
+    plain = normalize_claim(_claim(metric="mAP", benchmark="Pascal VOC", value=78.0))
+    assert (old.benchmark, new.benchmark, plain.benchmark) == ("PASCAL VOC 2007", "PASCAL VOC 2012", "PASCAL VOC")
     other = normalize_claim(_claim(metric="WER", benchmark="LibriSpeech", value=4.0, unit="%", setting="test-other"))
     assert other.setting.get("subset") == "other"
 

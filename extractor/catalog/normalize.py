@@ -24,6 +24,7 @@ from extractor.catalog.registry import (
     benchmark_entry,
     MetricEntry,
     canonical_benchmark,
+    edition_of,
     exact_benchmark,
     find_benchmarks,
     fold_key,
@@ -457,11 +458,14 @@ def normalize_benchmark(name: str | None) -> BenchmarkInfo:
     # it writes a condition that is not the default and names a registry benchmark without it
     # ('LibriSpeech test-other', an alias, is LibriSpeech's test split of the subset other).
     if exact_benchmark(name) and not (known and any(v != by_name()[c].default for c, v in values)):
-        return BenchmarkInfo(canonical_benchmark(name)[0], True)
+        return BenchmarkInfo(edition_of(name) or canonical_benchmark(name)[0], True)
     if values and rest and (known or _ends_the_name(text, read.rest)):
-        return BenchmarkInfo(canonical, known, _ordered(values), None if known else propose_benchmark(canonical))
+        named = (edition_of(rest) or canonical) if known else canonical
+        return BenchmarkInfo(named, known, _ordered(values), None if known else propose_benchmark(canonical))
     canonical, known = _registry_name(text)
-    return BenchmarkInfo(canonical, known, proposed=None if known else propose_benchmark(canonical))
+    if known:
+        return BenchmarkInfo(edition_of(text) or canonical, True)
+    return BenchmarkInfo(canonical, known, proposed=propose_benchmark(canonical))
 
 
 def _ordered(values: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
@@ -605,24 +609,18 @@ def _baseline_conditions(baseline: str | None) -> tuple[tuple[str, str], ...]:
 
 
 _YEAR = re.compile(r"(?<![\w.])(?:19|20)\d\d(?![\w.])")
-# What an edition adds to its benchmark's name: a year or a version ('2007', '2.0', 'v2'), not a
-# part or a task ('Diamond', 'Verified', 'Captions').
-_EDITION = re.compile(r"v?\d+(?:\.\d+)?", re.IGNORECASE)
+
 
 
 def _edition(benchmark: BenchmarkInfo, setting: str | None) -> BenchmarkInfo:
     """A benchmark's edition written in the claim's setting rather than its name ('PASCAL VOC'
-    with 'VOC 2007', or with '2012'): the registry's entry of that edition (its name with a year
-    or version more), when the setting names exactly one; editions of one benchmark are datasets
-    of their own."""
+    with 'VOC 2007', or with '2012'): that edition (``editions`` of the registry), when the
+    setting names exactly one of the benchmark's; editions are datasets of their own."""
     if not benchmark.known or not benchmark.name or not setting:
         return benchmark
-    named = {m.canonical for m in find_benchmarks(setting)}
-    for year in _YEAR.findall(setting):
-        found, known = canonical_benchmark(f"{benchmark.name} {year}")
-        if known:
-            named.add(found)
-    editions = {name for name in named if name.startswith(benchmark.name + " ") and _EDITION.fullmatch(name[len(benchmark.name) + 1 :])}
+    written = [m.surface for m in find_benchmarks(setting)] + [f"{benchmark.name} {year}" for year in _YEAR.findall(setting)]
+    entry = benchmark_entry(benchmark.name)
+    editions = {e for e in map(edition_of, written) if e and e != benchmark.name and benchmark_entry(e) == entry}
     return replace(benchmark, name=editions.pop()) if len(editions) == 1 else benchmark
 
 

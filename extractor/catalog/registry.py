@@ -62,6 +62,8 @@ class BenchmarkEntry:
     # Measures that are another measure on this benchmark: {canonical metric: the one it is}
     # (ImageNet's 'accuracy' is its top-1 accuracy; GSM8K's pass@1 is its accuracy).
     measures: tuple[tuple[str, str], ...] = ()
+    # Editions that are datasets of their own, each with the aliases that name it (PASCAL VOC 2007).
+    editions: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -156,6 +158,7 @@ def load_registry() -> Registry:
             usual=tuple(b.get("usual", {}).items()),
             condition_aliases=tuple(b.get("condition_aliases", {}).items()),
             measures=tuple(b.get("measures", {}).items()),
+            editions=tuple((edition, tuple(aliases)) for edition, aliases in b.get("editions", {}).items()),
         )
         for b in _read("benchmarks.json")["benchmarks"]
     )
@@ -212,6 +215,24 @@ def exact_benchmark(name: str) -> BenchmarkEntry | None:
     """The registry entry one of whose names or aliases ``name`` is (case, spaces and
     punctuation aside), with no words taken off around it."""
     return load_registry().benchmark_keys.get(_key(name))
+
+
+@cache
+def _edition_keys() -> dict[str, str]:
+    return {
+        _key(alias): edition
+        for entry in load_registry().benchmarks
+        for edition, aliases in entry.editions
+        for alias in (edition, *aliases)
+    }
+
+
+def edition_of(name: str) -> str | None:
+    """The edition of a registry benchmark a name spells ('VOC 2007', 'the VOC 2007 dataset' ->
+    'PASCAL VOC 2007'), as :func:`benchmark_entry` reads a name; else None."""
+    keys = _edition_keys()
+    decorated = _DECORATION.match(name.strip())
+    return keys.get(_key(name)) or (keys.get(_key(decorated.group("core"))) if decorated else None)
 
 
 @lru_cache(maxsize=65536)  # the leaderboard asks it several times per claim, of few distinct names
