@@ -582,6 +582,8 @@ def test_a_baseline_that_is_only_a_condition_is_the_claims_condition() -> None:
     named = normalize_claim(_claim(metric="accuracy", benchmark="FooMath", value=50.0, unit="%", baseline="few-shot BarLM"))
     assert after.comparability_key == before.comparability_key != plain.comparability_key
     assert named.comparability_key == plain.comparability_key
+    speedup = normalize_claim(_claim(metric="speedup", value=2.6, unit="x", baseline="FP16", kind="change", direction="increase"))
+    assert speedup.setting.get("bits") is None  # a change compares with its baseline's precision
 
 
 def test_a_proportion_called_an_accuracy_is_its_own_measure() -> None:

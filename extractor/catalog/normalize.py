@@ -600,8 +600,9 @@ def _without_benchmark(metric: MetricInfo, benchmark: BenchmarkInfo) -> MetricIn
 
 def _baseline_conditions(baseline: str | None) -> tuple[tuple[str, str], ...]:
     """The conditions of a baseline that is nothing but conditions ('GSM8K from 10.4% to 40.7%'
-    over the baseline 'zero-shot'): a number compared with it is measured under them. A baseline
-    that names a method ('few-shot GPT-3') says nothing about the claim's own conditions."""
+    over the baseline 'zero-shot'): a score compared with it is measured under them. A baseline
+    that names a method ('few-shot GPT-3') says nothing about the claim's own conditions, nor
+    does any baseline of a change ('a 2.57x speedup over FP16' compares two precisions)."""
     if not baseline:
         return ()
     read = read_conditions(baseline)
@@ -655,7 +656,8 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     unit = normalize_unit(claim.unit)
     converted = comparable(claim.value, None if _no_unit(unit, metric) else unit, metric.scale)
     setting = with_written(
-        parse_setting(claim.setting, condition_phrases(aliases)), benchmark.conditions, metric.conditions, _baseline_conditions(claim.baseline)
+        parse_setting(claim.setting, condition_phrases(aliases)), benchmark.conditions, metric.conditions,
+        _baseline_conditions(claim.baseline) if claim.kind == "score" else (),
     )
     if setting.get("languages") is None and (pair := _translated(benchmark, claim.evidence)):
         setting = with_written(setting, (("languages", pair),))
