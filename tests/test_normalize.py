@@ -510,3 +510,98 @@ def test_a_resolution_trained_at_is_the_entrys() -> None:
     plain = normalize_claim(_claim(metric="FID", benchmark="FooGen", value=8.0))
     assert trained.comparability_key == plain.comparability_key != evaluated.comparability_key
     assert "256x256" in trained.setting.other
+
+
+def test_an_input_size_and_a_test_resolution_named_as_such_are_no_split() -> None:
+    """A detector's input size ('300x300 input') is the entry's, and 'test resolution' names a
+    resolution, never the test split. Made-up rows."""
+    small = normalize_claim(_claim(metric="mAP", benchmark="FooDet", value=72.0, unit="%", setting="300x300 input"))
+    large = normalize_claim(_claim(metric="mAP", benchmark="FooDet", value=75.0, unit="%", setting="input size of 512x512"))
+    plain = normalize_claim(_claim(metric="mAP", benchmark="FooDet", value=74.0, unit="%"))
+    assert small.comparability_key == large.comparability_key == plain.comparability_key
+    assert "300x300 input" in small.setting.other
+    fixed = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=86.1, unit="%", setting="test resolution 320x320"))
+    assert fixed.setting.get("split") == "validation" and fixed.setting.get("resolution") == "320x320"
+
+
+def test_a_stated_usual_resolution_is_the_unstated_one() -> None:
+    """ImageNet classification is scored at 224x224 unless a paper says otherwise. Made-up rows."""
+    stated = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=80.1, unit="%", setting="resolution 224x224"))
+    plain = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=81.0, unit="%"))
+    larger = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=85.0, unit="%", setting="at 384 resolution"))
+    assert stated.comparability_key == plain.comparability_key != larger.comparability_key
+
+
+def test_a_split_with_its_year_and_a_datastore_drawn_from_the_training_set() -> None:
+    """'val2017' is the validation split; 'neighbours drawn from the training set' names what the
+    method retrieves from, not the split scored. Made-up rows."""
+    val = normalize_claim(_claim(metric="AP", benchmark="COCO val2017", value=60.0))
+    test = normalize_claim(_claim(metric="AP", benchmark="COCO", value=58.0))
+    assert val.setting.get("split") == "validation" and val.comparability_key != test.comparability_key
+    drawn = normalize_claim(_claim(metric="perplexity", benchmark="FooText", value=16.0, setting="neighbours drawn from the training set"))
+    plain = normalize_claim(_claim(metric="perplexity", benchmark="FooText", value=18.0))
+    assert drawn.comparability_key == plain.comparability_key
+
+
+def test_ap_for_instance_segmentation_is_mask_ap() -> None:
+    """A generic 'AP' on a setting that names instance segmentation is mask AP; 'box AP' stays
+    box AP whatever the setting says. Made-up rows."""
+    masks = normalize_claim(_claim(metric="AP", benchmark="FooSeg", value=50.1, setting="instance segmentation"))
+    boxes = normalize_claim(_claim(metric="AP", benchmark="FooSeg", value=55.0))
+    written = normalize_claim(_claim(metric="box AP", benchmark="FooSeg", value=56.0, setting="instance segmentation"))
+    assert masks.metric == "mask AP" and boxes.metric == written.metric == "mAP"
+    assert masks.comparability_key != boxes.comparability_key == written.comparability_key
+
+
+def test_editions_of_a_benchmark_are_apart_and_a_stated_subset_replaces_the_usual_one() -> None:
+    """PASCAL VOC 2007 and 2012 are two datasets (and 'PASCAL VOC' a third, its edition not
+    given); LibriSpeech's test-other is subset other alone (not 'clean / other'). Made-up rows."""
+    old = normalize_claim(_claim(metric="mAP", benchmark="VOC2007", value=80.0))
+    new = normalize_claim(_claim(metric="mAP", benchmark="the PASCAL VOC 2012 dataset", value=79.0))
+    plain = normalize_claim(_claim(metric="mAP", benchmark="Pascal VOC", value=78.0))
+    assert (old.benchmark, new.benchmark, plain.benchmark) == ("PASCAL VOC 2007", "PASCAL VOC 2012", "PASCAL VOC")
+    other = normalize_claim(_claim(metric="WER", benchmark="LibriSpeech", value=4.0, unit="%", setting="test-other"))
+    assert other.setting.get("subset") == "other"
+
+
+def test_an_edition_written_in_the_setting_is_the_benchmarks() -> None:
+    """'PASCAL VOC' with the setting 'VOC 2007' (or '2012') is that edition's dataset; a year
+    that names no edition leaves the benchmark as it is. Made-up rows."""
+    named = normalize_claim(_claim(metric="mAP", benchmark="PASCAL VOC", value=83.0, setting="VOC 2007"))
+    year = normalize_claim(_claim(metric="mIoU", benchmark="PASCAL VOC", value=62.0, setting="2012"))
+    other = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=80.0, setting="2012"))
+    assert (named.benchmark, year.benchmark, other.benchmark) == ("PASCAL VOC 2007", "PASCAL VOC 2012", "ImageNet")
+
+
+def test_a_baseline_that_is_only_a_condition_is_the_claims_condition() -> None:
+    """'FooMath from 10.4% to 40.7%' over the baseline 'zero-shot' is a zero-shot number; a
+    baseline naming a method says nothing of the claim's conditions. Made-up rows."""
+    after = normalize_claim(_claim(metric="accuracy", benchmark="FooMath", value=40.7, unit="%", baseline="zero-shot"))
+    before = normalize_claim(_claim(metric="accuracy", benchmark="FooMath", value=10.4, unit="%", setting="zero-shot"))
+    plain = normalize_claim(_claim(metric="accuracy", benchmark="FooMath", value=55.0, unit="%"))
+    named = normalize_claim(_claim(metric="accuracy", benchmark="FooMath", value=50.0, unit="%", baseline="few-shot BarLM"))
+    assert after.comparability_key == before.comparability_key != plain.comparability_key
+    assert named.comparability_key == plain.comparability_key
+    speedup = normalize_claim(_claim(metric="speedup", value=2.6, unit="x", baseline="FP16", kind="change", direction="increase"))
+    assert speedup.setting.get("bits") is None  # a change compares with its baseline's precision
+
+
+def test_a_proportion_called_an_accuracy_is_its_own_measure() -> None:
+    """'mIoU accuracy' is mIoU and 'exact match accuracy' exact match; a name that is no
+    proportion before 'accuracy' ('WER accuracy', 'word accuracy') stays as written."""
+    assert normalize_metric("mIoU accuracy").name == normalize_metric("mean IoU").name == "mIoU"
+    assert normalize_metric("exact match accuracy").name == normalize_metric("EM").name
+    assert not normalize_metric("WER accuracy").known and not normalize_metric("word accuracy").known
+
+
+@pytest.mark.parametrize("written", ["the FooQA dataset", "FooQA benchmark", "The FooQA Data Set", "FooQA"])
+def test_words_that_wrap_an_unknown_name_are_not_part_of_it(written: str) -> None:
+    assert normalize_benchmark(written).key == normalize_benchmark("FooQA").key
+    assert normalize_benchmark("FooQA Challenge").key != normalize_benchmark("FooQA").key
+
+
+def test_a_part_of_a_benchmark_named_in_the_setting_is_no_edition() -> None:
+    """Only a year or a version more is an edition: 'GPQA' with a setting naming 'GPQA Diamond'
+    keeps its benchmark (a part is the setting's to say, not a silent rename). Made-up rows."""
+    part = normalize_claim(_claim(metric="accuracy", benchmark="GPQA", value=40.0, setting="as on GPQA Diamond"))
+    assert part.benchmark == "GPQA"

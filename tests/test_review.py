@@ -761,7 +761,7 @@ def test_cli_round_trip(run: Path, tmp_path: Path) -> None:
 
 def test_corrections_are_in_the_leaderboard_with_who_and_when(run: Path, book: Path, tmp_path: Path) -> None:
     acc, speed = claim_id(run, "p1", 83.6), claim_id(run, "p1", 2.57)
-    edit(book, book, "Claims", acc, metric="EM accuracy")
+    edit(book, book, "Claims", acc, metric="answer accuracy")
     edit(book, book, "Claims", speed, decision="reject")
     apply_review(book, Run.open(run), "alice")
     out = tmp_path / "board.csv"
@@ -769,9 +769,9 @@ def test_corrections_are_in_the_leaderboard_with_who_and_when(run: Path, book: P
     assert result.exit_code == 0, result.output
     rows = {r["claim_id"]: r for r in csv.DictReader(out.open(encoding="utf-8"))}
     assert speed not in rows and len(rows) == 5
-    assert rows[acc]["metric"] == "EM accuracy"
+    assert rows[acc]["metric"] == "answer accuracy"
     assert rows[acc]["reviewed"].startswith("alice 20")
-    assert rows[acc]["reviewed"].endswith(": decision edit, metric \u201caccuracy\u201d \u2192 \u201cEM accuracy\u201d")
+    assert rows[acc]["reviewed"].endswith(": decision edit, metric \u201caccuracy\u201d \u2192 \u201canswer accuracy\u201d")
     assert rows[claim_id(run, "p1", 9)]["reviewed"] == ""
 
 

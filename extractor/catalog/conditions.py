@@ -42,6 +42,7 @@ class Pattern:
     regex: re.Pattern[str]
     value: str  # template of the canonical value
     also: tuple[tuple[str, str], ...] = ()  # values this match gives other conditions ('test-other': subset 'other')
+    not_after: re.Pattern[str] | None = None  # as the condition's, for this pattern alone ('drawn from the training set')
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,10 @@ def conditions() -> tuple[Condition, ...]:
             name=c["name"],
             about=c["about"],
             patterns=tuple(
-                Pattern(re.compile(p["regex"], re.IGNORECASE), p["value"], tuple(p.get("also", {}).items()))
+                Pattern(
+                    re.compile(p["regex"], re.IGNORECASE), p["value"], tuple(p.get("also", {}).items()),
+                    re.compile(p["not_after"], re.IGNORECASE) if p.get("not_after") else None,
+                )
                 for p in c.get("patterns", ())
             ),
             default=c.get("default"),
@@ -212,7 +216,8 @@ def read_conditions(text: str | None, phrases: frozenset[str] = frozenset(), onl
             continue
         for pattern in condition.patterns:
             for m in list(pattern.regex.finditer(rest)):
-                if condition.not_after and condition.not_after.search(_clause_before(rest, m.start())):
+                before = _clause_before(rest, m.start())
+                if any(after and after.search(before) for after in (condition.not_after, pattern.not_after)):
                     continue
                 groups = m.groupdict()
                 value = _fill(pattern.value, groups, condition)

@@ -15,7 +15,11 @@ measure the registry does not list is no error by itself.
 
 A rank cut alone ('top-1', 'top-5') names no measure: the words around it do ('top-1 and top-5
 error rates'). It is never taken for an accuracy by default, so an error rate is never ranked
-in an accuracy block, the wrong way up. Pure functions over the registry.
+in an accuracy block, the wrong way up.
+
+A generic measure's name ('AP') on a setting that names the task a number is measured on takes
+that task's measure: 'AP' for instance segmentation is mask AP, never the detection's box AP it
+is without a task. Pure functions over the registry.
 """
 
 from __future__ import annotations
@@ -123,3 +127,19 @@ def rank_cut(name: str | None, evidence: str, value: float | None = None) -> str
         which = [k for k, n in zip((m.group("a"), m.group("b")), numbers) if value is not None and n.matches(value)]
         return _named(which[0], measure) if measure and len(which) == 1 else ""
     return None
+
+
+# Generic names of a measure (folded) and the measure each is for a task a setting names.
+_GENERIC = {"mAP": frozenset({"ap", "map", "average precision", "mean average precision"})}
+_TASK_MEASURES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
+    "mAP": ((re.compile(r"\binstance[\s-]+segmentation\b|\bmasks?\b", re.IGNORECASE), "mask AP"),),
+}
+
+
+def task_measure(metric: str | None, written: str | None, setting: str | None) -> str | None:
+    """The measure a generic name stands for on the task the setting names ('AP' with
+    'instance segmentation' -> 'mask AP'), else None. A name that says its measure ('box AP')
+    keeps it whatever the setting says."""
+    if not metric or not setting or " ".join((written or "").lower().split()) not in _GENERIC.get(metric, ()):
+        return None
+    return next((measure for words, measure in _TASK_MEASURES[metric] if words.search(setting)), None)

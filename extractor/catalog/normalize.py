@@ -19,15 +19,18 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from extractor.catalog.conditions import Read, by_name, conditions, leftover, read_conditions
-from extractor.catalog.measures import rank_cut, scored_measure
+from extractor.catalog.measures import rank_cut, scored_measure, task_measure
 from extractor.catalog.registry import (
     benchmark_entry,
+    MetricEntry,
     canonical_benchmark,
+    edition_of,
     exact_benchmark,
     find_benchmarks,
     fold_key,
     metric_entry,
     propose_benchmark,
+    unwrapped,
 )
 from extractor.text.name_keys import name_key
 from extractor.schema import Claim, Model
@@ -333,6 +336,17 @@ def _merged(*conditions: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], 
     return tuple(found.items())
 
 
+_CALLED_ACCURACY = re.compile(r"^(?P<measure>.+?)[\s_-]+accurac(?:y|ies)$", re.IGNORECASE)
+
+
+def _called_accuracy(name: str) -> tuple[MetricEntry, str] | None:
+    """A proportion called an accuracy after its own name ('mIoU accuracy', 'exact match
+    accuracy'): the registry measure it names, when that one is a proportion, higher better."""
+    m = _CALLED_ACCURACY.match(name)
+    found = next(filter(None, map(metric_entry, _metric_forms(m.group("measure")))), None) if m else None
+    return found if found and found[0].direction == "higher" and found[0].scale == "percent" else None
+
+
 @lru_cache(maxsize=4096)
 def normalize_metric(name: str | None) -> MetricInfo:
     """The canonical metric of a name, with its direction and the conditions written into it.
@@ -352,7 +366,7 @@ def normalize_metric(name: str | None) -> MetricInfo:
     if not text:  # nothing but a condition ('test'): a name of its own
         read, text = Read((), written), written
     found = next(filter(None, map(metric_entry, _metric_forms(written))), None) if read.values else None
-    found = found or next(filter(None, map(metric_entry, _metric_forms(text))), None)
+    found = found or next(filter(None, map(metric_entry, _metric_forms(text))), None) or _called_accuracy(text)
     if found is None:
         return MetricInfo(text, _head_direction(text), False, "none", read.values, text)
     entry, canonical = found
@@ -373,8 +387,8 @@ class BenchmarkInfo:
     @property
     def key(self) -> str | None:
         """The canonical name, or an unknown name's folded spelling with its version written one
-        way ('Foo v2.0' = 'Foo 2.0')."""
-        return block_key(self.name if self.known or self.name is None else _VERSION.sub("", self.name), self.known)
+        way ('Foo v2.0' = 'Foo 2.0') and without the words that wrap it ('the Foo dataset' = 'Foo')."""
+        return block_key(self.name if self.known or self.name is None else _VERSION.sub("", unwrapped(self.name)), self.known)
 
     def get(self, condition: str) -> str | None:
         return dict(self.conditions).get(condition)
@@ -444,11 +458,14 @@ def normalize_benchmark(name: str | None) -> BenchmarkInfo:
     # it writes a condition that is not the default and names a registry benchmark without it
     # ('LibriSpeech test-other', an alias, is LibriSpeech's test split of the subset other).
     if exact_benchmark(name) and not (known and any(v != by_name()[c].default for c, v in values)):
-        return BenchmarkInfo(canonical_benchmark(name)[0], True)
+        return BenchmarkInfo(edition_of(name) or canonical_benchmark(name)[0], True)
     if values and rest and (known or _ends_the_name(text, read.rest)):
-        return BenchmarkInfo(canonical, known, _ordered(values), None if known else propose_benchmark(canonical))
+        named = (edition_of(rest) or canonical) if known else canonical
+        return BenchmarkInfo(named, known, _ordered(values), None if known else propose_benchmark(canonical))
     canonical, known = _registry_name(text)
-    return BenchmarkInfo(canonical, known, proposed=None if known else propose_benchmark(canonical))
+    if known:
+        return BenchmarkInfo(edition_of(text) or canonical, True)
+    return BenchmarkInfo(canonical, known, proposed=propose_benchmark(canonical))
 
 
 def _ordered(values: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
@@ -581,19 +598,47 @@ def _without_benchmark(metric: MetricInfo, benchmark: BenchmarkInfo) -> MetricIn
     return metric
 
 
+def _baseline_conditions(baseline: str | None) -> tuple[tuple[str, str], ...]:
+    """The conditions of a baseline that is nothing but conditions ('GSM8K from 10.4% to 40.7%'
+    over the baseline 'zero-shot'): a score compared with it is measured under them. A baseline
+    that names a method ('few-shot GPT-3') says nothing about the claim's own conditions, nor
+    does any baseline of a change ('a 2.57x speedup over FP16' compares two precisions)."""
+    if not baseline:
+        return ()
+    read = read_conditions(baseline)
+    return read.values if read.values and not leftover(read.rest) else ()
+
+
+_YEAR = re.compile(r"(?<![\w.])(?:19|20)\d\d(?![\w.])")
+
+
+
+def _edition(benchmark: BenchmarkInfo, setting: str | None) -> BenchmarkInfo:
+    """A benchmark's edition written in the claim's setting rather than its name ('PASCAL VOC'
+    with 'VOC 2007', or with '2012'): that edition (``editions`` of the registry), when the
+    setting names exactly one of the benchmark's; editions are datasets of their own."""
+    if not benchmark.known or not benchmark.name or not setting:
+        return benchmark
+    written = [m.surface for m in find_benchmarks(setting)] + [f"{benchmark.name} {year}" for year in _YEAR.findall(setting)]
+    entry = benchmark_entry(benchmark.name)
+    editions = {e for e in map(edition_of, written) if e and e != benchmark.name and benchmark_entry(e) == entry}
+    return replace(benchmark, name=editions.pop()) if len(editions) == 1 else benchmark
+
+
 def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[str, str]) -> Setting:
     """A setting on a benchmark with its usual conditions where it states none (marked
     ``assumed``), and the values that are another's on it written as that one."""
     named = tuple((c, same.get(v, v)) for c, v in setting.conditions)
     assumed = tuple(c for c, _ in usual if setting.get(c) is None)
-    filled = with_written(replace(setting, conditions=named) if named != setting.conditions else setting, usual)
+    unstated = tuple((c, v) for c, v in usual if c in assumed)  # a stated subset is not joined by the usual one
+    filled = with_written(replace(setting, conditions=named) if named != setting.conditions else setting, unstated)
     return replace(filled, assumed=assumed) if assumed else filled
 
 
 def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> NormalizedClaim:
     """A grounded claim, normalized. ``models`` are its paper's models (for sizes); ``aliases``
     what reviewers said about names and conditions, applied before the registry."""
-    benchmark = normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases))
+    benchmark = _edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting)
     metric = _without_benchmark(normalize_metric(aliased(claim.metric, "metric", aliases)), benchmark)
     if metric.known and (measure := scored_measure(benchmark.name if benchmark.known else None, metric.name, claim.evidence)):
         meant = normalize_metric(measure)  # 'bpc / perplexity ... on text8'
@@ -601,13 +646,19 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     if (cut := rank_cut(metric.written, claim.evidence, claim.value)) is not None:  # 'top-1' alone: error or accuracy?
         found = normalize_metric(cut) if cut else MetricInfo(metric.written, None, False, "none")
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
+    if meant := task_measure(metric.name, metric.written, claim.setting):  # 'AP' for instance segmentation
+        found = normalize_metric(meant)
+        metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
     if entry is not None and (meant := dict(entry.measures).get(metric.name)):  # ImageNet's accuracy is top-1
         found = normalize_metric(meant)
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     unit = normalize_unit(claim.unit)
     converted = comparable(claim.value, None if _no_unit(unit, metric) else unit, metric.scale)
-    setting = with_written(parse_setting(claim.setting, condition_phrases(aliases)), benchmark.conditions, metric.conditions)
+    setting = with_written(
+        parse_setting(claim.setting, condition_phrases(aliases)), benchmark.conditions, metric.conditions,
+        _baseline_conditions(claim.baseline) if claim.kind == "score" else (),
+    )
     if setting.get("languages") is None and (pair := _translated(benchmark, claim.evidence)):
         setting = with_written(setting, (("languages", pair),))
     if entry is not None and (entry.usual or entry.condition_aliases):  # ImageNet is scored on validation

@@ -62,6 +62,8 @@ class BenchmarkEntry:
     # Measures that are another measure on this benchmark: {canonical metric: the one it is}
     # (ImageNet's 'accuracy' is its top-1 accuracy; GSM8K's pass@1 is its accuracy).
     measures: tuple[tuple[str, str], ...] = ()
+    # Editions that are datasets of their own, each with the aliases that name it (PASCAL VOC 2007).
+    editions: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,19 @@ def _key(name: str) -> str:
     ('HumanEval+' = 'HumanEval Plus', not 'HumanEval'; 'τ-bench' = 'tau-bench'; 'R@1' is
     recall@1, not 'R1', ROUGE-1)."""
     return name_key(name.translate(_SPELLED))
+
+
+# The words that wrap a name without naming another benchmark ('the Foo dataset', 'Foo benchmark').
+_WRAPPER = re.compile(
+    r"^(?:the\s+)?(?P<core>.+?)(?:\s+(?:benchmark|benchmarks|dataset|datasets|data\s*set|data\s*sets|corpus|suite|leaderboard))*$",
+    re.IGNORECASE,
+)
+
+
+def unwrapped(name: str) -> str:
+    """A name without the words that wrap it: 'the Foo dataset' and 'Foo benchmark' are 'Foo'."""
+    found = _WRAPPER.match(name.strip())
+    return found.group("core") if found else name
 
 
 def fold_key(name: str) -> str:
@@ -143,6 +158,7 @@ def load_registry() -> Registry:
             usual=tuple(b.get("usual", {}).items()),
             condition_aliases=tuple(b.get("condition_aliases", {}).items()),
             measures=tuple(b.get("measures", {}).items()),
+            editions=tuple((edition, tuple(aliases)) for edition, aliases in b.get("editions", {}).items()),
         )
         for b in _read("benchmarks.json")["benchmarks"]
     )
@@ -199,6 +215,24 @@ def exact_benchmark(name: str) -> BenchmarkEntry | None:
     """The registry entry one of whose names or aliases ``name`` is (case, spaces and
     punctuation aside), with no words taken off around it."""
     return load_registry().benchmark_keys.get(_key(name))
+
+
+@cache
+def _edition_keys() -> dict[str, str]:
+    return {
+        _key(alias): edition
+        for entry in load_registry().benchmarks
+        for edition, aliases in entry.editions
+        for alias in (edition, *aliases)
+    }
+
+
+def edition_of(name: str) -> str | None:
+    """The edition of a registry benchmark a name spells ('VOC 2007', 'the VOC 2007 dataset' ->
+    'PASCAL VOC 2007'), as :func:`benchmark_entry` reads a name; else None."""
+    keys = _edition_keys()
+    decorated = _DECORATION.match(name.strip())
+    return keys.get(_key(name)) or (keys.get(_key(decorated.group("core"))) if decorated else None)
 
 
 @lru_cache(maxsize=65536)  # the leaderboard asks it several times per claim, of few distinct names
