@@ -1,4 +1,4 @@
-"""Rows of a run's Leaderboard sheet drawn for a hand audit (issue 19): each printed with its
+"""Rows of a run's Leaderboard sheet drawn for a hand audit: each printed with its
 benchmark, metric, setting, subject, value and evidence, for a reader to judge against the
 abstract (right when value, metric, benchmark and subject are right under contract v3).
 

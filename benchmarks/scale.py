@@ -9,7 +9,7 @@ memory of whole runs, each in a process of its own, on distinct synthetic abstra
 
 Peak memory is sampled every 100 ms from /proc: ``main`` is the resident size of the
 ``extractor run`` process, ``all`` the proportional size (PSS: a page shared by several processes
-is split among them) of it and its worker processes (the rules' pool and its fork server). Targets (issue 10): the
+is split among them) of it and its worker processes (the rules' pool and its fork server). Targets: the
 rules' 1M run within 1.3x of the 20k run's peak and under 800 MB; ``--workers 2`` at least 0.8 x 2
 x the one-core rate; the openai backend's request rate against the bare openai SDK's in the same
 setting (the server answers after ``--latency`` s; ``tests/fake_openai.py`` in its own process).

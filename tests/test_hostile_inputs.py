@@ -159,7 +159,7 @@ def test_an_answer_without_choices_fails_that_paper_with_a_clear_reason(tmp_path
 
 
 def test_an_id_or_title_too_long_for_a_cell_fails_its_record_by_name(tmp_path: Path) -> None:
-    """Issue 21 #12: an id or a title from the input is bounded too (500 and 2,000 characters), so
+    """An id or a title from the input is bounded too (500 and 2,000 characters), so
     every cell of a review sheet fits; the record fails by name and the others are extracted."""
     import json
 

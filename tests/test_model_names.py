@@ -1,4 +1,4 @@
-"""Names the registry does not know, mapped by the model (issue 25, item 5): one cached request
+"""Names the registry does not know, mapped by the model: one cached request
 per new name, answered from a closed list or "none", recorded in the run's names.json and
 applied by every export after the reviewers' aliases. Against the loopback server, whose
 ``names=`` answers name requests; nothing is monkeypatched."""

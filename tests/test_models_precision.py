@@ -1,4 +1,4 @@
-"""The demo's model list scored against hand labels (issue 23, fixtures/labels/demo_models.json).
+"""The demo's model list scored against hand labels (fixtures/labels/demo_models.json).
 
 Precision is the share of extracted names that name a model; recall the share of the models the
 abstracts name (every labelled model, and the ones the list misses) that some extracted name

@@ -1,4 +1,4 @@
-"""Reviewers merge names (issue 25): a claim row's benchmark_same_as / metric_same_as says that
+"""Reviewers merge names: a claim row's benchmark_same_as / metric_same_as says that
 the name is another name of X; the store keeps it like any correction, and every leaderboard
 built with that store applies it to every paper of every run on it."""
 

@@ -1347,7 +1347,7 @@ def test_an_introduced_dataset_is_a_benchmark_not_a_method() -> None:
         ("On OPT-125M, with rank equating to 8.3% of embedding dimension, it works.", {0.125}),
         ("the perplexity of APD on top of Pythia 6.9B is lower than that of Pythia 12B.", {6.9, 12.0}),
         ("Mixtral-8x7B routes tokens to two experts.", {7.0}),
-        # a size alone names no model (issue 23): its size is the paper's, kept apart from the models
+        # a size alone names no model: its size is the paper's, kept apart from the models
         ("We examine four open models of 8 to 27 billion parameters.", {8.0, 27.0}),
         ("Transformers of 340M to 2B parameters pretrained on 15B tokens.", {0.34, 2.0}),
         ("small models (leq3B parameters) do not benefit.", {3.0}),

@@ -1,8 +1,8 @@
 """The faster forms of text functions on the client's path give what their plain definitions give.
 
 Whitespace folding joins ``str.split`` where it used a substitution, and the split-number
-patterns read a digit before asking what stands before it, where they opened with the lookbehind
-(issue 24). The plain forms are written here as the definition, and both are run over the
+patterns read a digit before asking what stands before it, where they opened with the lookbehind.
+The plain forms are written here as the definition, and both are run over the
 fixture abstracts, SciREX's token-joined ones and random strings of the characters that matter.
 """
 

@@ -1,4 +1,4 @@
-"""Constructions as data (issue 22): each sentence construction the rules read is a named entry
+"""Constructions as data: each sentence construction the rules read is a named entry
 of its field's table, with the function it runs, why it exists or sits where it does, and the
 sentences it was written for with what the rules must read from them. A table is a tuple in
 order: its position is its order, and each table's docstring says why the order matters.

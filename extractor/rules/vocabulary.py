@@ -292,5 +292,5 @@ CHANGE_VERB_STEMS = (
 )
 # The stems of the passive change ('is improved from', 'was reduced to'): a copy of
 # CHANGE_VERB_STEMS that has drifted (no accelerat, enhanc, slash, shrink, lift, elevat, trim);
-# kept apart by name, since unifying them would change what the rules read (issue 22).
+# kept apart by name, since unifying them would change what the rules read.
 PASSIVE_CHANGE_STEMS = "improv|reduc|lower|rais|boost|cut|decreas|increas|halv|doubl|narrow"
