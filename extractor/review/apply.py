@@ -51,6 +51,7 @@ from extractor.review.corrected import (
     item_values,
 )
 from extractor.runs.corrections import TARGET_KINDS, Correction, NewCorrection
+from extractor.runs.names import ALIAS_FIELDS
 from extractor.schema import Claim
 from extractor.text.hashing import canonical_json
 from extractor.text.name_keys import name_key, paper_texts
@@ -195,6 +196,20 @@ def view_of(state: TargetState, abstract: str | None) -> dict:
         "abstract": abstract_hash(abstract),
         **(alias_values(state.latest) if target.kind == "claim" else {}),
     }
+
+
+#: The fields of a view that hold text (or nothing); ``values`` and ``grey`` hold objects.
+_VIEW_TEXT = ("id", DECISION, NOTE, "extracted", "abstract", *ALIAS_FIELDS)
+
+
+def well_formed_view(base: object) -> bool:
+    """Whether ``base`` has the shape :func:`view_of` gives (a sheet row's hidden base, the
+    page's view): anything else was made by hand and would break the planning of a change."""
+    return (
+        isinstance(base, dict)
+        and all(isinstance(base.get(k, {}), dict) for k in ("values", "grey"))
+        and all(isinstance(base.get(k), (str, type(None))) for k in _VIEW_TEXT)
+    )
 
 
 def _spaces(value: object) -> bool:

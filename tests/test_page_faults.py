@@ -1,0 +1,137 @@
+"""The review page attacked: requests that its own script never sends (another client with the
+token, a buggy extension, a hand-made curl) are refused in one answer that names the problem,
+record nothing, and never poison the store for the commands that read it later."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from extractor.cli.app import app
+from extractor.runs import Run
+from extractor.runs.files import STORE_FILE
+from tests.test_review import claim_id, make_run
+from tests.test_review_page import CSRF, ORIGIN, TOKEN, client, post, view
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Path:
+    return make_run(tmp_path / "run")
+
+
+def _nothing_recorded(run: Path) -> None:
+    assert Run.open(run).corrections() == []
+
+
+def _readers_still_work(run: Path, tmp_path: Path) -> None:
+    for command in (["review", "status", str(run)], ["review", "export", str(run), "--out", str(tmp_path / "r.xlsx")],
+                    ["report", str(run), "--out", str(tmp_path / "r.html")]):
+        result = CliRunner().invoke(app, command)
+        assert result.exit_code == 0, (command, result.output)
+
+
+@pytest.mark.parametrize(
+    ("sent", "field", "words"),
+    [
+        ({"decision": ["accept"]}, "decision", "not one of accept, reject, edit"),
+        ({"decision": {"a": 1}}, "decision", "not one of accept, reject, edit"),
+        ({"decision": "banana"}, "decision", "not one of accept, reject, edit"),
+        ({"note": {"a": 1}}, "note", "a note is text"),
+        ({"note": "x" * 2001}, "note", "at most 2000 fit"),
+        ({"decision": "accept", "view": {"values": [1]}}, "view", "not a view the page showed"),
+        ({"decision": "accept", "view": {"values": {}, "decision": ["accept"]}}, "view", "not a view the page showed"),
+    ],
+)
+def test_a_decision_note_or_view_the_page_never_sends_is_refused_and_nothing_is_recorded(
+    run: Path, tmp_path: Path, sent: dict, field: str, words: str,
+) -> None:
+    acc = claim_id(run, "p1", 83.6)
+    answer = post(client(run), "/api/decide", {"kind": "claim", "item_id": acc, "paper_id": "p1", "view": view(run, acc), **sent})
+    assert answer.status_code == 200
+    result = answer.json()
+    assert result["status"] == "refused"
+    [problem] = result["problems"]
+    assert problem["field"] == field and words in problem["message"], problem
+    _nothing_recorded(run)
+    _readers_still_work(run, tmp_path)
+
+
+def test_a_paper_takes_accept_or_reject_only(run: Path) -> None:
+    answer = post(client(run), "/api/decide", {"kind": "paper", "item_id": "p1", "paper_id": "p1",
+                                               "view": view(run, "p1"), "decision": "edit"}).json()
+    assert answer["status"] == "refused" and "not one of accept, reject" in answer["problems"][0]["message"]
+    _nothing_recorded(run)
+
+
+@pytest.mark.parametrize("where", ["token", "csrf"])
+def test_a_token_with_characters_outside_ascii_is_refused_not_a_server_error(run: Path, where: str) -> None:
+    http = client(run)
+    if where == "token":
+        answer = http.get("/?token=%C3%A9t%C3%A9")
+    else:
+        answer = http.post(f"/api/undo?token={TOKEN}", json={}, headers={"Origin": ORIGIN, "X-CSRF-Token": "été".encode()})
+    assert answer.status_code == 403 and "refused" in answer.text
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "words"),
+    [
+        ("/api/decide", b"[" * 100_000, "not JSON"),
+        ("/api/decide", b'{"kind": "claim", "paper_id": "p1", "item_id": ["x"]}', "item_id must be text"),
+        ("/api/decide", b'{"kind": "claim", "paper_id": "p1", "item_id": "x", "view": [1]}', "view must be an object"),
+        ("/api/decide", b'{"kind": "claim", "paper_id": "p1", "view": "x"}', "view must be an object"),
+        ("/api/decide", b'{"kind": "claim", "paper_id": "p1", "confirm": "false"}', "confirm must be true or false"),
+        ("/api/decide", b'{"kind": ["claim"], "paper_id": "p1"}', "kind must be text"),
+        ("/api/clear", b"{nope", "not JSON"),
+        ("/api/clear", b"[1]", "a JSON object is expected"),
+        ("/api/clear", b'{"offers": 5}', "offers must be a list"),
+        ("/api/clear", b'{"offers": [{"claim_id": [1], "field": "method"}]}', "claim_id must be text"),
+    ],
+)
+def test_a_malformed_request_is_refused_naming_the_problem_never_a_server_error(
+    run: Path, path: str, body: bytes, words: str,
+) -> None:
+    http = client(run)
+    answer = http.post(f"{path}?token={TOKEN}", content=body, headers={"Origin": ORIGIN, "X-CSRF-Token": CSRF,
+                                                                        "Content-Type": "application/json"})
+    assert answer.status_code == 400, answer.text
+    assert words in answer.json()["messages"][0]
+    assert not (run / STORE_FILE).exists()
+
+
+def test_clearing_from_claims_clears_a_name_field_only(run: Path) -> None:
+    acc = claim_id(run, "p1", 83.6)
+    answer = post(client(run), "/api/clear", {"offers": [{"claim_id": acc, "field": "metric", "name": "accuracy"}]}).json()
+    assert answer["status"] == "refused" and "only a name" in answer["messages"][0]
+    _nothing_recorded(run)
+
+
+def test_a_body_declared_larger_than_the_bound_is_refused_before_it_is_sent(run: Path) -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "extractor", "review", "serve", str(run), "--reviewer", "alice", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        url = server.stdout.readline().strip()
+        port = int(url.split(":")[2].split("/")[0])
+        token = url.split("token=")[1]
+        page = urllib.request.urlopen(url).read().decode()
+        csrf = page.split('name="csrf" content="')[1].split('"')[0]
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(
+                f"POST /api/decide?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+                f"X-CSRF-Token: {csrf}\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{{".encode()
+            )
+            started = time.monotonic()
+            head = sock.recv(4096).decode()  # a server that waits for the gigabyte times out here
+        assert head.startswith("HTTP/1.1 413") and time.monotonic() - started < 5, head
+    finally:
+        server.terminate()
+        server.communicate(timeout=120)
