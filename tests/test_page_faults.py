@@ -135,3 +135,19 @@ def test_a_body_declared_larger_than_the_bound_is_refused_before_it_is_sent(run:
     finally:
         server.terminate()
         server.communicate(timeout=120)
+
+
+def test_a_damaged_store_is_said_on_the_page_not_a_server_error(run: Path) -> None:
+    acc = claim_id(run, "p1", 83.6)
+    http = client(run)
+    seen = view(run, acc)
+    post(http, "/api/decide", {"kind": "claim", "item_id": acc, "paper_id": "p1", "view": seen, "decision": "accept"})
+    store = run / STORE_FILE
+    data = bytearray(store.read_bytes())
+    data[4096:] = b"\x13" * (len(data) - 4096)  # every page but the schema's overwritten
+    store.write_bytes(bytes(data))
+    page = http.get(f"/?token={TOKEN}")
+    assert page.status_code == 503 and f"{store}: cannot open the correction store" in page.text
+    answer = post(http, "/api/decide", {"kind": "claim", "item_id": acc, "paper_id": "p1", "view": seen, "decision": "reject"})
+    assert answer.status_code == 503
+    assert answer.json()["status"] == "refused" and f"{store}: cannot" in answer.json()["messages"][0]

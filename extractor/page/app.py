@@ -25,6 +25,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from extractor.errors import StoreError
 from extractor.html import render
 from extractor.page.session import FILTERS, MODES, ReviewSession
 
@@ -98,6 +99,14 @@ class BadRequest(Exception):
 async def _refused(request: Request, exc: Exception) -> Response:
     status = exc.status if isinstance(exc, BadRequest) else 400
     return _headers(JSONResponse({"status": "refused", "messages": [f"bad request: {exc}"]}, status_code=status))
+
+
+async def _store_failed(request: Request, exc: Exception) -> Response:
+    """The correction store cannot be read or written (damaged, a full disk, a read-only mount):
+    said in the command's one line, on the page or to its script, instead of a server error."""
+    if request.method == "POST":
+        return _headers(JSONResponse({"status": "refused", "messages": [str(exc)]}, status_code=503))
+    return _headers(PlainTextResponse(str(exc), status_code=503))
 
 
 async def _body(request: Request) -> dict:
@@ -202,5 +211,5 @@ def make_app(session: ReviewSession, port: int, token: str | None = None, csrf: 
         Route("/api/undo", undo, methods=["POST"]),
         Route("/api/clear", clear, methods=["POST"]),
         Route("/api/finish", finish, methods=["POST"]),
-    ], middleware=[Middleware(Guard, token=token, csrf=csrf, port=port)], exception_handlers={BadRequest: _refused})
+    ], middleware=[Middleware(Guard, token=token, csrf=csrf, port=port)], exception_handlers={BadRequest: _refused, StoreError: _store_failed})
     return app, token

@@ -98,7 +98,10 @@
   function answered(res, after, form) {
     clearProblems();
     if (res.status === 'conflict') { showConflicts(res); say(res.messages, 'bad'); return false; }
-    if (res.status === 'refused') { showProblems(res.problems || [], form); return false; }
+    if (res.status === 'refused') {
+      if (res.problems && res.problems.length) { showProblems(res.problems, form); } else { say(res.messages, 'bad'); }
+      return false;
+    }
     if (res.offers && res.offers.length) { showOffers(res, after); say(res.messages); return false; }
     if (after === 'reload') { location.reload(); } else if (after) { go(after); }
     return true;
