@@ -16,8 +16,9 @@ from typer.testing import CliRunner
 
 from extractor.cli.app import app
 from extractor.runs import Run
-from extractor.runs.files import STORE_FILE
-from tests.test_review import claim_id, make_run
+from extractor.review import export_review
+from extractor.runs.files import PAPERS_FILE, STORE_FILE
+from tests.test_review import claim_id, drafts, edit, make_run
 from tests.test_review_page import CSRF, ORIGIN, TOKEN, client, post, view
 
 
@@ -151,3 +152,38 @@ def test_a_damaged_store_is_said_on_the_page_not_a_server_error(run: Path) -> No
     answer = post(http, "/api/decide", {"kind": "claim", "item_id": acc, "paper_id": "p1", "view": seen, "decision": "reject"})
     assert answer.status_code == 503
     assert answer.json()["status"] == "refused" and f"{store}: cannot" in answer.json()["messages"][0]
+
+
+def _reextract_memory_metric(run: Path, tmp_path: Path) -> None:
+    """Another `extractor run` of the directory: p2's 3.2 GiB claim now reads 'peak memory'."""
+    changed = drafts()["p2"].model_copy(deep=True)
+    changed.claims[0] = changed.claims[0].model_copy(update={"metric": "peak memory"})
+    again = make_run(tmp_path / "again", {"p2": changed})
+    (run / PAPERS_FILE).write_bytes((again / PAPERS_FILE).read_bytes())
+
+
+def test_the_page_shows_a_new_extraction_and_an_accept_of_the_old_one_is_a_conflict(run: Path, tmp_path: Path) -> None:
+    memory = claim_id(run, "p2", 3.2)
+    http = client(run)
+    seen = view(run, memory)
+    assert "memory" in http.get("/", params={"token": TOKEN, "item": memory}).text
+    _reextract_memory_metric(run, tmp_path)
+    assert "peak memory" in http.get("/", params={"token": TOKEN, "item": memory}).text  # read again, not the old papers
+    answer = post(http, "/api/decide", {"kind": "claim", "item_id": memory, "paper_id": "p2", "view": seen, "decision": "accept"}).json()
+    assert answer["status"] == "conflict"
+    [conflict] = answer["conflicts"]
+    assert (conflict["field"], conflict["seen"], conflict["theirs"]) == ("metric", "memory", "peak memory")
+    _nothing_recorded(run)
+
+
+def test_an_accept_on_a_sheet_exported_before_a_new_extraction_is_a_conflict(run: Path, tmp_path: Path) -> None:
+    memory = claim_id(run, "p2", 3.2)
+    book = tmp_path / "review.xlsx"
+    export_review(Run.open(run), book)
+    edit(book, book, "Claims", memory, decision="accept")
+    _reextract_memory_metric(run, tmp_path)
+    result = CliRunner().invoke(app, ["review", "apply", str(book), str(run), "--reviewer", "alice"], env={"COLUMNS": "400"})
+    assert result.exit_code == 1, result.output
+    output = " ".join(result.output.split())
+    assert f"conflict on {memory} metric" in output and "'peak memory'" in output and "'memory'" in output, output
+    _nothing_recorded(run)

@@ -64,6 +64,7 @@ RowStatus = Literal["applied", "unchanged", "refused", "stale", "conflict"]
 STATUSES: tuple[RowStatus, ...] = ("applied", "unchanged", "refused", "stale", "conflict")
 UNIT_EXAMPLES = "e.g. %, x, points, ms, s, GiB, GB, tokens/s"
 CONFIRM_CASE = "type it as written, or confirm the other case"  # the page offers to confirm
+NEW_EXTRACTION = "a new extraction"  # who changed a field no reviewer changed since it was shown
 
 #: The fields of each kind that hold a name the title or the abstract must write.
 NAME_FIELDS = {
@@ -122,8 +123,9 @@ class FieldConflict:
 
     @property
     def message(self) -> str:
+        when = f" at {self.at}" if self.at else ""
         return (
-            f"conflict on {self.target_id} {self.field} ({self.place}): {self.by} set {self.theirs!r} at {self.at}, "
+            f"conflict on {self.target_id} {self.field} ({self.place}): {self.by} set {self.theirs!r}{when}, "
             f"after this view showed {self.seen!r}; this one sets {self.yours!r}. Nothing recorded: choose one "
             "(the page shows both; or export the run again)"
         )
@@ -374,12 +376,14 @@ def _plan_edit(
         if not same(value, base.get(name)) or (name == DECISION and change.decided and value is not None):
             changes[name] = value
     if changes.get(DECISION) == "accept":
-        # Accepting values changed since they were shown accepts what was not seen.
+        # Accepting values changed since they were shown (by another reviewer, or by a new
+        # extraction of the paper) accepts what was not seen.
         for name, seen in base_values.items():
-            if name in latest and not same(current.get(name), seen) and not _own(latest[name], ctx):
-                c = latest[name]
-                conflict = FieldConflict(target.id, name, seen, current.get(name), seen, c.reviewer, c.at, change.where(name))
-                return RowOutcome(change, "conflict", target.id, [*messages, conflict.message], conflicts=[conflict]), []
+            if same(current.get(name), seen) or (name in latest and _own(latest[name], ctx)):
+                continue
+            by, at = (latest[name].reviewer, latest[name].at) if name in latest else (NEW_EXTRACTION, "")
+            conflict = FieldConflict(target.id, name, seen, current.get(name), seen, by, at, change.where(name))
+            return RowOutcome(change, "conflict", target.id, [*messages, conflict.message], conflicts=[conflict]), []
     corrections: list[NewCorrection] = []
     conflicts: list[FieldConflict] = []
     for name, new in changes.items():

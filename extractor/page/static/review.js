@@ -72,7 +72,7 @@
     panel.textContent = '';
     panel.appendChild(el('b', 'Changed since you opened this'));
     res.conflicts.forEach(function (c) {
-      panel.appendChild(el('p', c.field + ': ' + c.by + ' set “' + c.theirs + '” at ' + c.at +
+      panel.appendChild(el('p', c.field + ': ' + c.by + ' set “' + c.theirs + '”' + (c.at ? ' at ' + c.at : '') +
         ' (you saw “' + c.seen + '”); you set “' + c.yours + '”.'));
     });
     panel.appendChild(el('p', '1 keep theirs · 2 keep yours', 'hint'));
