@@ -186,13 +186,19 @@ def read_outputs(paths: Iterable[Path], problems: list[str]) -> Iterator[OutputL
     """The lines of batch output files (``{custom_id, response: {status_code, body}, error}``),
     whoever wrote them, one at a time. A line that names no request (not JSON, not an object,
     no custom_id, or one that is not a string) is added to ``problems`` by file and line and
-    skipped: each line stands alone, a bad one never loses the others."""
+    skipped: each line stands alone, a bad one never loses the others. A line that is not UTF-8
+    is named and skipped too: read with replacement characters, its answer's names would change."""
     for path in paths:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            for number, text in enumerate(handle, 1):
-                if not text.strip():
+        with path.open("rb") as handle:
+            for number, raw in enumerate(handle, 1):
+                if not raw.strip():
                     continue
                 where = f"{path.name}:{number}"
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    problems.append(f"{where} is not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1}); the line is not read")
+                    continue
                 try:
                     line = json.loads(text)
                 except (ValueError, RecursionError):
