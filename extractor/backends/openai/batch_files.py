@@ -14,6 +14,7 @@ from pathlib import Path
 
 from extractor.backends.openai.exchange import GROUNDING_REASKS
 from extractor.backends.openai.pricing import cost_usd
+from extractor.errors import OutputError
 from extractor.schema import Usage
 
 BATCH_DIR = "batch"
@@ -83,8 +84,14 @@ class BatchState:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.path = directory / STATE_FILE
-        data = json.loads(self.path.read_text(encoding="utf-8")) if self.path.exists() else {}
-        self.submissions = [Submission.from_json(s) for s in data.get("submissions", [])]
+        try:
+            data = json.loads(self.path.read_bytes().decode("utf-8")) if self.path.exists() else {}
+            self.submissions = [Submission.from_json(dict(s)) for s in data.get("submissions", [])]
+        except (ValueError, TypeError, AttributeError, RecursionError) as exc:  # not JSON, not UTF-8, not its shape
+            raise OutputError(
+                f"{self.path}: cannot be read ({type(exc).__name__}: {' '.join(str(exc).split())[:120]}); it records "
+                "which requests were exported and answered: restore it, or move its directory away to export again"
+            ) from exc
 
     def save(self) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
