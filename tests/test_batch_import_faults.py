@@ -3,6 +3,7 @@ standing alone (the hand-off itself is in test_batch_handoff.py)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,25 @@ def test_a_damaged_batch_state_is_one_line_naming_it(tmp_path: Path, fake_openai
         assert result.exit_code == 2 and "Traceback" not in result.output, result.output
         assert f"error: {state}: cannot be read" in " ".join(result.output.split()), result.output
     assert state.read_bytes() == damage.encode("utf-8", "surrogateescape")  # kept as it was, for its owner to see
+
+
+def _answered_by(output: Path, model: str, to: Path) -> Path:
+    lines = [json.loads(text) for text in output.read_text().splitlines()]
+    for line in lines:
+        line["response"]["body"]["model"] = model
+    to.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return to
+
+
+def test_answers_by_another_model_than_the_run_asked_are_said(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    papers, out, output = _exported_and_answered(tmp_path, fake_openai, 2)
+    other = run([papers], out, offline_config(tmp_path / "c", _answered_by(output, "llama-3-8b", tmp_path / "llama.jsonl")))
+    assert other.info["batch_import"]["problems"] == [
+        "llama.jsonl: 2 answers by model 'llama-3-8b', not gpt-4o-mini (--model): taken and cached as gpt-4o-mini's; "
+        "if the engine ran another model, export again with --model naming it"
+    ]
+    snapshot = tmp_path / "again"
+    export_batch([papers], snapshot, offline_config(tmp_path / "c2"))
+    dated = answer(fake_openai, exported(snapshot), tmp_path, "dated-src.jsonl")
+    summary = run([papers], snapshot, offline_config(tmp_path / "c2", _answered_by(dated, "gpt-4o-mini-2024-07-18", tmp_path / "dated.jsonl")))
+    assert summary.info["batch_import"]["problems"] == []  # a dated snapshot of the model asked for
