@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from extractor.cli.app import app
 from extractor.runs import Run
 from extractor.review import export_review
-from extractor.runs.files import PAPERS_FILE, STORE_FILE
+from extractor.runs.files import PAPERS_FILE, REVIEWED_CLAIMS_FILE, STORE_FILE
 from tests.test_review import claim_id, drafts, edit, make_run
 from tests.test_review_page import CSRF, ORIGIN, TOKEN, client, post, view
 
@@ -187,3 +187,29 @@ def test_an_accept_on_a_sheet_exported_before_a_new_extraction_is_a_conflict(run
     output = " ".join(result.output.split())
     assert f"conflict on {memory} metric" in output and "'peak memory'" in output and "'memory'" in output, output
     _nothing_recorded(run)
+
+
+def test_sigterm_with_a_request_stalled_mid_body_still_stops_and_rebuilds(run: Path) -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "extractor", "review", "serve", str(run), "--reviewer", "alice", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        url = server.stdout.readline().strip()
+        port = int(url.split(":")[2].split("/")[0])
+        token = url.split("token=")[1]
+        csrf = urllib.request.urlopen(url).read().decode().split('name="csrf" content="')[1].split('"')[0]
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(  # a tab whose request stops halfway (a laptop put to sleep, a dropped link)
+                f"POST /api/decide?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+                f"X-CSRF-Token: {csrf}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{".encode()
+            )
+            time.sleep(0.5)
+            server.terminate()
+            _, err = server.communicate(timeout=60)  # it used to wait for the rest of the body for ever
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.communicate()
+    assert server.returncode == 0 and "Traceback" not in err, err
+    assert f"-> {run / REVIEWED_CLAIMS_FILE}" in err

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from importlib.resources import files
@@ -42,6 +43,7 @@ HEADERS = {
 }
 STATIC = {"review.js": "text/javascript", "review.css": "text/css"}
 _JSON_LIMIT = 1 << 20  # a decision is a few hundred bytes; nothing larger is read
+_BODY_S = 10  # a body on loopback arrives in milliseconds
 
 
 class Guard:
@@ -109,17 +111,27 @@ async def _store_failed(request: Request, exc: Exception) -> Response:
     return _headers(PlainTextResponse(str(exc), status_code=503))
 
 
-async def _body(request: Request) -> dict:
-    """The request's JSON object, read no further than :data:`_JSON_LIMIT` (a larger declared
-    length is refused before its body is sent)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > _JSON_LIMIT:
-        raise BadRequest("request too large", 413)
+async def _read(request: Request) -> bytes:
     raw = b""
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > _JSON_LIMIT:
             raise BadRequest("request too large", 413)
+    return raw
+
+
+async def _body(request: Request) -> dict:
+    """The request's JSON object, read no further than :data:`_JSON_LIMIT` (a larger declared
+    length is refused before its body is sent) and for no longer than :data:`_BODY_S`: a body
+    that stalls halfway (a tab whose laptop went to sleep) would otherwise hold the server's
+    stop, and the rebuild of the run's files, for ever."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > _JSON_LIMIT:
+        raise BadRequest("request too large", 413)
+    try:
+        raw = await asyncio.wait_for(_read(request), _BODY_S)
+    except asyncio.TimeoutError as exc:
+        raise BadRequest(f"the request's body did not arrive within {_BODY_S} s", 408) from exc
     try:
         data = json.loads(raw or b"{}")
     except (ValueError, RecursionError) as exc:
