@@ -4,11 +4,13 @@ record nothing, and never poison the store for the commands that read it later."
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -213,3 +215,27 @@ def test_sigterm_with_a_request_stalled_mid_body_still_stops_and_rebuilds(run: P
             server.communicate()
     assert server.returncode == 0 and "Traceback" not in err, err
     assert f"-> {run / REVIEWED_CLAIMS_FILE}" in err
+
+
+class _Choices(HTMLParser):
+    """The attributes of each choice of a disagreement, as a browser parses them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[dict[str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "span" and ("class", "choice") in attrs:
+            self.found.append(dict(attrs))
+
+
+def test_a_disagreement_s_values_reach_the_script_as_written(run: Path) -> None:
+    acc = claim_id(run, "p1", 83.6)
+    chosen = 'EM" hidden data-x="'  # would end the attribute and add others
+    for reviewer, metric in (("alice", chosen), ("bob", "top-1 accuracy")):
+        post(client(run, reviewer), "/api/decide", {"kind": "claim", "item_id": acc, "paper_id": "p1", "view": view(run, acc),
+                                                    "decision": "edit", "fields": {"metric": metric}, "tab": reviewer})
+    parser = _Choices()
+    parser.feed(client(run, "carol").get("/", params={"token": TOKEN, "filter": "disagreements", "item": acc}).text)
+    assert [set(attrs) for attrs in parser.found] == [{"class", "data-n", "data-field", "data-value"}] * 2
+    assert sorted(json.loads(attrs["data-value"]) for attrs in parser.found) == [chosen, "top-1 accuracy"]
