@@ -4,12 +4,13 @@ standing alone (the hand-off itself is in test_batch_handoff.py)."""
 from __future__ import annotations
 
 import json
+import tracemalloc
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from extractor.backends.openai.batch_files import BATCH_DIR, STATE_FILE
+from extractor.backends.openai.batch_files import BATCH_DIR, MAX_LINE, STATE_FILE
 from extractor.cli.app import app
 from extractor.pipeline.runner import export_batch, run
 from tests.conftest_fake import fixture_papers, write_papers
@@ -75,3 +76,19 @@ def test_answers_by_another_model_than_the_run_asked_are_said(tmp_path: Path, fa
     dated = answer(fake_openai, exported(snapshot), tmp_path, "dated-src.jsonl")
     summary = run([papers], snapshot, offline_config(tmp_path / "c2", _answered_by(dated, "gpt-4o-mini-2024-07-18", tmp_path / "dated.jsonl")))
     assert summary.info["batch_import"]["problems"] == []  # a dated snapshot of the model asked for
+
+
+def test_a_line_longer_than_any_answer_is_named_and_read_past_not_held(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    papers, out, output = _exported_and_answered(tmp_path, fake_openai, 2)
+    first, second = output.read_text().splitlines()
+    huge = json.loads(first)
+    huge["response"]["body"]["choices"][0]["message"]["content"] = "x" * (4 * MAX_LINE)
+    (tmp_path / "huge.jsonl").write_text(json.dumps(huge) + "\n" + second + "\n")
+    tracemalloc.start()
+    summary = run([papers], out, offline_config(tmp_path / "c", tmp_path / "huge.jsonl"))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    said = summary.info["batch_import"]
+    assert said["problems"] == [f"huge.jsonl:1 is longer than {MAX_LINE:,} bytes, more than any answer holds; the line is not read"]
+    assert (said["taken"], said["pending"]) == (1, 1)
+    assert peak < 2.5 * MAX_LINE, peak  # never the whole line: one of 300 MB used to take 15 GB and six minutes

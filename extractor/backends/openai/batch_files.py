@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from extractor.backends.openai.exchange import GROUNDING_REASKS
 from extractor.backends.openai.pricing import cost_usd
@@ -24,6 +25,7 @@ MAX_LINES = 50_000  # the Batch API's limit per file
 MAX_BYTES = 190_000_000  # under its 200 MB limit per file
 EXPORTED = "exported"  # a submission's status when another engine runs its file
 TWIN_SUFFIX = "-together-mistral.jsonl"  # the {custom_id, body} copy of an exported file
+MAX_LINE = 16_000_000  # bytes of one output line: an answer of any max_tokens fits many times over
 ID_CHARS = 56  # of the cache key's digest in an exported custom_id: "r1-" + 56 = 59, under Together's 64
 
 
@@ -189,6 +191,18 @@ class OutputLine:
     line: dict
 
 
+def _lines(handle: BinaryIO) -> Iterator[bytes | None]:
+    """Each line of ``handle``; None for a line longer than :data:`MAX_LINE`, read past in
+    pieces and never held (a line of 300 MB took 15 GB as an answer: parsed, counted, re-asked)."""
+    while raw := handle.readline(MAX_LINE + 1):
+        if len(raw) <= MAX_LINE or raw.endswith(b"\n"):
+            yield raw
+            continue
+        while raw and not raw.endswith(b"\n"):
+            raw = handle.readline(1 << 20)
+        yield None
+
+
 def read_outputs(paths: Iterable[Path], problems: list[str]) -> Iterator[OutputLine]:
     """The lines of batch output files (``{custom_id, response: {status_code, body}, error}``),
     whoever wrote them, one at a time. A line that names no request (not JSON, not an object,
@@ -197,10 +211,13 @@ def read_outputs(paths: Iterable[Path], problems: list[str]) -> Iterator[OutputL
     is named and skipped too: read with replacement characters, its answer's names would change."""
     for path in paths:
         with path.open("rb") as handle:
-            for number, raw in enumerate(handle, 1):
+            for number, raw in enumerate(_lines(handle), 1):
+                where = f"{path.name}:{number}"
+                if raw is None:
+                    problems.append(f"{where} is longer than {MAX_LINE:,} bytes, more than any answer holds; the line is not read")
+                    continue
                 if not raw.strip():
                     continue
-                where = f"{path.name}:{number}"
                 try:
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
