@@ -4,6 +4,7 @@ standing alone (the hand-off itself is in test_batch_handoff.py)."""
 from __future__ import annotations
 
 import json
+import shlex
 import tracemalloc
 from pathlib import Path
 
@@ -92,3 +93,17 @@ def test_a_line_longer_than_any_answer_is_named_and_read_past_not_held(tmp_path:
     assert said["problems"] == [f"huge.jsonl:1 is longer than {MAX_LINE:,} bytes, more than any answer holds; the line is not read"]
     assert (said["taken"], said["pending"]) == (1, 1)
     assert peak < 2.5 * MAX_LINE, peak  # never the whole line: one of 300 MB used to take 15 GB and six minutes
+
+
+def test_the_commands_an_export_prints_can_be_pasted_with_spaces_in_the_paths(tmp_path: Path) -> None:
+    folder = tmp_path / "my papers"
+    folder.mkdir()
+    papers = str(write_papers(folder / "daily papers.jsonl", fixture_papers(2)))
+    out = tmp_path / "runs" / "first try"
+    env = {"EXTRACTOR_CACHE_DIR": str(tmp_path / "c"), "OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", "COLUMNS": "1000"}
+    result = CliRunner().invoke(app, ["run", papers, "--out", str(out), "--backend", "openai", "--model", "m", "--batch-export"], env=env)
+    assert result.exit_code == 0, result.output
+    commands = {line.split()[0]: shlex.split(line) for line in result.output.splitlines() if line.strip().startswith(("extractor run", "vLLM:"))}
+    [request_file] = exported(out)
+    assert commands["extractor"][:4] == ["extractor", "run", papers, "--out"] and commands["extractor"][4] == str(out)
+    assert commands["vLLM:"][1:4] == ["vllm", "run-batch", "-i"] and commands["vLLM:"][4] == str(request_file)
