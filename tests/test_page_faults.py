@@ -17,9 +17,12 @@ import pytest
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
+from extractor.grounding import ground
 from extractor.runs import Run
 from extractor.review import export_review
+from extractor.schema import ClaimDraft, ExtractionDraft, PaperResult
 from extractor.runs.files import PAPERS_FILE, REVIEWED_CLAIMS_FILE, STORE_FILE
+from tests.runs import write_run
 from tests.test_review import claim_id, drafts, edit, make_run
 from tests.test_review_page import CSRF, ORIGIN, TOKEN, client, post, view
 
@@ -239,3 +242,17 @@ def test_a_disagreement_s_values_reach_the_script_as_written(run: Path) -> None:
     parser.feed(client(run, "carol").get("/", params={"token": TOKEN, "filter": "disagreements", "item": acc}).text)
     assert [set(attrs) for attrs in parser.found] == [{"class", "data-n", "data-field", "data-value"}] * 2
     assert sorted(json.loads(attrs["data-value"]) for attrs in parser.found) == [chosen, "top-1 accuracy"]
+
+
+def test_a_paper_id_with_a_hash_keeps_one_claim_per_number(tmp_path: Path) -> None:
+    abstract = "FooNet reaches 91.2-93.5% accuracy on ImageNet."
+    draft = ExtractionDraft(claims=[ClaimDraft(value=91.2, value_max=93.5, unit="%", metric="accuracy", benchmark="ImageNet",
+                                               evidence="FooNet reaches 91.2-93.5% accuracy on ImageNet")])
+    extraction, _ = ground(draft, abstract, "2401.00001#v2")
+    run = write_run(tmp_path / "h", [PaperResult(id="2401.00001#v2", status="ok", abstract=abstract, extraction=extraction)],
+                    {"backend": "test"})
+    again = {"value": "91.2", "unit": "%", "evidence": "FooNet reaches 91.2-93.5% accuracy"}  # the range's first number
+    answer = post(client(run), "/api/decide", {"kind": "claim", "item_id": None, "paper_id": "2401.00001#v2", "view": None,
+                                               "fields": again}).json()
+    assert answer["status"] == "refused" and "is claim 2401.00001#v2#" in answer["problems"][0]["message"], answer
+    _nothing_recorded(run)

@@ -256,7 +256,7 @@ def _validate(kind: str, values: dict, paper_id: str, ctx: _Context, typed: dict
 
 def _collision(claim: Claim, target_id: str | None, ctx: _Context) -> Problem | None:
     """Another claim of the paper already stands on this number: one number, one claim."""
-    for other in ctx.claims.get(claim.id.partition("#")[0], []):
+    for other in ctx.claims.get(claim.id.rpartition("#")[0], []):
         if other.id != target_id and other.value_span[0] == claim.value_span[0]:
             metric = other.metric or "no metric"
             return Problem(
