@@ -74,9 +74,17 @@ def atomic_file(path: Path, binary: bool = False) -> Iterator[IO]:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename is None:
+            raise naming(exc, path) from exc
         raise
+
+
+def naming(error: OSError, path: Path) -> OSError:
+    """The error naming the file being written: a full disk, or a file grown past ``ulimit -f``,
+    says only 'No space left on device' or 'File too large'."""
+    return OSError(error.errno, error.strerror or str(error), str(path))
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

@@ -5,6 +5,7 @@ record nothing, and never poison the store for the commands that read it later."
 from __future__ import annotations
 
 import json
+import resource
 import socket
 import subprocess
 import sys
@@ -256,3 +257,22 @@ def test_a_paper_id_with_a_hash_keeps_one_claim_per_number(tmp_path: Path) -> No
                                                "fields": again}).json()
     assert answer["status"] == "refused" and "is claim 2401.00001#v2#" in answer["problems"][0]["message"], answer
     _nothing_recorded(run)
+
+
+def test_a_rebuild_that_cannot_be_written_on_stop_names_the_file_not_the_port(run: Path) -> None:
+    CliRunner().invoke(app, ["report", str(run)])  # a report.html of 11 KB, rebuilt on the way out
+    limit = 4096  # bytes a file may grow to: `ulimit -f 4`, a disk that fills while the page is open
+    server = subprocess.Popen(
+        [sys.executable, "-m", "extractor", "review", "serve", str(run), "--reviewer", "alice", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)),
+    )
+    try:
+        assert server.stdout.readline().startswith("http://127.0.0.1:")
+        server.terminate()
+        _, err = server.communicate(timeout=60)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert server.returncode == 1 and "Traceback" not in err, err
+    assert "cannot listen" not in err and "File too large" in err and "report.html" in err, err
