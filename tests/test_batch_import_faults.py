@@ -107,3 +107,16 @@ def test_the_commands_an_export_prints_can_be_pasted_with_spaces_in_the_paths(tm
     [request_file] = exported(out)
     assert commands["extractor"][:4] == ["extractor", "run", papers, "--out"] and commands["extractor"][4] == str(out)
     assert commands["vLLM:"][1:4] == ["vllm", "run-batch", "-i"] and commands["vLLM:"][4] == str(request_file)
+
+
+def test_an_import_with_another_model_than_the_export_says_why_nothing_is_taken(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+    papers, out, output = _exported_and_answered(tmp_path, fake_openai, 2)
+    other = run([papers], out, offline_config(tmp_path / "c", output, model="gpt-4o"))
+    said = other.info["batch_import"]
+    assert (said["taken"], said["pending"]) == (0, 2)
+    assert said["problems"] == [
+        "out.jsonl: 2 lines answer requests exported for other papers or with other options than this run's "
+        "(another --model, --mode or prompt?); not taken: import them with the options of the export"
+    ]
+    same = run([papers], out, offline_config(tmp_path / "c", output))
+    assert same.info["batch_import"]["problems"] == [] and same.failed == 0

@@ -133,14 +133,19 @@ def import_answers(
     tokens = TokenCounter(prompt, mode, config, f"the lines of {', '.join(f.name for f in files)}")
     found: dict[str, Answered] = {}
     others: dict[tuple[str, str], int] = {}  # (file, model): answers by a model other than the one asked
+    unwanted: dict[str, int] = {}  # file: lines answering requests of other papers or options
     for item in read_outputs(files, report.problems):
         hit = requests.get(item.key)
         if hit is None:
             report.problems.append(f"{item.where}: custom_id {item.key[:80]!r} is no request of this run's exported files")
             continue
         submission, key = hit
-        if key not in wanted or key in submission.answered:
-            continue  # done already, or answered by an earlier import
+        if key not in wanted:
+            name = item.where.rpartition(":")[0]
+            unwanted[name] = unwanted.get(name, 0) + 1
+            continue
+        if key in submission.answered:
+            continue  # answered by an earlier import
         paper = wanted[key]
         carry = replace(submission.carry.get(key) or Carry())
         answer = judge(item, carry, paper.abstract, paper.title, mode, config, item.where, AGAIN, tokens)
@@ -151,6 +156,11 @@ def import_answers(
             place = (item.where.rpartition(":")[0], said)
             others[place] = others.get(place, 0) + 1
         found[item.key] = best(found.get(item.key), answer)
+    for name, count in unwanted.items():
+        report.problems.append(
+            f"{name}: {counted(count, 'line')} answer requests exported for other papers or with other options than "
+            "this run's (another --model, --mode or prompt?); not taken: import them with the options of the export"
+        )
     for (name, said), count in others.items():
         report.problems.append(
             f"{name}: {counted(count, 'answer')} by model {said!r}, not {config.model} (--model): taken and cached as "
