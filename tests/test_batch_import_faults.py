@@ -4,7 +4,11 @@ standing alone (the hand-off itself is in test_batch_handoff.py)."""
 from __future__ import annotations
 
 import json
+import os
+import resource
 import shlex
+import subprocess
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -14,6 +18,7 @@ from typer.testing import CliRunner
 from extractor.backends.openai.batch_files import BATCH_DIR, MAX_LINE, STATE_FILE
 from extractor.cli.app import app
 from extractor.pipeline.runner import export_batch, run
+from tests.conftest import ROOT
 from tests.conftest_fake import fixture_papers, write_papers
 from tests.fake_openai import FakeOpenAI
 from tests.test_batch_handoff import answer, exported, offline_config
@@ -120,3 +125,18 @@ def test_an_import_with_another_model_than_the_export_says_why_nothing_is_taken(
     ]
     same = run([papers], out, offline_config(tmp_path / "c", output))
     assert same.info["batch_import"]["problems"] == [] and same.failed == 0
+
+
+def test_an_export_onto_a_full_disk_names_the_file_and_leaves_no_temporary(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    env = {**os.environ, "EXTRACTOR_CACHE_DIR": str(tmp_path / "c"), "OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
+    limit = 100 * 1024  # `ulimit -f 100`: the run's small files fit, the 88 requests do not
+    result = subprocess.run(
+        [sys.executable, "-m", "extractor", "run", str(ROOT / "fixtures" / "abstracts"), "--out", str(out),
+         "--backend", "openai", "--model", "m", "--batch-export", "--no-cache", "-q"],
+        capture_output=True, text=True, env=env, timeout=300,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)),
+    )
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert f"error: {out / BATCH_DIR / 'input-001-round1-part1.jsonl'}: File too large" in result.stderr, result.stderr
+    assert [p.name for p in (out / BATCH_DIR).iterdir()] == []

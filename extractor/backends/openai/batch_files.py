@@ -7,12 +7,12 @@ of the output files an engine writes back."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from extractor.atomic import atomic_write_bytes
 from extractor.backends.openai.exchange import GROUNDING_REASKS
 from extractor.backends.openai.pricing import cost_usd
 from extractor.errors import OutputError
@@ -98,7 +98,7 @@ class BatchState:
     def save(self) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"submissions": [s.to_json() for s in self.submissions]}, indent=1)
-        write_atomic(self.path, text.encode("utf-8"))
+        atomic_write_bytes(self.path, text.encode("utf-8"))
 
     def open(self) -> list[Submission]:
         return [s for s in self.submissions if not s.taken]
@@ -113,26 +113,15 @@ class BatchState:
         naming = (lambda key: export_id(key, round_)) if exported else None
         for part, chunk in enumerate(_chunks(lines, naming), start=1):
             name = f"input-{len(self.submissions) + 1:03d}-round{round_}-part{part}.jsonl"
-            write_atomic(self.directory / name, b"".join(text for _, text, _ in chunk))
+            atomic_write_bytes(self.directory / name, b"".join(text for _, text, _ in chunk))
             if exported:
-                write_atomic(self.directory / twin_name(name), b"".join(body_line(custom_id, text) for _, text, custom_id in chunk))
+                atomic_write_bytes(self.directory / twin_name(name), b"".join(body_line(custom_id, text) for _, text, custom_id in chunk))
             keys = [key for key, _, _ in chunk]
             carried = {key: carry[key] for key in keys if carry and key in carry}
             submission = Submission(name=name, round=round_, keys=keys, carry=carried, status=EXPORTED if exported else "written")
             self.submissions.append(submission)
             added.append(submission)
         return added
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temporary name beside ``path``, then move it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    with tmp.open("wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
 
 
 def batch_line(key: str, body: dict) -> bytes:
