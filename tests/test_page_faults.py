@@ -180,6 +180,8 @@ def test_the_page_shows_a_new_extraction_and_an_accept_of_the_old_one_is_a_confl
     [conflict] = answer["conflicts"]
     assert (conflict["field"], conflict["seen"], conflict["theirs"]) == ("metric", "memory", "peak memory")
     _nothing_recorded(run)
+    (run / PAPERS_FILE).rename(tmp_path / "moved.jsonl")  # the run moved away under the page: what was read stays
+    assert "peak memory" in http.get("/", params={"token": TOKEN, "item": memory}).text
 
 
 def test_an_accept_on_a_sheet_exported_before_a_new_extraction_is_a_conflict(run: Path, tmp_path: Path) -> None:

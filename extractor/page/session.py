@@ -204,7 +204,10 @@ class ReviewSession:
     def _read_papers(self) -> None:
         """The run's papers, read again when papers.jsonl was replaced (another `extractor
         run` of the directory): the page shows, and checks against, what is extracted now."""
-        stat = self.run.papers_path.stat()
+        try:
+            stat = self.run.papers_path.stat()
+        except OSError:  # moved or removed while the page is open: what was read stays shown
+            return
         mark = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
         if mark != self._papers_mark:
             papers = list(self.run.papers())
