@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from extractor.cli.app import app
+from tests.conftest import ROOT
 from extractor.grounding import ground
 from extractor.runs import Run
 from extractor.review import export_review
@@ -278,3 +280,25 @@ def test_a_rebuild_that_cannot_be_written_on_stop_names_the_file_not_the_port(ru
             server.kill()
     assert server.returncode == 1 and "Traceback" not in err, err
     assert "cannot listen" not in err and "File too large" in err and "report.html" in err, err
+
+
+def test_a_second_stop_during_the_rebuild_leaves_no_temporary_file(tmp_path: Path) -> None:
+    run = tmp_path / "demo"
+    assert CliRunner().invoke(app, ["run", str(ROOT / "fixtures" / "abstracts"), "--out", str(run), "-q"]).exit_code == 0
+    server = subprocess.Popen(
+        [sys.executable, "-m", "extractor", "review", "serve", str(run), "--reviewer", "alice", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        server.stdout.readline()
+        server.terminate()  # Ctrl-C: the page stops and the run's files are rebuilt
+        deadline = time.monotonic() + 60
+        while not any(run.glob(".leaderboard.xlsx.*.tmp")) and server.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.002)
+        server.terminate()  # again, while the leaderboard is being written
+        _, err = server.communicate(timeout=60)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert server.returncode != -signal.SIGTERM and "Traceback" not in err, (server.returncode, err)
+    assert not [p.name for p in run.iterdir() if p.name.endswith(".tmp")]

@@ -47,17 +47,21 @@ def serve(
     server = uvicorn.Server(config)
     previous = {number: signal.signal(number, _stopped) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
-        announce(url)
-        if open_browser:
-            webbrowser.open(url)
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:
-        pass
+        try:
+            announce(url)
+            if open_browser:
+                webbrowser.open(url)
+            server.run(sockets=[sock])
+        except KeyboardInterrupt:
+            pass
+        finally:
+            sock.close()
+        # A second stop interrupts the rebuild as an exception, not a kill: each file being
+        # written is removed, not left as a temporary, and the next rebuild writes it.
+        return session.rebuild()
     finally:
-        sock.close()
         for number, handler in previous.items():
             signal.signal(number, handler)
-    return session.rebuild()
 
 
 def _stopped(signum: int, frame: object) -> None:
