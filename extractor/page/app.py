@@ -6,6 +6,8 @@
   a page of another site that rebinds its name to 127.0.0.1 is refused.
 - A request that changes anything must also be a POST with the page's CSRF token in a header and
   an Origin header naming this server.
+- A body is read up to 1 MiB and for 10 s; what the page's script never sends (another shape,
+  another type) is refused (400) naming it, never a server error.
 - Every answer forbids loading anything from elsewhere (Content-Security-Policy), framing, and
   sending the URL (with its token) as a referrer; the page's script and style are files of this
   package, served here. Every text from the run is escaped by the templates' autoescape.
@@ -99,7 +101,7 @@ class BadRequest(Exception):
 
 
 async def _refused(request: Request, exc: Exception) -> Response:
-    status = exc.status if isinstance(exc, BadRequest) else 400
+    status = exc.status if isinstance(exc, BadRequest) else 400  # Starlette types handlers by Exception
     return _headers(JSONResponse({"status": "refused", "messages": [f"bad request: {exc}"]}, status_code=status))
 
 
