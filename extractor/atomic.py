@@ -8,11 +8,15 @@ this way.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
+
+from extractor.errors import OutputError
+from extractor.text.safe import path_text
 
 
 def _umask() -> int:
@@ -29,12 +33,39 @@ def _umask() -> int:
     return mask
 
 
+def kind_of(mode: int) -> str:
+    """What a path that is not a regular file is, in words ('a FIFO (named pipe)')."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a socket" if stat.S_ISSOCK(mode) else "not a file"
+
+
+def _replaceable(path: Path) -> None:
+    """Refuse a target the rename would replace but that is no file, or a link to no file: a
+    device (``/dev/full``, as root), a FIFO, a directory, ``/dev/stdout``. A link to a file is
+    replaced, never written through."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:  # nothing there (or a dangling link): a new file
+        return
+    if not stat.S_ISREG(mode):
+        raise OutputError(
+            f"{path_text(path)}: {kind_of(mode)}, not a regular file: an output is written whole to a new file "
+            "moved into place, which would replace it; give the name of a file"
+        )
+
+
 @contextmanager
 def atomic_file(path: Path, binary: bool = False) -> Iterator[IO]:
     """A file written beside ``path`` and renamed into place only when the block ends without an
     error (else removed): readers see the old file or the new one, never half of one. It gets the
     mode a plain ``open(path, "w")`` would give (0666 less the umask), not mkstemp's 0600, so a
     teammate or a web server can read a shared run."""
+    _replaceable(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp, handle = temporary(path.parent, path.name, binary)
     try:
@@ -43,9 +74,17 @@ def atomic_file(path: Path, binary: bool = False) -> Iterator[IO]:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename is None:
+            raise naming(exc, path) from exc
         raise
+
+
+def naming(error: OSError, path: Path) -> OSError:
+    """The error naming the file being written: a full disk, or a file grown past ``ulimit -f``,
+    says only 'No space left on device' or 'File too large'."""
+    return OSError(error.errno, error.strerror or str(error), str(path))
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

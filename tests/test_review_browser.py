@@ -3,8 +3,9 @@ download is not used; each launch gets a new, empty profile). Slow: run by .ci/r
 
 On a run of 10 claims, a keyboard-only pass leaves exactly its rows in the store and in
 claims.reviewed.csv; typed text round-trips byte for byte; two tabs on one claim show the
-conflict and lose nothing; the page fits 1366x768 without sideways scrolling; a request without
-the token, or from another origin, is refused.
+conflict and lose nothing; a digit settles a disagreement with the value chosen; the page fits
+1366x768 without sideways scrolling; a request without the token, or from another origin, is
+refused.
 """
 
 from __future__ import annotations
@@ -325,3 +326,30 @@ def test_requests_without_the_token_or_from_another_origin_are_refused(server, r
         urllib.request.urlopen(request)
     assert foreign.value.code == 403
     assert not (run / STORE_FILE).exists()
+
+
+def _disagree(run: Path, claim: str, values: dict[str, str]) -> None:
+    """Reviewers each set the claim's metric, from the view each was shown."""
+    from extractor.review import load_state
+    from extractor.review.apply import view_of
+    from extractor.review.record import decide
+    from extractor.runs import Run
+
+    for reviewer, metric in values.items():
+        state = load_state(Run.open(run))
+        target = state.targets[claim]
+        abstract = next(p.abstract for p in state.papers if p.id == target.target.paper_id)
+        decide(Run.open(run), reviewer, kind="claim", item_id=claim, paper_id=target.target.paper_id,
+               view=view_of(target, abstract), decision="edit", fields={"metric": metric})
+
+
+def test_a_digit_settles_a_disagreement_with_the_value_chosen_as_written(run: Path, server, browser) -> None:
+    _, url = server
+    claim = claim_ids(run)[45.2]
+    chosen = 'BLEU" hidden data-x="'  # a reviewer's value that would break out of an attribute
+    _disagree(run, claim, {"bob": chosen, "carol": "sacreBLEU"})
+    page = open_page(browser, url + "&filter=disagreements")
+    assert current(page) == claim and page.is_visible("#disagree .choice[data-n='1']")
+    with page.expect_navigation():
+        page.keyboard.press("1")
+    assert [value for _, field, value in store_rows(run) if field == "metric"][-1] == chosen

@@ -21,7 +21,7 @@ from extractor.errors import ReviewError
 from tests.runs import read_papers, write_run
 from extractor.review import apply_review, export_review, load_reviewed
 from extractor.runs.files import STORE_FILE
-from extractor.review.sheet import MAX_NOTE
+from extractor.review.corrected import MAX_NOTE
 from extractor.schema import CELL_CHARS, MAX_EVIDENCE, MAX_NAME, ClaimDraft, ExtractionDraft
 from extractor.text.hashing import canonical_json
 from tests.conftest import ROOT

@@ -65,7 +65,7 @@ def serve_command(
     """Review in the browser: one claim at a time, its number boxed in its abstract, one key per decision."""
     from extractor.api import refresh_reviewed_files
     from extractor.errors import ReviewError, literal
-    from extractor.page.serve import serve
+    from extractor.page.serve import listen, serve
     from extractor.page.session import ReviewSession
 
     if not reviewer.strip():
@@ -79,10 +79,11 @@ def serve_command(
         print(url, flush=True)  # on a line of its own, for a script to read
 
     try:
-        written = serve(session, port, announce, open_browser)
+        sock = listen(port)
     except OSError as exc:
         reason = literal(exc.strerror or exc)
         raise ReviewError(f"cannot listen on 127.0.0.1:{port} ({reason}); try {{port}} 0", ("port",)) from exc
+    written = serve(session, sock, announce, open_browser)  # a file the rebuild cannot write: one line, naming it
     for note in written:
         err.print(line(note))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from shlex import quote
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -215,7 +216,8 @@ PENDING_ERROR = "BackendError: pending"
 
 
 def _rerun(inputs: list[str], out: Path, model: str | None, option: str) -> str:
-    return f"extractor run {' '.join(inputs)} --out {out} --backend openai --model {model} {option}"
+    """The command to type next, each path quoted as a shell needs it (a folder 'my papers')."""
+    return f"extractor run {' '.join(map(quote, inputs))} --out {quote(str(out))} --backend openai --model {quote(str(model))} {option}"
 
 
 def _say_how(export: ExportSummary, inputs: list[str], console: Console) -> None:
@@ -232,7 +234,7 @@ def _say_how(export: ExportSummary, inputs: list[str], console: Console) -> None
         console.print(line(f"  {file.path}  ({counted(file.requests, 'request')}, round {file.round}); Together, Mistral: {file.twin}"))
     first = files[0].path
     console.print(line("Run each file with a batch engine, for example:"))
-    console.print(line(f"  vLLM:    vllm run-batch -i {first} -o {first.with_suffix('.out.jsonl')} --model {model}"))
+    console.print(line(f"  vLLM:    vllm run-batch -i {quote(str(first))} -o {quote(str(first.with_suffix('.out.jsonl')))} --model {quote(str(model))}"))
     console.print(line(f"  SGLang, OpenAI: upload {first.name} to /v1/files (purpose batch), create a batch on /v1/chat/completions, download its output"))
     console.print(line(f"  Together, Mistral: upload {files[0].twin.name} (purpose batch), endpoint /v1/chat/completions"))
     console.print(line("then import the output files (docs/scale.md):"))
@@ -247,6 +249,6 @@ def _say_imported(imported: dict, inputs: list[str], out: Path, model: str | Non
         console.print(line(f"... and {len(imported['problems']) - 10} more lines that are no answer (run.json: batch_import)"))
     for name in imported["waiting"]:
         path = out / "batch" / name
-        console.print(line(f"waiting for answers: {path}; run it (vllm run-batch -i {path} -o OUTPUT.jsonl --model {model}) and import OUTPUT.jsonl"))
+        console.print(line(f"waiting for answers: {path}; run it (vllm run-batch -i {quote(str(path))} -o OUTPUT.jsonl --model {quote(str(model))}) and import OUTPUT.jsonl"))
     if imported["waiting"]:
         console.print(line(f"  {_rerun(inputs, out, model, '--batch-import OUTPUT.jsonl')}"))

@@ -6,6 +6,8 @@
   a page of another site that rebinds its name to 127.0.0.1 is refused.
 - A request that changes anything must also be a POST with the page's CSRF token in a header and
   an Origin header naming this server.
+- A body is read up to 1 MiB and for 10 s; what the page's script never sends (another shape,
+  another type) is refused (400) naming it, never a server error.
 - Every answer forbids loading anything from elsewhere (Content-Security-Policy), framing, and
   sending the URL (with its token) as a referrer; the page's script and style are files of this
   package, served here. Every text from the run is escaped by the templates' autoescape.
@@ -13,6 +15,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from importlib.resources import files
@@ -25,6 +28,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from extractor.errors import StoreError
 from extractor.html import render
 from extractor.page.session import FILTERS, MODES, ReviewSession
 
@@ -41,6 +45,7 @@ HEADERS = {
 }
 STATIC = {"review.js": "text/javascript", "review.css": "text/css"}
 _JSON_LIMIT = 1 << 20  # a decision is a few hundred bytes; nothing larger is read
+_BODY_S = 10  # a body on loopback arrives in milliseconds
 
 
 class Guard:
@@ -68,7 +73,7 @@ class Guard:
     def refusal(self, request: Request) -> str | None:
         if request.headers.get("host") not in self.hosts:
             return "refused: this server answers only at 127.0.0.1 (Host)"
-        if not secrets.compare_digest(request.query_params.get("token", ""), self.token):
+        if not _same(request.query_params.get("token", ""), self.token):
             return "refused: open the URL the command printed (with its token)"
         if request.method == "GET" or request.method == "HEAD":
             return None
@@ -76,9 +81,73 @@ class Guard:
             return "refused: method"
         if request.headers.get("origin") not in self.origins:
             return "refused: the request does not come from this page (Origin)"
-        if not secrets.compare_digest(request.headers.get("x-csrf-token", ""), self.csrf):
+        if not _same(request.headers.get("x-csrf-token", ""), self.csrf):
             return "refused: the request does not come from this page (CSRF token)"
         return None
+
+
+def _same(given: str, secret: str) -> bool:
+    """A constant-time comparison that takes any text (compare_digest refuses a str with
+    characters outside ASCII: such a token is simply wrong)."""
+    return secrets.compare_digest(given.encode("utf-8", "surrogateescape"), secret.encode())
+
+
+class BadRequest(Exception):
+    """A request the page's script never sends: answered with its status and why."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+async def _refused(request: Request, exc: Exception) -> Response:
+    status = exc.status if isinstance(exc, BadRequest) else 400  # Starlette types handlers by Exception
+    return _headers(JSONResponse({"status": "refused", "messages": [f"bad request: {exc}"]}, status_code=status))
+
+
+async def _store_failed(request: Request, exc: Exception) -> Response:
+    """The correction store cannot be read or written (damaged, a full disk, a read-only mount):
+    said in the command's one line, on the page or to its script, instead of a server error."""
+    if request.method == "POST":
+        return _headers(JSONResponse({"status": "refused", "messages": [str(exc)]}, status_code=503))
+    return _headers(PlainTextResponse(str(exc), status_code=503))
+
+
+async def _read(request: Request) -> bytes:
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > _JSON_LIMIT:
+            raise BadRequest("request too large", 413)
+    return raw
+
+
+async def _body(request: Request) -> dict:
+    """The request's JSON object, read no further than :data:`_JSON_LIMIT` (a larger declared
+    length is refused before its body is sent) and for no longer than :data:`_BODY_S`: a body
+    that stalls halfway (a tab whose laptop went to sleep) would otherwise hold the server's
+    stop, and the rebuild of the run's files, for ever."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > _JSON_LIMIT:
+        raise BadRequest("request too large", 413)
+    try:
+        raw = await asyncio.wait_for(_read(request), _BODY_S)
+    except asyncio.TimeoutError as exc:
+        raise BadRequest(f"the request's body did not arrive within {_BODY_S} s", 408) from exc
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, RecursionError) as exc:
+        raise BadRequest(f"not JSON ({type(exc).__name__})") from exc
+    if not isinstance(data, dict):
+        raise BadRequest("a JSON object is expected")
+    return data
+
+
+def _typed(data: dict, name: str, types: type | tuple[type, ...], what: str, default: object = None) -> object:
+    value = data.get(name, default)
+    if not isinstance(value, types):
+        raise BadRequest(f"{name} must be {what}")
+    return value
 
 
 def _headers(response: Response) -> Response:
@@ -120,28 +189,15 @@ def make_app(session: ReviewSession, port: int, token: str | None = None, csrf: 
         body = files("extractor.page").joinpath("static", name).read_bytes()
         return _headers(Response(body, media_type=STATIC[name]))
 
-    async def body(request: Request) -> dict:
-        raw = await request.body()
-        if len(raw) > _JSON_LIMIT:
-            raise ValueError("request too large")
-        data = json.loads(raw or b"{}")
-        if not isinstance(data, dict):
-            raise ValueError("a JSON object is expected")
-        return data
-
     async def decide(request: Request) -> Response:
-        try:
-            data = await body(request)
-            kind, paper_id = str(data["kind"]), str(data["paper_id"])
-            fields = data.get("fields") or {}
-            if not isinstance(fields, dict):
-                raise ValueError("fields must be an object")
-        except (ValueError, KeyError, TypeError) as exc:
-            return _headers(JSONResponse({"status": "refused", "messages": [f"bad request: {exc}"]}, status_code=400))
+        data = await _body(request)
         result = session.decide(
-            kind=kind, item_id=data.get("item_id"), paper_id=paper_id, view=data.get("view"),
+            kind=_typed(data, "kind", str, "text"), item_id=_typed(data, "item_id", (str, type(None)), "text or null"),
+            paper_id=_typed(data, "paper_id", str, "text"), view=_typed(data, "view", (dict, type(None)), "an object or null"),
             origin="page:" + str(data.get("tab") or "-")[:64], decision=data.get("decision"),
-            fields=fields, note=data.get("note"), confirm=bool(data.get("confirm")), settle=bool(data.get("settle")),
+            fields=_typed(data, "fields", (dict, type(None)), "an object or null") or {},
+            note=data.get("note"), confirm=_typed(data, "confirm", bool, "true or false", False),
+            settle=_typed(data, "settle", bool, "true or false", False),
         )
         return _headers(JSONResponse(result.as_json()))
 
@@ -149,8 +205,13 @@ def make_app(session: ReviewSession, port: int, token: str | None = None, csrf: 
         return _headers(JSONResponse(session.undo().as_json()))
 
     async def clear(request: Request) -> Response:
-        data = await body(request)
-        offers = [o for o in data.get("offers") or [] if isinstance(o, dict) and "claim_id" in o and "field" in o]
+        data = await _body(request)
+        offers = _typed(data, "offers", list, "a list", [])
+        for offer in offers:
+            if not isinstance(offer, dict):
+                raise BadRequest("each offer must be an object")
+            for name in ("claim_id", "field"):
+                _typed(offer, name, str, "text")
         return _headers(JSONResponse(session.clear(offers, "page:" + str(data.get("tab") or "-")[:64]).as_json()))
 
     async def finish(request: Request) -> Response:
@@ -164,5 +225,5 @@ def make_app(session: ReviewSession, port: int, token: str | None = None, csrf: 
         Route("/api/undo", undo, methods=["POST"]),
         Route("/api/clear", clear, methods=["POST"]),
         Route("/api/finish", finish, methods=["POST"]),
-    ], middleware=[Middleware(Guard, token=token, csrf=csrf, port=port)])
+    ], middleware=[Middleware(Guard, token=token, csrf=csrf, port=port)], exception_handlers={BadRequest: _refused, StoreError: _store_failed})
     return app, token

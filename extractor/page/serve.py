@@ -20,6 +20,7 @@ HOST = "127.0.0.1"
 
 
 def listen(port: int) -> socket.socket:
+    """The page's socket on 127.0.0.1, listening (an OSError when the port is taken)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((HOST, port))
@@ -29,34 +30,38 @@ def listen(port: int) -> socket.socket:
 
 def serve(
     session: ReviewSession,
-    port: int,
+    sock: socket.socket,
     announce: Callable[[str], None],
     open_browser: bool = False,
 ) -> list[str]:
-    """Run the page until interrupted; returns what the final rebuild wrote."""
-    sock = listen(port)
+    """Run the page on ``sock`` (:func:`listen`) until interrupted; returns what the final
+    rebuild wrote."""
     bound = sock.getsockname()[1]
     app, token = make_app(session, bound)
     url = f"http://{HOST}:{bound}/?token={token}"
-    announce(url)
-    if open_browser:
-        webbrowser.open(url)
     # uvicorn stops on SIGINT and SIGTERM (finishing the request in flight), then raises the
     # signal again for the handler it found: ours, so that the rebuild below runs instead of
     # the process ending. Set for SIGINT too: a command started in the background inherits it
-    # ignored.
+    # ignored. Set before the URL is printed: a script that reads it may stop the page at once.
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
     previous = {number: signal.signal(number, _stopped) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:
-        pass
+        try:
+            announce(url)
+            if open_browser:
+                webbrowser.open(url)
+            server.run(sockets=[sock])
+        except KeyboardInterrupt:
+            pass
+        finally:
+            sock.close()
+        # A second stop interrupts the rebuild as an exception, not a kill: each file being
+        # written is removed, not left as a temporary, and the next rebuild writes it.
+        return session.rebuild()
     finally:
-        sock.close()
         for number, handler in previous.items():
             signal.signal(number, handler)
-    return session.rebuild()
 
 
 def _stopped(signum: int, frame: object) -> None:

@@ -183,24 +183,40 @@ class Result:
 
 
 class ReviewSession:
-    """One reviewer's page over one run. The papers are read once; the corrections are read
-    from the store on every request, so other reviewers' work shows at once."""
+    """One reviewer's page over one run. The papers are read again only when papers.jsonl is
+    replaced; the corrections are read from the store on every request, so other reviewers'
+    work shows at once."""
 
     def __init__(self, run: Run, reviewer: str, rebuild: Callable[[], list[str]] | None = None) -> None:
         self.run = run
         self.reviewer = reviewer.strip()
-        self.papers: list[PaperResult] = list(run.papers())
-        self._paper = {p.id: p for p in self.papers}
         self._rebuild = rebuild
         self._lock = threading.Lock()
         self.rebuilt: list[str] = []
         self._state: tuple[object, ReviewState, Aliases] | None = None
+        self.papers: list[PaperResult] = []
+        self._paper: dict[str, PaperResult] = {}
+        self._papers_mark: tuple[int, int, int] | None = None
+        self._read_papers()
 
     # --- reading ---------------------------------------------------------------------------
 
+    def _read_papers(self) -> None:
+        """The run's papers, read again when papers.jsonl was replaced (another `extractor
+        run` of the directory): the page shows, and checks against, what is extracted now."""
+        try:
+            stat = self.run.papers_path.stat()
+        except OSError:  # moved or removed while the page is open: what was read stays shown
+            return
+        mark = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        if mark != self._papers_mark:
+            papers = list(self.run.papers())
+            self.papers, self._paper, self._papers_mark = papers, {p.id: p for p in papers}, mark
+
     def state(self) -> ReviewState:
         """The run with its corrections, computed again only when the store holds a correction
-        it did not (ours, or another reviewer's: rows are only ever appended)."""
+        it did not (ours, or another reviewer's: rows are only ever appended) or the papers
+        were extracted again."""
         return self._read()[1]
 
     def aliases(self) -> Aliases:
@@ -208,7 +224,8 @@ class ReviewSession:
         return self._read()[2]
 
     def _read(self) -> tuple[object, ReviewState, Aliases]:
-        signature = self.run.corrections_mark()
+        self._read_papers()
+        signature = (self.run.corrections_mark(), self._papers_mark)
         if self._state is None or self._state[0] != signature:
             self._state = (signature, review_state(self.papers, self.run.corrections(set(self._paper))), board_aliases([self.run]))
         return self._state

@@ -7,8 +7,11 @@ them is deterministic), so a killed run leaves nothing in it to trust.
 
 from __future__ import annotations
 
+import errno
 import sqlite3
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -53,19 +56,33 @@ class Deduper:
         for stale in directory.glob(".dedupe-*.sqlite"):  # left by a killed run
             stale.unlink()
         self._file = tempfile.NamedTemporaryFile(dir=directory, prefix=".dedupe-", suffix=".sqlite")
-        self._db = sqlite3.connect(self._file.name, isolation_level=None)
-        self._db.executescript(
-            """
-            PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
-            CREATE TABLE ids (id TEXT PRIMARY KEY, digest TEXT, source TEXT) WITHOUT ROWID;
-            CREATE TABLE abstracts (digest TEXT PRIMARY KEY, position INTEGER) WITHOUT ROWID;
-            BEGIN;
-            """
-        )
+        with self._failing():
+            self._db = sqlite3.connect(self._file.name, isolation_level=None)
+            self._db.executescript(
+                """
+                PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+                CREATE TABLE ids (id TEXT PRIMARY KEY, digest TEXT, source TEXT) WITHOUT ROWID;
+                CREATE TABLE abstracts (digest TEXT PRIMARY KEY, position INTEGER) WITHOUT ROWID;
+                BEGIN;
+                """
+            )
         self._pending = 0
+
+    @contextmanager
+    def _failing(self) -> Iterator[None]:
+        """SQLite's error as the OS error it is (the run directory's disk is full), naming the
+        file, so that the run stops in one line."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise OSError(errno.EIO, f"cannot write the run's table of records seen ({exc})", self._file.name) from exc
 
     def admit(self, position: int, paper: Paper) -> Admitted | None:
         """The record at ``position`` as the run should take it, or ``None`` for a repeat."""
+        with self._failing():
+            return self._admit(position, paper)
+
+    def _admit(self, position: int, paper: Paper) -> Admitted | None:
         self._pending += 1
         if self._pending >= _COMMIT_EVERY:
             self._db.execute("COMMIT")

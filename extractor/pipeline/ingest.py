@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
+from extractor.atomic import kind_of
 from extractor.config import DEFAULT_MAX_CHARS
 from extractor.errors import InputError
 from extractor.runs.files import JOURNAL_FILE, RUN_FILE
@@ -156,13 +157,7 @@ def _irregular(path: Path) -> str | None:
         return f"cannot read: {exc.strerror or exc}"
     if stat.S_ISREG(mode):
         return None
-    kind = (
-        "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
-        else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-        else "a socket" if stat.S_ISSOCK(mode)
-        else "not a file"
-    )
-    return f"{kind}, not a regular file: only regular files are read (give - to read stdin)"
+    return f"{kind_of(mode)}, not a regular file: only regular files are read (give - to read stdin)"
 
 
 def split_sheet(name: str) -> tuple[Path, str | None]:

@@ -9,11 +9,12 @@ beside corrected cells.
 from __future__ import annotations
 
 import hashlib
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from extractor.atomic import atomic_write_bytes
+from extractor.atomic import atomic_write_bytes, naming
 from extractor.errors import ReviewError, literal
 from extractor.progress import Step, silent
 from extractor.review.corrected import (
@@ -86,7 +87,11 @@ def export_review(run: Run, out: Path, step: Step = silent) -> dict[str, int]:
     from extractor.review.sheet import build_workbook  # openpyxl: only a review sheet needs it
 
     state = load_state(run)
-    atomic_write_bytes(Path(out), build_workbook(state, step, run.names()))
+    try:
+        book = build_workbook(state, step, run.names())
+    except OSError as exc:  # openpyxl writes each sheet to a temporary file first
+        raise naming(exc, Path(tempfile.gettempdir())) if exc.filename is None else exc
+    atomic_write_bytes(Path(out), book)
     counts: dict[str, int] = {}
     for target_state in state.targets.values():
         counts[target_state.target.kind] = counts.get(target_state.target.kind, 0) + 1

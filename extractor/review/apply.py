@@ -51,6 +51,7 @@ from extractor.review.corrected import (
     item_values,
 )
 from extractor.runs.corrections import TARGET_KINDS, Correction, NewCorrection
+from extractor.runs.names import ALIAS_FIELDS
 from extractor.schema import Claim
 from extractor.text.hashing import canonical_json
 from extractor.text.name_keys import name_key, paper_texts
@@ -63,6 +64,7 @@ RowStatus = Literal["applied", "unchanged", "refused", "stale", "conflict"]
 STATUSES: tuple[RowStatus, ...] = ("applied", "unchanged", "refused", "stale", "conflict")
 UNIT_EXAMPLES = "e.g. %, x, points, ms, s, GiB, GB, tokens/s"
 CONFIRM_CASE = "type it as written, or confirm the other case"  # the page offers to confirm
+NEW_EXTRACTION = "a new extraction"  # who changed a field no reviewer changed since it was shown
 
 #: The fields of each kind that hold a name the title or the abstract must write.
 NAME_FIELDS = {
@@ -121,8 +123,9 @@ class FieldConflict:
 
     @property
     def message(self) -> str:
+        when = f" at {self.at}" if self.at else ""
         return (
-            f"conflict on {self.target_id} {self.field} ({self.place}): {self.by} set {self.theirs!r} at {self.at}, "
+            f"conflict on {self.target_id} {self.field} ({self.place}): {self.by} set {self.theirs!r}{when}, "
             f"after this view showed {self.seen!r}; this one sets {self.yours!r}. Nothing recorded: choose one "
             "(the page shows both; or export the run again)"
         )
@@ -197,6 +200,20 @@ def view_of(state: TargetState, abstract: str | None) -> dict:
     }
 
 
+#: The fields of a view that hold text (or nothing); ``values`` and ``grey`` hold objects.
+_VIEW_TEXT = ("id", DECISION, NOTE, "extracted", "abstract", *ALIAS_FIELDS)
+
+
+def well_formed_view(base: object) -> bool:
+    """Whether ``base`` has the shape :func:`view_of` gives (a sheet row's hidden base, the
+    page's view): anything else was made by hand and would break the planning of a change."""
+    return (
+        isinstance(base, dict)
+        and all(isinstance(base.get(k, {}), dict) for k in ("values", "grey"))
+        and all(isinstance(base.get(k), (str, type(None))) for k in _VIEW_TEXT)
+    )
+
+
 def _spaces(value: object) -> bool:
     """A cell holding only spaces: no value, and no clearing of one either."""
     return isinstance(value, str) and value != "" and not value.strip()
@@ -239,7 +256,7 @@ def _validate(kind: str, values: dict, paper_id: str, ctx: _Context, typed: dict
 
 def _collision(claim: Claim, target_id: str | None, ctx: _Context) -> Problem | None:
     """Another claim of the paper already stands on this number: one number, one claim."""
-    for other in ctx.claims.get(claim.id.partition("#")[0], []):
+    for other in ctx.claims.get(claim.id.rpartition("#")[0], []):
         if other.id != target_id and other.value_span[0] == claim.value_span[0]:
             metric = other.metric or "no metric"
             return Problem(
@@ -359,12 +376,14 @@ def _plan_edit(
         if not same(value, base.get(name)) or (name == DECISION and change.decided and value is not None):
             changes[name] = value
     if changes.get(DECISION) == "accept":
-        # Accepting values changed since they were shown accepts what was not seen.
+        # Accepting values changed since they were shown (by another reviewer, or by a new
+        # extraction of the paper) accepts what was not seen.
         for name, seen in base_values.items():
-            if name in latest and not same(current.get(name), seen) and not _own(latest[name], ctx):
-                c = latest[name]
-                conflict = FieldConflict(target.id, name, seen, current.get(name), seen, c.reviewer, c.at, change.where(name))
-                return RowOutcome(change, "conflict", target.id, [*messages, conflict.message], conflicts=[conflict]), []
+            if same(current.get(name), seen) or (name in latest and _own(latest[name], ctx)):
+                continue
+            by, at = (latest[name].reviewer, latest[name].at) if name in latest else (NEW_EXTRACTION, "")
+            conflict = FieldConflict(target.id, name, seen, current.get(name), seen, by, at, change.where(name))
+            return RowOutcome(change, "conflict", target.id, [*messages, conflict.message], conflicts=[conflict]), []
     corrections: list[NewCorrection] = []
     conflicts: list[FieldConflict] = []
     for name, new in changes.items():

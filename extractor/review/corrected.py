@@ -39,6 +39,7 @@ NOTE = "note"
 ADDED = "added"
 DECISIONS = ("accept", "reject", "edit")
 PAPER_DECISIONS = ("accept", "reject")
+MAX_NOTE = 2000  # a reviewer's note travels in a sheet row's hidden base too: see schema.MAX_EVIDENCE
 
 ITEM_MODELS: dict[str, type[BaseModel]] = {
     "claim": ClaimDraft,

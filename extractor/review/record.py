@@ -16,8 +16,17 @@ from pathlib import Path
 
 from extractor.errors import ReviewError
 from extractor.review.aliases import taken_back_about
-from extractor.review.apply import Change, FieldConflict, Offer, Plan, RowOutcome, plan, view_of
-from extractor.review.corrected import DECISION, NOTE, ReviewState, review_state
+from extractor.review.apply import NAMED_BY, Change, FieldConflict, Offer, Plan, RowOutcome, plan, view_of, well_formed_view
+from extractor.review.corrected import (
+    DECISION,
+    DECISIONS,
+    MAX_NOTE,
+    NOTE,
+    PAPER_DECISIONS,
+    Problem,
+    ReviewState,
+    review_state,
+)
 from extractor.runs.corrections import Batch, Correction, NewCorrection, utc_now
 from extractor.runs.names import ALIAS_FIELDS
 from extractor.runs.run import Run
@@ -25,6 +34,7 @@ from extractor.schema import PaperResult
 
 PAGE = "page"  # the origin of the page's batches starts so: 'page:<view>'
 UNDO = "undo"  # a batch's summary key naming the batch it takes back
+_NAMING = {name for fields in NAMED_BY.values() for name in fields}  # the claim fields a rejection clears
 
 
 @dataclass
@@ -130,8 +140,26 @@ def decide(
     if note is not None:
         cells[NOTE] = note
     place = f"{kind} {item_id}" if item_id else f"new {kind} of {paper_id}"
-    change = Change(kind, item_id, paper_id, cells, view, source, place, decided=decision is not None, confirm=confirm)
+    change = Change(kind, item_id, paper_id, cells, view, source, place, decided=decision is not None, confirm=confirm,
+                    problems=_unsent(kind, decision, note, view))
     return record(run, reviewer, [change], origin, papers=papers)
+
+
+def _unsent(kind: str, decision: object, note: object, view: object) -> list[Problem]:
+    """What the page never sends, from a client that is not the page: a decision or a note a
+    sheet cell would refuse, or a view of another shape. Recorded, such a value would reach
+    every later reader of the store."""
+    choices = PAPER_DECISIONS if kind == "paper" else DECISIONS
+    problems = []
+    if decision is not None and decision not in choices:
+        problems.append(Problem(DECISION, f"{decision!r} is not one of {', '.join(choices)}"))
+    if note is not None and not isinstance(note, str):
+        problems.append(Problem(NOTE, f"a note is text, not {type(note).__name__}"))
+    elif note is not None and len(note) > MAX_NOTE:
+        problems.append(Problem(NOTE, f"the text is {len(note)} characters; at most {MAX_NOTE} fit (shorten it)"))
+    if view is not None and not well_formed_view(view):
+        problems.append(Problem("view", "not a view the page showed; reload the page"))
+    return problems
 
 
 def undo(run: Run, reviewer: str) -> ApplyReport:
@@ -193,8 +221,9 @@ def clear_names(run: Run, reviewer: str, offers: list[Offer], origin: str, paper
         if target is None:
             continue
         abstract = next((p.abstract for p in papers if p.id == target.target.paper_id), None)
+        problems = [] if offer.field in _NAMING else [Problem(offer.field, f"only a name ({', '.join(sorted(_NAMING))}) is cleared this way")]
         changes.append(Change(
             "claim", offer.claim_id, target.target.paper_id, {offer.field: None}, view_of(target, abstract),
-            PAGE, f"claim {offer.claim_id}",
+            PAGE, f"claim {offer.claim_id}", problems=problems,
         ))
     return record(run, reviewer, changes, origin, papers=papers)

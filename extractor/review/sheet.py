@@ -33,13 +33,14 @@ from extractor.grounding import find_evidence
 from extractor.review.fit import FONT, FONT_SIZE, fitting_width, line_count, row_points
 from extractor.runs.names import NameAnswer
 from extractor.review.aliases import alias_values, model_merges
-from extractor.review.apply import view_of
+from extractor.review.apply import view_of, well_formed_view
 from extractor.runs.names import ALIAS_FIELDS, Words, reviewer_words
 from extractor.progress import Step, silent, tracked
 from extractor.review.corrected import (
     DECISION,
     DECISIONS,
     ITEM_FIELDS,
+    MAX_NOTE,
     NOTE,
     PAPER_DECISIONS,
     Problem,
@@ -55,7 +56,6 @@ from extractor.workbook import WorkbookTooLarge, open_workbook
 
 NEW = "new"
 NEW_ROWS = 20  # blank new rows at the foot of the Claims and Items sheets (Claims has one under each paper too)
-MAX_NOTE = 2000  # a reviewer's note travels in the row's hidden base too: see schema.MAX_EVIDENCE
 CONTEXT_CHARS = 80  # the abstract shown either side of a claim's evidence (the Papers sheet has it whole)
 ID_WIDTH = 60  # the widest an id column grows to fit its ids
 ABSTRACT_WIDTH = 160  # the widest the Papers sheet's abstract column grows to fit the longest abstract
@@ -619,8 +619,6 @@ def _column_problems(name: str, typed: list[str | None], rows: list[SheetRow]) -
     return problems
 
 
-#: The base's fields that hold text (or nothing); ``values`` and ``grey`` hold objects.
-_BASE_TEXT = ("id", DECISION, NOTE, "extracted", "abstract", *ALIAS_FIELDS)
 _ALTERED = "the hidden base column was altered; export the run again"
 
 
@@ -633,11 +631,7 @@ def _base(text: object) -> dict | None | Problem:
         base = json.loads(str(text))
     except (ValueError, RecursionError):
         return Problem("base", _ALTERED)
-    if (
-        not isinstance(base, dict)
-        or not all(isinstance(base.get(k, {}), dict) for k in ("values", "grey"))
-        or not all(isinstance(base.get(k), (str, type(None))) for k in _BASE_TEXT)
-    ):
+    if not well_formed_view(base):
         return Problem("base", _ALTERED)
     return base
 

@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from extractor.atomic import atomic_file, atomic_write_text, temporary
+from extractor.atomic import atomic_file, atomic_write_text, naming, temporary
 from extractor.runs.files import CLAIMS_FILE, PAPERS_FILE, RUN_FILE
 from extractor.schema import Claim, PaperResult
 from extractor.text.safe import CSV_LINE_END, csv_cell
@@ -98,7 +98,7 @@ class RunWriter:
         """The error naming the file it was writing (a full disk says only 'No space left on
         device'), once the temporary files are gone."""
         self.abandon()
-        return OSError(error.errno, error.strerror or str(error), str(self.out_dir / name))
+        return naming(error, self.out_dir / name)
 
     def abandon(self) -> None:
         for tmp, handle in self._files.values():

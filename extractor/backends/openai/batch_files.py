@@ -7,13 +7,15 @@ of the output files an engine writes back."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
+from extractor.atomic import atomic_write_bytes
 from extractor.backends.openai.exchange import GROUNDING_REASKS
 from extractor.backends.openai.pricing import cost_usd
+from extractor.errors import OutputError
 from extractor.schema import Usage
 
 BATCH_DIR = "batch"
@@ -23,6 +25,7 @@ MAX_LINES = 50_000  # the Batch API's limit per file
 MAX_BYTES = 190_000_000  # under its 200 MB limit per file
 EXPORTED = "exported"  # a submission's status when another engine runs its file
 TWIN_SUFFIX = "-together-mistral.jsonl"  # the {custom_id, body} copy of an exported file
+MAX_LINE = 16_000_000  # bytes of one output line: an answer of any max_tokens fits many times over
 ID_CHARS = 56  # of the cache key's digest in an exported custom_id: "r1-" + 56 = 59, under Together's 64
 
 
@@ -83,13 +86,19 @@ class BatchState:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.path = directory / STATE_FILE
-        data = json.loads(self.path.read_text(encoding="utf-8")) if self.path.exists() else {}
-        self.submissions = [Submission.from_json(s) for s in data.get("submissions", [])]
+        try:
+            data = json.loads(self.path.read_bytes().decode("utf-8")) if self.path.exists() else {}
+            self.submissions = [Submission.from_json(dict(s)) for s in data.get("submissions", [])]
+        except (ValueError, TypeError, AttributeError, RecursionError) as exc:  # not JSON, not UTF-8, not its shape
+            raise OutputError(
+                f"{self.path}: cannot be read ({type(exc).__name__}: {' '.join(str(exc).split())[:120]}); it records "
+                "which requests were exported and answered: restore it, or move its directory away to export again"
+            ) from exc
 
     def save(self) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"submissions": [s.to_json() for s in self.submissions]}, indent=1)
-        write_atomic(self.path, text.encode("utf-8"))
+        atomic_write_bytes(self.path, text.encode("utf-8"))
 
     def open(self) -> list[Submission]:
         return [s for s in self.submissions if not s.taken]
@@ -104,26 +113,15 @@ class BatchState:
         naming = (lambda key: export_id(key, round_)) if exported else None
         for part, chunk in enumerate(_chunks(lines, naming), start=1):
             name = f"input-{len(self.submissions) + 1:03d}-round{round_}-part{part}.jsonl"
-            write_atomic(self.directory / name, b"".join(text for _, text, _ in chunk))
+            atomic_write_bytes(self.directory / name, b"".join(text for _, text, _ in chunk))
             if exported:
-                write_atomic(self.directory / twin_name(name), b"".join(body_line(custom_id, text) for _, text, custom_id in chunk))
+                atomic_write_bytes(self.directory / twin_name(name), b"".join(body_line(custom_id, text) for _, text, custom_id in chunk))
             keys = [key for key, _, _ in chunk]
             carried = {key: carry[key] for key in keys if carry and key in carry}
             submission = Submission(name=name, round=round_, keys=keys, carry=carried, status=EXPORTED if exported else "written")
             self.submissions.append(submission)
             added.append(submission)
         return added
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temporary name beside ``path``, then move it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    with tmp.open("wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
 
 
 def batch_line(key: str, body: dict) -> bytes:
@@ -182,17 +180,38 @@ class OutputLine:
     line: dict
 
 
+def _lines(handle: BinaryIO) -> Iterator[bytes | None]:
+    """Each line of ``handle``; None for a line longer than :data:`MAX_LINE`, read past in
+    pieces and never held (a line of 300 MB took 15 GB as an answer: parsed, counted, re-asked)."""
+    while raw := handle.readline(MAX_LINE + 1):
+        if len(raw) <= MAX_LINE or raw.endswith(b"\n"):
+            yield raw
+            continue
+        while raw and not raw.endswith(b"\n"):
+            raw = handle.readline(1 << 20)
+        yield None
+
+
 def read_outputs(paths: Iterable[Path], problems: list[str]) -> Iterator[OutputLine]:
     """The lines of batch output files (``{custom_id, response: {status_code, body}, error}``),
     whoever wrote them, one at a time. A line that names no request (not JSON, not an object,
     no custom_id, or one that is not a string) is added to ``problems`` by file and line and
-    skipped: each line stands alone, a bad one never loses the others."""
+    skipped: each line stands alone, a bad one never loses the others. A line that is not UTF-8
+    is named and skipped too: read with replacement characters, its answer's names would change."""
     for path in paths:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            for number, text in enumerate(handle, 1):
-                if not text.strip():
-                    continue
+        with path.open("rb") as handle:
+            for number, raw in enumerate(_lines(handle), 1):
                 where = f"{path.name}:{number}"
+                if raw is None:
+                    problems.append(f"{where} is longer than {MAX_LINE:,} bytes, more than any answer holds; the line is not read")
+                    continue
+                if not raw.strip():
+                    continue
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    problems.append(f"{where} is not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1}); the line is not read")
+                    continue
                 try:
                     line = json.loads(text)
                 except (ValueError, RecursionError):

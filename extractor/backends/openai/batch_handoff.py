@@ -35,6 +35,7 @@ from extractor.backends.openai.prompts import Prompt
 from extractor.backends.openai.options import OpenAIOptions
 from extractor.errors import BackendError, ConfigError
 from extractor.schema import Usage
+from extractor.text.counting import counted
 
 AGAIN = "export it again (--batch-export) to send it anew"
 PENDING = "pending"  # the first word of a pending paper's message
@@ -101,6 +102,20 @@ class ImportReport:
         }
 
 
+def answered_by(line: dict) -> str | None:
+    """The model an output line says answered it, if it says."""
+    response = line.get("response")
+    body = response.get("body") if isinstance(response, dict) else None
+    model = body.get("model") if isinstance(body, dict) else None
+    return model if isinstance(model, str) else None
+
+
+def asked_for(said: str, model: str | None) -> bool:
+    """Whether an answer's model is the one asked for, or a dated snapshot of it
+    (``gpt-4o-mini-2024-07-18`` for ``gpt-4o-mini``)."""
+    return model is None or said == model or said.startswith(f"{model}-")
+
+
 def import_answers(
     papers: list[BatchPaper], directory: Path, files: list[Path], prompt: Prompt, mode: str, config: OpenAIOptions,
     store: Store,
@@ -117,20 +132,40 @@ def import_answers(
     report = ImportReport([str(f) for f in files])
     tokens = TokenCounter(prompt, mode, config, f"the lines of {', '.join(f.name for f in files)}")
     found: dict[str, Answered] = {}
+    others: dict[tuple[str, str], int] = {}  # (file, model): answers by a model other than the one asked
+    unwanted: dict[str, int] = {}  # file: lines answering requests of other papers or options
     for item in read_outputs(files, report.problems):
         hit = requests.get(item.key)
         if hit is None:
             report.problems.append(f"{item.where}: custom_id {item.key[:80]!r} is no request of this run's exported files")
             continue
         submission, key = hit
-        if key not in wanted or key in submission.answered:
-            continue  # done already, or answered by an earlier import
+        if key not in wanted:
+            name = item.where.rpartition(":")[0]
+            unwanted[name] = unwanted.get(name, 0) + 1
+            continue
+        if key in submission.answered:
+            continue  # answered by an earlier import
         paper = wanted[key]
         carry = replace(submission.carry.get(key) or Carry())
         answer = judge(item, carry, paper.abstract, paper.title, mode, config, item.where, AGAIN, tokens)
         if answer.problem:
             report.problems.append(answer.problem)
+        said = answered_by(item.line)
+        if answer.result is not None and said is not None and not asked_for(said, config.model):
+            place = (item.where.rpartition(":")[0], said)
+            others[place] = others.get(place, 0) + 1
         found[item.key] = best(found.get(item.key), answer)
+    for name, count in unwanted.items():
+        report.problems.append(
+            f"{name}: {counted(count, 'line')} answer requests exported for other papers or with other options than "
+            "this run's (another --model, --mode or prompt?); not taken: import them with the options of the export"
+        )
+    for (name, said), count in others.items():
+        report.problems.append(
+            f"{name}: {counted(count, 'answer')} by model {said!r}, not {config.model} (--model): taken and cached as "
+            f"{config.model}'s; if the engine ran another model, export again with --model naming it"
+        )
 
     results: dict[str, BackendResult | BackendError] = {}
     reasks: dict[str, dict[str, Answered]] = {}  # by submission name

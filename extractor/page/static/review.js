@@ -72,7 +72,7 @@
     panel.textContent = '';
     panel.appendChild(el('b', 'Changed since you opened this'));
     res.conflicts.forEach(function (c) {
-      panel.appendChild(el('p', c.field + ': ' + c.by + ' set “' + c.theirs + '” at ' + c.at +
+      panel.appendChild(el('p', c.field + ': ' + c.by + ' set “' + c.theirs + '”' + (c.at ? ' at ' + c.at : '') +
         ' (you saw “' + c.seen + '”); you set “' + c.yours + '”.'));
     });
     panel.appendChild(el('p', '1 keep theirs · 2 keep yours', 'hint'));
@@ -98,7 +98,10 @@
   function answered(res, after, form) {
     clearProblems();
     if (res.status === 'conflict') { showConflicts(res); say(res.messages, 'bad'); return false; }
-    if (res.status === 'refused') { showProblems(res.problems || [], form); return false; }
+    if (res.status === 'refused') {
+      if (res.problems && res.problems.length) { showProblems(res.problems, form); } else { say(res.messages, 'bad'); }
+      return false;
+    }
     if (res.offers && res.offers.length) { showOffers(res, after); say(res.messages); return false; }
     if (after === 'reload') { location.reload(); } else if (after) { go(after); }
     return true;
