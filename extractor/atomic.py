@@ -87,6 +87,18 @@ def naming(error: OSError, path: Path) -> OSError:
     return OSError(error.errno, error.strerror or str(error), str(path))
 
 
+@contextmanager
+def writing(path: Path) -> Iterator[None]:
+    """An OSError of the block that names no file names ``path`` (:func:`naming`): a buffered
+    file's write fails at a later flush or close, a temporary file has no name to give."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is not None:
+            raise
+        raise naming(exc, path) from exc
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (:func:`atomic_file`)."""
     with atomic_file(path, binary=True) as handle:

@@ -52,19 +52,23 @@ def _limited(limit: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("command", "named", "reason"),
+    ("command", "limit", "named", "reason"),
     [
-        (["review", "export", "{run}", "--out", "{tmp}/review.xlsx"], tempfile.gettempdir(), "File too large"),  # openpyxl builds it there
-        (["run", str(ROOT / "fixtures" / "abstracts"), "--out", "{tmp}/again"], "{tmp}/again/.dedupe-", "disk I/O error"),
+        (["review", "export", "{run}", "--out", "{tmp}/review.xlsx"], 2048, tempfile.gettempdir(), "File too large"),  # openpyxl builds it there
+        (["run", str(ROOT / "fixtures" / "abstracts"), "--out", "{tmp}/again"], 2048, "{tmp}/again/.dedupe-", "disk I/O error"),
+        # the journal's buffered lines fail at a flush or at its close, which named no file
+        (["run", str(ROOT / "fixtures" / "abstracts"), "--out", "{tmp}/again"], 60 * 1024, "{tmp}/again/journal.tsv", "File too large"),
+        # the board's long tables are spooled to a temporary file, the sheets' rows too
+        (["leaderboard", "{run}", "--out", "{tmp}/board.xlsx"], 2048, tempfile.gettempdir(), "File too large"),
     ],
 )
-def test_a_disk_that_fills_is_one_line_naming_where(tmp_path: Path, command: list[str], named: str, reason: str) -> None:
+def test_a_disk_that_fills_is_one_line_naming_where(tmp_path: Path, command: list[str], limit: int, named: str, reason: str) -> None:
     run = make_run(tmp_path / "run")
     fill = {"run": str(run), "tmp": str(tmp_path)}
     env = {**os.environ, "EXTRACTOR_CACHE_DIR": str(tmp_path / "cache")}
-    result = subprocess.run(  # a file may grow to 2 KB: `ulimit -f 2`, a disk with 2 KB left
+    result = subprocess.run(  # a file may grow to `limit` bytes: `ulimit -f`, a disk nearly full
         [sys.executable, "-m", "extractor", *(part.format(**fill) for part in command)],
-        capture_output=True, text=True, env=env, preexec_fn=lambda: _limited(2048), timeout=300,
+        capture_output=True, text=True, env=env, preexec_fn=lambda: _limited(limit), timeout=300,
     )
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
     [error] = [text for text in result.stderr.splitlines() if text.startswith("error:")]

@@ -14,7 +14,10 @@ import pickle
 import tempfile
 import weakref
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
+
+from extractor.atomic import writing
 
 #: Rows a run of a :class:`SortedSpool` is read in at a time: a merge holds this many per run.
 PIECE_ROWS = 64
@@ -33,8 +36,10 @@ class Spool:
 
     def append(self, chunk: object) -> None:
         self._file.seek(0, 2)
-        self._offsets.append(self._file.tell())
-        pickle.dump(chunk, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+        offset = self._file.tell()
+        with writing(Path(tempfile.gettempdir())):  # a full disk says only 'No space left on device'
+            pickle.dump(chunk, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+        self._offsets.append(offset)
 
     def read(self, index: int) -> Any:
         """The chunk appended ``index``-th."""

@@ -6,13 +6,16 @@ as text with the quote prefix, and characters XLSX cannot hold are shown as visi
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
+from typing import IO
 from dataclasses import dataclass
 from itertools import compress
 from pathlib import Path
 
 import pandas as pd
 import xlsxwriter
+from xlsxwriter.exceptions import FileCreateError
 from xlsxwriter.format import Format
 from xlsxwriter.utility import xl_col_to_name
 from xlsxwriter.worksheet import Worksheet
@@ -30,7 +33,7 @@ from extractor.leaderboard.columns import (
     WIDTHS,
 )
 from extractor.leaderboard.tables import write_frames_csv
-from extractor.atomic import atomic_file
+from extractor.atomic import atomic_file, naming, writing
 from extractor.progress import Step, silent
 from extractor.text.safe import FORMULA_STARTS, xlsx_text
 
@@ -380,8 +383,45 @@ def write_xlsx(
     fast. A table longer than ``max_rows`` (Excel's limit, less the note and header rows) is
     written as CSV beside the workbook and its sheet says so: the workbook is never one Excel
     cannot open."""
-    with atomic_file(path, binary=True) as handle:
-        return _write_xlsx(board, path, handle, charts, step, max_rows)
+    temporary = Path(tempfile.gettempdir())  # where the sheets' rows go first (constant memory)
+    with atomic_file(path, binary=True) as handle, writing(temporary):
+        sink = _Sink(handle, path)
+        try:
+            return _write_xlsx(board, path, sink, charts, step, max_rows)
+        except FileCreateError as exc:  # XlsxWriter's wrapping of an OSError of its own files
+            sink.cut()
+            cause = exc.args[0] if exc.args and isinstance(exc.args[0], OSError) else OSError(str(exc))
+            raise naming(cause, temporary) from None
+        except BaseException:
+            sink.cut()
+            raise
+
+
+class _Sink:
+    """The workbook's file as XlsxWriter's zip writes into it, cut off when writing failed: the
+    zip is closed when it is collected, after the file is gone, and must write nothing then
+    (else 'Exception ignored in ZipFile.__del__' and a traceback follow the one-line error)."""
+
+    _CUT = frozenset({"seek", "tell", "flush", "truncate", "close"})
+
+    def __init__(self, handle: IO[bytes], path: Path) -> None:
+        self._handle = handle
+        self._path = path
+        self._cut = False
+
+    def cut(self) -> None:
+        self._cut = True
+
+    def write(self, data: bytes) -> int:
+        if self._cut:
+            return 0
+        with writing(self._path):  # the workbook's own file, not the temporary sheets
+            return self._handle.write(data)
+
+    def __getattr__(self, name: str) -> object:
+        if self._cut and name in self._CUT:
+            return lambda *args, **kwargs: 0
+        return getattr(self._handle, name)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from extractor.atomic import writing
 from extractor.runs.files import JOURNAL_FILE
 from extractor.runs.writer import claims_text
 from extractor.schema import PaperResult
@@ -160,10 +161,11 @@ class Journal:
 
     def append(self, lines: list[tuple[int, str]]) -> None:
         """Add finished papers' lines and make them durable against a kill of this process."""
-        for position, line in lines:
-            self._set(position, self._writer.tell(), 0)
-            self._writer.write(line.encode("utf-8"))
-        self._writer.flush()
+        with writing(self.path):
+            for position, line in lines:
+                self._set(position, self._writer.tell(), 0)
+                self._writer.write(line.encode("utf-8"))
+            self._writer.flush()
 
     def entry(self, position: int) -> Entry | None:
         if position >= len(self._offsets) or self._offsets[position] == _MISSING:
@@ -173,12 +175,16 @@ class Journal:
 
     def entries(self, count: int) -> Iterator[Entry]:
         """The latest line of each of the first ``count`` positions that has one, in order."""
-        self._writer.flush()
+        with writing(self.path):
+            self._writer.flush()
         for position in range(count):
             found = self.entry(position)
             if found is not None:
                 yield found
 
     def close(self) -> None:
-        self._writer.close()
-        self._reader.close()
+        try:
+            with writing(self.path):  # the buffered lines are written here at the latest
+                self._writer.close()
+        finally:
+            self._reader.close()
