@@ -573,6 +573,33 @@ def test_an_edition_written_in_the_setting_is_the_benchmarks() -> None:
     assert (named.benchmark, year.benchmark, other.benchmark) == ("PASCAL VOC 2007", "PASCAL VOC 2012", "ImageNet")
 
 
+def test_editions_of_one_family_never_merge() -> None:
+    """MOT16, MOT17 and MOT20 are three benchmarks, as are Yelp's full and polarity sets and
+    ETTh1 and ETTh2; a family's name alone ('MOTChallenge') is none of them. Made-up rows."""
+    names = ["MOT17", "MOT16", "MOT20", "MOTChallenge", "MOT-17"]
+    found = [normalize_claim(_claim(metric="MOTA", benchmark=name, value=70.0)).benchmark for name in names]
+    assert found == ["MOT17", "MOT16", "MOT20", "MOTChallenge", "MOT17"]
+    yelp = [normalize_claim(_claim(metric="error", benchmark=name, value=5.0)).benchmark for name in ("Yelp-2", "Yelp-5", "Yelp Polarity")]
+    assert yelp == ["Yelp Review Polarity", "Yelp Review Full", "Yelp Review Polarity"]
+    assert normalize_claim(_claim(metric="MSE", benchmark="ETTh2", value=0.3)).benchmark == "ETTh2"
+
+
+def test_a_named_pass_protocol_or_fold_is_a_condition_also_in_a_benchmarks_name() -> None:
+    """Sintel's clean and final passes, a linear-probe protocol, S3DIS's Area 5 and its 6-fold
+    cross-validation (no validation split) are blocks apart; 'Sintel-final' as a name is the
+    final pass, never plain Sintel. Made-up rows."""
+    final = normalize_claim(_claim(metric="EPE", benchmark="Sintel", value=2.1, setting="on the final pass"))
+    named = normalize_claim(_claim(metric="EPE", benchmark="Sintel Final", value=2.4))
+    clean = normalize_claim(_claim(metric="EPE", benchmark="MPI Sintel", value=1.1, setting="clean pass"))
+    assert final.comparability_key == named.comparability_key != clean.comparability_key
+    probe = normalize_claim(_claim(metric="accuracy", benchmark="FooShapes", value=91.0, setting="frozen features, linear SVM"))
+    tuned = normalize_claim(_claim(metric="accuracy", benchmark="FooShapes", value=93.0, setting="fine-tuned"))
+    assert probe.setting.get("subset") == "linear SVM" and probe.comparability_key != tuned.comparability_key
+    folds = normalize_claim(_claim(metric="mIoU", benchmark="FooRooms", value=70.0, setting="6-fold cross-validation"))
+    area = normalize_claim(_claim(metric="mIoU", benchmark="FooRooms", value=68.0, setting="Area 5"))
+    assert (folds.setting.conditions, area.setting.conditions) == ((("subset", "6-fold"),), (("subset", "area 5"),))
+
+
 def test_a_baseline_that_is_only_a_condition_is_the_claims_condition() -> None:
     """'FooMath from 10.4% to 40.7%' over the baseline 'zero-shot' is a zero-shot number; a
     baseline naming a method says nothing of the claim's conditions. Made-up rows."""
