@@ -600,6 +600,16 @@ def test_a_named_pass_protocol_or_fold_is_a_condition_also_in_a_benchmarks_name(
     assert (folds.setting.conditions, area.setting.conditions) == ((("subset", "6-fold"),), (("subset", "area 5"),))
 
 
+def test_an_unknown_name_ending_in_a_proportion_compares_in_percent() -> None:
+    """'execution accuracy' is unknown to the registry but ends with accuracy: a bare 85.3 and
+    another paper's 86.6 % are one block; a name ending in no registry measure has no scale.
+    Made-up rows."""
+    bare = normalize_claim(_claim(metric="execution accuracy", benchmark="FooSQL", value=85.3))
+    percent = normalize_claim(_claim(metric="execution accuracy", benchmark="FooSQL", value=86.6, unit="%"))
+    assert bare.comparability_key == percent.comparability_key and bare.comparable == 85.3
+    assert normalize_metric("foo widget count").scale == "none"
+
+
 def test_a_baseline_that_is_only_a_condition_is_the_claims_condition() -> None:
     """'FooMath from 10.4% to 40.7%' over the baseline 'zero-shot' is a zero-shot number; a
     baseline naming a method says nothing of the claim's conditions. Made-up rows."""
