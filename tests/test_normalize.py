@@ -610,6 +610,17 @@ def test_an_unknown_name_ending_in_a_proportion_compares_in_percent() -> None:
     assert normalize_metric("foo widget count").scale == "none"
 
 
+def test_swe_bench_scores_of_any_wording_are_its_resolved_rate() -> None:
+    """On SWE-bench (and its Lite and Verified sets) pass@1, 'issues solved' and 'resolution
+    rate' are the share of issues resolved; elsewhere pass@1 stays pass@1. Made-up rows."""
+    found = {
+        normalize_claim(_claim(metric=metric, benchmark="SWE-bench Lite", value=25.0, unit="%")).metric
+        for metric in ("pass@1", "issues solved", "resolution rate", "% resolved")
+    }
+    assert found == {"success rate"}
+    assert normalize_claim(_claim(metric="pass@1", benchmark="FooCode", value=25.0, unit="%")).metric == "pass@1"
+
+
 def test_a_baseline_that_is_only_a_condition_is_the_claims_condition() -> None:
     """'FooMath from 10.4% to 40.7%' over the baseline 'zero-shot' is a zero-shot number; a
     baseline naming a method says nothing of the claim's conditions. Made-up rows."""
