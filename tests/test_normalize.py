@@ -621,6 +621,16 @@ def test_swe_bench_scores_of_any_wording_are_its_resolved_rate() -> None:
     assert normalize_claim(_claim(metric="pass@1", benchmark="FooCode", value=25.0, unit="%")).metric == "pass@1"
 
 
+def test_a_bare_number_is_in_its_measures_unit_when_that_unit_has_no_prefix() -> None:
+    """A bare end-point error is in pixels, as another paper's '2.3 pixels' is; a bare latency is
+    no millisecond count (it may be seconds). Made-up rows."""
+    bare = normalize_claim(_claim(metric="AEPE", benchmark="FooFlow", value=2.1))
+    pixels = normalize_claim(_claim(metric="end-point error", benchmark="FooFlow", value=2.3, unit="pixels"))
+    assert bare.comparability_key == pixels.comparability_key and bare.comparable_unit == "px"
+    latency = normalize_claim(_claim(metric="latency", benchmark="FooFlow", value=34.0))
+    assert latency.comparable_unit == ""
+
+
 def test_a_baseline_that_is_only_a_condition_is_the_claims_condition() -> None:
     """'FooMath from 10.4% to 40.7%' over the baseline 'zero-shot' is a zero-shot number; a
     baseline naming a method says nothing of the claim's conditions. Made-up rows."""

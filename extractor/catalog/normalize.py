@@ -43,7 +43,7 @@ _UNIT_SPELLINGS = {
     "points": "points", "point": "points", "pts": "points", "pp": "points", "p.p.": "points",
     "percentage points": "points", "percentage point": "points", "pt": "points",
     "tokens/s": "tokens/s", "tok/s": "tokens/s", "tokens/sec": "tokens/s", "token/s": "tokens/s",
-    "tokens per second": "tokens/s", "db": "dB",
+    "tokens per second": "tokens/s", "db": "dB", "px": "px", "pixel": "px", "pixels": "px",
 }
 # Units that convert exactly into one comparable unit: unit -> (comparable unit, factor).
 _EXACT = {
@@ -53,6 +53,10 @@ _EXACT = {
     "kb": ("GB", 1e-6), "mb": ("GB", 1e-3), "gb": ("GB", 1.0), "tb": ("GB", 1e3),
     "x": ("x", 1.0), "points": ("points", 1.0), "tokens/s": ("tokens/s", 1.0), "db": ("dB", 1.0),
 }
+
+# Units with no magnitude prefix in use: a bare number of a measure the registry gives one of them
+# is in it ('2.1' EPE is 2.1 px; '32.4' PSNR 32.4 dB), unlike a latency's ms or s, or FLOPs' G or T.
+_BARE_IN_UNIT = frozenset({"px", "dB", "points"})
 
 # Comparable units no proportion (accuracy, mAP, F1...) is measured in.
 _NOT_A_PROPORTION = frozenset({"ms", "GiB", "GB", "x", "tokens/s", "dB"})
@@ -580,6 +584,14 @@ def _no_unit(unit: str | None, metric: MetricInfo) -> bool:
     return metric.known and not known_unit(unit) and normalize_metric(unit).name == metric.name
 
 
+def _measured_in(metric: MetricInfo) -> str | None:
+    """The registry unit a bare number of ``metric`` is in, when that unit has no magnitude prefix
+    in use (``_BARE_IN_UNIT``); else None."""
+    found = metric_entry(metric.name) if metric.known and metric.name else None
+    unit = found[0].unit if found else None
+    return unit if unit in _BARE_IN_UNIT else None
+
+
 def _translated(benchmark: BenchmarkInfo, evidence: str) -> str | None:
     """The language pair of a translation benchmark's result, from the claim's own words when
     they write one pair ('On the WMT 2014 English-to-French task, ...')."""
@@ -658,6 +670,8 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     unit = normalize_unit(claim.unit)
     converted = comparable(claim.value, None if _no_unit(unit, metric) else unit, metric.scale)
+    if converted == (claim.value, "") and (own := _measured_in(metric)) is not None:  # '2.1' EPE = '2.1 pixels'
+        converted = (claim.value, own)
     setting = with_written(
         parse_setting(claim.setting, condition_phrases(aliases)), benchmark.conditions, metric.conditions,
         _baseline_conditions(claim.baseline) if claim.kind == "score" else (),
