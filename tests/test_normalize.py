@@ -582,6 +582,8 @@ def test_editions_of_one_family_never_merge() -> None:
     yelp = [normalize_claim(_claim(metric="error", benchmark=name, value=5.0)).benchmark for name in ("Yelp-2", "Yelp-5", "Yelp Polarity")]
     assert yelp == ["Yelp Review Polarity", "Yelp Review Full", "Yelp Review Polarity"]
     assert normalize_claim(_claim(metric="MSE", benchmark="ETTh2", value=0.3)).benchmark == "ETTh2"
+    parts = [normalize_claim(_claim(metric="FID", benchmark=name, value=5.0)).benchmark for name in ("LSUN Church", "CelebAHQ", "LSUN")]
+    assert parts == ["LSUN Church", "CelebA-HQ", "LSUN"]
 
 
 def test_a_named_pass_protocol_or_fold_is_a_condition_also_in_a_benchmarks_name() -> None:
