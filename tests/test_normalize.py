@@ -612,15 +612,19 @@ def test_an_unknown_name_ending_in_a_proportion_compares_in_percent() -> None:
     assert normalize_metric("foo widget count").scale == "none"
 
 
-def test_swe_bench_scores_of_any_wording_are_its_resolved_rate() -> None:
+def test_a_benchmarks_own_wordings_of_its_measure_are_that_measure() -> None:
     """On SWE-bench (and its Lite and Verified sets) pass@1, 'issues solved' and 'resolution
-    rate' are the share of issues resolved; elsewhere pass@1 stays pass@1. Made-up rows."""
+    rate' are the share of issues resolved (elsewhere pass@1 stays pass@1); BIRD's 'accuracy' is
+    its execution accuracy. Made-up rows."""
     found = {
         normalize_claim(_claim(metric=metric, benchmark="SWE-bench Lite", value=25.0, unit="%")).metric
         for metric in ("pass@1", "issues solved", "resolution rate", "% resolved")
     }
     assert found == {"success rate"}
     assert normalize_claim(_claim(metric="pass@1", benchmark="FooCode", value=25.0, unit="%")).metric == "pass@1"
+    bird = normalize_claim(_claim(metric="accuracy", benchmark="BIRD", value=46.4, unit="%"))
+    executed = normalize_claim(_claim(metric="execution accuracy", benchmark="BIRD-SQL", value=55.9, unit="%"))
+    assert bird.comparability_key == executed.comparability_key
 
 
 def test_a_bare_number_is_in_its_measures_unit_when_that_unit_has_no_prefix() -> None:
