@@ -54,9 +54,10 @@ _EXACT = {
     "x": ("x", 1.0), "points": ("points", 1.0), "tokens/s": ("tokens/s", 1.0), "db": ("dB", 1.0),
 }
 
-# Units with no magnitude prefix in use: a bare number of a measure the registry gives one of them
-# is in it ('2.1' EPE is 2.1 px; '32.4' PSNR 32.4 dB), unlike a latency's ms or s, or FLOPs' G or T.
-_BARE_IN_UNIT = frozenset({"px", "dB", "points"})
+# Physical units with no magnitude prefix in use: a bare number of a measure the registry gives one
+# of them is in it ('2.1' EPE is 2.1 px; '32.4' PSNR 32.4 dB), unlike a latency's ms or s, or FLOPs'
+# G or T. (A score's 'points', BLEU's, are its own scale: a bare BLEU stays a bare number.)
+_BARE_IN_UNIT = frozenset({"px", "dB"})
 
 # Comparable units no proportion (accuracy, mAP, F1...) is measured in.
 _NOT_A_PROPORTION = frozenset({"ms", "GiB", "GB", "x", "tokens/s", "dB"})
