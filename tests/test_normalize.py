@@ -573,6 +573,70 @@ def test_an_edition_written_in_the_setting_is_the_benchmarks() -> None:
     assert (named.benchmark, year.benchmark, other.benchmark) == ("PASCAL VOC 2007", "PASCAL VOC 2012", "ImageNet")
 
 
+def test_editions_of_one_family_never_merge() -> None:
+    """MOT16, MOT17 and MOT20 are three benchmarks, as are Yelp's full and polarity sets and
+    ETTh1 and ETTh2; a family's name alone ('MOTChallenge') is none of them. Made-up rows."""
+    names = ["MOT17", "MOT16", "MOT20", "MOTChallenge", "MOT-17"]
+    found = [normalize_claim(_claim(metric="MOTA", benchmark=name, value=70.0)).benchmark for name in names]
+    assert found == ["MOT17", "MOT16", "MOT20", "MOTChallenge", "MOT17"]
+    yelp = [normalize_claim(_claim(metric="error", benchmark=name, value=5.0)).benchmark for name in ("Yelp-2", "Yelp-5", "Yelp Polarity")]
+    assert yelp == ["Yelp Review Polarity", "Yelp Review Full", "Yelp Review Polarity"]
+    assert normalize_claim(_claim(metric="MSE", benchmark="ETTh2", value=0.3)).benchmark == "ETTh2"
+    parts = [normalize_claim(_claim(metric="FID", benchmark=name, value=5.0)).benchmark for name in ("LSUN Church", "CelebAHQ", "LSUN")]
+    assert parts == ["LSUN Church", "CelebA-HQ", "LSUN"]
+
+
+def test_a_named_pass_protocol_or_fold_is_a_condition_also_in_a_benchmarks_name() -> None:
+    """Sintel's clean and final passes, a linear-probe protocol, S3DIS's Area 5 and its 6-fold
+    cross-validation (no validation split) are blocks apart; 'Sintel-final' as a name is the
+    final pass, never plain Sintel. Made-up rows."""
+    final = normalize_claim(_claim(metric="EPE", benchmark="Sintel", value=2.1, setting="on the final pass"))
+    named = normalize_claim(_claim(metric="EPE", benchmark="Sintel Final", value=2.4))
+    clean = normalize_claim(_claim(metric="EPE", benchmark="MPI Sintel", value=1.1, setting="clean pass"))
+    assert final.comparability_key == named.comparability_key != clean.comparability_key
+    probe = normalize_claim(_claim(metric="accuracy", benchmark="FooShapes", value=91.0, setting="frozen features, linear SVM"))
+    tuned = normalize_claim(_claim(metric="accuracy", benchmark="FooShapes", value=93.0, setting="fine-tuned"))
+    assert probe.setting.get("subset") == "linear SVM" and probe.comparability_key != tuned.comparability_key
+    folds = normalize_claim(_claim(metric="mIoU", benchmark="FooRooms", value=70.0, setting="6-fold cross-validation"))
+    area = normalize_claim(_claim(metric="mIoU", benchmark="FooRooms", value=68.0, setting="Area 5"))
+    assert (folds.setting.conditions, area.setting.conditions) == ((("subset", "6-fold"),), (("subset", "area 5"),))
+
+
+def test_an_unknown_name_ending_in_a_proportion_compares_in_percent() -> None:
+    """'execution accuracy' is unknown to the registry but ends with accuracy: a bare 85.3 and
+    another paper's 86.6 % are one block; a name ending in no registry measure has no scale.
+    Made-up rows."""
+    bare = normalize_claim(_claim(metric="execution accuracy", benchmark="FooSQL", value=85.3))
+    percent = normalize_claim(_claim(metric="execution accuracy", benchmark="FooSQL", value=86.6, unit="%"))
+    assert bare.comparability_key == percent.comparability_key and bare.comparable == 85.3
+    assert normalize_metric("foo widget count").scale == "none"
+
+
+def test_a_benchmarks_own_wordings_of_its_measure_are_that_measure() -> None:
+    """On SWE-bench (and its Lite and Verified sets) pass@1, 'issues solved' and 'resolution
+    rate' are the share of issues resolved (elsewhere pass@1 stays pass@1); BIRD's 'accuracy' is
+    its execution accuracy. Made-up rows."""
+    found = {
+        normalize_claim(_claim(metric=metric, benchmark="SWE-bench Lite", value=25.0, unit="%")).metric
+        for metric in ("pass@1", "issues solved", "resolution rate", "% resolved")
+    }
+    assert found == {"success rate"}
+    assert normalize_claim(_claim(metric="pass@1", benchmark="FooCode", value=25.0, unit="%")).metric == "pass@1"
+    bird = normalize_claim(_claim(metric="accuracy", benchmark="BIRD", value=46.4, unit="%"))
+    executed = normalize_claim(_claim(metric="execution accuracy", benchmark="BIRD-SQL", value=55.9, unit="%"))
+    assert bird.comparability_key == executed.comparability_key
+
+
+def test_a_bare_number_is_in_its_measures_unit_when_that_unit_has_no_prefix() -> None:
+    """A bare end-point error is in pixels, as another paper's '2.3 pixels' is; a bare latency is
+    no millisecond count (it may be seconds). Made-up rows."""
+    bare = normalize_claim(_claim(metric="AEPE", benchmark="FooFlow", value=2.1))
+    pixels = normalize_claim(_claim(metric="end-point error", benchmark="FooFlow", value=2.3, unit="pixels"))
+    assert bare.comparability_key == pixels.comparability_key and bare.comparable_unit == "px"
+    latency = normalize_claim(_claim(metric="latency", benchmark="FooFlow", value=34.0))
+    assert latency.comparable_unit == ""
+
+
 def test_a_baseline_that_is_only_a_condition_is_the_claims_condition() -> None:
     """'FooMath from 10.4% to 40.7%' over the baseline 'zero-shot' is a zero-shot number; a
     baseline naming a method says nothing of the claim's conditions. Made-up rows."""

@@ -43,7 +43,7 @@ _UNIT_SPELLINGS = {
     "points": "points", "point": "points", "pts": "points", "pp": "points", "p.p.": "points",
     "percentage points": "points", "percentage point": "points", "pt": "points",
     "tokens/s": "tokens/s", "tok/s": "tokens/s", "tokens/sec": "tokens/s", "token/s": "tokens/s",
-    "tokens per second": "tokens/s", "db": "dB",
+    "tokens per second": "tokens/s", "db": "dB", "px": "px", "pixel": "px", "pixels": "px",
 }
 # Units that convert exactly into one comparable unit: unit -> (comparable unit, factor).
 _EXACT = {
@@ -53,6 +53,11 @@ _EXACT = {
     "kb": ("GB", 1e-6), "mb": ("GB", 1e-3), "gb": ("GB", 1.0), "tb": ("GB", 1e3),
     "x": ("x", 1.0), "points": ("points", 1.0), "tokens/s": ("tokens/s", 1.0), "db": ("dB", 1.0),
 }
+
+# Physical units with no magnitude prefix in use: a bare number of a measure the registry gives one
+# of them is in it ('2.1' EPE is 2.1 px; '32.4' PSNR 32.4 dB), unlike a latency's ms or s, or FLOPs'
+# G or T. (A score's 'points', BLEU's, are its own scale: a bare BLEU stays a bare number.)
+_BARE_IN_UNIT = frozenset({"px", "dB"})
 
 # Comparable units no proportion (accuracy, mAP, F1...) is measured in.
 _NOT_A_PROPORTION = frozenset({"ms", "GiB", "GB", "x", "tokens/s", "dB"})
@@ -261,15 +266,16 @@ class MetricInfo:
         return dict(self.conditions).get(condition)
 
 
-def _head_direction(name: str) -> str | None:
-    """The direction of the registry metric an unknown name ends with ('KV cache memory' is a
-    memory: lower is better; 'cache hit rate' a hit rate: higher), else None. The longest
-    ending that names one wins; the name itself stays as written."""
+def _head(name: str) -> MetricEntry | None:
+    """The registry metric an unknown name ends with ('KV cache memory' is a memory: lower is
+    better; 'cache hit rate' a hit rate: higher; '3D tracking accuracy' an accuracy, a
+    proportion), else None. The longest ending that names one wins; the name itself stays as
+    written."""
     words = name.split()
     for start in range(1, len(words)):
         found = metric_entry(" ".join(words[start:]))
         if found is not None:
-            return found[0].direction
+            return found[0]
     return None
 
 
@@ -367,8 +373,10 @@ def normalize_metric(name: str | None) -> MetricInfo:
         read, text = Read((), written), written
     found = next(filter(None, map(metric_entry, _metric_forms(written))), None) if read.values else None
     found = found or next(filter(None, map(metric_entry, _metric_forms(text))), None) or _called_accuracy(text)
-    if found is None:
-        return MetricInfo(text, _head_direction(text), False, "none", read.values, text)
+    if found is None:  # its direction, and a proportion's form, are those of the measure it ends with
+        head = _head(text)
+        scale = "percent" if head is not None and head.scale == "percent" else "none"
+        return MetricInfo(text, head.direction if head else None, False, scale, read.values, text)
     entry, canonical = found
     return MetricInfo(canonical, entry.direction, True, entry.scale, _merged(read.values, entry.conditions), text)
 
@@ -577,6 +585,14 @@ def _no_unit(unit: str | None, metric: MetricInfo) -> bool:
     return metric.known and not known_unit(unit) and normalize_metric(unit).name == metric.name
 
 
+def _measured_in(metric: MetricInfo) -> str | None:
+    """The registry unit a bare number of ``metric`` is in, when that unit has no magnitude prefix
+    in use (``_BARE_IN_UNIT``); else None."""
+    found = metric_entry(metric.name) if metric.known and metric.name else None
+    unit = found[0].unit if found else None
+    return unit if unit in _BARE_IN_UNIT else None
+
+
 def _translated(benchmark: BenchmarkInfo, evidence: str) -> str | None:
     """The language pair of a translation benchmark's result, from the claim's own words when
     they write one pair ('On the WMT 2014 English-to-French task, ...')."""
@@ -655,6 +671,8 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     unit = normalize_unit(claim.unit)
     converted = comparable(claim.value, None if _no_unit(unit, metric) else unit, metric.scale)
+    if converted == (claim.value, "") and (own := _measured_in(metric)) is not None:  # '2.1' EPE = '2.1 pixels'
+        converted = (claim.value, own)
     setting = with_written(
         parse_setting(claim.setting, condition_phrases(aliases)), benchmark.conditions, metric.conditions,
         _baseline_conditions(claim.baseline) if claim.kind == "score" else (),
