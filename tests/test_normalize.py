@@ -605,3 +605,38 @@ def test_a_part_of_a_benchmark_named_in_the_setting_is_no_edition() -> None:
     keeps its benchmark (a part is the setting's to say, not a silent rename). Made-up rows."""
     part = normalize_claim(_claim(metric="accuracy", benchmark="GPQA", value=40.0, setting="as on GPQA Diamond"))
     assert part.benchmark == "GPQA"
+
+
+def test_a_ratio_to_a_reference_as_a_fraction_or_a_percentage_is_one_block() -> None:
+    """A human-normalized score of 1.046 is 104.6 %, as a paper writing '194.3%' means it; it is
+    no raw return. Made-up rows."""
+    fraction = normalize_claim(_claim(metric="mean human normalized score", benchmark="Atari 100k", value=1.046))
+    percent = normalize_claim(_claim(metric="mean human performance", benchmark="Atari 100k", value=194.3, unit="%"))
+    median = normalize_claim(_claim(metric="median HNS", benchmark="Atari 100k", value=0.415))
+    assert fraction.comparability_key == percent.comparability_key != median.comparability_key
+    assert (round(fraction.comparable, 6), fraction.comparable_unit) == (104.6, "%")
+    assert normalize_metric("HNS").name != normalize_metric("episode return").name == "return"
+
+
+def test_a_percent_sign_beside_a_score_on_a_0_to_100_scale_adds_nothing() -> None:
+    """'132.0 %' CIDEr is the 132.0 another paper writes bare. Made-up rows."""
+    bare = normalize_claim(_claim(metric="CIDEr", benchmark="COCO", value=129.8, setting="Karpathy test split"))
+    sign = normalize_claim(_claim(metric="CIDEr-D", benchmark="MS COCO", value=132.0, unit="%", setting="Karpathy test split"))
+    assert bare.comparability_key == sign.comparability_key
+    assert sign.comparable == 132.0
+
+
+def test_overall_says_the_whole_benchmarks_figure() -> None:
+    assert normalize_metric("overall accuracy").name == "accuracy"
+    assert normalize_metric("Overall F1 score").name == "F1"
+
+
+def test_a_benchmarks_official_names_and_measures() -> None:
+    """AudioSet-2M is the whole AudioSet; DROP's adjusted F1 is its F1; AMOTA a proportion."""
+    assert normalize_benchmark("AudioSet-2M").key == normalize_benchmark("AudioSet").key
+    adjusted = normalize_claim(_claim(metric="adjusted F1", benchmark="DROP", value=72.4))
+    f1 = normalize_claim(_claim(metric="F1", benchmark="DROP", value=47.0, unit="%"))
+    assert adjusted.comparability_key == f1.comparability_key
+    bare = normalize_claim(_claim(metric="AMOTA", benchmark="nuScenes", value=63.8))
+    sign = normalize_claim(_claim(metric="AMOTA", benchmark="nuScenes", value=65.3, unit="%"))
+    assert bare.comparability_key == sign.comparability_key

@@ -281,6 +281,8 @@ _DANGLING = frozenset({"on", "at", "in", "for", "with", "under", "of", "the", "u
 # Word level is how perplexity is meant unless said otherwise ('per word' as much as 'word level').
 _WORD_LEVEL = re.compile(r"\bword[\s_-]*level\b|\bper[\s_-]*word\b", re.IGNORECASE)
 _ACRONYM = re.compile(r"^(?P<long>.+?)[\s_]*\((?P<short>[^()]+)\)[\s_]*$")
+# 'Overall' says the figure is the whole benchmark's, as an unqualified one is: 'overall accuracy' is accuracy.
+_OVERALL = re.compile(r"^overall[\s_-]+", re.IGNORECASE)
 _SCORE = re.compile(r"[\s_-]+(?:score|scores|value|values|metric|points?)$", re.IGNORECASE)
 # SciREX writes parentheses as underscores: 'Bit_per_Character__BPC_' is 'Bit per Character (BPC)'.
 _SCIREX_ACRONYM = re.compile(r"__(?P<short>[A-Za-z0-9]+)_$")
@@ -300,8 +302,8 @@ def _singular(word: str) -> str:
 
 def _metric_forms(name: str) -> list[str]:
     """The spellings a metric name is tried in, most literal first: as written, without 'word
-    level', an acronym in parentheses and its long form apart, without a trailing 'score', and
-    each of those with its words made singular."""
+    level', an acronym in parentheses and its long form apart, without a trailing 'score', without
+    a leading 'overall', and each of those with its words made singular."""
     forms = [name]
     unleveled = " ".join(_WORD_LEVEL.sub(" ", name).split())
     if unleveled and unleveled != name:
@@ -312,6 +314,7 @@ def _metric_forms(name: str) -> list[str]:
     for form in list(forms):
         if (bare := _SCORE.sub("", form)) != form and bare:
             forms.append(bare)
+    forms += [whole for f in list(forms) if (whole := _OVERALL.sub("", f)) != f and whole]
     forms += [" ".join(map(_singular, re.split(r"[\s_]+", f))) for f in list(forms)]
     return list(dict.fromkeys(f.strip() for f in forms if f.strip()))
 
@@ -480,9 +483,16 @@ def comparable(value: float, unit: str | None, scale: str) -> tuple[float, str] 
     (a proportion above 1 can only be a percentage); a bare 1 or 0 is ambiguous and gives None.
     Times go to ms, binary sizes to GiB, decimal sizes to GB; other units compare as written.
     A proportion is never a time, a size or a speed ('39 ms' under mAP): the claim's metric and
-    unit disagree, so neither can be trusted to rank it.
+    unit disagree, so neither can be trusted to rank it. A ratio that may pass 1 (scale
+    'fraction': a human-normalized score) is compared in %, a bare number being the fraction
+    (1.046 -> 104.6 %, as 104.6% is written); a '%' beside a score on a 0-100 scale (scale
+    'points': BLEU, CIDEr) adds nothing ('132.0%' CIDEr is 132.0).
     """
     unit = normalize_unit(unit)
+    if scale == "fraction" and unit in (None, "%"):
+        return (value, "%") if unit == "%" else (value * 100, "%")
+    if scale == "points" and unit == "%":
+        unit = None
     if scale == "percent" and unit is not None and _EXACT.get(unit.lower(), ("",))[0] in _NOT_A_PROPORTION:
         return None
     if scale == "percent" and unit in (None, "%"):
