@@ -631,6 +631,30 @@ def test_overall_says_the_whole_benchmarks_figure() -> None:
     assert normalize_metric("Overall F1 score").name == "F1"
 
 
+def test_an_online_test_server_is_apart_from_the_offline_test_split() -> None:
+    """Made-up captioning rows: the Karpathy test split and the online test server are two
+    boards; 'test-std' is not 'test-dev'."""
+    offline = normalize_claim(_claim(metric="CIDEr", benchmark="COCO", value=120.1, setting="image captioning, Karpathy test split"))
+    plain = normalize_claim(_claim(metric="CIDEr", benchmark="COCO", value=121.0, setting="image captioning"))
+    server = normalize_claim(_claim(metric="CIDEr", benchmark="COCO", value=117.0, setting="official online testing server"))
+    assert offline.comparability_key == plain.comparability_key != server.comparability_key
+    std = normalize_claim(_claim(metric="accuracy", benchmark="VQA v2", value=72.1, setting="test-std"))
+    dev = normalize_claim(_claim(metric="accuracy", benchmark="VQA v2", value=71.9, setting="test-dev set"))
+    assert std.comparability_key != dev.comparability_key
+
+
+def test_a_model_never_trained_on_the_benchmark_scores_zero_shot() -> None:
+    """'without training on COCO' is a zero-shot COCO number, apart from a fine-tuned one;
+    'without training on extra data' says nothing of the kind. Made-up rows."""
+    unseen = normalize_claim(_claim(metric="FID", benchmark="COCO", value=7.3, setting="without training on COCO"))
+    zero = normalize_claim(_claim(metric="FID", benchmark="MS-COCO", value=7.2, setting="zero-shot"))
+    tuned = normalize_claim(_claim(metric="FID", benchmark="COCO", value=3.2, setting="finetuned"))
+    plain = normalize_claim(_claim(metric="FID", benchmark="COCO", value=10.5, setting="text-to-image generation"))
+    extra = normalize_claim(_claim(metric="FID", benchmark="COCO", value=9.0, setting="without training on extra data"))
+    assert unseen.comparability_key == zero.comparability_key != tuned.comparability_key
+    assert tuned.comparability_key == plain.comparability_key == extra.comparability_key
+
+
 def test_a_benchmarks_official_names_and_measures() -> None:
     """AudioSet-2M is the whole AudioSet; DROP's adjusted F1 is its F1; AMOTA a proportion."""
     assert normalize_benchmark("AudioSet-2M").key == normalize_benchmark("AudioSet").key

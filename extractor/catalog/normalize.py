@@ -619,6 +619,27 @@ def _baseline_conditions(baseline: str | None) -> tuple[tuple[str, str], ...]:
     return read.values if read.values and not leftover(read.rest) else ()
 
 
+# 'without training on COCO', 'not fine-tuned on X': what follows names the data left unseen.
+_UNSEEN = re.compile(
+    r"\b(?:without|no)\s+(?:any\s+)?(?:training|fine-?tuning|being\s+trained)\s+on\s+(?P<what>[^,;]+)"
+    r"|\bnot\s+(?:trained|fine-?tuned)\s+on\s+(?P<what2>[^,;]+)",
+    re.IGNORECASE,
+)
+
+
+def _unseen(benchmark: BenchmarkInfo, setting: str | None) -> bool:
+    """Whether a setting says the model never trained on the benchmark it is scored on ('FID on
+    COCO, without training on COCO'): that is a zero-shot number, never a fine-tuned one. Only the
+    claim's own benchmark counts ('without training on extra data' says nothing of the kind)."""
+    if not benchmark.known or not benchmark.name or not setting:
+        return False
+    return any(
+        mention.canonical == benchmark.name
+        for m in _UNSEEN.finditer(setting)
+        for mention in find_benchmarks(m.group("what") or m.group("what2"))
+    )
+
+
 _YEAR = re.compile(r"(?<![\w.])(?:19|20)\d\d(?![\w.])")
 
 
@@ -669,6 +690,8 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         parse_setting(claim.setting, condition_phrases(aliases)), benchmark.conditions, metric.conditions,
         _baseline_conditions(claim.baseline) if claim.kind == "score" else (),
     )
+    if setting.get("shots") is None and _unseen(benchmark, claim.setting):
+        setting = with_written(setting, (("shots", "0-shot"),))
     if setting.get("languages") is None and (pair := _translated(benchmark, claim.evidence)):
         setting = with_written(setting, (("languages", pair),))
     if entry is not None and (entry.usual or entry.condition_aliases):  # ImageNet is scored on validation
