@@ -664,3 +664,14 @@ def test_a_benchmarks_official_names_and_measures() -> None:
     bare = normalize_claim(_claim(metric="AMOTA", benchmark="nuScenes", value=63.8))
     sign = normalize_claim(_claim(metric="AMOTA", benchmark="nuScenes", value=65.3, unit="%"))
     assert bare.comparability_key == sign.comparability_key
+
+
+def test_the_number_of_references_written_in_a_metric_name_splits() -> None:
+    """A server's c40 CIDEr is scored against 40 references per image, its c5 against 5: two
+    boards. Made-up rows."""
+    c40 = normalize_claim(_claim(metric="CIDEr-D (C40)", benchmark="MS COCO", value=129.6, setting="official online testing server"))
+    plain = normalize_claim(_claim(metric="CIDEr", benchmark="MSCOCO", value=117.9, setting="MSCOCO test server"))
+    assert c40.metric == plain.metric == "CIDEr"
+    assert c40.comparability_key != plain.comparability_key
+    assert c40.setting.get("references") == "40 references"
+
