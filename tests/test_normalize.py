@@ -176,11 +176,10 @@ def test_a_metric_inside_a_longer_name_starts_a_word() -> None:
 
 
 def test_an_at_sign_names_a_cutoff_not_rouge() -> None:
-    """'R@1' is recall at 1 (image-text retrieval), never 'R1', ROUGE-1 (keys used to drop the '@')."""
+    """'R@1' is recall at 1 (image-text retrieval), never 'R1' (keys used to drop the '@')."""
     assert normalize_metric("R@1").name == "recall@1"
     assert normalize_metric("R@1").scale == "percent"
-    assert normalize_metric("R1").name == "ROUGE-1"
-    assert normalize_metric("R-1").name == "ROUGE-1"
+    assert not normalize_metric("R1").known and not normalize_metric("R-1").known  # ROUGE-1 or rank-1: the benchmark's task says
 
 
 def test_a_character_level_measure_is_never_word_level_perplexity() -> None:
@@ -675,3 +674,13 @@ def test_the_number_of_references_written_in_a_metric_name_splits() -> None:
     assert c40.comparability_key != plain.comparability_key
     assert c40.setting.get("references") == "40 references"
 
+
+def test_an_abbreviation_two_measures_share_takes_its_benchmarks_task() -> None:
+    """'R1' is ROUGE-1 on a summarization benchmark, rank-1 accuracy on a re-identification one,
+    and unknown elsewhere (never the wrong one). Made-up rows."""
+    summary = normalize_claim(_claim(metric="R1", benchmark="CNN/DailyMail", value=44.1))
+    reid = normalize_claim(_claim(metric="R1", benchmark="Market-1501", value=95.3, unit="%"))
+    other = normalize_claim(_claim(metric="R1", benchmark="FooBench", value=12.0))
+    assert (summary.metric, reid.metric) == ("ROUGE-1", "rank-1 accuracy")
+    assert reid.comparability_key == normalize_claim(_claim(metric="rank-1", benchmark="Market1501", value=94.0, unit="%")).comparability_key
+    assert not other.metric_known

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from extractor.catalog.conditions import Read, by_name, conditions, leftover, read_conditions
-from extractor.catalog.measures import rank_cut, scored_measure, task_measure
+from extractor.catalog.measures import rank_cut, scored_measure, task_measure, task_reading
 from extractor.catalog.registry import (
     benchmark_entry,
     MetricEntry,
@@ -671,6 +671,10 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     what reviewers said about names and conditions, applied before the registry."""
     benchmark = _edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting)
     metric = _without_benchmark(normalize_metric(aliased(claim.metric, "metric", aliases)), benchmark)
+    entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
+    if not metric.known and (meant := task_reading(metric.written, entry.task if entry else None)):  # 'R1': ROUGE-1 or rank-1?
+        found = normalize_metric(meant)
+        metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     if metric.known and (measure := scored_measure(benchmark.name if benchmark.known else None, metric.name, claim.evidence)):
         meant = normalize_metric(measure)  # 'bpc / perplexity ... on text8'
         metric = replace(meant, conditions=_merged(metric.conditions, meant.conditions), written=metric.written)
@@ -680,7 +684,6 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     if meant := task_measure(metric.name, metric.written, claim.setting):  # 'AP' for instance segmentation
         found = normalize_metric(meant)
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
-    entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
     if entry is not None and (meant := dict(entry.measures).get(metric.name)):  # ImageNet's accuracy is top-1
         found = normalize_metric(meant)
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
