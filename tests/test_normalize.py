@@ -684,3 +684,12 @@ def test_an_abbreviation_two_measures_share_takes_its_benchmarks_task() -> None:
     assert (summary.metric, reid.metric) == ("ROUGE-1", "rank-1 accuracy")
     assert reid.comparability_key == normalize_claim(_claim(metric="rank-1", benchmark="Market1501", value=94.0, unit="%")).comparability_key
     assert not other.metric_known
+
+
+def test_atari_performance_is_human_normalized() -> None:
+    """On Atari a 'median performance' of 109.0% is the median human-normalized score that
+    another paper writes as 0.415. Made-up rows."""
+    percent = normalize_claim(_claim(metric="median performance", benchmark="Atari 100k", value=109.0, unit="%"))
+    fraction = normalize_claim(_claim(metric="median human-normalized score", benchmark="Atari", value=0.415))
+    assert percent.comparability_key == fraction.comparability_key
+    assert not normalize_claim(_claim(metric="median performance", benchmark="FooBench", value=109.0, unit="%")).metric_known
