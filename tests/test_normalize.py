@@ -693,3 +693,13 @@ def test_atari_performance_is_human_normalized() -> None:
     fraction = normalize_claim(_claim(metric="median human-normalized score", benchmark="Atari", value=0.415))
     assert percent.comparability_key == fraction.comparability_key
     assert not normalize_claim(_claim(metric="median performance", benchmark="FooBench", value=109.0, unit="%")).metric_known
+
+
+def test_an_unknown_name_of_a_proportion_is_one_block_bare_and_in_percent() -> None:
+    """'3D tracking accuracy', unknown to the registry, ends with a proportion: 63.8 and 65.3%
+    are one board's; an unknown name ending with no proportion keeps its unit. Made-up rows."""
+    bare = normalize_claim(_claim(metric="3D tracking accuracy", benchmark="FooScenes", value=63.8))
+    sign = normalize_claim(_claim(metric="3D tracking accuracy", benchmark="FooScenes", value=65.3, unit="%"))
+    assert bare.comparability_key == sign.comparability_key and bare.direction == "higher"
+    other = normalize_claim(_claim(metric="tracking quality", benchmark="FooScenes", value=63.8))
+    assert other.comparable_unit == "" != normalize_claim(_claim(metric="tracking quality", benchmark="FooScenes", value=65.3, unit="%")).comparable_unit

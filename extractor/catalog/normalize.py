@@ -261,15 +261,16 @@ class MetricInfo:
         return dict(self.conditions).get(condition)
 
 
-def _head_direction(name: str) -> str | None:
-    """The direction of the registry metric an unknown name ends with ('KV cache memory' is a
-    memory: lower is better; 'cache hit rate' a hit rate: higher), else None. The longest
-    ending that names one wins; the name itself stays as written."""
+def _head(name: str) -> MetricEntry | None:
+    """The registry metric an unknown name ends with ('KV cache memory' is a memory: lower is
+    better; 'cache hit rate' a hit rate: higher; '3D tracking accuracy' an accuracy, a
+    proportion), else None. The longest ending that names one wins; the name itself stays as
+    written."""
     words = name.split()
     for start in range(1, len(words)):
         found = metric_entry(" ".join(words[start:]))
         if found is not None:
-            return found[0].direction
+            return found[0]
     return None
 
 
@@ -370,8 +371,10 @@ def normalize_metric(name: str | None) -> MetricInfo:
         read, text = Read((), written), written
     found = next(filter(None, map(metric_entry, _metric_forms(written))), None) if read.values else None
     found = found or next(filter(None, map(metric_entry, _metric_forms(text))), None) or _called_accuracy(text)
-    if found is None:
-        return MetricInfo(text, _head_direction(text), False, "none", read.values, text)
+    if found is None:  # its direction, and a proportion's form, are those of the measure it ends with
+        head = _head(text)
+        scale = "percent" if head is not None and head.scale == "percent" else "none"
+        return MetricInfo(text, head.direction if head else None, False, scale, read.values, text)
     entry, canonical = found
     return MetricInfo(canonical, entry.direction, True, entry.scale, _merged(read.values, entry.conditions), text)
 
