@@ -703,3 +703,15 @@ def test_an_unknown_name_of_a_proportion_is_one_block_bare_and_in_percent() -> N
     assert bare.comparability_key == sign.comparability_key and bare.direction == "higher"
     other = normalize_claim(_claim(metric="tracking quality", benchmark="FooScenes", value=63.8))
     assert other.comparable_unit == "" != normalize_claim(_claim(metric="tracking quality", benchmark="FooScenes", value=65.3, unit="%")).comparable_unit
+
+
+@pytest.mark.parametrize(
+    ("written", "benchmark", "pair"),
+    [("WMT English-French newstest2014", "WMT14", "en-fr"), ("WMT newstest2014", "WMT14", None), ("CIFAR CIFAR-10", "CIFAR-10", None)],
+)
+def test_a_registry_name_after_its_familys_name_is_that_entry(written: str, benchmark: str, pair: str | None) -> None:
+    """The start of an entry's own name before it ('WMT' of WMT14) adds nothing; another
+    benchmark's name or another word beside it is no such start."""
+    found = normalize_benchmark(written)
+    assert (found.name, found.known, found.get("languages")) == (benchmark, True, pair)
+    assert not normalize_benchmark("Foo newstest2014").known and not normalize_benchmark("COCO ImageNet").known

@@ -423,14 +423,19 @@ def _registry_name(text: str) -> tuple[str, bool]:
 
 def _one_entry_twice(text: str) -> tuple[str, bool] | None:
     """A name that is two names of one registry entry side by side ('ImageNet ILSVRC2012',
-    'ImageNet-1k (ILSVRC-2012)'): that entry; nothing else may be written beside them."""
+    'ImageNet-1k (ILSVRC-2012)'), or one after the start of the entry's own name, a family's
+    ('WMT newstest2014' is WMT14): that entry; nothing else may be written beside them."""
     mentions = find_benchmarks(text)
-    if len(mentions) < 2 or len({m.canonical for m in mentions}) != 1:
+    if not mentions:
         return None
+    entry = max({m.canonical for m in mentions}, key=len)
+    head = fold_key(entry)
     rest = text
     for m in reversed(mentions):
-        rest = rest[: m.span[0]] + " " + rest[m.span[1] :]
-    return (mentions[0].canonical, True) if not re.sub(r"[\W_]+|\bthe\b|\band\b", "", rest, flags=re.IGNORECASE) else None
+        rest = rest[: m.span[0]] + " " + (m.surface if m.canonical != entry else "") + " " + rest[m.span[1] :]
+    left = [w for w in re.findall(r"[^\W_]+", rest) if w.lower() not in ("the", "and")]
+    named = sum(m.canonical == entry for m in mentions) > 1 or bool(left)
+    return (entry, True) if named and all(len(w) >= 3 and head.startswith(fold_key(w)) for w in left) else None
 
 
 def _ends_the_name(text: str, rest: str) -> bool:
