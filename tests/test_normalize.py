@@ -176,11 +176,10 @@ def test_a_metric_inside_a_longer_name_starts_a_word() -> None:
 
 
 def test_an_at_sign_names_a_cutoff_not_rouge() -> None:
-    """'R@1' is recall at 1 (image-text retrieval), never 'R1', ROUGE-1 (keys used to drop the '@')."""
+    """'R@1' is recall at 1 (image-text retrieval), never 'R1' (keys used to drop the '@')."""
     assert normalize_metric("R@1").name == "recall@1"
     assert normalize_metric("R@1").scale == "percent"
-    assert normalize_metric("R1").name == "ROUGE-1"
-    assert normalize_metric("R-1").name == "ROUGE-1"
+    assert not normalize_metric("R1").known and not normalize_metric("R-1").known  # ROUGE-1 or rank-1: the benchmark's task says
 
 
 def test_a_character_level_measure_is_never_word_level_perplexity() -> None:
@@ -669,3 +668,114 @@ def test_a_part_of_a_benchmark_named_in_the_setting_is_no_edition() -> None:
     keeps its benchmark (a part is the setting's to say, not a silent rename). Made-up rows."""
     part = normalize_claim(_claim(metric="accuracy", benchmark="GPQA", value=40.0, setting="as on GPQA Diamond"))
     assert part.benchmark == "GPQA"
+
+
+def test_a_ratio_to_a_reference_as_a_fraction_or_a_percentage_is_one_block() -> None:
+    """A human-normalized score of 1.046 is 104.6 %, as a paper writing '194.3%' means it; it is
+    no raw return. Made-up rows."""
+    fraction = normalize_claim(_claim(metric="mean human normalized score", benchmark="Atari 100k", value=1.046))
+    percent = normalize_claim(_claim(metric="mean human performance", benchmark="Atari 100k", value=194.3, unit="%"))
+    median = normalize_claim(_claim(metric="median HNS", benchmark="Atari 100k", value=0.415))
+    assert fraction.comparability_key == percent.comparability_key != median.comparability_key
+    assert (round(fraction.comparable, 6), fraction.comparable_unit) == (104.6, "%")
+    assert normalize_metric("HNS").name != normalize_metric("episode return").name == "return"
+
+
+def test_a_percent_sign_beside_a_score_on_a_0_to_100_scale_adds_nothing() -> None:
+    """'132.0 %' CIDEr is the 132.0 another paper writes bare. Made-up rows."""
+    bare = normalize_claim(_claim(metric="CIDEr", benchmark="COCO", value=129.8, setting="Karpathy test split"))
+    sign = normalize_claim(_claim(metric="CIDEr-D", benchmark="MS COCO", value=132.0, unit="%", setting="Karpathy test split"))
+    assert bare.comparability_key == sign.comparability_key
+    assert sign.comparable == 132.0
+
+
+def test_overall_says_the_whole_benchmarks_figure() -> None:
+    assert normalize_metric("overall accuracy").name == "accuracy"
+    assert normalize_metric("Overall F1 score").name == "F1"
+
+
+def test_an_online_test_server_is_apart_from_the_offline_test_split() -> None:
+    """Made-up captioning rows: the Karpathy test split and the online test server are two
+    boards; 'test-std' is not 'test-dev'."""
+    offline = normalize_claim(_claim(metric="CIDEr", benchmark="COCO", value=120.1, setting="image captioning, Karpathy test split"))
+    plain = normalize_claim(_claim(metric="CIDEr", benchmark="COCO", value=121.0, setting="image captioning"))
+    server = normalize_claim(_claim(metric="CIDEr", benchmark="COCO", value=117.0, setting="official online testing server"))
+    assert offline.comparability_key == plain.comparability_key != server.comparability_key
+    std = normalize_claim(_claim(metric="accuracy", benchmark="VQA v2", value=72.1, setting="test-std"))
+    dev = normalize_claim(_claim(metric="accuracy", benchmark="VQA v2", value=71.9, setting="test-dev set"))
+    assert std.comparability_key != dev.comparability_key
+
+
+def test_a_model_never_trained_on_the_benchmark_scores_zero_shot() -> None:
+    """'without training on COCO' is a zero-shot COCO number, apart from a fine-tuned one;
+    'without training on extra data' says nothing of the kind. Made-up rows."""
+    unseen = normalize_claim(_claim(metric="FID", benchmark="COCO", value=7.3, setting="without training on COCO"))
+    zero = normalize_claim(_claim(metric="FID", benchmark="MS-COCO", value=7.2, setting="zero-shot"))
+    tuned = normalize_claim(_claim(metric="FID", benchmark="COCO", value=3.2, setting="finetuned"))
+    plain = normalize_claim(_claim(metric="FID", benchmark="COCO", value=10.5, setting="text-to-image generation"))
+    extra = normalize_claim(_claim(metric="FID", benchmark="COCO", value=9.0, setting="without training on extra data"))
+    assert unseen.comparability_key == zero.comparability_key != tuned.comparability_key
+    assert tuned.comparability_key == plain.comparability_key == extra.comparability_key
+
+
+def test_a_benchmarks_official_names_and_measures() -> None:
+    """AudioSet-2M is the whole AudioSet; DROP's adjusted F1 is its F1; AMOTA a proportion."""
+    assert normalize_benchmark("AudioSet-2M").key == normalize_benchmark("AudioSet").key
+    adjusted = normalize_claim(_claim(metric="adjusted F1", benchmark="DROP", value=72.4))
+    f1 = normalize_claim(_claim(metric="F1", benchmark="DROP", value=47.0, unit="%"))
+    assert adjusted.comparability_key == f1.comparability_key
+    bare = normalize_claim(_claim(metric="AMOTA", benchmark="nuScenes", value=63.8))
+    sign = normalize_claim(_claim(metric="AMOTA", benchmark="nuScenes", value=65.3, unit="%"))
+    assert bare.comparability_key == sign.comparability_key
+
+
+def test_the_number_of_references_written_in_a_metric_name_splits() -> None:
+    """A server's c40 CIDEr is scored against 40 references per image, its c5 against 5: two
+    boards. Made-up rows."""
+    c40 = normalize_claim(_claim(metric="CIDEr-D (C40)", benchmark="MS COCO", value=129.6, setting="official online testing server"))
+    plain = normalize_claim(_claim(metric="CIDEr", benchmark="MSCOCO", value=117.9, setting="MSCOCO test server"))
+    assert c40.metric == plain.metric == "CIDEr"
+    assert c40.comparability_key != plain.comparability_key
+    assert c40.setting.get("references") == "40 references"
+
+
+def test_an_abbreviation_two_measures_share_takes_its_benchmarks_task() -> None:
+    """'R1' is ROUGE-1 on a summarization benchmark, rank-1 accuracy on a re-identification one,
+    and unknown elsewhere (never the wrong one). Made-up rows."""
+    summary = normalize_claim(_claim(metric="R1", benchmark="CNN/DailyMail", value=44.1))
+    reid = normalize_claim(_claim(metric="R1", benchmark="Market-1501", value=95.3, unit="%"))
+    other = normalize_claim(_claim(metric="R1", benchmark="FooBench", value=12.0))
+    assert (summary.metric, reid.metric) == ("ROUGE-1", "rank-1 accuracy")
+    assert reid.comparability_key == normalize_claim(_claim(metric="rank-1", benchmark="Market1501", value=94.0, unit="%")).comparability_key
+    assert not other.metric_known
+
+
+def test_atari_performance_is_human_normalized() -> None:
+    """On Atari a 'median performance' of 109.0% is the median human-normalized score that
+    another paper writes as 0.415. Made-up rows."""
+    percent = normalize_claim(_claim(metric="median performance", benchmark="Atari 100k", value=109.0, unit="%"))
+    fraction = normalize_claim(_claim(metric="median human-normalized score", benchmark="Atari", value=0.415))
+    assert percent.comparability_key == fraction.comparability_key
+    assert not normalize_claim(_claim(metric="median performance", benchmark="FooBench", value=109.0, unit="%")).metric_known
+
+
+def test_an_unknown_name_of_a_proportion_is_one_block_bare_and_in_percent() -> None:
+    """'3D tracking accuracy', unknown to the registry, ends with a proportion: 63.8 and 65.3%
+    are one board's; an unknown name ending with no proportion keeps its unit. Made-up rows."""
+    bare = normalize_claim(_claim(metric="3D tracking accuracy", benchmark="FooScenes", value=63.8))
+    sign = normalize_claim(_claim(metric="3D tracking accuracy", benchmark="FooScenes", value=65.3, unit="%"))
+    assert bare.comparability_key == sign.comparability_key and bare.direction == "higher"
+    other = normalize_claim(_claim(metric="tracking quality", benchmark="FooScenes", value=63.8))
+    assert other.comparable_unit == "" != normalize_claim(_claim(metric="tracking quality", benchmark="FooScenes", value=65.3, unit="%")).comparable_unit
+
+
+@pytest.mark.parametrize(
+    ("written", "benchmark", "pair"),
+    [("WMT English-French newstest2014", "WMT14", "en-fr"), ("WMT newstest2014", "WMT14", None), ("CIFAR CIFAR-10", "CIFAR-10", None)],
+)
+def test_a_registry_name_after_its_familys_name_is_that_entry(written: str, benchmark: str, pair: str | None) -> None:
+    """The start of an entry's own name before it ('WMT' of WMT14) adds nothing; another
+    benchmark's name or another word beside it is no such start."""
+    found = normalize_benchmark(written)
+    assert (found.name, found.known, found.get("languages")) == (benchmark, True, pair)
+    assert not normalize_benchmark("Foo newstest2014").known and not normalize_benchmark("COCO ImageNet").known

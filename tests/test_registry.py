@@ -42,7 +42,7 @@ def test_registry_is_large_and_keys_are_unambiguous() -> None:
 def test_every_metric_has_a_known_direction_or_says_it_depends() -> None:
     for metric in load_registry().metrics:
         assert metric.direction in ("higher", "lower", None)
-        assert metric.scale in ("percent", "points", "none", "time", "ratio", "bytes")
+        assert metric.scale in ("percent", "fraction", "points", "none", "time", "ratio", "bytes")
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,9 @@ in an accuracy block, the wrong way up.
 
 A generic measure's name ('AP') on a setting that names the task a number is measured on takes
 that task's measure: 'AP' for instance segmentation is mask AP, never the detection's box AP it
-is without a task. Pure functions over the registry.
+is without a task. An abbreviation several measures share ('R1': ROUGE-1 or rank-1) is the one
+its benchmark's task uses, and unknown on any other benchmark, never the wrong one. Pure
+functions over the registry.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from extractor.catalog.registry import benchmark_entry, metric_entry
+from extractor.catalog.registry import benchmark_entry, metric_entry, readings
 from extractor.text.numbers import find_numbers
 
 # Words (hyphens and apostrophes inside), and '/' on its own: 'bits-per-character / perplexity'.
@@ -143,3 +145,12 @@ def task_measure(metric: str | None, written: str | None, setting: str | None) -
     if not metric or not setting or " ".join((written or "").lower().split()) not in _GENERIC.get(metric, ()):
         return None
     return next((measure for words, measure in _TASK_MEASURES[metric] if words.search(setting)), None)
+
+
+def task_reading(written: str | None, task: str | None) -> str | None:
+    """The measure an abbreviation several measures share stands for on a benchmark of ``task``
+    ('R1' on a summarization benchmark is ROUGE-1, on a re-identification one rank-1 accuracy),
+    else None: the name stays unknown rather than taking a reading that fits another task."""
+    if not written or not task:
+        return None
+    return next((measure for word, measure in readings(written) if word in task.lower()), None)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from extractor.catalog.conditions import Read, by_name, conditions, leftover, read_conditions
-from extractor.catalog.measures import rank_cut, scored_measure, task_measure
+from extractor.catalog.measures import rank_cut, scored_measure, task_measure, task_reading
 from extractor.catalog.registry import (
     benchmark_entry,
     MetricEntry,
@@ -281,12 +281,14 @@ def _head(name: str) -> MetricEntry | None:
 
 # The conditions a metric's name may write ('test F1', '5-shot accuracy', 'BLEU (En-De)'): all
 # but a subset, which a measure's name rarely writes and a phrase around it often looks like.
-_IN_NAMES = frozenset(name for name in ("languages", "shots", "bits", "context", "resolution", "split", "level"))
+_IN_NAMES = frozenset(name for name in ("languages", "shots", "bits", "context", "resolution", "split", "level", "references"))
 # Words a condition leaves dangling at either end of a name ('F1 on the', 'accuracy ( )').
 _DANGLING = frozenset({"on", "at", "in", "for", "with", "under", "of", "the", "using", "-", "@"})
 # Word level is how perplexity is meant unless said otherwise ('per word' as much as 'word level').
 _WORD_LEVEL = re.compile(r"\bword[\s_-]*level\b|\bper[\s_-]*word\b", re.IGNORECASE)
 _ACRONYM = re.compile(r"^(?P<long>.+?)[\s_]*\((?P<short>[^()]+)\)[\s_]*$")
+# 'Overall' says the figure is the whole benchmark's, as an unqualified one is: 'overall accuracy' is accuracy.
+_OVERALL = re.compile(r"^overall[\s_-]+", re.IGNORECASE)
 _SCORE = re.compile(r"[\s_-]+(?:score|scores|value|values|metric|points?)$", re.IGNORECASE)
 # SciREX writes parentheses as underscores: 'Bit_per_Character__BPC_' is 'Bit per Character (BPC)'.
 _SCIREX_ACRONYM = re.compile(r"__(?P<short>[A-Za-z0-9]+)_$")
@@ -306,8 +308,8 @@ def _singular(word: str) -> str:
 
 def _metric_forms(name: str) -> list[str]:
     """The spellings a metric name is tried in, most literal first: as written, without 'word
-    level', an acronym in parentheses and its long form apart, without a trailing 'score', and
-    each of those with its words made singular."""
+    level', an acronym in parentheses and its long form apart, without a trailing 'score', without
+    a leading 'overall', and each of those with its words made singular."""
     forms = [name]
     unleveled = " ".join(_WORD_LEVEL.sub(" ", name).split())
     if unleveled and unleveled != name:
@@ -318,6 +320,7 @@ def _metric_forms(name: str) -> list[str]:
     for form in list(forms):
         if (bare := _SCORE.sub("", form)) != form and bare:
             forms.append(bare)
+    forms += [whole for f in list(forms) if (whole := _OVERALL.sub("", f)) != f and whole]
     forms += [" ".join(map(_singular, re.split(r"[\s_]+", f))) for f in list(forms)]
     return list(dict.fromkeys(f.strip() for f in forms if f.strip()))
 
@@ -425,14 +428,19 @@ def _registry_name(text: str) -> tuple[str, bool]:
 
 def _one_entry_twice(text: str) -> tuple[str, bool] | None:
     """A name that is two names of one registry entry side by side ('ImageNet ILSVRC2012',
-    'ImageNet-1k (ILSVRC-2012)'): that entry; nothing else may be written beside them."""
+    'ImageNet-1k (ILSVRC-2012)'), or one after the start of the entry's own name, a family's
+    ('WMT newstest2014' is WMT14): that entry; nothing else may be written beside them."""
     mentions = find_benchmarks(text)
-    if len(mentions) < 2 or len({m.canonical for m in mentions}) != 1:
+    if not mentions:
         return None
+    entry = max({m.canonical for m in mentions}, key=len)
+    head = fold_key(entry)
     rest = text
     for m in reversed(mentions):
-        rest = rest[: m.span[0]] + " " + rest[m.span[1] :]
-    return (mentions[0].canonical, True) if not re.sub(r"[\W_]+|\bthe\b|\band\b", "", rest, flags=re.IGNORECASE) else None
+        rest = rest[: m.span[0]] + " " + (m.surface if m.canonical != entry else "") + " " + rest[m.span[1] :]
+    left = [w for w in re.findall(r"[^\W_]+", rest) if w.lower() not in ("the", "and")]
+    named = sum(m.canonical == entry for m in mentions) > 1 or bool(left)
+    return (entry, True) if named and all(len(w) >= 3 and head.startswith(fold_key(w)) for w in left) else None
 
 
 def _ends_the_name(text: str, rest: str) -> bool:
@@ -488,9 +496,16 @@ def comparable(value: float, unit: str | None, scale: str) -> tuple[float, str] 
     (a proportion above 1 can only be a percentage); a bare 1 or 0 is ambiguous and gives None.
     Times go to ms, binary sizes to GiB, decimal sizes to GB; other units compare as written.
     A proportion is never a time, a size or a speed ('39 ms' under mAP): the claim's metric and
-    unit disagree, so neither can be trusted to rank it.
+    unit disagree, so neither can be trusted to rank it. A ratio that may pass 1 (scale
+    'fraction': a human-normalized score) is compared in %, a bare number being the fraction
+    (1.046 -> 104.6 %, as 104.6% is written); a '%' beside a score on a 0-100 scale (scale
+    'points': BLEU, CIDEr) adds nothing ('132.0%' CIDEr is 132.0).
     """
     unit = normalize_unit(unit)
+    if scale == "fraction" and unit in (None, "%"):
+        return (value, "%") if unit == "%" else (value * 100, "%")
+    if scale == "points" and unit == "%":
+        unit = None
     if scale == "percent" and unit is not None and _EXACT.get(unit.lower(), ("",))[0] in _NOT_A_PROPORTION:
         return None
     if scale == "percent" and unit in (None, "%"):
@@ -625,6 +640,27 @@ def _baseline_conditions(baseline: str | None) -> tuple[tuple[str, str], ...]:
     return read.values if read.values and not leftover(read.rest) else ()
 
 
+# 'without training on COCO', 'not fine-tuned on X': what follows names the data left unseen.
+_UNSEEN = re.compile(
+    r"\b(?:without|no)\s+(?:any\s+)?(?:training|fine-?tuning|being\s+trained)\s+on\s+(?P<what>[^,;]+)"
+    r"|\bnot\s+(?:trained|fine-?tuned)\s+on\s+(?P<what2>[^,;]+)",
+    re.IGNORECASE,
+)
+
+
+def _unseen(benchmark: BenchmarkInfo, setting: str | None) -> bool:
+    """Whether a setting says the model never trained on the benchmark it is scored on ('FID on
+    COCO, without training on COCO'): that is a zero-shot number, never a fine-tuned one. Only the
+    claim's own benchmark counts ('without training on extra data' says nothing of the kind)."""
+    if not benchmark.known or not benchmark.name or not setting:
+        return False
+    return any(
+        mention.canonical == benchmark.name
+        for m in _UNSEEN.finditer(setting)
+        for mention in find_benchmarks(m.group("what") or m.group("what2"))
+    )
+
+
 _YEAR = re.compile(r"(?<![\w.])(?:19|20)\d\d(?![\w.])")
 
 
@@ -656,6 +692,10 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     what reviewers said about names and conditions, applied before the registry."""
     benchmark = _edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting)
     metric = _without_benchmark(normalize_metric(aliased(claim.metric, "metric", aliases)), benchmark)
+    entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
+    if not metric.known and (meant := task_reading(metric.written, entry.task if entry else None)):  # 'R1': ROUGE-1 or rank-1?
+        found = normalize_metric(meant)
+        metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     if metric.known and (measure := scored_measure(benchmark.name if benchmark.known else None, metric.name, claim.evidence)):
         meant = normalize_metric(measure)  # 'bpc / perplexity ... on text8'
         metric = replace(meant, conditions=_merged(metric.conditions, meant.conditions), written=metric.written)
@@ -665,7 +705,6 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     if meant := task_measure(metric.name, metric.written, claim.setting):  # 'AP' for instance segmentation
         found = normalize_metric(meant)
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
-    entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
     if entry is not None and (meant := dict(entry.measures).get(metric.name)):  # ImageNet's accuracy is top-1
         found = normalize_metric(meant)
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
@@ -677,6 +716,8 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         parse_setting(claim.setting, condition_phrases(aliases)), benchmark.conditions, metric.conditions,
         _baseline_conditions(claim.baseline) if claim.kind == "score" else (),
     )
+    if setting.get("shots") is None and _unseen(benchmark, claim.setting):
+        setting = with_written(setting, (("shots", "0-shot"),))
     if setting.get("languages") is None and (pair := _translated(benchmark, claim.evidence)):
         setting = with_written(setting, (("languages", pair),))
     if entry is not None and (entry.usual or entry.condition_aliases):  # ImageNet is scored on validation

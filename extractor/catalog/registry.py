@@ -327,6 +327,17 @@ def find_benchmarks(text: str) -> list[BenchmarkMention]:
     return found
 
 
+@cache
+def _ambiguous() -> dict[str, tuple[tuple[str, str], ...]]:
+    return {_key(name): tuple(a["by_task"].items()) for a in _read("metrics.json").get("ambiguous", ()) for name in a["names"]}
+
+
+def readings(name: str) -> tuple[tuple[str, str], ...]:
+    """What an abbreviation several measures share ('R1') is on benchmarks of a task: (a word of
+    the task, the measure) each; none for any other name."""
+    return _ambiguous().get(_key(name), ())
+
+
 def metric_entry(name: str) -> tuple[MetricEntry, str] | None:
     """The registry entry a metric name refers to, with its canonical spelling (parametric
     metrics such as pass@k fill in their k: 'Pass@1' -> 'pass@1')."""
