@@ -779,3 +779,31 @@ def test_a_registry_name_after_its_familys_name_is_that_entry(written: str, benc
     found = normalize_benchmark(written)
     assert (found.name, found.known, found.get("languages")) == (benchmark, True, pair)
     assert not normalize_benchmark("Foo newstest2014").known and not normalize_benchmark("COCO ImageNet").known
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "written", "plain", "together"),
+    [
+        ("LFW", "face verification accuracy", "accuracy", True),  # LFW's task: face verification
+        ("CIFAR-10", "classification error rate", "error rate", True),  # image classification
+        ("SVHN", "classification error rate", "error rate", True),  # digit classification
+        ("LFW", "identification accuracy", "accuracy", False),  # another task's word: another measure
+        ("LFW", "pair-wise verification accuracy", "accuracy", False),  # a word the task does not write
+    ],
+)
+def test_a_metric_name_that_writes_only_its_benchmarks_task_is_the_measure(benchmark: str, written: str, plain: str, together: bool) -> None:
+    """'face verification accuracy' on a face verification benchmark is its accuracy: the words
+    name the benchmark's task, not another quantity."""
+    named = normalize_claim(_claim(value=99.5, unit="%", metric=written, benchmark=benchmark))
+    bare = normalize_claim(_claim(value=99.1, unit="%", metric=plain, benchmark=benchmark))
+    assert (named.comparability_key == bare.comparability_key) is together
+
+
+def test_an_image_classification_benchmarks_accuracy_is_top1() -> None:
+    """'84.1% accuracy on CUB' and '92.3% top-1 accuracy on CUB' are one block, as on ImageNet;
+    top-5 stays apart, and a sentiment benchmark's accuracy is no top-1."""
+    plain = normalize_claim(_claim(value=84.1, unit="%", metric="accuracy", benchmark="CUB-200-2011"))
+    top1 = normalize_claim(_claim(value=92.3, unit="%", metric="top-1 accuracy", benchmark="CUB-200-2011"))
+    top5 = normalize_claim(_claim(value=97.0, unit="%", metric="top-5 accuracy", benchmark="CUB-200-2011"))
+    assert plain.comparability_key == top1.comparability_key != top5.comparability_key
+    assert normalize_claim(_claim(value=95.0, unit="%", metric="accuracy", benchmark="SST-2")).metric == "accuracy"

@@ -617,7 +617,10 @@ def _translated(benchmark: BenchmarkInfo, evidence: str) -> str | None:
 
 def _without_benchmark(metric: MetricInfo, benchmark: BenchmarkInfo) -> MetricInfo:
     """An unknown metric name that writes the claim's own benchmark ('ImageNet-1k accuracy' on
-    ImageNet) is the measure without it, when the registry knows that one."""
+    ImageNet) or only words of its task before a measure ('face verification accuracy' on LFW, a
+    face verification benchmark; 'classification error rate' on CIFAR-10) is that measure, when
+    the registry knows it: the words say what the benchmark is, not another quantity. A word of
+    another task ('identification accuracy' on LFW) keeps the name apart."""
     if metric.known or not metric.written or not benchmark.known:
         return metric
     for mention in find_benchmarks(metric.written):
@@ -626,6 +629,15 @@ def _without_benchmark(metric: MetricInfo, benchmark: BenchmarkInfo) -> MetricIn
             found = normalize_metric(" ".join(rest.split()))
             if found.known:
                 return replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
+    entry = benchmark_entry(benchmark.name) if benchmark.name else None
+    task = set((entry.task or "").lower().split()) if entry is not None else set()
+    words = (metric.name or "").split()
+    for start in range(1, len(words)):
+        if words[start - 1].lower() not in task:
+            break
+        found = normalize_metric(" ".join(words[start:]))
+        if found.known:
+            return replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     return metric
 
 

@@ -66,6 +66,15 @@ class BenchmarkEntry:
     editions: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
+def _task_measures(benchmark: dict) -> dict[str, str]:
+    """The measures a benchmark's task decides: an image classification benchmark's 'accuracy'
+    is its top-1 accuracy, as ImageNet's is (a classifier's accuracy is its top prediction's;
+    'top-5' is always written)."""
+    if benchmark.get("area") == "vision" and str(benchmark.get("task", "")).endswith("classification"):
+        return {"accuracy": "top-1 accuracy"}
+    return {}
+
+
 @dataclass(frozen=True)
 class MetricEntry:
     name: str
@@ -157,7 +166,7 @@ def load_registry() -> Registry:
             scored_in=tuple(b.get("scored_in", ())),
             usual=tuple(b.get("usual", {}).items()),
             condition_aliases=tuple(b.get("condition_aliases", {}).items()),
-            measures=tuple(b.get("measures", {}).items()),
+            measures=tuple({**_task_measures(b), **b.get("measures", {})}.items()),
             editions=tuple((edition, tuple(aliases)) for edition, aliases in b.get("editions", {}).items()),
         )
         for b in _read("benchmarks.json")["benchmarks"]
