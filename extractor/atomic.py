@@ -69,15 +69,13 @@ def atomic_file(path: Path, binary: bool = False) -> Iterator[IO]:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp, handle = temporary(path.parent, path.name, binary)
     try:
-        with handle:
+        with writing(path), handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException as exc:
+    except BaseException:
         Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError) and exc.filename is None:
-            raise naming(exc, path) from exc
         raise
 
 

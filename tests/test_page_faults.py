@@ -8,8 +8,6 @@ import json
 import resource
 import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from html.parser import HTMLParser
@@ -27,7 +25,7 @@ from extractor.schema import ClaimDraft, ExtractionDraft, PaperResult
 from extractor.runs.files import PAPERS_FILE, REVIEWED_CLAIMS_FILE, STORE_FILE
 from tests.runs import write_run
 from tests.test_review import claim_id, drafts, edit, make_run
-from tests.test_review_page import CSRF, ORIGIN, TOKEN, client, post, view
+from tests.test_review_page import CSRF, ORIGIN, TOKEN, client, post, serve, view
 
 
 @pytest.fixture
@@ -122,17 +120,17 @@ def test_clearing_from_claims_clears_a_name_field_only(run: Path) -> None:
     _nothing_recorded(run)
 
 
+def _keys(url: str) -> tuple[int, str, str]:
+    """The port, the token and the CSRF token of a page served at ``url``, as its script reads them."""
+    port = int(url.split(":")[2].split("/")[0])
+    page = urllib.request.urlopen(url).read().decode()
+    return port, url.split("token=")[1], page.split('name="csrf" content="')[1].split('"')[0]
+
+
 def test_a_body_declared_larger_than_the_bound_is_refused_before_it_is_sent(run: Path) -> None:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "extractor", "review", "serve", str(run), "--reviewer", "alice", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
+    server = serve(run)
     try:
-        url = server.stdout.readline().strip()
-        port = int(url.split(":")[2].split("/")[0])
-        token = url.split("token=")[1]
-        page = urllib.request.urlopen(url).read().decode()
-        csrf = page.split('name="csrf" content="')[1].split('"')[0]
+        port, token, csrf = _keys(server.stdout.readline().strip())
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
             sock.sendall(
                 f"POST /api/decide?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
@@ -200,15 +198,9 @@ def test_an_accept_on_a_sheet_exported_before_a_new_extraction_is_a_conflict(run
 
 
 def test_sigterm_with_a_request_stalled_mid_body_still_stops_and_rebuilds(run: Path) -> None:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "extractor", "review", "serve", str(run), "--reviewer", "alice", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
+    server = serve(run)
     try:
-        url = server.stdout.readline().strip()
-        port = int(url.split(":")[2].split("/")[0])
-        token = url.split("token=")[1]
-        csrf = urllib.request.urlopen(url).read().decode().split('name="csrf" content="')[1].split('"')[0]
+        port, token, csrf = _keys(server.stdout.readline().strip())
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
             sock.sendall(  # a tab whose request stops halfway (a laptop put to sleep, a dropped link)
                 f"POST /api/decide?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
@@ -266,11 +258,7 @@ def test_a_paper_id_with_a_hash_keeps_one_claim_per_number(tmp_path: Path) -> No
 def test_a_rebuild_that_cannot_be_written_on_stop_names_the_file_not_the_port(run: Path) -> None:
     CliRunner().invoke(app, ["report", str(run)])  # a report.html of 11 KB, rebuilt on the way out
     limit = 4096  # bytes a file may grow to: `ulimit -f 4`, a disk that fills while the page is open
-    server = subprocess.Popen(
-        [sys.executable, "-m", "extractor", "review", "serve", str(run), "--reviewer", "alice", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)),
-    )
+    server = serve(run, preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)))
     try:
         assert server.stdout.readline().startswith("http://127.0.0.1:")
         server.terminate()
@@ -285,10 +273,7 @@ def test_a_rebuild_that_cannot_be_written_on_stop_names_the_file_not_the_port(ru
 def test_a_second_stop_during_the_rebuild_leaves_no_temporary_file(tmp_path: Path) -> None:
     run = tmp_path / "demo"
     assert CliRunner().invoke(app, ["run", str(ROOT / "fixtures" / "abstracts"), "--out", str(run), "-q"]).exit_code == 0
-    server = subprocess.Popen(
-        [sys.executable, "-m", "extractor", "review", "serve", str(run), "--reviewer", "alice", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
+    server = serve(run)
     try:
         server.stdout.readline()
         server.terminate()  # Ctrl-C: the page stops and the run's files are rebuilt

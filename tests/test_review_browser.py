@@ -15,7 +15,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -32,6 +31,7 @@ from extractor.runs.files import REVIEWED_CLAIMS_FILE, RUN_LEADERBOARD, STORE_FI
 from extractor.schema import ClaimDraft, ExtractionDraft, Method, PaperResult
 from tests.runs import write_run
 from tests.test_review_conditions import squad_runs
+from tests.test_review_page import serve
 
 pytestmark = pytest.mark.slow
 
@@ -89,10 +89,7 @@ def run(tmp_path: Path) -> Path:
 @contextmanager
 def serving(run_dir: Path) -> Iterator[tuple[subprocess.Popen, str]]:
     """``extractor review serve`` as a user starts it; yields it and its URL; stopped with SIGTERM."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "extractor", "review", "serve", str(run_dir), "--reviewer", "alice", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
+    process = serve(run_dir, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     url = process.stdout.readline().strip()
     assert url.startswith("http://127.0.0.1:"), process.stderr.read()
     try:

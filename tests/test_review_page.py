@@ -4,6 +4,8 @@ test_review_browser.py)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,6 +43,15 @@ def run(tmp_path: Path) -> Path:
 def client(run_dir: Path, reviewer: str = "alice") -> TestClient:
     app, _ = make_app(ReviewSession(Run.open(run_dir), reviewer), PORT, TOKEN, CSRF)
     return TestClient(app, base_url=f"http://127.0.0.1:{PORT}")
+
+
+def serve(run_dir: Path, **popen: object) -> subprocess.Popen:
+    """``extractor review serve`` started as a user starts it (``popen``: more of Popen's options);
+    its URL is its first line of output."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "extractor", "review", "serve", str(run_dir), "--reviewer", "alice", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen,
+    )
 
 
 def post(http: TestClient, path: str, data: dict, **headers: str):
@@ -199,8 +210,6 @@ def test_an_item_is_shown_where_the_abstract_writes_it(run: Path) -> None:
 
 def test_serve_prints_its_url_at_once_and_rebuilds_the_runs_files_on_sigterm(run: Path) -> None:
     import signal
-    import subprocess
-    import sys
     import urllib.request
 
     from extractor.runs.files import REPORT_FILE, REVIEWED_CLAIMS_FILE
@@ -208,10 +217,7 @@ def test_serve_prints_its_url_at_once_and_rebuilds_the_runs_files_on_sigterm(run
     CliRunner().invoke(app, ["report", str(run)])
     assert (run / REPORT_FILE).exists()  # the report's default place: the run directory
     before = {name: (run / name).stat().st_mtime_ns for name in (REPORT_FILE,)}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "extractor", "review", "serve", str(run), "--reviewer", "alice", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
+    server = serve(run)
     try:
         url = server.stdout.readline().strip()
         assert url.startswith("http://127.0.0.1:") and "?token=" in url

@@ -21,7 +21,7 @@ from extractor.leaderboard.build import board_aliases, claim_block, standing
 from extractor.review.agreement import SETTLED, Agreement, Disagreement, agreement
 from extractor.review.aliases import alias_values
 from extractor.review.apply import CONFIRM_CASE, NAMED_BY, Offer, view_of
-from extractor.review.corrected import ReviewState, TargetState, review_state
+from extractor.review.corrected import ReviewState, TargetState, review_state, shown
 from extractor.review.record import ApplyReport, clear_names, decide, undo
 from extractor.runs.run import Run
 from extractor.schema import Claim, PaperResult
@@ -83,18 +83,6 @@ def parse_field(name: str, text: object) -> object:
     if name == "aliases":
         return [a.strip() for a in text.split(";") if a.strip()]
     return text
-
-
-def shown(value: object) -> str:
-    if value is None or value == []:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, list):
-        return "; ".join(map(str, value))
-    return str(value)
 
 
 def _rows(values: dict, pairs: tuple[tuple[str, str], ...], stamps: dict) -> list[dict]:

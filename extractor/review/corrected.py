@@ -168,16 +168,25 @@ class Stamp(NamedTuple):
         return f"{name} {_shown(self.old)} \u2192 {_shown(self.new)}"
 
 
-def _shown(value: object) -> str:
-    if value is None or value == [] or value == "":
-        return "blank"
+def shown(value: object) -> str:
+    """A field's value as a reviewer reads it (the page's cells, a change's words): a flag as
+    yes or no, a number as written short, a list joined; empty for no value."""
+    if value is None or value == []:
+        return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, list):
-        value = "; ".join(map(str, value))
-    return f"\u201c{value}\u201d" if isinstance(value, str) else str(value)
+        return "; ".join(map(str, value))
+    return str(value)
+
+
+def _shown(value: object) -> str:
+    text = shown(value)
+    if not text:
+        return "blank"
+    return f"\u201c{text}\u201d" if isinstance(value, (str, list)) else text
 
 
 @dataclass(frozen=True)
