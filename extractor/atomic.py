@@ -7,6 +7,7 @@ this way.
 
 from __future__ import annotations
 
+import atexit
 import os
 import stat
 import tempfile
@@ -77,6 +78,8 @@ def atomic_file(path: Path, binary: bool = False) -> Iterator[IO]:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    finally:
+        _MADE.pop(tmp, None)
 
 
 def naming(error: OSError, path: Path) -> OSError:
@@ -107,9 +110,24 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+#: The temporary files made and not yet moved into place or removed, with the process that made
+#: each (a forked child inherits the table, not the files to remove).
+_MADE: dict[str, int] = {}
+
+
+@atexit.register
+def _remove_left() -> None:
+    """No temporary outlives its process (but for a kill): a stop can come between making one
+    and the code that removes it on a stop (a second Ctrl-C while the review page rebuilds)."""
+    for tmp, pid in list(_MADE.items()):
+        if pid == os.getpid():
+            Path(tmp).unlink(missing_ok=True)
+
+
 def temporary(directory: Path, name: str, binary: bool = False) -> tuple[str, IO]:
     """A new temporary file beside ``directory / name`` (text unless ``binary``), to be moved into
-    place whole, readable like any new file."""
+    place whole, readable like any new file; removed at the latest when the process exits."""
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".tmp")
+    _MADE[tmp] = os.getpid()
     os.fchmod(fd, 0o666 & ~_umask())
     return tmp, (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline=""))
