@@ -750,6 +750,72 @@ def test_an_abbreviation_two_measures_share_takes_its_benchmarks_task() -> None:
     assert not other.metric_known
 
 
+@pytest.mark.parametrize(
+    ("written", "plain"),
+    [("R1", "R@1"), ("R-5", "recall@5"), ("R10", "Recall@10"), ("top-1 recall accuracy", "R@1"), ("recall at 10", "R@10")],
+)
+def test_a_retrieval_benchmarks_recall_is_one_measure_however_written(written: str, plain: str) -> None:
+    """On a retrieval benchmark 'R1' is recall@1, as 'top-1 recall accuracy' and 'recall at 1'
+    are: text-to-video scores written these ways are one board's. Made-up rows."""
+    named = normalize_claim(_claim(metric=written, benchmark="MSR-VTT", value=49.6, unit="%"))
+    bare = normalize_claim(_claim(metric=plain, benchmark="MSR-VTT", value=44.5, unit="%"))
+    assert named.comparability_key == bare.comparability_key and named.direction == "higher"
+    assert not normalize_claim(_claim(metric="R5", benchmark="FooBench", value=12.0)).metric_known
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "plain"),
+    [("TIMIT", "phone error rate"), ("LibriSpeech", "WER"), ("Switchboard", "word error rate"), ("AISHELL-1", "CER")],
+)
+def test_a_speech_benchmarks_error_rate_is_counted_in_its_tasks_units(benchmark: str, plain: str) -> None:
+    """'17.7% error rate on TIMIT' is a phone error rate, as '20.5% PER' is; on a word-level
+    recognition benchmark it is the word error rate, on a Mandarin one the character error rate.
+    Made-up rows."""
+    error = normalize_claim(_claim(metric="error rate", benchmark=benchmark, value=17.7, unit="%"))
+    named = normalize_claim(_claim(metric=plain, benchmark=benchmark, value=20.5, unit="%"))
+    assert error.comparability_key == named.comparability_key and error.direction == "lower"
+    assert normalize_claim(_claim(metric="error rate", benchmark="CIFAR-10", value=3.1, unit="%")).metric == "error rate"
+
+
+def test_a_bare_average_is_the_benchmarks_one_measure() -> None:
+    """'an average of 87.4' and 'average performance 86.1' on a benchmark scored in one measure
+    (Long Range Arena: accuracy) are that measure's board; where the registry knows no one
+    measure, 'average' is the benchmark's score, and an average named by what it averages
+    ('5-task average') stays a name of its own. Made-up rows."""
+    keys = {
+        normalize_claim(_claim(metric=written, benchmark="LRA", value=87.4)).comparability_key
+        for written in ("average", "average performance", "average accuracy", "accuracy")
+    }
+    assert len(keys) == 1
+    assert normalize_claim(_claim(metric="average", benchmark="FooBench", value=70.2)).metric == "score"
+    assert normalize_claim(_claim(metric="5-task average", benchmark="FooBench", value=70.2)).metric == "5-task average"
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "setting"),
+    [("Hub5 2000", "Switchboard subset"), ("Hub5'00 (Switchboard subset)", None), ("NIST 2000 Switchboard", None), ("SWB", "Hub5 2000 evaluation")],
+)
+def test_a_subset_that_is_a_registry_benchmark_is_that_benchmark(benchmark: str, setting: str | None) -> None:
+    """'5.5% WER on Hub5 2000, Switchboard subset' is a Switchboard score, as '5.1% on NIST 2000
+    Switchboard' is: a part named as a subset is the benchmark the registry knows by that name.
+    Made-up rows."""
+    part = normalize_claim(_claim(metric="WER", benchmark=benchmark, setting=setting, value=5.5, unit="%"))
+    whole = normalize_claim(_claim(metric="word error rate", benchmark="Switchboard", value=5.1, unit="%"))
+    assert part.comparability_key == whole.comparability_key and part.setting.get("subset") is None
+    other = normalize_claim(_claim(metric="WER", benchmark="Hub5 2000", setting="CallHome subset", value=9.8, unit="%"))
+    assert other.benchmark == "CallHome" != whole.benchmark
+
+
+def test_a_relabelled_test_set_is_a_block_of_its_own() -> None:
+    """A score on a benchmark's relabelled test data ('on the relabeled test set') is not one on
+    the original labels: another block, while 'original test set' is the benchmark's test split.
+    Made-up rows."""
+    original = normalize_claim(_claim(metric="F1", benchmark="TACRED", setting="original test set", value=62.1))
+    relabelled = normalize_claim(_claim(metric="F1", benchmark="TACRED", setting="relabeled test set", value=70.1))
+    plain = normalize_claim(_claim(metric="F1", benchmark="TACRED", value=71.5))
+    assert original.comparability_key == plain.comparability_key != relabelled.comparability_key
+
+
 def test_atari_performance_is_human_normalized() -> None:
     """On Atari a 'median performance' of 109.0% is the median human-normalized score that
     another paper writes as 0.415. Made-up rows."""
@@ -788,12 +854,18 @@ def test_a_registry_name_after_its_familys_name_is_that_entry(written: str, benc
         ("CIFAR-10", "classification error rate", "error rate", True),  # image classification
         ("SVHN", "classification error rate", "error rate", True),  # digit classification
         ("LFW", "identification accuracy", "accuracy", False),  # another task's word: another measure
-        ("LFW", "pair-wise verification accuracy", "accuracy", False),  # a word the task does not write
+        ("LFW", "pair-wise verification accuracy", "accuracy", True),  # words that name no other quantity
+        ("LFW", "recognition accuracy", "accuracy", True),
+        ("SQuAD", "average F1", "F1", True),
+        ("SQuAD", "final F1 score", "F1", True),
+        ("COCO", "average precision", "precision", False),  # a measure of its own, as written
+        ("COCO", "average recall", "recall", False),
     ],
 )
 def test_a_metric_name_that_writes_only_its_benchmarks_task_is_the_measure(benchmark: str, written: str, plain: str, together: bool) -> None:
     """'face verification accuracy' on a face verification benchmark is its accuracy: the words
-    name the benchmark's task, not another quantity."""
+    name the benchmark's task, not another quantity; nor do 'average', 'final' or a task's word
+    such as 'recognition' before a measure, unless the whole name is a measure of its own."""
     named = normalize_claim(_claim(value=99.5, unit="%", metric=written, benchmark=benchmark))
     bare = normalize_claim(_claim(value=99.1, unit="%", metric=plain, benchmark=benchmark))
     assert (named.comparability_key == bare.comparability_key) is together

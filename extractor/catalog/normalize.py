@@ -287,8 +287,13 @@ _DANGLING = frozenset({"on", "at", "in", "for", "with", "under", "of", "the", "u
 # Word level is how perplexity is meant unless said otherwise ('per word' as much as 'word level').
 _WORD_LEVEL = re.compile(r"\bword[\s_-]*level\b|\bper[\s_-]*word\b", re.IGNORECASE)
 _ACRONYM = re.compile(r"^(?P<long>.+?)[\s_]*\((?P<short>[^()]+)\)[\s_]*$")
-# 'Overall' says the figure is the whole benchmark's, as an unqualified one is: 'overall accuracy' is accuracy.
-_OVERALL = re.compile(r"^overall[\s_-]+", re.IGNORECASE)
+# Words before a measure that name no other quantity: 'overall', 'average' or 'final' say the figure
+# is the whole benchmark's, as an unqualified one is, and a task's word says what the benchmark is
+# ('overall accuracy', 'average F1', 'pair-wise verification accuracy' are accuracy and F1). A name
+# the registry knows as written ('average precision', 'average recall') is matched before these go.
+_QUALIFIERS = re.compile(
+    r"^(?:(?:overall|average|averaged|mean|final|recognition|verification|classification|pair-?wise)[\s_-]+)+", re.IGNORECASE
+)
 _SCORE = re.compile(r"[\s_-]+(?:score|scores|value|values|metric|points?)$", re.IGNORECASE)
 # SciREX writes parentheses as underscores: 'Bit_per_Character__BPC_' is 'Bit per Character (BPC)'.
 _SCIREX_ACRONYM = re.compile(r"__(?P<short>[A-Za-z0-9]+)_$")
@@ -309,7 +314,8 @@ def _singular(word: str) -> str:
 def _metric_forms(name: str) -> list[str]:
     """The spellings a metric name is tried in, most literal first: as written, without 'word
     level', an acronym in parentheses and its long form apart, without a trailing 'score', without
-    a leading 'overall', and each of those with its words made singular."""
+    the leading words that name no other quantity (``_QUALIFIERS``), and each of those with its
+    words made singular."""
     forms = [name]
     unleveled = " ".join(_WORD_LEVEL.sub(" ", name).split())
     if unleveled and unleveled != name:
@@ -320,7 +326,7 @@ def _metric_forms(name: str) -> list[str]:
     for form in list(forms):
         if (bare := _SCORE.sub("", form)) != form and bare:
             forms.append(bare)
-    forms += [whole for f in list(forms) if (whole := _OVERALL.sub("", f)) != f and whole]
+    forms += [whole for f in list(forms) if (whole := _QUALIFIERS.sub("", f)) != f and whole]
     forms += [" ".join(map(_singular, re.split(r"[\s_]+", f))) for f in list(forms)]
     return list(dict.fromkeys(f.strip() for f in forms if f.strip()))
 
@@ -346,6 +352,16 @@ def _merged(*conditions: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], 
 
 
 _CALLED_ACCURACY = re.compile(r"^(?P<measure>.+?)[\s_-]+accurac(?:y|ies)$", re.IGNORECASE)
+
+
+# A name that is one word saying only that a figure sums up the benchmark ('average', 'overall').
+_PLAIN_SCORE = re.compile(r"^(?:the\s+)?(?:average|averaged|mean|overall|performance)$", re.IGNORECASE)
+
+
+def _plain_score(name: str) -> tuple[MetricEntry, str] | None:
+    """'Average' or 'overall' alone is the benchmark's score (its one measure, where the registry
+    knows it: ``measures``); as the end of a longer name ('5-task average') it names no measure."""
+    return metric_entry("score") if _PLAIN_SCORE.match(name) else None
 
 
 def _called_accuracy(name: str) -> tuple[MetricEntry, str] | None:
@@ -375,7 +391,7 @@ def normalize_metric(name: str | None) -> MetricInfo:
     if not text:  # nothing but a condition ('test'): a name of its own
         read, text = Read((), written), written
     found = next(filter(None, map(metric_entry, _metric_forms(written))), None) if read.values else None
-    found = found or next(filter(None, map(metric_entry, _metric_forms(text))), None) or _called_accuracy(text)
+    found = found or next(filter(None, map(metric_entry, _metric_forms(text))), None) or _called_accuracy(text) or _plain_score(text)
     if found is None:  # its direction, and a proportion's form, are those of the measure it ends with
         head = _head(text)
         scale = "percent" if head is not None and head.scale == "percent" else "none"
@@ -689,6 +705,35 @@ def _edition(benchmark: BenchmarkInfo, setting: str | None) -> BenchmarkInfo:
     return replace(benchmark, name=editions.pop()) if len(editions) == 1 else benchmark
 
 
+# The words that call a subset a part ('the Switchboard subset', 'its CallHome portion').
+_PART = re.compile(r"[\s_-]+(?:subsets?|portions?|parts?|partitions?|sets?)$", re.IGNORECASE)
+
+
+def _part(benchmark: BenchmarkInfo, setting: str | None, phrases: tuple[str, ...]) -> tuple[BenchmarkInfo, str | None]:
+    """A subset that is a benchmark of the registry's own ('Hub5 2000' with 'the Switchboard
+    subset'): that benchmark, the block of the scores that name it, and the subset's value that
+    named it (taken out of the setting); else the benchmark as it is and None."""
+    written = [v for c, v in benchmark.conditions if c == "subset"]
+    stated = parse_setting(setting, phrases).get("subset") if setting else None
+    values = [v for value in [*written, stated] if value for v in value.split(" / ")]
+    if len(values) != 1:
+        return benchmark, None
+    name, known = canonical_benchmark(_PART.sub("", values[0]))
+    if not known or name == benchmark.name:
+        return benchmark, None
+    return BenchmarkInfo(name, True, tuple((c, v) for c, v in benchmark.conditions if c != "subset")), values[0]
+
+
+def _without_subset(setting: Setting, value: str) -> Setting:
+    """A setting without one subset value (the one that named the claim's benchmark)."""
+    kept = []
+    for name, found in setting.conditions:
+        rest = [v for v in found.split(" / ") if v != value] if name == "subset" else [found]
+        if rest:
+            kept.append((name, " / ".join(rest)))
+    return replace(setting, conditions=tuple(kept))
+
+
 def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[str, str]) -> Setting:
     """A setting on a benchmark with its usual conditions where it states none (marked
     ``assumed``), and the values that are another's on it written as that one."""
@@ -702,7 +747,8 @@ def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[s
 def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> NormalizedClaim:
     """A grounded claim, normalized. ``models`` are its paper's models (for sizes); ``aliases``
     what reviewers said about names and conditions, applied before the registry."""
-    benchmark = _edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting)
+    phrases = condition_phrases(aliases)
+    benchmark, part = _part(_edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting), claim.setting, phrases)
     metric = _without_benchmark(normalize_metric(aliased(claim.metric, "metric", aliases)), benchmark)
     entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
     if not metric.known and (meant := task_reading(metric.written, entry.task if entry else None)):  # 'R1': ROUGE-1 or rank-1?
@@ -725,9 +771,11 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     if converted == (claim.value, "") and (own := _measured_in(metric)) is not None:  # '2.1' EPE = '2.1 pixels'
         converted = (claim.value, own)
     setting = with_written(
-        parse_setting(claim.setting, condition_phrases(aliases)), benchmark.conditions, metric.conditions,
+        parse_setting(claim.setting, phrases), benchmark.conditions, metric.conditions,
         _baseline_conditions(claim.baseline) if claim.kind == "score" else (),
     )
+    if part is not None:  # 'Hub5 2000', 'the Switchboard subset': Switchboard
+        setting = _without_subset(setting, part)
     if setting.get("shots") is None and _unseen(benchmark, claim.setting):
         setting = with_written(setting, (("shots", "0-shot"),))
     if setting.get("languages") is None and (pair := _translated(benchmark, claim.evidence)):

@@ -66,13 +66,26 @@ class BenchmarkEntry:
     editions: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
+# A speech recognition benchmark's plain 'error rate' is counted in the units its task names.
+_ERROR_UNITS = (("phone recognition", "PER"), ("mandarin speech recognition", "CER"), ("speech recognition", "WER"))
+
+
 def _task_measures(benchmark: dict) -> dict[str, str]:
-    """The measures a benchmark's task decides: an image classification benchmark's 'accuracy'
-    is its top-1 accuracy, as ImageNet's is (a classifier's accuracy is its top prediction's;
-    'top-5' is always written)."""
-    if benchmark.get("area") == "vision" and str(benchmark.get("task", "")).endswith("classification"):
-        return {"accuracy": "top-1 accuracy"}
-    return {}
+    """The measures a benchmark's task or its one measure decide: an image classification
+    benchmark's 'accuracy' is its top-1 accuracy, as ImageNet's is (a classifier's accuracy is
+    its top prediction's; 'top-5' is always written); a speech recognition benchmark's 'error
+    rate' is its word error rate (TIMIT's, a phone recognition benchmark's, its phone error rate;
+    a Mandarin one's its character error rate); and a plain 'score' ('average', 'average
+    performance') on a benchmark scored in one measure is that measure."""
+    task = str(benchmark.get("task", "")).lower()
+    measures: dict[str, str] = {}
+    if benchmark.get("area") == "vision" and task.endswith("classification"):
+        measures["accuracy"] = "top-1 accuracy"
+    if unit := next((unit for kind, unit in _ERROR_UNITS if task.endswith(kind)), None):
+        measures["error rate"] = unit
+    if len(scored := benchmark.get("scored_in", ())) == 1:
+        measures["score"] = scored[0]
+    return measures
 
 
 @dataclass(frozen=True)
