@@ -19,7 +19,7 @@ from extractor.schema import Method, PaperResult
 from .test_leaderboard import paper
 
 TEXT = (
-    "We propose GANQ. GANQ reaches 83.6% accuracy on GSM8K and 61.0% on MATH, while QuIP reaches "
+    "We propose GANQ. GANQ reaches 83.6% accuracy on GSM8K and 61.0% on CIFAR-10, while QuIP reaches "
     "80.1% accuracy on GSM8K. It scores 55.2 overall; accuracy is 12-15% on ARC. With Llama-3-8B "
     "it gets 0.5 accuracy on MMLU."
 )
@@ -36,7 +36,7 @@ def mixed() -> PaperResult:
              evidence="GANQ reaches 83.6% accuracy on GSM8K"),
         dict(value=80.1, unit="%", metric="accuracy", benchmark="GSM8K", method="QuIP",
              evidence="QuIP reaches 80.1% accuracy on GSM8K"),
-        dict(value=61.0, unit="%", benchmark="MATH", method="GANQ", evidence="61.0% on MATH"),  # no metric
+        dict(value=61.0, unit="%", benchmark="CIFAR-10", method="GANQ", evidence="61.0% on CIFAR-10"),  # no metric (accuracy or error?)
         dict(value=55.2, evidence="It scores 55.2 overall"),  # no metric, benchmark or subject
         dict(value=12, value_max=15, unit="%", metric="accuracy", benchmark="ARC", method="GANQ",
              evidence="accuracy is 12-15% on ARC"),  # a range

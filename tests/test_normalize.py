@@ -816,6 +816,75 @@ def test_a_relabelled_test_set_is_a_block_of_its_own() -> None:
     assert original.comparability_key == plain.comparability_key != relabelled.comparability_key
 
 
+def test_a_score_naming_no_metric_takes_its_benchmarks_one_measure() -> None:
+    """'phi-3-mini achieves 69% on MMLU' is MMLU's accuracy, '8.38 on MT-Bench' its score and
+    '45% on HumanEval' its pass@1: the one measure the registry says the benchmark is scored in,
+    shown as assumed. A benchmark reported in a measure and its complement (CIFAR-10: accuracy or
+    error rate), a number in another unit, and a change decide nothing. Made-up rows."""
+    bare = normalize_claim(_claim(benchmark="MMLU", value=69.0, unit="%"))
+    named = normalize_claim(_claim(benchmark="MMLU", metric="5-shot accuracy", value=71.3, unit="%"))
+    assert bare.comparability_key == named.comparability_key and bare.direction == "higher"
+    assert "metric" in bare.setting.assumed and "metric" not in named.setting.assumed
+    assert normalize_claim(_claim(benchmark="MT-Bench", value=8.38)).metric == "score"
+    assert normalize_claim(_claim(benchmark="HumanEval", value=45.0, unit="%")).metric == "pass@1"
+    assert normalize_claim(_claim(benchmark="CIFAR-10", value=6.3, unit="%")).metric is None
+    assert normalize_claim(_claim(benchmark="MMLU", value=120.0, unit="ms")).metric is None
+    assert normalize_claim(_claim(benchmark="MMLU", value=2.0, unit="%", kind="change")).metric is None
+    # 'mathematical MMLU' may be a part of the benchmark: words no condition reads leave it to a reviewer
+    assert normalize_claim(_claim(benchmark="MMLU", setting="mathematical MMLU", value=41.3, unit="%")).metric is None
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "one", "other"),
+    [
+        ("LaSOT", dict(metric="AUC", value=59.8, unit="%"), dict(metric="SUC score", value=0.713)),  # a tracker's success AUC
+        ("TrackingNet", dict(metric="Success", value=75.8, unit="%"), dict(metric="AUC score", value=75.4)),
+        ("DAVIS 2017", dict(metric="J &F", value=81.9, unit="%"), dict(metric="J&F measure", value=71.5, unit="%", setting="validation set")),
+        ("YouTube-VOS", dict(metric="overall score", value=79.4, setting="val set"), dict(metric="J&F", value=84.1, unit="%")),
+        ("ActivityNet 1.3", dict(metric="average mAP", value=36.6, unit="%"), dict(metric="mAP", value=40.01, unit="%")),
+        ("FEVER", dict(metric="FEVER score", value=67.1, unit="%", setting="test"), dict(metric="FEVER score", value=0.5736)),
+        ("VoxCeleb1", dict(metric="equal error rate", value=0.89, unit="%"), dict(metric="EER", value=0.83, benchmark="VoxCeleb1-O")),
+    ],
+)
+def test_a_benchmarks_own_names_of_its_measure_are_one_block(benchmark: str, one: dict, other: dict) -> None:
+    """A tracker's 'AUC', 'Success' and 'SUC' are its success AUC; video object segmentation's
+    'J&F measure' and YouTube-VOS's 'overall score' are J&F, on the validation split papers report
+    unless they say otherwise; ActivityNet's 'mAP' is its average mAP over tIoU thresholds; a bare
+    FEVER score of .5736 is 57.36 %; an EER of 0.83 is 0.83 %, and VoxCeleb1-O is VoxCeleb1's test
+    list. Made-up rows."""
+    first = normalize_claim(_claim(**{"benchmark": benchmark, **one}))
+    second = normalize_claim(_claim(**{"benchmark": benchmark, **other}))
+    assert first.comparability_key == second.comparability_key and first.metric_known
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "one", "other"),
+    [
+        ("THUMOS14", "average mAP", "mAP"),  # an average over tIoU thresholds is not mAP at one
+        ("AlpacaEval", "length-controlled win rate", "win rate"),
+        ("COCO", "average mAP", "AP"),
+    ],
+)
+def test_measures_that_only_look_alike_stay_apart(benchmark: str, one: str, other: str) -> None:
+    """'average mAP' (over thresholds) is no 'mAP' at one threshold, and AlpacaEval's
+    length-controlled win rate is no raw win rate. Made-up rows."""
+    first = normalize_claim(_claim(benchmark=benchmark, metric=one, value=40.1, unit="%"))
+    second = normalize_claim(_claim(benchmark=benchmark, metric=other, value=41.2, unit="%"))
+    assert first.comparability_key != second.comparability_key
+
+
+def test_a_difficulty_or_an_utterance_length_written_alone_is_a_subset() -> None:
+    """WIDER FACE's 'hard' set and an 'easy' one are two boards, and a speaker verification
+    EER on '3s-duration' trials is not one on full utterances. Made-up rows."""
+    hard = normalize_claim(_claim(benchmark="WIDER FACE", metric="AP", setting="hard test set", value=91.4, unit="%"))
+    also_hard = normalize_claim(_claim(benchmark="WIDER FACE", metric="AP", setting="hard", value=90.4, unit="%"))
+    easy = normalize_claim(_claim(benchmark="WIDER FACE", metric="AP", setting="easy", value=96.6, unit="%"))
+    assert hard.comparability_key == also_hard.comparability_key != easy.comparability_key
+    short = normalize_claim(_claim(benchmark="VoxCeleb1", metric="EER", setting="3s-duration trial", value=0.98, unit="%"))
+    full = normalize_claim(_claim(benchmark="VoxCeleb1", metric="EER", setting="full-duration trial", value=0.61, unit="%"))
+    assert short.comparability_key != full.comparability_key
+
+
 def test_atari_performance_is_human_normalized() -> None:
     """On Atari a 'median performance' of 109.0% is the median human-normalized score that
     another paper writes as 0.415. Made-up rows."""

@@ -2,7 +2,9 @@
 write-only mode) gave: ``fixtures/leaderboard/openpyxl-board.xlsx`` is the board below as that
 writer wrote it (commit bcc5333), written again by this writer when the Leaderboard and Claims
 sheets took their columns of evaluation conditions and configurations (Conditions, Block,
-Configuration); both are read back with openpyxl and compared cell by cell."""
+Configuration), and again when a score naming no metric took its benchmark's one measure (its
+GSM8K row with no metric is an accuracy, unranked for its subject alone: two cells of Unranked
+and two of Claims); both are read back with openpyxl and compared cell by cell."""
 
 from __future__ import annotations
 

@@ -21,6 +21,7 @@ from functools import cached_property, lru_cache
 from extractor.catalog.conditions import Read, by_name, conditions, leftover, read_conditions
 from extractor.catalog.measures import rank_cut, scored_measure, task_measure, task_reading
 from extractor.catalog.registry import (
+    BenchmarkEntry,
     benchmark_entry,
     MetricEntry,
     canonical_benchmark,
@@ -290,9 +291,12 @@ _ACRONYM = re.compile(r"^(?P<long>.+?)[\s_]*\((?P<short>[^()]+)\)[\s_]*$")
 # Words before a measure that name no other quantity: 'overall', 'average' or 'final' say the figure
 # is the whole benchmark's, as an unqualified one is, and a task's word says what the benchmark is
 # ('overall accuracy', 'average F1', 'pair-wise verification accuracy' are accuracy and F1). A name
-# the registry knows as written ('average precision', 'average recall') is matched before these go.
+# the registry knows as written ('average precision', 'average recall') is matched before these go,
+# and an average of an AP ('average mAP', over IoU thresholds) is a measure of its own.
 _QUALIFIERS = re.compile(
-    r"^(?:(?:overall|average|averaged|mean|final|recognition|verification|classification|pair-?wise)[\s_-]+)+", re.IGNORECASE
+    r"^(?:(?:overall|final|recognition|verification|classification|pair-?wise"
+    r"|(?:average|averaged|mean)(?![\s_-]+m?AP))[\s_-]+)+",  # an 'average mAP' is over thresholds: its own
+    re.IGNORECASE,
 )
 _SCORE = re.compile(r"[\s_-]+(?:score|scores|value|values|metric|points?)$", re.IGNORECASE)
 # SciREX writes parentheses as underscores: 'Bit_per_Character__BPC_' is 'Bit per Character (BPC)'.
@@ -734,6 +738,24 @@ def _without_subset(setting: Setting, value: str) -> Setting:
     return replace(setting, conditions=tuple(kept))
 
 
+def _only_measure(entry: BenchmarkEntry | None, claim: Claim, unit: str | None) -> str | None:
+    """The measure a score that names none is in: the one its benchmark is scored in, where the
+    registry knows exactly one (``scored_in``: '69% on MMLU' is an accuracy, '8.38 on MT-Bench' a
+    score), and only for a number written bare or in that measure's unit (a latency on MMLU is
+    no accuracy). A benchmark reported in several measures, or in a measure and its complement
+    (ImageNet: accuracy and error rate), decides nothing; nor is it asked for a score whose
+    setting has words no condition reads (the caller's part: 'mathematical MMLU' may be a part of
+    the benchmark, so such a row waits for a reviewer)."""
+    if entry is None or claim.kind != "score" or len(entry.scored_in) != 1:
+        return None
+    found = metric_entry(entry.scored_in[0])
+    if found is None:
+        return None
+    measure = found[0]
+    bare = unit is None or (unit == "%" and measure.scale in ("percent", "points", "fraction"))
+    return found[1] if bare or unit == measure.unit else None
+
+
 def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[str, str]) -> Setting:
     """A setting on a benchmark with its usual conditions where it states none (marked
     ``assumed``), and the values that are another's on it written as that one."""
@@ -767,11 +789,15 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         found = normalize_metric(meant)
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     unit = normalize_unit(claim.unit)
+    setting_read = parse_setting(claim.setting, phrases)
+    stated = metric.name is not None
+    if not stated and not setting_read.other and (measure := _only_measure(entry, claim, unit)):  # '69% on MMLU': MMLU's accuracy
+        metric = replace(normalize_metric(measure), written=None)
     converted = comparable(claim.value, None if _no_unit(unit, metric) else unit, metric.scale)
     if converted == (claim.value, "") and (own := _measured_in(metric)) is not None:  # '2.1' EPE = '2.1 pixels'
         converted = (claim.value, own)
     setting = with_written(
-        parse_setting(claim.setting, phrases), benchmark.conditions, metric.conditions,
+        setting_read, benchmark.conditions, metric.conditions,
         _baseline_conditions(claim.baseline) if claim.kind == "score" else (),
     )
     if part is not None:  # 'Hub5 2000', 'the Switchboard subset': Switchboard
@@ -782,6 +808,8 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         setting = with_written(setting, (("languages", pair),))
     if entry is not None and (entry.usual or entry.condition_aliases):  # ImageNet is scored on validation
         setting = _as_usual(setting, entry.usual, dict(entry.condition_aliases))
+    if not stated and metric.name is not None:
+        setting = replace(setting, assumed=(*setting.assumed, "metric"))
     return NormalizedClaim(
         claim=claim,
         benchmark=benchmark.name,

@@ -75,7 +75,8 @@ def _task_measures(benchmark: dict) -> dict[str, str]:
     benchmark's 'accuracy' is its top-1 accuracy, as ImageNet's is (a classifier's accuracy is
     its top prediction's; 'top-5' is always written); a speech recognition benchmark's 'error
     rate' is its word error rate (TIMIT's, a phone recognition benchmark's, its phone error rate;
-    a Mandarin one's its character error rate); and a plain 'score' ('average', 'average
+    a Mandarin one's its character error rate); a tracking benchmark's 'AUC' is its success
+    AUC; and a plain 'score' ('average', 'average
     performance') on a benchmark scored in one measure is that measure."""
     task = str(benchmark.get("task", "")).lower()
     measures: dict[str, str] = {}
@@ -83,6 +84,8 @@ def _task_measures(benchmark: dict) -> dict[str, str]:
         measures["accuracy"] = "top-1 accuracy"
     if unit := next((unit for kind, unit in _ERROR_UNITS if task.endswith(kind)), None):
         measures["error rate"] = unit
+    if task.endswith("object tracking"):  # a tracker's 'AUC' is its success plot's
+        measures["AUROC"] = "success AUC"
     if len(scored := benchmark.get("scored_in", ())) == 1:
         measures["score"] = scored[0]
     return measures
