@@ -793,7 +793,7 @@ def test_a_bare_average_is_the_benchmarks_one_measure() -> None:
 
 @pytest.mark.parametrize(
     ("benchmark", "setting"),
-    [("Hub5 2000", "Switchboard subset"), ("Hub5'00 (Switchboard subset)", None), ("NIST 2000 Switchboard", None), ("SWB", "Hub5 2000 evaluation")],
+    [("Hub5 2000", "Switchboard subset"), ("Hub5'00 (Switchboard subset)", None), ("NIST 2000 Switchboard", None), ("SWBD", "Hub5 2000 evaluation")],
 )
 def test_a_subset_that_is_a_registry_benchmark_is_that_benchmark(benchmark: str, setting: str | None) -> None:
     """'5.5% WER on Hub5 2000, Switchboard subset' is a Switchboard score, as '5.1% on NIST 2000
@@ -844,6 +844,9 @@ def test_a_score_naming_no_metric_takes_its_benchmarks_one_measure() -> None:
         ("ActivityNet 1.3", dict(metric="average mAP", value=36.6, unit="%"), dict(metric="mAP", value=40.01, unit="%")),
         ("FEVER", dict(metric="FEVER score", value=67.1, unit="%", setting="test"), dict(metric="FEVER score", value=0.5736)),
         ("VoxCeleb1", dict(metric="equal error rate", value=0.89, unit="%"), dict(metric="EER", value=0.83, benchmark="VoxCeleb1-O")),
+        ("WSJ0-2mix", dict(metric="SI-SNRi", value=22.3, unit="dB"), dict(metric="SI-SDR improvement", value=23.5, unit="dB")),
+        ("WSJ", dict(metric="WER", value=2.43, unit="%", benchmark="nov92"), dict(metric="error rate", value=6.7, unit="%", benchmark="Wall Street Journal")),
+        ("AVA", dict(metric="average AP", value=21.9, unit="%"), dict(metric="mAP", value=22.8, unit="%")),  # a mean over classes
     ],
 )
 def test_a_benchmarks_own_names_of_its_measure_are_one_block(benchmark: str, one: dict, other: dict) -> None:
@@ -851,7 +854,7 @@ def test_a_benchmarks_own_names_of_its_measure_are_one_block(benchmark: str, one
     'J&F measure' and YouTube-VOS's 'overall score' are J&F, on the validation split papers report
     unless they say otherwise; ActivityNet's 'mAP' is its average mAP over tIoU thresholds; a bare
     FEVER score of .5736 is 57.36 %; an EER of 0.83 is 0.83 %, and VoxCeleb1-O is VoxCeleb1's test
-    list. Made-up rows."""
+    list; SI-SNRi is the SI-SDR improvement; WSJ's nov92 (eval92) is WSJ's test set. Made-up rows."""
     first = normalize_claim(_claim(**{"benchmark": benchmark, **one}))
     second = normalize_claim(_claim(**{"benchmark": benchmark, **other}))
     assert first.comparability_key == second.comparability_key and first.metric_known

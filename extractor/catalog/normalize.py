@@ -295,7 +295,7 @@ _ACRONYM = re.compile(r"^(?P<long>.+?)[\s_]*\((?P<short>[^()]+)\)[\s_]*$")
 # and an average of an AP ('average mAP', over IoU thresholds) is a measure of its own.
 _QUALIFIERS = re.compile(
     r"^(?:(?:overall|final|recognition|verification|classification|pair-?wise"
-    r"|(?:average|averaged|mean)(?![\s_-]+m?AP))[\s_-]+)+",  # an 'average mAP' is over thresholds: its own
+    r"|(?:average|averaged|mean)(?![\s_-]+mAP))[\s_-]+)+",  # an 'average mAP' is over thresholds: its own
     re.IGNORECASE,
 )
 _SCORE = re.compile(r"[\s_-]+(?:score|scores|value|values|metric|points?)$", re.IGNORECASE)
