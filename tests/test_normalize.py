@@ -847,6 +847,14 @@ def test_a_score_naming_no_metric_takes_its_benchmarks_one_measure() -> None:
         ("WSJ0-2mix", dict(metric="SI-SNRi", value=22.3, unit="dB"), dict(metric="SI-SDR improvement", value=23.5, unit="dB")),
         ("WSJ", dict(metric="WER", value=2.43, unit="%", benchmark="nov92"), dict(metric="error rate", value=6.7, unit="%", benchmark="Wall Street Journal")),
         ("AVA", dict(metric="average AP", value=21.9, unit="%"), dict(metric="mAP", value=22.8, unit="%")),  # a mean over classes
+        ("GOT-10k", dict(metric="AO", value=65.2, unit="%"), dict(metric="average overlap", value=74.6, unit="%")),
+        ("WebArena", dict(metric="end-to-end task success rate", value=14.4, unit="%"), dict(metric="success rate", value=19.2, unit="%")),
+        ("EgoSchema", dict(metric="zero-shot accuracy", value=54.1, unit="%"), dict(metric="accuracy", value=50.3, unit="%")),  # its usual: 0-shot
+        (
+            "Google speech command datasets v1",
+            dict(metric="top-1 accuracy", value=98.0, unit="%"),  # a benchmark scored in accuracy alone has no top-5
+            dict(metric="accuracy", value=98.55, unit="%", setting="10+2-class classification", benchmark="Google Speech Commands dataset V1"),
+        ),
     ],
 )
 def test_a_benchmarks_own_names_of_its_measure_are_one_block(benchmark: str, one: dict, other: dict) -> None:
@@ -854,7 +862,10 @@ def test_a_benchmarks_own_names_of_its_measure_are_one_block(benchmark: str, one
     'J&F measure' and YouTube-VOS's 'overall score' are J&F, on the validation split papers report
     unless they say otherwise; ActivityNet's 'mAP' is its average mAP over tIoU thresholds; a bare
     FEVER score of .5736 is 57.36 %; an EER of 0.83 is 0.83 %, and VoxCeleb1-O is VoxCeleb1's test
-    list; SI-SNRi is the SI-SDR improvement; WSJ's nov92 (eval92) is WSJ's test set. Made-up rows."""
+    list; SI-SNRi is the SI-SDR improvement; WSJ's nov92 (eval92) is WSJ's test set; a tracker's
+    'average overlap' is its AO; 'end-to-end task success rate' is a success rate; EgoSchema is
+    answered zero-shot; Speech Commands V1's 12 commands are its '10+2' classes and its usual task.
+    Made-up rows."""
     first = normalize_claim(_claim(**{"benchmark": benchmark, **one}))
     second = normalize_claim(_claim(**{"benchmark": benchmark, **other}))
     assert first.comparability_key == second.comparability_key and first.metric_known
@@ -877,12 +888,16 @@ def test_measures_that_only_look_alike_stay_apart(benchmark: str, one: str, othe
 
 
 def test_a_difficulty_or_an_utterance_length_written_alone_is_a_subset() -> None:
-    """WIDER FACE's 'hard' set and an 'easy' one are two boards, and a speaker verification
-    EER on '3s-duration' trials is not one on full utterances. Made-up rows."""
+    """WIDER FACE's 'hard' set and an 'easy' one are two boards, a keyword spotter's 20-command
+    task is not its 12-command one, and a speaker verification EER on '3s-duration' trials is
+    not one on full utterances. Made-up rows."""
     hard = normalize_claim(_claim(benchmark="WIDER FACE", metric="AP", setting="hard test set", value=91.4, unit="%"))
     also_hard = normalize_claim(_claim(benchmark="WIDER FACE", metric="AP", setting="hard", value=90.4, unit="%"))
     easy = normalize_claim(_claim(benchmark="WIDER FACE", metric="AP", setting="easy", value=96.6, unit="%"))
     assert hard.comparability_key == also_hard.comparability_key != easy.comparability_key
+    twenty = normalize_claim(_claim(benchmark="Speech Commands V1", metric="accuracy", setting="20-commands task", value=94.1, unit="%"))
+    twelve = normalize_claim(_claim(benchmark="Speech Commands V1", metric="accuracy", setting="12-command task", value=98.6, unit="%"))
+    assert twenty.comparability_key != twelve.comparability_key
     short = normalize_claim(_claim(benchmark="VoxCeleb1", metric="EER", setting="3s-duration trial", value=0.98, unit="%"))
     full = normalize_claim(_claim(benchmark="VoxCeleb1", metric="EER", setting="full-duration trial", value=0.61, unit="%"))
     assert short.comparability_key != full.comparability_key

@@ -134,6 +134,7 @@ _FILTERS: dict[str, Callable[[dict[str, str | None], str, Condition], str]] = {
     "map": _map,
     "tokens": _tokens,
     "phrase": _phrase,
+    "sum": lambda groups, group, condition: str(sum(map(int, re.findall(r"\d+", groups[group])))) if groups[group] else "",  # '10+2' -> '12'
 }
 
 

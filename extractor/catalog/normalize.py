@@ -290,11 +290,12 @@ _WORD_LEVEL = re.compile(r"\bword[\s_-]*level\b|\bper[\s_-]*word\b", re.IGNORECA
 _ACRONYM = re.compile(r"^(?P<long>.+?)[\s_]*\((?P<short>[^()]+)\)[\s_]*$")
 # Words before a measure that name no other quantity: 'overall', 'average' or 'final' say the figure
 # is the whole benchmark's, as an unqualified one is, and a task's word says what the benchmark is
-# ('overall accuracy', 'average F1', 'pair-wise verification accuracy' are accuracy and F1). A name
+# ('overall accuracy', 'average F1', 'pair-wise verification accuracy', 'end-to-end task success
+# rate' are accuracy, F1 and success rate). A name
 # the registry knows as written ('average precision', 'average recall') is matched before these go,
 # and an average of an AP ('average mAP', over IoU thresholds) is a measure of its own.
 _QUALIFIERS = re.compile(
-    r"^(?:(?:overall|final|recognition|verification|classification|pair-?wise"
+    r"^(?:(?:overall|final|end-to-end|task|recognition|verification|classification|pair-?wise"
     r"|(?:average|averaged|mean)(?![\s_-]+mAP))[\s_-]+)+",  # an 'average mAP' is over thresholds: its own
     re.IGNORECASE,
 )

@@ -77,7 +77,8 @@ def _task_measures(benchmark: dict) -> dict[str, str]:
     rate' is its word error rate (TIMIT's, a phone recognition benchmark's, its phone error rate;
     a Mandarin one's its character error rate); a tracking benchmark's 'AUC' is its success
     AUC; and a plain 'score' ('average', 'average
-    performance') on a benchmark scored in one measure is that measure."""
+    performance') on a benchmark scored in one measure is that measure (its 'top-1 accuracy' its
+    accuracy, when that is the measure)."""
     task = str(benchmark.get("task", "")).lower()
     measures: dict[str, str] = {}
     if benchmark.get("area") == "vision" and task.endswith("classification"):
@@ -88,6 +89,8 @@ def _task_measures(benchmark: dict) -> dict[str, str]:
         measures["AUROC"] = "success AUC"
     if len(scored := benchmark.get("scored_in", ())) == 1:
         measures["score"] = scored[0]
+        if scored[0] == "accuracy":  # a benchmark scored in accuracy alone reports no top-5
+            measures.setdefault("top-1 accuracy", "accuracy")
     return measures
 
 
