@@ -832,6 +832,11 @@ def test_a_score_naming_no_metric_takes_its_benchmarks_one_measure() -> None:
     assert normalize_claim(_claim(benchmark="MMLU", value=2.0, unit="%", kind="change")).metric is None
     # 'mathematical MMLU' may be a part of the benchmark: words no condition reads leave it to a reviewer
     assert normalize_claim(_claim(benchmark="MMLU", setting="mathematical MMLU", value=41.3, unit="%")).metric is None
+    # one of numbers written 'a/b' ('2.1%/4.3% on test/testother'): which part it is rests on their order
+    evidence = "WER of 2.1%/4.3% on test/testother"
+    at = evidence.index("4.3")
+    slashed = _claim(benchmark="LibriSpeech", value=4.3, unit="%", evidence=evidence, span=(0, len(evidence)), value_span=(at, at + 3))
+    assert normalize_claim(slashed).metric is None
 
 
 @pytest.mark.parametrize(

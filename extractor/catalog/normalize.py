@@ -739,15 +739,28 @@ def _without_subset(setting: Setting, value: str) -> Setting:
     return replace(setting, conditions=tuple(kept))
 
 
+# Numbers written 'a/b' ('2.1%/4.3%'), whose parts or measures are told apart only by their order.
+_SLASHED = re.compile(r"\d\s*%?\s*/\s*$|^\s*%?\s*/\s*\d")
+
+
+def _one_of_slashed(claim: Claim) -> bool:
+    """Whether the claim's number is one of several written 'a/b' ('WER of 2.1%/4.3% ... on
+    test/testother'): which part or measure each is rests on their order, so a number of them
+    that names no metric is not given one."""
+    start, end = claim.value_span[0] - claim.span[0], claim.value_span[1] - claim.span[0]
+    return bool(_SLASHED.search(claim.evidence[max(0, start - 3) : start]) or _SLASHED.search(claim.evidence[end : end + 3]))
+
+
 def _only_measure(entry: BenchmarkEntry | None, claim: Claim, unit: str | None) -> str | None:
     """The measure a score that names none is in: the one its benchmark is scored in, where the
     registry knows exactly one (``scored_in``: '69% on MMLU' is an accuracy, '8.38 on MT-Bench' a
     score), and only for a number written bare or in that measure's unit (a latency on MMLU is
     no accuracy). A benchmark reported in several measures, or in a measure and its complement
-    (ImageNet: accuracy and error rate), decides nothing; nor is it asked for a score whose
+    (ImageNet: accuracy and error rate), decides nothing, nor does one of several numbers written
+    'a/b' (:func:`_one_of_slashed`); nor is it asked for a score whose
     setting has words no condition reads (the caller's part: 'mathematical MMLU' may be a part of
     the benchmark, so such a row waits for a reviewer)."""
-    if entry is None or claim.kind != "score" or len(entry.scored_in) != 1:
+    if entry is None or claim.kind != "score" or len(entry.scored_in) != 1 or _one_of_slashed(claim):
         return None
     found = metric_entry(entry.scored_in[0])
     if found is None:
