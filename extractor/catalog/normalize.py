@@ -291,9 +291,9 @@ _ACRONYM = re.compile(r"^(?P<long>.+?)[\s_]*\((?P<short>[^()]+)\)[\s_]*$")
 # Words before a measure that name no other quantity: 'overall', 'average' or 'final' say the figure
 # is the whole benchmark's, as an unqualified one is, and a task's word says what the benchmark is
 # ('overall accuracy', 'average F1', 'pair-wise verification accuracy', 'end-to-end task success
-# rate' are accuracy, F1 and success rate). A name
-# the registry knows as written ('average precision', 'average recall') is matched before these go,
-# and an average of an AP ('average mAP', over IoU thresholds) is a measure of its own.
+# rate' are accuracy, F1 and success rate). A name the registry knows as written ('average
+# precision', 'average recall') is matched before these go, and an average of an mAP ('average
+# mAP', over IoU thresholds) is a measure of its own.
 _QUALIFIERS = re.compile(
     r"^(?:(?:overall|final|end-to-end|task|recognition|verification|classification|pair-?wise"
     r"|(?:average|averaged|mean)(?![\s_-]+mAP))[\s_-]+)+",  # an 'average mAP' is over thresholds: its own
@@ -714,13 +714,12 @@ def _edition(benchmark: BenchmarkInfo, setting: str | None) -> BenchmarkInfo:
 _PART = re.compile(r"[\s_-]+(?:subsets?|portions?|parts?|partitions?|sets?)$", re.IGNORECASE)
 
 
-def _part(benchmark: BenchmarkInfo, setting: str | None, phrases: tuple[str, ...]) -> tuple[BenchmarkInfo, str | None]:
+def _part(benchmark: BenchmarkInfo, setting: Setting) -> tuple[BenchmarkInfo, str | None]:
     """A subset that is a benchmark of the registry's own ('Hub5 2000' with 'the Switchboard
     subset'): that benchmark, the block of the scores that name it, and the subset's value that
     named it (taken out of the setting); else the benchmark as it is and None."""
     written = [v for c, v in benchmark.conditions if c == "subset"]
-    stated = parse_setting(setting, phrases).get("subset") if setting else None
-    values = [v for value in [*written, stated] if value for v in value.split(" / ")]
+    values = [v for value in [*written, setting.get("subset")] if value for v in value.split(" / ")]
     if len(values) != 1:
         return benchmark, None
     name, known = canonical_benchmark(_PART.sub("", values[0]))
@@ -757,9 +756,9 @@ def _only_measure(entry: BenchmarkEntry | None, claim: Claim, unit: str | None) 
     score), and only for a number written bare or in that measure's unit (a latency on MMLU is
     no accuracy). A benchmark reported in several measures, or in a measure and its complement
     (ImageNet: accuracy and error rate), decides nothing, nor does one of several numbers written
-    'a/b' (:func:`_one_of_slashed`); nor is it asked for a score whose
-    setting has words no condition reads (the caller's part: 'mathematical MMLU' may be a part of
-    the benchmark, so such a row waits for a reviewer)."""
+    'a/b' (:func:`_one_of_slashed`); nor is it asked for a score whose setting has words no
+    condition reads (the caller's part: 'mathematical MMLU' may be a part of the benchmark, so
+    such a row waits for a reviewer)."""
     if entry is None or claim.kind != "score" or len(entry.scored_in) != 1 or _one_of_slashed(claim):
         return None
     found = metric_entry(entry.scored_in[0])
@@ -783,8 +782,8 @@ def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[s
 def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> NormalizedClaim:
     """A grounded claim, normalized. ``models`` are its paper's models (for sizes); ``aliases``
     what reviewers said about names and conditions, applied before the registry."""
-    phrases = condition_phrases(aliases)
-    benchmark, part = _part(_edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting), claim.setting, phrases)
+    setting_read = parse_setting(claim.setting, condition_phrases(aliases))
+    benchmark, part = _part(_edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting), setting_read)
     metric = _without_benchmark(normalize_metric(aliased(claim.metric, "metric", aliases)), benchmark)
     entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
     if not metric.known and (meant := task_reading(metric.written, entry.task if entry else None)):  # 'R1': ROUGE-1 or rank-1?
@@ -803,10 +802,9 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         found = normalize_metric(meant)
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     unit = normalize_unit(claim.unit)
-    setting_read = parse_setting(claim.setting, phrases)
-    stated = metric.name is not None
-    if not stated and not setting_read.other and (measure := _only_measure(entry, claim, unit)):  # '69% on MMLU': MMLU's accuracy
-        metric = replace(normalize_metric(measure), written=None)
+    assumed = None if metric.name is not None or setting_read.other else _only_measure(entry, claim, unit)
+    if assumed:  # '69% on MMLU': MMLU's accuracy
+        metric = replace(normalize_metric(assumed), written=None)
     converted = comparable(claim.value, None if _no_unit(unit, metric) else unit, metric.scale)
     if converted == (claim.value, "") and (own := _measured_in(metric)) is not None:  # '2.1' EPE = '2.1 pixels'
         converted = (claim.value, own)
@@ -822,7 +820,7 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         setting = with_written(setting, (("languages", pair),))
     if entry is not None and (entry.usual or entry.condition_aliases):  # ImageNet is scored on validation
         setting = _as_usual(setting, entry.usual, dict(entry.condition_aliases))
-    if not stated and metric.name is not None:
+    if assumed:
         setting = replace(setting, assumed=(*setting.assumed, "metric"))
     return NormalizedClaim(
         claim=claim,
