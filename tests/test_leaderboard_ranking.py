@@ -239,3 +239,18 @@ def test_names_written_differently_by_two_papers_share_one_block() -> None:
     )
     assert board.blocks["papers"].tolist() == [2]
     assert board.scores["rank"].tolist() == [1.0, 2.0]
+
+
+def test_a_score_on_a_benchmark_of_several_inputs_that_states_none_is_listed_with_what_it_lacks() -> None:
+    """LRS3 is reported by lip reading, audio alone and audio-visual: a WER that says none of
+    them is no entry of any of those leaderboards until a reviewer says which."""
+    text = "Foo reaches a WER of 21.0% on LRS3. In lip reading, Bar gets 30.5% WER on LRS3."
+    result = paper("2401.00004", text, [
+        dict(value=21.0, unit="%", metric="WER", benchmark="LRS3", method="Foo", evidence="Foo reaches a WER of 21.0% on LRS3"),
+        dict(value=30.5, unit="%", metric="WER", benchmark="LRS3", method="Bar", setting="lip reading",
+             evidence="In lip reading, Bar gets 30.5% WER on LRS3"),
+    ])
+    board = board_of(result)
+    assert board.scores["value"].tolist() == [30.5]
+    (row,) = board.unranked.to_dict("records")
+    assert (row["value"], row["unranked"]) == (21.0, "input not stated (LRS3 is reported under several)")

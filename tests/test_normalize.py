@@ -971,3 +971,59 @@ def test_an_image_classification_benchmarks_accuracy_is_top1() -> None:
     top5 = normalize_claim(_claim(value=97.0, unit="%", metric="top-5 accuracy", benchmark="CUB-200-2011"))
     assert plain.comparability_key == top1.comparability_key != top5.comparability_key
     assert normalize_claim(_claim(value=95.0, unit="%", metric="accuracy", benchmark="SST-2")).metric == "accuracy"
+
+
+@pytest.mark.parametrize(
+    ("setting", "metric", "evidence", "input_", "unstated"),
+    [
+        ("audio-only speech recognition", "WER", "x", "audio", ()),
+        (None, "lip-reading WER", "x", "visual", ()),  # the input written in the measure's name
+        ("AVSR", "WER", "x", "audio-visual", ()),
+        (None, "WER", "Foo reaches 21.0% WER for visual speech recognition on LRS3", "visual", ()),  # read from the evidence
+        (None, "WER", "Foo reaches 21.0% WER on LRS3", None, ("input",)),
+        # the evidence names two inputs: which one is this number's rests on their order
+        (None, "WER", "Foo reaches 21.0% and 1.5% WER on LRS3 in lip reading and audio-visual recognition", None, ("input",)),
+        ("unlabelled audio-visual data only", "WER", "x", None, ("input",)),  # data it is trained on, no input
+    ],
+)
+def test_a_benchmark_reported_on_several_inputs_ranks_a_score_only_when_its_input_is_stated(
+    setting: str | None, metric: str, evidence: str, input_: str | None, unstated: tuple[str, ...]
+) -> None:
+    n = normalize_claim(_claim(value=21.0, unit="%", metric=metric, benchmark="TED LRS3", setting=setting, evidence=evidence))
+    assert (n.benchmark, n.metric, n.setting.get("input"), n.unstated) == ("LRS3", "WER", input_, unstated)
+
+
+def test_inputs_are_blocks_of_their_own_and_a_benchmark_without_the_requirement_ranks_unstated_ones() -> None:
+    keys = {
+        written: normalize_claim(_claim(metric="WER", benchmark="LRS3", setting=written)).comparability_key
+        for written in ("lip reading", "VSR", "audio-only", "audio-visual")
+    }
+    assert keys["lip reading"] == keys["VSR"]
+    assert len({keys["lip reading"], keys["audio-only"], keys["audio-visual"]}) == 3
+    # a benchmark the registry does not say is reported on several inputs: an unstated one is ranked
+    assert normalize_claim(_claim(metric="WER", benchmark="Foo-AV", setting=None)).unstated == ()
+
+
+def test_a_benchmark_reported_on_two_splits_ranks_a_score_only_when_its_split_is_stated() -> None:
+    stated = normalize_claim(_claim(value=67.1, unit="%", metric="Pass@1", benchmark="GAIA", setting="test set"))
+    evidence = normalize_claim(_claim(value=75.2, unit="%", metric="pass@1", benchmark="GAIA", evidence="75.2% on the GAIA validation set"))
+    bare = normalize_claim(_claim(value=79.4, unit="%", benchmark="GAIA", evidence="79.40% on GAIA"))
+    assert (stated.setting.get("split"), stated.unstated, stated.metric) == ("test", (), "accuracy")  # GAIA's pass@1 is its accuracy
+    assert (evidence.setting.get("split"), evidence.unstated) == ("validation", ())
+    assert bare.unstated == ("split",)
+
+
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("Voice Bank+DEMAND", "VoiceBank+DEMAND"),
+        ("VoiceBank-DEMAND", "VoiceBank+DEMAND"),
+        ("VCTK+DEMAND", "VoiceBank+DEMAND"),
+        ("DOTA", "DOTA-v1.0"),
+        ("DOTA-V1.0", "DOTA-v1.0"),
+        ("DOTA v1.5", "DOTA-v1.5"),
+        ("the SIDD benchmark", "SIDD"),
+    ],
+)
+def test_names_of_one_corpus_are_one_benchmark_and_its_editions_are_not(written: str, canonical: str) -> None:
+    assert normalize_benchmark(written).name == canonical

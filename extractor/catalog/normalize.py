@@ -282,7 +282,7 @@ def _head(name: str) -> MetricEntry | None:
 
 # The conditions a metric's name may write ('test F1', '5-shot accuracy', 'BLEU (En-De)'): all
 # but a subset, which a measure's name rarely writes and a phrase around it often looks like.
-_IN_NAMES = frozenset(name for name in ("languages", "shots", "bits", "context", "resolution", "split", "level", "references"))
+_IN_NAMES = frozenset(("languages", "shots", "bits", "context", "resolution", "split", "level", "input", "references"))
 # Words a condition leaves dangling at either end of a name ('F1 on the', 'accuracy ( )').
 _DANGLING = frozenset({"on", "at", "in", "for", "with", "under", "of", "the", "using", "-", "@"})
 # Word level is how perplexity is meant unless said otherwise ('per word' as much as 'word level').
@@ -564,6 +564,9 @@ class NormalizedClaim:
     method_key: str
     model_key: str
     size_b: float | None
+    # Conditions its benchmark is reported under several values of, with no usual one, that the
+    # claim states nowhere (LRS3's input): the score is not ranked until a reviewer says which.
+    unstated: tuple[str, ...] = ()
 
     @property
     def comparability_key(self) -> tuple:
@@ -779,6 +782,19 @@ def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[s
     return replace(filled, assumed=assumed) if assumed else filled
 
 
+def _required(entry: BenchmarkEntry, setting: Setting, evidence: str) -> tuple[Setting, tuple[str, ...]]:
+    """A benchmark reported under several values of a condition with no usual one (``required``):
+    the value a claim does not state in its setting or names, read from its evidence where that
+    names exactly one ('12.8% WER for visual speech recognition on LRS3'); and those still unstated."""
+    missing = frozenset(c for c in entry.required if setting.get(c) is None)
+    if not missing:
+        return setting, ()
+    read = read_conditions(evidence, only=missing)
+    again = read_conditions(read.rest, only=missing)
+    setting = with_written(setting, tuple((c, v) for c, v in read.values if again.get(c) in (None, v)))
+    return setting, tuple(c for c in entry.required if setting.get(c) is None)
+
+
 def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> NormalizedClaim:
     """A grounded claim, normalized. ``models`` are its paper's models (for sizes); ``aliases``
     what reviewers said about names and conditions, applied before the registry."""
@@ -822,6 +838,7 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         setting = _as_usual(setting, entry.usual, dict(entry.condition_aliases))
     if assumed:
         setting = replace(setting, assumed=(*setting.assumed, "metric"))
+    setting, unstated = _required(entry, setting, claim.evidence) if entry is not None else (setting, ())
     return NormalizedClaim(
         claim=claim,
         benchmark=benchmark.name,
@@ -837,4 +854,5 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         method_key=entity_key(claim.method),
         model_key=entity_key(claim.model),
         size_b=model_size(claim.model, models or []),
+        unstated=unstated,
     )

@@ -64,6 +64,9 @@ class BenchmarkEntry:
     measures: tuple[tuple[str, str], ...] = ()
     # Editions that are datasets of their own, each with the aliases that name it (PASCAL VOC 2007).
     editions: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Conditions a score on it must state to be ranked: it is reported under several with no
+    # usual one (LRS3: lip reading, audio-only or audio-visual; GAIA: validation or test).
+    required: tuple[str, ...] = ()
 
 
 # A speech recognition benchmark's plain 'error rate' is counted in the units its task names.
@@ -186,6 +189,7 @@ def load_registry() -> Registry:
             condition_aliases=tuple(b.get("condition_aliases", {}).items()),
             measures=tuple({**_task_measures(b), **b.get("measures", {})}.items()),
             editions=tuple((edition, tuple(aliases)) for edition, aliases in b.get("editions", {}).items()),
+            required=tuple(b.get("required", ())),
         )
         for b in _read("benchmarks.json")["benchmarks"]
     )

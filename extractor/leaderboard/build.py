@@ -460,14 +460,15 @@ def _one_copy(scores: pd.DataFrame) -> pd.DataFrame:
 
 def _unranked_reason(n: NormalizedClaim) -> str | None:
     """Why a score stays off the board ('missing metric, subject', 'a range', 'an upper bound',
-    'value not comparable'); '' for a score that is ranked, None for a change (never ranked)."""
+    'value not comparable', 'input not stated (LRS3 is reported under several)'); '' for a score
+    that is ranked, None for a change (never ranked)."""
     claim = n.claim
     if claim.kind != "score":
         return None
     single = claim.value_max is None and claim.bound is None
     # A subject is a named method or model, or the paper's own proposed method, named or not.
     subject = bool(n.method_key or n.model_key or claim.proposed)
-    if n.metric and n.benchmark and subject and single and n.comparable is not None:
+    if n.metric and n.benchmark and subject and single and n.comparable is not None and not n.unstated:
         return ""
     missing = [
         name
@@ -481,6 +482,8 @@ def _unranked_reason(n: NormalizedClaim) -> str | None:
         reasons.append(_BOUND_REASONS[claim.bound])
     elif n.comparable is None:
         reasons.append("value not comparable")
+    if n.unstated:  # LRS3: lip reading, audio-only or audio-visual?
+        reasons.append(f"{' and '.join(n.unstated)} not stated ({n.benchmark} is reported under several)")
     return "; ".join(reasons)
 
 
