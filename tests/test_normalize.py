@@ -1027,3 +1027,9 @@ def test_a_benchmark_reported_on_two_splits_ranks_a_score_only_when_its_split_is
 )
 def test_names_of_one_corpus_are_one_benchmark_and_its_editions_are_not(written: str, canonical: str) -> None:
     assert normalize_benchmark(written).name == canonical
+
+
+def test_a_plus_that_joins_two_words_of_an_unknown_name_is_a_hyphen_and_one_that_ends_it_is_not() -> None:
+    key = lambda name: normalize_claim(_claim(metric="PSNR", benchmark=name)).benchmark_key  # noqa: E731
+    assert key("Noisy Bank+CHiME") == key("NoisyBank-CHiME") == key("Noisy Bank + CHiME")
+    assert key("FooEval+") != key("FooEval")

@@ -128,11 +128,16 @@ _UNGATED = re.compile(r"\(\?P=|\\[1-9]|^\(\?[aiLmsux]+\)")
 _SPELLED = str.maketrans({"+": " plus ", "\u221e": " infinite ", "\u03c4": "tau", "\u00b2": "2", "@": " at "})
 
 
+# A '+' that joins two words of a name joins them as a hyphen does ('Voice Bank+DEMAND' =
+# 'VoiceBank-DEMAND'); only one that ends a word names another benchmark ('HumanEval+').
+_JOINING_PLUS = re.compile(r"(?<=[^\W_])\s*\+\s*(?=[^\W\d_])")
+
+
 def _key(name: str) -> str:
     """:func:`name_key` that keeps the symbols that name a different benchmark or metric
     ('HumanEval+' = 'HumanEval Plus', not 'HumanEval'; 'τ-bench' = 'tau-bench'; 'R@1' is
     recall@1, not 'R1', ROUGE-1)."""
-    return name_key(name.translate(_SPELLED))
+    return name_key(_JOINING_PLUS.sub("-", name).translate(_SPELLED))
 
 
 # The words that wrap a name without naming another benchmark ('the Foo dataset', 'Foo benchmark').
