@@ -1033,3 +1033,30 @@ def test_a_plus_that_joins_two_words_of_an_unknown_name_is_a_hyphen_and_one_that
     key = lambda name: normalize_claim(_claim(metric="PSNR", benchmark=name)).benchmark_key  # noqa: E731
     assert key("Noisy Bank+CHiME") == key("NoisyBank-CHiME") == key("Noisy Bank + CHiME")
     assert key("FooEval+") != key("FooEval")
+
+
+def test_a_part_the_registry_names_is_a_subset_and_a_benchmark_of_parts_ranks_only_a_named_one() -> None:
+    """CASIA-B is reported per walking condition (normal, with a bag, in a coat): the registry's
+    words for each part ('parts') make it a subset, read from the setting, else the evidence."""
+    def read(setting: str | None, evidence: str = "x", metric: str = "accuracy") -> tuple:
+        n = normalize_claim(_claim(value=90.0, unit="%", metric=metric, benchmark="CASIA-B", setting=setting, evidence=evidence))
+        return n.metric, n.setting.get("subset"), n.setting.other, n.unstated
+
+    assert read("bag-carrying walking condition") == ("rank-1 accuracy", "BG", "walking condition", ())
+    assert read("normal walking conditions, single model")[1:3] == ("NM", "conditions single model")
+    assert read(None, "a rank-1 accuracy of 98.0% (normal)", "Rank-1 accuracy")[1] == "NM"
+    assert read("under different conditions")[1:] == (None, "under different conditions", ("subset",))
+    assert read(None, "90.0% under bag-carrying and coat-wearing conditions")[3] == ("subset",)  # two parts: which is this?
+    assert read("abnormal gait")[1] is None  # a part's name is a whole word
+
+
+def test_parts_split_a_benchmark_that_does_not_require_one() -> None:
+    key = lambda setting: normalize_claim(_claim(metric="Dice", benchmark="BraTS2021", setting=setting)).comparability_key  # noqa: E731
+    assert key("testing dataset, whole tumor") != key("testing dataset, enhancing tumor")
+    assert key("WT") == key("whole tumour")
+    assert normalize_claim(_claim(metric="Dice", benchmark="BraTS 2021")).unstated == ()  # an average over parts is ranked
+
+
+@pytest.mark.parametrize(("written", "canonical"), [("WAR", "weighted accuracy"), ("UAR", "unweighted accuracy")])
+def test_emotion_recognitions_recall_averages_are_its_accuracies(written: str, canonical: str) -> None:
+    assert normalize_metric(written).name == canonical

@@ -782,16 +782,38 @@ def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[s
     return replace(filled, assumed=assumed) if assumed else filled
 
 
+def _named_part(entry: BenchmarkEntry, text: str) -> tuple[str | None, str]:
+    """The one part of a benchmark a text names in the registry's words for it ('bag-carrying
+    walking condition' on CASIA-B: BG), and the text without them; None where it names none or
+    several ('under bag-carrying and coat-wearing conditions')."""
+    found = {part: pattern for part, pattern in entry.parts if pattern.search(text)}
+    if len(found) != 1:
+        return None, text
+    ((part, pattern),) = found.items()
+    return part, pattern.sub(" ", text)
+
+
+def _with_part(entry: BenchmarkEntry, setting: Setting) -> Setting:
+    """A setting whose words no condition reads name a part of the benchmark: that part is its subset."""
+    if not entry.parts or setting.get("subset") is not None:
+        return setting
+    part, rest = _named_part(entry, setting.other)
+    return replace(with_written(setting, (("subset", part),)), other=leftover(rest)) if part else setting
+
+
 def _required(entry: BenchmarkEntry, setting: Setting, evidence: str) -> tuple[Setting, tuple[str, ...]]:
     """A benchmark reported under several values of a condition with no usual one (``required``):
     the value a claim does not state in its setting or names, read from its evidence where that
-    names exactly one ('12.8% WER for visual speech recognition on LRS3'); and those still unstated."""
+    names exactly one ('12.8% WER for visual speech recognition on LRS3', '98.0% (normal)' on
+    CASIA-B); and those still unstated."""
     missing = frozenset(c for c in entry.required if setting.get(c) is None)
     if not missing:
         return setting, ()
     read = read_conditions(evidence, only=missing)
     again = read_conditions(read.rest, only=missing)
     setting = with_written(setting, tuple((c, v) for c, v in read.values if again.get(c) in (None, v)))
+    if "subset" in missing and setting.get("subset") is None and (part := _named_part(entry, evidence)[0]):
+        setting = with_written(setting, (("subset", part),))
     return setting, tuple(c for c in entry.required if setting.get(c) is None)
 
 
@@ -838,7 +860,7 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         setting = _as_usual(setting, entry.usual, dict(entry.condition_aliases))
     if assumed:
         setting = replace(setting, assumed=(*setting.assumed, "metric"))
-    setting, unstated = _required(entry, setting, claim.evidence) if entry is not None else (setting, ())
+    setting, unstated = _required(entry, _with_part(entry, setting), claim.evidence) if entry is not None else (setting, ())
     return NormalizedClaim(
         claim=claim,
         benchmark=benchmark.name,

@@ -67,6 +67,9 @@ class BenchmarkEntry:
     # Conditions a score on it must state to be ranked: it is reported under several with no
     # usual one (LRS3: lip reading, audio-only or audio-visual; GAIA: validation or test).
     required: tuple[str, ...] = ()
+    # Its parts and protocols by the words that name them, each a subset of its own (CASIA-B's
+    # walking conditions: 'normal' or 'NM', 'bag', 'coat'; BraTS's tumour regions).
+    parts: tuple[tuple[str, re.Pattern[str]], ...] = ()
 
 
 # A speech recognition benchmark's plain 'error rate' is counted in the units its task names.
@@ -80,7 +83,8 @@ def _task_measures(benchmark: dict) -> dict[str, str]:
     rate' is its word error rate (TIMIT's, a phone recognition benchmark's, its phone error rate;
     a Mandarin one's its character error rate); a tracking benchmark's 'AUC' is its success
     AUC; and a plain 'score' ('average', 'average performance') on a benchmark scored in one
-    measure is that measure (its 'top-1 accuracy' its accuracy, when that is the measure)."""
+    measure is that measure (its 'top-1 accuracy' its accuracy, when that is the measure; its
+    plain 'accuracy' that one, when it is an accuracy of a kind: CASIA-B's rank-1 accuracy)."""
     task = str(benchmark.get("task", "")).lower()
     measures: dict[str, str] = {}
     if benchmark.get("area") == "vision" and task.endswith("classification"):
@@ -93,6 +97,8 @@ def _task_measures(benchmark: dict) -> dict[str, str]:
         measures["score"] = scored[0]
         if scored[0] == "accuracy":  # a benchmark scored in accuracy alone reports no top-5
             measures.setdefault("top-1 accuracy", "accuracy")
+        elif scored[0].endswith(" accuracy"):  # a gait benchmark's plain 'accuracy' is its rank-1 accuracy
+            measures.setdefault("accuracy", scored[0])
     return measures
 
 
@@ -159,6 +165,15 @@ def fold_key(name: str) -> str:
     return _key(name)
 
 
+def _words_pattern(words: list[str]) -> re.Pattern[str]:
+    """Any of a part's names as a whole word, however it is spaced or hyphenated; a name of two
+    letters or more in capitals in that case only ('NM', 'WT'), the others in any case."""
+    def one(word: str) -> str:
+        body = r"[\s_-]*".join(map(re.escape, re.findall(r"\w+", word)))
+        return body if not word.isupper() else f"(?-i:{body})"
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(one, sorted(words, key=len, reverse=True))) + r")(?![\w-])", re.IGNORECASE)
+
+
 def _read(name: str) -> dict:
     return json.loads(resources.files("extractor.data").joinpath(name).read_text(encoding="utf-8"))
 
@@ -195,6 +210,7 @@ def load_registry() -> Registry:
             measures=tuple({**_task_measures(b), **b.get("measures", {})}.items()),
             editions=tuple((edition, tuple(aliases)) for edition, aliases in b.get("editions", {}).items()),
             required=tuple(b.get("required", ())),
+            parts=tuple((part, _words_pattern(words)) for part, words in b.get("parts", {}).items()),
         )
         for b in _read("benchmarks.json")["benchmarks"]
     )
