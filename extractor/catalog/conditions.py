@@ -190,10 +190,15 @@ def _clause_before(text: str, at: int) -> str:
     return before[max(before.rfind(","), before.rfind(";")) + 1 :]
 
 
+def phrase_regex(phrase: str) -> str:
+    """The pattern of a phrase as written in any spacing or hyphenation (its words joined by
+    spaces, '_', '-' or nothing): a reviewer's condition phrase, a registry's name of a part."""
+    return r"[\s_-]*".join(map(re.escape, re.findall(r"\w+", phrase)))
+
+
 def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     """A reviewer's condition phrase as written in any spacing or hyphenation."""
-    words = re.findall(r"\w+", phrase)
-    return re.compile(r"(?<!\w)" + r"[\s_-]*".join(map(re.escape, words)) + r"(?!\w)", re.IGNORECASE)
+    return re.compile(r"(?<!\w)" + phrase_regex(phrase) + r"(?!\w)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=16384)

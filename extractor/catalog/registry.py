@@ -19,6 +19,7 @@ from importlib import resources
 from itertools import accumulate, compress
 from typing import Literal, NamedTuple
 
+from extractor.catalog.conditions import phrase_regex
 from extractor.text.name_keys import name_key
 
 MetricDirection = Literal["higher", "lower"]
@@ -169,8 +170,7 @@ def _words_pattern(words: list[str]) -> re.Pattern[str]:
     """Any of a part's names as a whole word, however it is spaced or hyphenated; a name of two
     letters or more in capitals in that case only ('NM', 'WT'), the others in any case."""
     def one(word: str) -> str:
-        body = r"[\s_-]*".join(map(re.escape, re.findall(r"\w+", word)))
-        return body if not word.isupper() else f"(?-i:{body})"
+        return phrase_regex(word) if not word.isupper() else f"(?-i:{phrase_regex(word)})"
     return re.compile(r"(?<![\w-])(?:" + "|".join(map(one, sorted(words, key=len, reverse=True))) + r")(?![\w-])", re.IGNORECASE)
 
 
