@@ -1057,6 +1057,81 @@ def test_parts_split_a_benchmark_that_does_not_require_one() -> None:
     assert normalize_claim(_claim(metric="Dice", benchmark="BraTS 2021")).unstated == ()  # an average over parts is ranked
 
 
+def _part_of(benchmark: str, metric: str, setting: str | None, evidence: str = "x") -> tuple:
+    n = normalize_claim(_claim(value=60.0, unit="%", metric=metric, benchmark=benchmark, setting=setting, evidence=evidence))
+    return n.benchmark, n.setting.get("subset"), n.unstated
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "metric", "setting", "part"),
+    [
+        ("KITTI", "AP3D", "Car class, moderate", "moderate"),
+        ("KITTI", "AP3D", "under the hard setting", "hard"),
+        ("KITTI", "AP3D", "with hard example mining", None),  # a method's words name no difficulty
+        ("S3DIS", "mIoU", "evaluated on Area5", "area 5"),
+        ("S3DIS", "mIoU", "cross-validated over all six areas", "6-fold"),
+        ("MOT17", "MOTA", "using the public detections", "public detections"),
+        ("MOT20", "IDF1", "private detector protocol", "private detections"),
+        ("Market-1501", "rank-1", "multiple query setting", "multi-query"),
+        ("Market-1501", "mAP", "single query, after k-reciprocal re-ranking", None),  # re-ranking is the method's
+        ("CUHK03", "rank-1", "manually labeled bounding boxes", "labeled"),
+        ("CUHK03", "rank-1", "unsupervised, no labeled data", None),  # the training data is the method's
+        ("CUHK03", "mAP", "detected setting", "detected"),
+        ("UCF101", "accuracy", "the first split", "split 1"),
+        ("HMDB51", "accuracy", "mean over 3 splits", "three splits"),
+        ("Omniglot", "accuracy", "twenty-way one-shot", "20-way"),
+        ("ScanObjectNN", "OA", "objects with background (OBJ-BG)", "OBJ_BG"),
+        ("ScanObjectNN", "OA", "PB_T50_RS", None),  # the variant a single reported number is on
+        ("Human3.6M", "PA-MPJPE", "Protocol II", "protocol 2"),
+        ("NTU RGB+D", "top-1 accuracy", "X-Sub benchmark", "cross-subject"),
+        ("NTU-120", "top-1 accuracy", "cross-setup evaluation", "cross-setup"),
+        ("RefCOCO", "accuracy", "on testB", "testB"),
+        ("MUSDB18", "SDR", "drums stem", "drums"),
+        ("WSJ", "WER", "dev93", "dev93"),
+        ("Waymo Open Dataset", "mAPH", "LEVEL_2 difficulty", "level 2"),
+    ],
+)
+def test_a_mainstream_benchmarks_named_parts_are_its_subsets(benchmark: str, metric: str, setting: str, part: str | None) -> None:
+    """The parts a field reports a benchmark on, in the field's own words (KITTI's difficulties,
+    S3DIS's Area 5 and 6-fold protocol, MOTChallenge's public and private detections, NTU RGB+D's
+    cross-subject and cross-view protocols, ...) are a score's subset. Made-up settings."""
+    assert _part_of(benchmark, metric, setting)[1] == part
+
+
+def test_benchmarks_reported_under_several_parts_rank_only_a_score_that_names_one() -> None:
+    """S3DIS (Area 5 or 6-fold), CUHK03 (labeled or detected), NTU RGB+D (cross-subject or
+    cross-view) and miniImageNet (1-shot or 5-shot) have no usual part: a score naming none is
+    unranked; one named in the evidence is read from it. Made-up rows."""
+    assert _part_of("S3DIS", "mIoU", None)[2] == ("subset",)
+    assert _part_of("S3DIS", "mIoU", None, "reaching 71.2% mIoU on S3DIS Area 5")[1:] == ("area 5", ())
+    assert _part_of("CUHK03", "rank-1", None)[2] == ("subset",)
+    assert _part_of("CUHK03", "rank-1", None, "80.1% rank-1 on CUHK03 (detected)")[1:] == ("detected", ())
+    assert _part_of("NTU RGB+D", "accuracy", None)[2] == ("subset",)
+    assert _part_of("miniImageNet", "accuracy", None)[2] == ("shots",)
+    assert _part_of("miniImageNet", "accuracy", "5-way 5-shot")[2] == ()
+    assert _part_of("KITTI", "AP3D", None)[2] == ()  # KITTI is also a depth and flow benchmark: no part required
+
+
+def test_a_mainstream_benchmarks_usual_condition_editions_and_measures() -> None:
+    """ESC-50 is scored by 5-fold cross-validation (stated or not, one block); LVIS on its
+    validation split, its v0.5 and v1.0 editions apart; VoxCeleb1's O, E and H trial lists
+    apart; RefCOCO+ and RefCOCOg are no RefCOCO; ShapeNetPart's plain mIoU is its instance
+    mIoU; ModelNet40's OA and mAcc are two measures. Made-up rows."""
+    key = lambda **f: normalize_claim(_claim(**{"value": 90.0, "unit": "%", **f})).comparability_key  # noqa: E731
+    assert key(metric="accuracy", benchmark="ESC-50") == key(metric="accuracy", benchmark="ESC-50", setting="five-fold cross validation")
+    assert key(metric="mask AP", benchmark="LVIS") == key(metric="mask AP", benchmark="LVIS", setting="val set")
+    assert key(metric="mask AP", benchmark="LVIS") != key(metric="mask AP", benchmark="LVIS", setting="test-dev")
+    assert normalize_benchmark("LVIS v1").name == "LVIS v1.0" and normalize_benchmark("LVIS v0.5").name == "LVIS v0.5"
+    assert [normalize_benchmark(n).name for n in ("VoxCeleb1-O", "Vox1-E", "VoxCeleb1-H")] == ["VoxCeleb1", "VoxCeleb1-E", "VoxCeleb1-H"]
+    assert [normalize_benchmark(n).name for n in ("RefCOCO", "RefCOCO+", "RefCOCOg")] == ["RefCOCO", "RefCOCO+", "RefCOCOg"]
+    assert key(metric="mIoU", benchmark="ShapeNet Part") == key(metric="Ins. mIoU", benchmark="ShapeNetPart")
+    assert key(metric="mIoU", benchmark="ShapeNet Part") != key(metric="class mIoU", benchmark="ShapeNetPart")
+    assert key(metric="OA", benchmark="ModelNet40") == key(metric="overall accuracy", benchmark="ModelNet-40")
+    assert key(metric="OA", benchmark="ModelNet40") != key(metric="mAcc", benchmark="ModelNet40")
+    assert key(metric="EX", benchmark="Spider") != key(metric="exact set match", benchmark="Spider")
+    assert key(metric="MPJPE", benchmark="H36M", unit="mm") != key(metric="P-MPJPE", benchmark="Human3.6M", unit="mm")
+
+
 @pytest.mark.parametrize(("written", "canonical"), [("WAR", "weighted accuracy"), ("UAR", "unweighted accuracy")])
 def test_emotion_recognitions_recall_averages_are_its_accuracies(written: str, canonical: str) -> None:
     assert normalize_metric(written).name == canonical

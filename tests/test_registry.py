@@ -188,3 +188,25 @@ def test_the_measures_a_benchmark_is_scored_in_are_registry_metrics() -> None:
 
 def test_newstest2014_is_wmt14s_test_set() -> None:
     assert canonical_benchmark("newstest2014") == ("WMT14", True)
+
+
+@pytest.mark.parametrize(
+    ("name", "canonical", "direction"),
+    [
+        ("mean per-joint position error", "MPJPE", "lower"),
+        ("Procrustes-aligned MPJPE", "PA-MPJPE", "lower"),
+        ("AP_r", "APr", "higher"),
+        ("APH", "mAPH", "higher"),
+        ("Inst. mIoU", "instance mIoU", "higher"),
+        ("Cls. mIoU", "class mIoU", "higher"),
+        ("EX", "execution accuracy", "higher"),
+        ("exact set match", "exact match", "higher"),
+        ("OA", "accuracy", "higher"),
+        ("mAcc", "mean class accuracy", "higher"),
+    ],
+)
+def test_the_measures_mainstream_benchmarks_are_reported_in(name: str, canonical: str, direction: str) -> None:
+    """Human3.6M's two errors, LVIS's per-frequency APs, Waymo's heading-weighted AP, part
+    segmentation's two mIoUs, text-to-SQL's execution accuracy, point-cloud classification's OA
+    and mAcc: measures of their own, each with its direction."""
+    assert canonical_metric(name) == (canonical, direction)
