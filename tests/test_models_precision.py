@@ -147,7 +147,7 @@ def test_no_recorded_llm_model_name_is_a_bare_size() -> None:
     ]
     assert len(names) > 200
     assert [n for n in names if is_bare_size(n)] == []
-    assert not any(is_bare_size(n) for n in ("Gemma 2-2B-it", "Qwen 2.5-7B", "GPT-2 124M", "Minima", "OPT-6.7b"))
+    assert not any(is_bare_size(n) for n in ("Gemma 2-2B-it", "Qwen 2.5-7B", "GPT-2 124M", "Minima", "OPT-6.7b", "π0", "π0.5"))
 
 
 ABSTRACT = "We evaluate 27B models and Llama-3-8B on GSM8K."

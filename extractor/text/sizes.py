@@ -37,7 +37,7 @@ _SIZE = re.compile(
     rf"(?:{_CONNECTOR}{_NUMBER}(?:{_SCALE})?)?",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[A-Za-z]+")
+_WORD = re.compile(r"[^\W\d_]+")  # letters of any script: "π0" is a name
 
 
 def is_bare_size(name: str) -> bool:
