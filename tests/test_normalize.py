@@ -1057,6 +1057,41 @@ def test_parts_split_a_benchmark_that_does_not_require_one() -> None:
     assert normalize_claim(_claim(metric="Dice", benchmark="BraTS 2021")).unstated == ()  # an average over parts is ranked
 
 
+def test_a_part_written_into_the_benchmark_name_is_its_subset() -> None:
+    """'KITTI moderate' is KITTI's moderate difficulty, as 'KITTI' with 'moderate' in the setting;
+    the name keeps its edition and the conditions it writes. A word of no part keeps the name."""
+    def read(benchmark: str, setting: str | None = None) -> tuple:
+        n = normalize_claim(_claim(value=80.0, unit="%", metric="AP", benchmark=benchmark, setting=setting))
+        return n.benchmark, n.setting.get("split"), n.setting.get("subset")
+
+    assert read("KITTI moderate") == read("KITTI", "moderate") == ("KITTI", None, "moderate")
+    assert read("CASIA-B coat-wearing")[::2] == ("CASIA-B", "CL")
+    assert read("BraTS 2021 validation whole tumour") == ("BraTS 2021", "validation", "whole tumor")
+    assert read("KITTI tracking moderate")[0] == "KITTI tracking moderate"  # 'tracking' is no part: the name stays whole
+    assert read("CASIA-B NM BG")[0] == "CASIA-B NM BG"  # two parts: which one?
+
+
+def test_a_small_test_split_is_a_split_of_its_own() -> None:
+    """MathVista's and MMAU's 'testmini' is not their full test set."""
+    key = lambda benchmark, setting=None: normalize_claim(_claim(metric="accuracy", benchmark=benchmark, setting=setting)).comparability_key  # noqa: E731
+    assert key("MMAU Test-mini") == key("MMAU", "testmini") == key("MMAU", "the test-mini split")
+    assert key("MMAU Test-mini") != key("MMAU") == key("MMAU", "test set")
+
+
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("CALVIN ABC-D", "CALVIN ABC-D"), ("CALVIN ABC→D", "CALVIN ABC-D"), ("CALVIN ABC", "CALVIN ABC-D"),
+        ("CALVIN ABCD->D", "CALVIN ABCD-D"), ("CALVIN D-D", "CALVIN D-D"), ("CALVIN", "CALVIN"),
+        ("LIBERO-10", "LIBERO-Long"), ("LIBERO-90", "LIBERO-90"), ("LIBERO", "LIBERO"),
+        ("Navsim", "NAVSIM"), ("UCF Crime", "UCF-Crime"), ("XD Violence", "XD-Violence"),
+    ],
+)
+def test_editions_of_robot_and_driving_benchmarks_are_boards_of_their_own(written: str, canonical: str) -> None:
+    """CALVIN's train-to-test environment splits and LIBERO's task suites are datasets of their own."""
+    assert normalize_claim(_claim(metric="success rate", benchmark=written)).benchmark == canonical
+
+
 def _part_of(benchmark: str, metric: str, setting: str | None, evidence: str = "x") -> tuple:
     n = normalize_claim(_claim(value=60.0, unit="%", metric=metric, benchmark=benchmark, setting=setting, evidence=evidence))
     return n.benchmark, n.setting.get("subset"), n.unstated

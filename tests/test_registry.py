@@ -203,10 +203,12 @@ def test_newstest2014_is_wmt14s_test_set() -> None:
         ("exact set match", "exact match", "higher"),
         ("OA", "accuracy", "higher"),
         ("mAcc", "mean class accuracy", "higher"),
+        ("PDM score", "PDMS", "higher"),
+        ("extended PDM score", "EPDMS", "higher"),
     ],
 )
 def test_the_measures_mainstream_benchmarks_are_reported_in(name: str, canonical: str, direction: str) -> None:
     """Human3.6M's two errors, LVIS's per-frequency APs, Waymo's heading-weighted AP, part
     segmentation's two mIoUs, text-to-SQL's execution accuracy, point-cloud classification's OA
-    and mAcc: measures of their own, each with its direction."""
+    and mAcc, NAVSIM's driving scores: measures of their own, each with its direction."""
     assert canonical_metric(name) == (canonical, direction)

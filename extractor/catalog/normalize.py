@@ -502,7 +502,27 @@ def normalize_benchmark(name: str | None) -> BenchmarkInfo:
     canonical, known = _registry_name(text)
     if known:
         return BenchmarkInfo(edition_of(text) or canonical, True)
+    if named := _name_with_part(rest if values else text):
+        benchmark, part = named
+        return BenchmarkInfo(benchmark, True, _ordered(_merged(values, (("subset", part),))))
     return BenchmarkInfo(canonical, known, proposed=propose_benchmark(canonical))
+
+
+def _name_with_part(text: str) -> tuple[str, str] | None:
+    """A registry benchmark's name followed by the words of one of its parts and nothing else
+    ('KITTI moderate', 'CASIA-B NM'): that benchmark (its edition, where the name writes one)
+    and the part, which is its subset."""
+    mentions = find_benchmarks(text)
+    if not mentions or mentions[0].span[0] != 0:
+        return None
+    mention = mentions[0]
+    entry = benchmark_entry(mention.canonical)
+    if entry is None or not entry.parts:
+        return None
+    part, rest = _named_part(entry, text[mention.span[1] :])
+    if part is None or leftover(rest):
+        return None
+    return edition_of(mention.surface) or mention.canonical, part
 
 
 def _ordered(values: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
