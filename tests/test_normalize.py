@@ -816,6 +816,25 @@ def test_a_relabelled_test_set_is_a_block_of_its_own() -> None:
     assert original.comparability_key == plain.comparability_key != relabelled.comparability_key
 
 
+@pytest.mark.parametrize(
+    ("setting", "measured"),
+    [
+        ("trained for 3T tokens", True),
+        ("vanilla ViT backbone, without extra data", True),
+        ("instruction-tuned variant, 5-shot", True),
+        ("majority voting over 16 samples", True),
+        ("mathematical questions", False),  # may be a part of the benchmark
+        ("bag-carrying walkers, single model", False),  # one phrase says nothing of the entry
+        ("questions written by chemists", False),
+    ],
+)
+def test_a_score_naming_no_metric_takes_the_measure_when_its_unread_words_describe_the_entry(setting: str, measured: bool) -> None:
+    """A setting whose every unread phrase says how the entry was built or run cannot name a part of
+    the benchmark: the score takes the benchmark's one measure. Made-up rows."""
+    n = normalize_claim(_claim(benchmark="MMLU", setting=setting, value=61.0, unit="%"))
+    assert (n.metric == "accuracy") is measured
+
+
 def test_a_score_naming_no_metric_takes_its_benchmarks_one_measure() -> None:
     """'phi-3-mini achieves 69% on MMLU' is MMLU's accuracy, '8.38 on MT-Bench' its score and
     '45% on HumanEval' its pass@1: the one measure the registry says the benchmark is scored in,

@@ -780,8 +780,8 @@ def _only_measure(entry: BenchmarkEntry | None, claim: Claim, unit: str | None) 
     no accuracy). A benchmark reported in several measures, or in a measure and its complement
     (ImageNet: accuracy and error rate), decides nothing, nor does one of several numbers written
     'a/b' (:func:`_one_of_slashed`); nor is it asked for a score whose setting has words no
-    condition reads (the caller's part: 'mathematical MMLU' may be a part of the benchmark, so
-    such a row waits for a reviewer)."""
+    condition reads and that say nothing of the entry (the caller's part: 'mathematical MMLU' may
+    be a part of the benchmark, so such a row waits for a reviewer)."""
     if entry is None or claim.kind != "score" or len(entry.scored_in) != 1 or _one_of_slashed(claim):
         return None
     found = metric_entry(entry.scored_in[0])
@@ -790,6 +790,24 @@ def _only_measure(entry: BenchmarkEntry | None, claim: Claim, unit: str | None) 
     measure = found[0]
     bare = unit is None or (unit == "%" and measure.scale in ("percent", "points", "fraction"))
     return found[1] if bare or unit == measure.unit else None
+
+
+# Words that say how an entry was built, trained or run, never what it was measured on.
+_ENTRY_WORDS = re.compile(
+    r"\b(?:(?:pre-?|re-?)?train(?:ed|ing)?|fine-?tun(?:ed|ing)|(?:instruction-)?tuned|SFT|RLHF|RL|DPO|GRPO|distill(?:ed|ation)?"
+    r"|backbones?|encoders?|decoders?|models?|variants?|parameters?|params|layers|ensembl(?:e|es|ed|ing)|single"
+    r"|samples|sampling|voting|self-consistency|CoT|thinking|tokens|built|based|base|augment(?:ed|ation)?"
+    r"|data|extra|external|tools?|verifiers?|post-processing|without|budget|rollouts?|polic(?:y|ies))\b",
+    re.IGNORECASE,
+)
+
+
+def _names_the_entry(setting: str | None, phrases: frozenset[str]) -> bool:
+    """Whether every phrase of a setting that no condition reads says how the entry was built or
+    run ('trained for 4.8T tokens', 'vanilla ViT backbone, without extra data'), so none of its
+    words can name a part of the benchmark ('easy', 'mathematical MMLU', '3s trials')."""
+    unread = (leftover(read_conditions(part, phrases).rest) for part in re.split(r"[,;]", _COST.sub(" ", setting or "")))
+    return all(_ENTRY_WORDS.search(words) for words in unread if words)
 
 
 def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[str, str]) -> Setting:
@@ -860,7 +878,8 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         found = normalize_metric(meant)
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     unit = normalize_unit(claim.unit)
-    assumed = None if metric.name is not None or setting_read.other else _only_measure(entry, claim, unit)
+    unread_part = bool(setting_read.other) and not _names_the_entry(claim.setting, condition_phrases(aliases))
+    assumed = None if metric.name is not None or unread_part else _only_measure(entry, claim, unit)
     if assumed:  # '69% on MMLU': MMLU's accuracy
         metric = replace(normalize_metric(assumed), written=None)
     converted = comparable(claim.value, None if _no_unit(unit, metric) else unit, metric.scale)
