@@ -806,7 +806,7 @@ def _names_the_entry(setting: str | None, phrases: frozenset[str]) -> bool:
     """Whether every phrase of a setting that no condition reads says how the entry was built or
     run ('trained for 4.8T tokens', 'vanilla ViT backbone, without extra data'), so none of its
     words can name a part of the benchmark ('easy', 'mathematical MMLU', '3s trials')."""
-    unread = (leftover(read_conditions(part, phrases).rest) for part in re.split(r"[,;]", _COST.sub(" ", setting or "")))
+    unread = (parse_setting(part, phrases).other for part in re.split(r"[,;]", setting or ""))
     return all(_ENTRY_WORDS.search(words) for words in unread if words)
 
 
