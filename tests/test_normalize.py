@@ -595,10 +595,25 @@ def test_a_named_pass_protocol_or_fold_is_a_condition_also_in_a_benchmarks_name(
     assert final.comparability_key == named.comparability_key != clean.comparability_key
     probe = normalize_claim(_claim(metric="accuracy", benchmark="FooShapes", value=91.0, setting="frozen features, linear SVM"))
     tuned = normalize_claim(_claim(metric="accuracy", benchmark="FooShapes", value=93.0, setting="fine-tuned"))
-    assert probe.setting.get("subset") == "linear SVM" and probe.comparability_key != tuned.comparability_key
+    assert probe.setting.get("protocol") == "linear SVM" and probe.comparability_key != tuned.comparability_key
     folds = normalize_claim(_claim(metric="mIoU", benchmark="FooRooms", value=70.0, setting="6-fold cross-validation"))
     area = normalize_claim(_claim(metric="mIoU", benchmark="FooRooms", value=68.0, setting="Area 5"))
     assert (folds.setting.conditions, area.setting.conditions) == ((("subset", "6-fold"),), (("subset", "area 5"),))
+
+
+def test_a_linear_probe_or_k_nn_protocol_is_a_board_of_its_own_and_fine_tuning_is_the_default() -> None:
+    """Self-supervised papers score one benchmark by a linear probe, a k-NN classifier or
+    fine-tuning: the first two are boards of their own, written in the setting or the metric's
+    name; fine-tuned and unstated are one board, as a supervised model is scored. Made-up rows."""
+    def key(metric: str, setting: str | None = None) -> tuple:
+        return normalize_claim(_claim(metric=metric, benchmark="ImageNet", value=80.0, unit="%", setting=setting)).comparability_key
+
+    assert key("linear probing accuracy") == key("top-1 accuracy", "linear evaluation with a ViT-S") == key("top-1 accuracy", "under the linear classification protocol")
+    assert key("k-NN accuracy") == key("top-1 accuracy", "k-NN classifier") != key("linear probing accuracy")
+    assert key("fine-tuning accuracy") == key("top-1 fine-tuning accuracy") == key("top-1 accuracy", "end-to-end fine-tuning") == key("top-1 accuracy")
+    assert key("top-1 accuracy") != key("linear probing accuracy")
+    assert key("top-1 accuracy", "fine-tuned on ImageNet-22K first") == key("top-1 accuracy")  # how it was pre-trained
+    assert normalize_claim(_claim(metric="perplexity", benchmark="WikiText-103", setting="kNN-LM")).setting.get("protocol") is None
 
 
 def test_an_unknown_name_ending_in_a_proportion_compares_in_percent() -> None:
