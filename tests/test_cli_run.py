@@ -94,7 +94,9 @@ def test_ctrl_c_leaves_the_bar_where_it_stopped_and_says_how_to_resume(tmp_path:
     with FakeOpenAI(latency=0.1) as server:
         command = [sys.executable, "-m", "extractor", "run", str(source), "--out", str(out), "--base-url", server.base_url,
                    "--concurrency", "1", "--no-cache", "--no-leaderboard"]
-        process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+        # A terminal's child takes Ctrl-C; one started from a background job inherits SIGINT ignored.
+        process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+                                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         deadline = time.monotonic() + 30
         while server.requests < 5 and time.monotonic() < deadline:
             time.sleep(0.05)
