@@ -616,6 +616,20 @@ def test_a_linear_probe_or_k_nn_protocol_is_a_board_of_its_own_and_fine_tuning_i
     assert normalize_claim(_claim(metric="perplexity", benchmark="WikiText-103", setting="kNN-LM")).setting.get("protocol") is None
 
 
+def test_class_conditional_and_unconditional_generation_are_boards_apart_with_each_benchmarks_usual_one() -> None:
+    """ImageNet generation is class-conditional unless a paper says otherwise, CIFAR-10's
+    unconditional; the usual one is assumed only for a generation measure, so an ImageNet
+    classifier's accuracy carries none. Made-up rows."""
+    def key(benchmark: str, setting: str | None = None, metric: str = "FID") -> tuple:
+        return normalize_claim(_claim(metric=metric, benchmark=benchmark, value=2.5, setting=setting)).comparability_key
+
+    assert key("ImageNet", "256x256") == key("ImageNet", "256x256, class-conditional") != key("ImageNet", "256x256, unconditional")
+    assert key("CIFAR-10") == key("CIFAR-10", "unconditional image generation") != key("CIFAR-10", "in a class-conditional setting")
+    accuracy = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=80.0, unit="%"))
+    assert accuracy.setting.get("conditioning") is None
+    assert parse_setting("skipping unconditional passes").get("conditioning") is None
+
+
 def test_an_unknown_name_ending_in_a_proportion_compares_in_percent() -> None:
     """'execution accuracy' is unknown to the registry but ends with accuracy: a bare 85.3 and
     another paper's 86.6 % are one block; a name ending in no registry measure has no scale.

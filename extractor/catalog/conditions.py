@@ -58,6 +58,7 @@ class Condition:
     map: tuple[tuple[str, str], ...] = ()
     reader: str | None = None  # a reader in code instead of patterns ('languages')
     examples: tuple[dict, ...] = ()
+    measures: tuple[str, ...] = ()  # the measures a benchmark's usual value of it is assumed for; () every one
 
 
 @cache
@@ -81,6 +82,7 @@ def conditions() -> tuple[Condition, ...]:
             map=tuple(c.get("map", {}).items()),
             reader=c.get("reader"),
             examples=tuple(c.get("examples", ())),
+            measures=tuple(c.get("measures", ())),
         )
         for c in data["conditions"]
     )

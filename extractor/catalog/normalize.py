@@ -896,7 +896,8 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     if setting.get("languages") is None and (pair := _translated(benchmark, claim.evidence)):
         setting = with_written(setting, (("languages", pair),))
     if entry is not None and (entry.usual or entry.condition_aliases):  # ImageNet is scored on validation
-        setting = _as_usual(setting, entry.usual, dict(entry.condition_aliases))
+        usual = tuple((c, v) for c, v in entry.usual if not by_name()[c].measures or metric.name in by_name()[c].measures)
+        setting = _as_usual(setting, usual, dict(entry.condition_aliases))
     if assumed:
         setting = replace(setting, assumed=(*setting.assumed, "metric"))
     setting, unstated = _required(entry, _with_part(entry, setting), claim.evidence) if entry is not None else (setting, ())
