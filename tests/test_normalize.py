@@ -1149,6 +1149,8 @@ def _part_of(benchmark: str, metric: str, setting: str | None, evidence: str = "
     ("benchmark", "metric", "setting", "part"),
     [
         ("KITTI", "AP3D", "Car class, moderate", "moderate"),
+        ("Sintel", "EPE", "clean", "clean pass"),
+        ("MPI Sintel", "AEPE", "test, final", "final pass"),
         ("KITTI", "AP3D", "under the hard setting", "hard"),
         ("KITTI", "AP3D", "with hard example mining", None),  # a method's words name no difficulty
         ("S3DIS", "mIoU", "evaluated on Area5", "area 5"),
@@ -1193,6 +1195,7 @@ def test_benchmarks_reported_under_several_parts_rank_only_a_score_that_names_on
     assert _part_of("miniImageNet", "accuracy", None)[2] == ("shots",)
     assert _part_of("miniImageNet", "accuracy", "5-way 5-shot")[2] == ()
     assert _part_of("KITTI", "AP3D", None)[2] == ()  # KITTI is also a depth and flow benchmark: no part required
+    assert _part_of("Sintel", "EPE", None, "an EPE of 2.1 on the Sintel benchmark")[2] == ("subset",)  # clean or final?
 
 
 def test_a_mainstream_benchmarks_usual_condition_editions_and_measures() -> None:
