@@ -60,6 +60,11 @@ class Condition:
     examples: tuple[dict, ...] = ()
     measures: tuple[str, ...] = ()  # the measures a benchmark's usual value of it is assumed for; () every one
 
+    def assumed_for(self, measure: str | None) -> bool:
+        """Whether a benchmark's usual value of this condition holds for a score in ``measure``
+        (ImageNet's class-conditional generation holds for an FID, not for a classifier's accuracy)."""
+        return not self.measures or measure in self.measures
+
 
 @cache
 def conditions() -> tuple[Condition, ...]:

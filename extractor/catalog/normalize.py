@@ -896,7 +896,7 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     if setting.get("languages") is None and (pair := _translated(benchmark, claim.evidence)):
         setting = with_written(setting, (("languages", pair),))
     if entry is not None and (entry.usual or entry.condition_aliases):  # ImageNet is scored on validation
-        usual = tuple((c, v) for c, v in entry.usual if not by_name()[c].measures or metric.name in by_name()[c].measures)
+        usual = tuple((c, v) for c, v in entry.usual if by_name()[c].assumed_for(metric.name))
         setting = _as_usual(setting, usual, dict(entry.condition_aliases))
     if assumed:
         setting = replace(setting, assumed=(*setting.assumed, "metric"))
