@@ -858,7 +858,8 @@ def _required(entry: BenchmarkEntry, setting: Setting, evidence: str) -> tuple[S
 def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> NormalizedClaim:
     """A grounded claim, normalized. ``models`` are its paper's models (for sizes); ``aliases``
     what reviewers said about names and conditions, applied before the registry."""
-    setting_read = parse_setting(claim.setting, condition_phrases(aliases))
+    phrases = condition_phrases(aliases)
+    setting_read = parse_setting(claim.setting, phrases)
     benchmark, part = _part(_edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting), setting_read)
     metric = _without_benchmark(normalize_metric(aliased(claim.metric, "metric", aliases)), benchmark)
     entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
@@ -878,8 +879,9 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         found = normalize_metric(meant)
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     unit = normalize_unit(claim.unit)
-    unread_part = bool(setting_read.other) and not _names_the_entry(claim.setting, condition_phrases(aliases))
-    assumed = None if metric.name is not None or unread_part else _only_measure(entry, claim, unit)
+    # A metric-less score whose unread words may name a part of the benchmark waits for a reviewer.
+    open_measure = metric.name is None and (not setting_read.other or _names_the_entry(claim.setting, phrases))
+    assumed = _only_measure(entry, claim, unit) if open_measure else None
     if assumed:  # '69% on MMLU': MMLU's accuracy
         metric = replace(normalize_metric(assumed), written=None)
     converted = comparable(claim.value, None if _no_unit(unit, metric) else unit, metric.scale)
