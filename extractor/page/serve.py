@@ -39,30 +39,43 @@ def serve(
     bound = sock.getsockname()[1]
     app, token = make_app(session, bound)
     url = f"http://{HOST}:{bound}/?token={token}"
-    # uvicorn stops on SIGINT and SIGTERM (finishing the request in flight), then raises the
-    # signal again for the handler it found: ours, so that the rebuild below runs instead of
-    # the process ending. Set for SIGINT too: a command started in the background inherits it
-    # ignored. Set before the URL is printed: a script that reads it may stop the page at once.
+    # Set before the URL is printed (a script that reads it may stop the page at once), and for
+    # SIGINT too (a command started in the background inherits it ignored).
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
-    server = uvicorn.Server(config)
-    previous = {number: signal.signal(number, _stopped) for number in (signal.SIGINT, signal.SIGTERM)}
+    stop = _Stop(uvicorn.Server(config))
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         try:
             announce(url)
             if open_browser:
                 webbrowser.open(url)
-            server.run(sockets=[sock])
-        except KeyboardInterrupt:
-            pass
+            stop.server.run(sockets=[sock])
         finally:
             sock.close()
-        # A second stop interrupts the rebuild as an exception, not a kill: each file being
-        # written is removed, not left as a temporary, and the next rebuild writes it.
+        stop.serving = False
         return session.rebuild()
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
 
 
-def _stopped(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+class _Stop:
+    """What Ctrl-C or SIGTERM does: ends the page while it starts or serves, interrupts the
+    rebuild after.
+
+    While uvicorn serves, its own handler stops it (finishing the request in flight) and then
+    raises the signal again for the handler it found: this one. Before uvicorn has installed its
+    handler, a stop only asks the server to end: an exception raised there could land anywhere
+    in the event loop's start-up. During the rebuild a stop is an exception, not a kill: each
+    file being written is removed, not left as a temporary, and the next rebuild writes it.
+    """
+
+    def __init__(self, server: uvicorn.Server) -> None:
+        self.server = server
+        self.serving = True
+
+    def __call__(self, signum: int, frame: object) -> None:
+        if self.serving:
+            self.server.should_exit = True
+        else:
+            raise KeyboardInterrupt
