@@ -21,7 +21,7 @@ def test_every_example_of_the_list_reads_as_the_list_says(name: str, example: di
 
 def test_the_list_is_closed_named_and_each_entry_has_examples() -> None:
     names = [c.name for c in conditions()]
-    assert names == ["languages", "shots", "bits", "context", "resolution", "split", "level", "labels", "protocol", "conditioning", "subset", "input", "references"]
+    assert names == ["languages", "shots", "bits", "context", "resolution", "split", "level", "labels", "protocol", "conditioning", "attempts", "subset", "input", "references"]
     for condition in conditions():
         assert condition.about and condition.examples, condition.name
         assert any(e["value"] for e in condition.examples), condition.name  # at least one that reads

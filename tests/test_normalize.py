@@ -630,6 +630,20 @@ def test_class_conditional_and_unconditional_generation_are_boards_apart_with_ea
     assert parse_setting("skipping unconditional passes").get("conditioning") is None
 
 
+def test_an_oracle_best_of_n_is_a_board_of_its_own_and_a_method_s_own_choice_of_one_answer_is_not() -> None:
+    """'The best response from 256 generations' credits a problem any of 256 samples solves: never
+    ranked beside first answers. A majority vote or a reward model picks one answer: the entry's
+    configuration, one board with plain accuracy. Made-up rows."""
+    def key(setting: str | None = None, metric: str = "accuracy") -> tuple:
+        return normalize_claim(_claim(metric=metric, benchmark="GSM8K", value=90.0, unit="%", setting=setting)).comparability_key
+
+    plain = key()
+    assert key("when selecting the best response from 256 random generations") == key("best-of-256") != plain
+    assert key("best of 8 samples") != key("best of 256 samples")
+    assert key(metric="accuracy for the first answer") == key("single attempt") == plain
+    assert key("majority voting over 64 samples") == key("best-of-64 with a process reward model") == plain
+
+
 def test_an_unknown_name_ending_in_a_proportion_compares_in_percent() -> None:
     """'execution accuracy' is unknown to the registry but ends with accuracy: a bare 85.3 and
     another paper's 86.6 % are one block; a name ending in no registry measure has no scale.
