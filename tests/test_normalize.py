@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from extractor.catalog.normalize import (
+    NormalizedClaim,
     Setting,
     arxiv_id,
     names_an_entity,
@@ -519,16 +520,26 @@ def test_an_input_size_and_a_test_resolution_named_as_such_are_no_split() -> Non
     plain = normalize_claim(_claim(metric="mAP", benchmark="FooDet", value=74.0, unit="%"))
     assert small.comparability_key == large.comparability_key == plain.comparability_key
     assert "300x300 input" in small.setting.other
-    fixed = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=86.1, unit="%", setting="test resolution 320x320"))
-    assert fixed.setting.get("split") == "validation" and fixed.setting.get("resolution") == "320x320"
+    fixed = normalize_claim(_claim(metric="FID", benchmark="ImageNet", value=3.1, setting="test resolution 256x256"))
+    assert fixed.setting.get("split") == "validation" and fixed.setting.get("resolution") == "256x256"
 
 
-def test_a_stated_usual_resolution_is_the_unstated_one() -> None:
-    """ImageNet classification is scored at 224x224 unless a paper says otherwise. Made-up rows."""
-    stated = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=80.1, unit="%", setting="resolution 224x224"))
-    plain = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=81.0, unit="%"))
-    larger = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=85.0, unit="%", setting="at 384 resolution"))
-    assert stated.comparability_key == plain.comparability_key != larger.comparability_key
+def test_a_classifier_s_test_resolution_is_the_entry_s_and_a_generated_image_s_splits() -> None:
+    """ImageNet top-1 at 224x224, at 384 or unstated is one board (each model picks its input
+    size; the labels are the same); ImageNet FIDs at 256x256 and 512x512 are two (the reference
+    images differ). Made-up rows."""
+    def top1(setting: str | None) -> NormalizedClaim:
+        return normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=85.0, unit="%", setting=setting))
+
+    assert top1("resolution 224x224").comparability_key == top1(None).comparability_key == top1("at 384 resolution").comparability_key
+    assert "384x384" in top1("at 384 resolution").setting.other and top1(None).setting.get("resolution") is None
+    miou = normalize_claim(_claim(metric="mIoU", benchmark="ADE20K", value=50.0, unit="%", setting="640x640"))
+    assert miou.setting.get("resolution") is None and "640x640" in miou.setting.other
+
+    def fid(setting: str) -> tuple:
+        return normalize_claim(_claim(metric="FID", benchmark="ImageNet", value=2.0, setting=setting)).comparability_key
+
+    assert fid("256x256") != fid("512x512")
 
 
 def test_a_split_with_its_year_and_a_datastore_drawn_from_the_training_set() -> None:

@@ -59,11 +59,17 @@ class Condition:
     reader: str | None = None  # a reader in code instead of patterns ('languages')
     examples: tuple[dict, ...] = ()
     measures: tuple[str, ...] = ()  # the measures a benchmark's usual value of it is assumed for; () every one
+    entry_for: tuple[str, ...] = ()  # the measures a stated value of it is the entry's for, not a split
 
     def assumed_for(self, measure: str | None) -> bool:
         """Whether a benchmark's usual value of this condition holds for a score in ``measure``
         (ImageNet's class-conditional generation holds for an FID, not for a classifier's accuracy)."""
         return not self.measures or measure in self.measures
+
+    def splits(self, measure: str | None) -> bool:
+        """Whether a stated value splits a board of ``measure`` (a classifier's test resolution is
+        the entry's: ImageNet top-1 at 384x384 is on the one ImageNet board; an FID's is not)."""
+        return measure not in self.entry_for
 
 
 @cache
@@ -88,6 +94,7 @@ def conditions() -> tuple[Condition, ...]:
             reader=c.get("reader"),
             examples=tuple(c.get("examples", ())),
             measures=tuple(c.get("measures", ())),
+            entry_for=tuple(c.get("entry_for", ())),
         )
         for c in data["conditions"]
     )

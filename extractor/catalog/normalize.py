@@ -820,6 +820,17 @@ def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[s
     return replace(filled, assumed=assumed) if assumed else filled
 
 
+def _as_the_entrys(setting: Setting, measure: str | None) -> Setting:
+    """A setting whose conditions that are the entry's for ``measure`` (a classifier's test
+    resolution) are moved to its words: shown on the row, never splitting the board."""
+    moved = tuple((c, v) for c, v in setting.conditions if not by_name()[c].splits(measure))
+    if not moved:
+        return setting
+    kept = tuple(cv for cv in setting.conditions if cv not in moved)
+    words = ", ".join(p for p in (*(v for _, v in moved), setting.other) if p)
+    return replace(setting, conditions=kept, other=words, assumed=tuple(c for c in setting.assumed if c in dict(kept)))
+
+
 def _named_part(entry: BenchmarkEntry, text: str) -> tuple[str | None, str]:
     """The one part of a benchmark a text names in the registry's words for it ('bag-carrying
     walking condition' on CASIA-B: BG), and the text without them; None where it names none or
@@ -902,6 +913,7 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
         setting = _as_usual(setting, usual, dict(entry.condition_aliases))
     if assumed:
         setting = replace(setting, assumed=(*setting.assumed, "metric"))
+    setting = _as_the_entrys(setting, metric.name)
     setting, unstated = _required(entry, _with_part(entry, setting), claim.evidence) if entry is not None else (setting, ())
     return NormalizedClaim(
         claim=claim,
