@@ -655,6 +655,16 @@ def test_an_oracle_best_of_n_is_a_board_of_its_own_and_a_method_s_own_choice_of_
     assert key("majority voting over 64 samples") == key("best-of-64 with a process reward model") == plain
 
 
+def test_a_score_in_points_is_in_its_measure_s_own_scale_and_a_change_in_points_stays_one() -> None:
+    """'from 18.3 to 16.4 perplexity points' is perplexity 16.4, one block with a bare 18.3; a
+    score of '80.5 points' of accuracy is 80.5 %; a gain of 2.1 points keeps its unit. Made-up rows."""
+    points = normalize_claim(_claim(metric="perplexity", benchmark="WikiText-103", value=16.4, unit="points"))
+    assert points.comparability_key == normalize_claim(_claim(metric="perplexity", benchmark="WikiText-103", value=18.3)).comparability_key
+    assert normalize_claim(_claim(metric="accuracy", benchmark="GSM8K", value=80.5, unit="pts")).comparable_unit == "%"
+    gain = normalize_claim(_claim(metric="accuracy", benchmark="GSM8K", value=2.1, unit="points", kind="change"))
+    assert gain.comparable_unit == "points"
+
+
 def test_an_unknown_name_ending_in_a_proportion_compares_in_percent() -> None:
     """'execution accuracy' is unknown to the registry but ends with accuracy: a bare 85.3 and
     another paper's 86.6 % are one block; a name ending in no registry measure has no scale.

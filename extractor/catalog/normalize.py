@@ -895,7 +895,10 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     assumed = _only_measure(entry, claim, unit) if open_measure else None
     if assumed:  # '69% on MMLU': MMLU's accuracy
         metric = replace(normalize_metric(assumed), written=None)
-    converted = comparable(claim.value, None if _no_unit(unit, metric) else unit, metric.scale)
+    # A score of a known measure 'in points' is in its own scale ('16.4 perplexity points');
+    # a change in points stays one ('+2.1 points' of accuracy are percentage points).
+    bare = _no_unit(unit, metric) or (unit == "points" and claim.kind == "score" and metric.known)
+    converted = comparable(claim.value, None if bare else unit, metric.scale)
     if converted == (claim.value, "") and (own := _measured_in(metric)) is not None:  # '2.1' EPE = '2.1 pixels'
         converted = (claim.value, own)
     setting = with_written(
