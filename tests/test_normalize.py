@@ -486,7 +486,8 @@ def test_a_metric_name_that_writes_its_benchmark_is_the_measure() -> None:
 def test_a_benchmark_keeps_its_usual_conditions_and_its_own_measure_names() -> None:
     """The registry knows how a benchmark is usually scored: ImageNet on its validation split (a
     test-server number is apart), its accuracy is top-1; LibriSpeech's unnamed test set is
-    test-clean and its noisy set is test-other; GSM8K's pass@1 is its accuracy. Made-up rows."""
+    test-clean and its noisy set is test-other; GSM8K's pass@1 is its accuracy; COCO's accuracy is its
+    AP. Made-up rows."""
     val = normalize_claim(_claim(metric="accuracy", benchmark="ImageNet", value=81.2, unit="%"))
     written = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet-1k", value=80.4, unit="%", setting="val"))
     test = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", value=79.9, unit="%", setting="test set"))
@@ -498,6 +499,8 @@ def test_a_benchmark_keeps_its_usual_conditions_and_its_own_measure_names() -> N
     other = normalize_claim(_claim(metric="WER", benchmark="LibriSpeech", value=4.0, unit="%", setting="testother"))
     assert plain.comparability_key == clean.comparability_key
     assert noisy.comparability_key == other.comparability_key != clean.comparability_key
+    detector = normalize_claim(_claim(metric="accuracy", benchmark="MS COCO", value=49.5, unit="%"))  # a detector's 'accuracy' is its AP
+    assert detector.comparability_key == normalize_claim(_claim(metric="AP", benchmark="COCO", value=52.8, unit="%")).comparability_key
     few = normalize_claim(_claim(metric="WER", benchmark="LibriSpeech", value=5.2, unit="%", setting="ten minutes of labeled data, clean test set"))
     assert few.setting.get("labels") == "10 min labelled" and few.comparability_key != clean.comparability_key
     solved = normalize_claim(_claim(metric="pass@1", benchmark="GSM8K", value=86.0, unit="%"))
