@@ -668,6 +668,21 @@ def test_a_score_in_points_is_in_its_measure_s_own_scale_and_a_change_in_points_
     assert gain.comparable_unit == "points"
 
 
+def test_a_labels_budget_per_class_is_counted_in_all_where_the_registry_counts_the_classes() -> None:
+    """'four labels per class' on CIFAR-10 is '40 labels'; on a benchmark whose classes the
+    registry does not count it stays per class; 'examples per class' is a few-shot count. Made-up rows."""
+    def labels(benchmark: str, setting: str) -> str | None:
+        return normalize_claim(_claim(metric="accuracy", benchmark=benchmark, value=88.0, unit="%", setting=setting)).setting.get("labels")
+
+    assert labels("CIFAR10", "four labels per class") == labels("CIFAR-10", "40 labels (4 labels per class)") == "40 labels"
+    assert labels("CIFAR-100", "25 labels per class") == "2500 labels"
+    assert labels("FooSet", "4 labels per class") == "4 labels per class"
+    assert parse_setting("10 examples per class").get("shots") == "10-shot"
+    remix = normalize_claim(_claim(metric="median accuracy", benchmark="CIFAR10", value=84.9, unit="%", setting="four labels per class"))
+    fix = normalize_claim(_claim(metric="accuracy", benchmark="CIFAR-10", value=88.6, unit="%", setting="40 labels"))
+    assert remix.comparability_key == fix.comparability_key  # a median over runs is the measure
+
+
 def test_an_unknown_name_ending_in_a_proportion_compares_in_percent() -> None:
     """'execution accuracy' is unknown to the registry but ends with accuracy: a bare 85.3 and
     another paper's 86.6 % are one block; a name ending in no registry measure has no scale.

@@ -831,6 +831,19 @@ def _as_the_entrys(setting: Setting, measure: str | None) -> Setting:
     return replace(setting, conditions=kept, other=words, assumed=tuple(c for c in setting.assumed if c in dict(kept)))
 
 
+_PER_CLASS = re.compile(r"(\d+) labels per class")
+
+
+def _labels_in_all(setting: Setting, classes: int) -> Setting:
+    """A labels budget counted per class, counted in all on a benchmark of ``classes`` classes
+    ('four labels per class' on CIFAR-10 is FixMatch's '40 labels')."""
+    per = _PER_CLASS.fullmatch(setting.get("labels") or "")
+    if per is None:
+        return setting
+    total = f"{int(per[1]) * classes} labels"
+    return replace(setting, conditions=tuple((c, total if c == "labels" else v) for c, v in setting.conditions))
+
+
 def _named_part(entry: BenchmarkEntry, text: str) -> tuple[str | None, str]:
     """The one part of a benchmark a text names in the registry's words for it ('bag-carrying
     walking condition' on CASIA-B: BG), and the text without them; None where it names none or
@@ -917,6 +930,8 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     if assumed:
         setting = replace(setting, assumed=(*setting.assumed, "metric"))
     setting = _as_the_entrys(setting, metric.name)
+    if entry is not None and entry.classes:
+        setting = _labels_in_all(setting, entry.classes)
     setting, unstated = _required(entry, _with_part(entry, setting), claim.evidence) if entry is not None else (setting, ())
     return NormalizedClaim(
         claim=claim,

@@ -68,6 +68,9 @@ class BenchmarkEntry:
     # Conditions a score on it must state to be ranked: it is reported under several with no
     # usual one (LRS3: lip reading, audio-only or audio-visual; GAIA: validation or test).
     required: tuple[str, ...] = ()
+    # The number of classes of a classification benchmark whose semi-supervised protocols count
+    # labels in all or per class (CIFAR-10: 10, so 'four labels per class' is 40 labels).
+    classes: int | None = None
     # Its parts and protocols by the words that name them, each a subset of its own (CASIA-B's
     # walking conditions: 'normal' or 'NM', 'bag', 'coat'; BraTS's tumour regions).
     parts: tuple[tuple[str, re.Pattern[str]], ...] = ()
@@ -210,6 +213,7 @@ def load_registry() -> Registry:
             measures=tuple({**_task_measures(b), **b.get("measures", {})}.items()),
             editions=tuple((edition, tuple(aliases)) for edition, aliases in b.get("editions", {}).items()),
             required=tuple(b.get("required", ())),
+            classes=b.get("classes"),
             parts=tuple((part, _words_pattern(words)) for part, words in b.get("parts", {}).items()),
         )
         for b in _read("benchmarks.json")["benchmarks"]
