@@ -683,6 +683,31 @@ def test_a_labels_budget_per_class_is_counted_in_all_where_the_registry_counts_t
     assert remix.comparability_key == fix.comparability_key  # a median over runs is the measure
 
 
+def test_unsupervised_and_domain_adaptation_protocols_are_boards_apart_from_the_supervised_one() -> None:
+    """Person re-identification and translation are scored under a fully unsupervised protocol
+    and under unsupervised domain adaptation, each its own board; a method's unsupervised
+    pre-training is the entry's. Made-up rows."""
+    def key(setting: str | None) -> tuple:
+        return normalize_claim(_claim(metric="mAP", benchmark="Market-1501", value=85.0, unit="%", setting=setting)).comparability_key
+
+    assert key(None) == key("supervised ReID") == key("unsupervised pre-training on unlabelled person images")
+    assert len({key(None), key("USL ReID"), key("UDA ReID")}) == 3
+    assert key("fully unsupervised setting") == key("under the unsupervised setting") == key("USL ReID")
+
+
+def test_a_segmenter_s_iou_is_its_miou_and_ade20k_is_scored_on_validation() -> None:
+    """'an intersection-over-union score of 83.4 on PASCAL VOC 2012' is its mIoU; ADE20K's
+    scores are its validation split's unless a paper says otherwise; UCF101, like HMDB51, is
+    scored in accuracy alone, so its 'top-1 accuracy' is its accuracy. Made-up rows."""
+    def key(benchmark: str, metric: str, setting: str | None = None) -> tuple:
+        return normalize_claim(_claim(metric=metric, benchmark=benchmark, value=80.0, unit="%", setting=setting)).comparability_key
+
+    assert key("PASCAL VOC 2012", "intersection-over-union") == key("PASCAL VOC 2012", "mean IoU")
+    assert key("Cityscapes", "IoU") == key("Cityscapes", "mIoU")
+    assert key("ADE20K", "mIoU") == key("ADE20K", "mIoU", "validation set") != key("ADE20K", "mIoU", "test set")
+    assert key("UCF101", "top1 acc") == key("UCF-101", "accuracy")
+
+
 def test_an_unknown_name_ending_in_a_proportion_compares_in_percent() -> None:
     """'execution accuracy' is unknown to the registry but ends with accuracy: a bare 85.3 and
     another paper's 86.6 % are one block; a name ending in no registry measure has no scale.

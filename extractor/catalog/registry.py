@@ -86,7 +86,7 @@ def _task_measures(benchmark: dict) -> dict[str, str]:
     its top prediction's; 'top-5' is always written); a speech recognition benchmark's 'error
     rate' is its word error rate (TIMIT's, a phone recognition benchmark's, its phone error rate;
     a Mandarin one's its character error rate); a tracking benchmark's 'AUC' is its success
-    AUC; and a plain 'score' ('average', 'average performance') on a benchmark scored in one
+    AUC; a semantic segmentation benchmark's 'IoU' is its mIoU; and a plain 'score' ('average', 'average performance') on a benchmark scored in one
     measure is that measure (its 'top-1 accuracy' its accuracy, when that is the measure; its
     plain 'accuracy' that one, when it is an accuracy of a kind: CASIA-B's rank-1 accuracy)."""
     task = str(benchmark.get("task", "")).lower()
@@ -97,6 +97,8 @@ def _task_measures(benchmark: dict) -> dict[str, str]:
         measures["error rate"] = unit
     if task.endswith("object tracking"):  # a tracker's 'AUC' is its success plot's
         measures["AUROC"] = "success AUC"
+    if task.endswith("semantic segmentation"):  # a segmenter's 'IoU' is its mean over classes
+        measures["IoU"] = "mIoU"
     if len(scored := benchmark.get("scored_in", ())) == 1:
         measures["score"] = scored[0]
         if scored[0] == "accuracy":  # a benchmark scored in accuracy alone reports no top-5
