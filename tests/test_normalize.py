@@ -708,6 +708,17 @@ def test_a_segmenter_s_iou_is_its_miou_and_ade20k_is_scored_on_validation() -> N
     assert key("UCF101", "top1 acc") == key("UCF-101", "accuracy")
 
 
+def test_a_small_classification_benchmark_s_top_1_error_is_its_error_rate() -> None:
+    """CIFAR-10 reports no top-5, so its 'top-1 error rate', 'testing error' and 'error rate' are
+    one measure; ImageNet's plain 'error' (top-5 in its challenge's papers) stays apart from its
+    top-1 error. Made-up rows."""
+    def key(benchmark: str, metric: str) -> tuple:
+        return normalize_claim(_claim(metric=metric, benchmark=benchmark, value=3.5, unit="%")).comparability_key
+
+    assert key("CIFAR-10", "top-1 error rate") == key("CIFAR-10", "testing error") == key("CIFAR10", "error rate")
+    assert key("ImageNet", "top-1 error") != key("ImageNet", "error rate")
+
+
 def test_an_unknown_name_ending_in_a_proportion_compares_in_percent() -> None:
     """'execution accuracy' is unknown to the registry but ends with accuracy: a bare 85.3 and
     another paper's 86.6 % are one block; a name ending in no registry measure has no scale.
