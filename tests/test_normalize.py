@@ -719,6 +719,22 @@ def test_a_small_classification_benchmark_s_top_1_error_is_its_error_rate() -> N
     assert key("ImageNet", "top-1 error") != key("ImageNet", "error rate")
 
 
+def test_captioning_s_karpathy_split_is_its_test_split_and_a_read_subset_that_names_a_part_is_that_part() -> None:
+    """'the Karpathy split' and 'COCO Karpathy test split' are COCO captioning's offline test
+    split, apart from the online server; MultiNLI's 'in-domain test set' and 'matched evaluation
+    track' are its matched part (RepEval 2017 was scored on it); VOT's editions are boards of
+    their own however written. Made-up rows."""
+    def key(benchmark: str, metric: str, setting: str | None, value: float = 120.0) -> tuple:
+        return normalize_claim(_claim(metric=metric, benchmark=benchmark, value=value, setting=setting)).comparability_key
+
+    assert key("MS-COCO", "CIDEr-D", "Karpathy split") == key("COCO", "CIDEr-D", "COCO Karpathy test split") == key("COCO", "CIDEr", None)
+    assert key("COCO", "CIDEr", "official test server") != key("COCO", "CIDEr", "Karpathy split")
+    matched = key("RepEval 2017", "accuracy", "in-domain test set", 74.9)
+    assert matched == key("RepEval", "accuracy", "matched evaluation track", 72.1) == key("MultiNLI", "accuracy", "MNLI-m", 80.0)
+    assert matched != key("MultiNLI", "accuracy", "cross-domain", 74.9)
+    assert key("VOT-16", "EAO", None, 0.43) == key("VOT 2016", "EAO", None, 0.46) != key("VOT2018", "EAO", None, 0.41)
+
+
 def test_an_unknown_name_ending_in_a_proportion_compares_in_percent() -> None:
     """'execution accuracy' is unknown to the registry but ends with accuracy: a bare 85.3 and
     another paper's 86.6 % are one block; a name ending in no registry measure has no scale.

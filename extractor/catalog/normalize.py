@@ -856,9 +856,14 @@ def _named_part(entry: BenchmarkEntry, text: str) -> tuple[str | None, str]:
 
 
 def _with_part(entry: BenchmarkEntry, setting: Setting) -> Setting:
-    """A setting whose words no condition reads name a part of the benchmark: that part is its subset."""
-    if not entry.parts or setting.get("subset") is not None:
+    """A setting whose words name a part of the benchmark: that part is its subset, whether no
+    condition read the words or the subset read holds them ('matched evaluation track' on
+    MultiNLI is its matched part)."""
+    if not entry.parts:
         return setting
+    if (subset := setting.get("subset")) is not None:
+        part = _named_part(entry, subset)[0]
+        return replace(setting, conditions=tuple((c, part if c == "subset" else v) for c, v in setting.conditions)) if part else setting
     part, rest = _named_part(entry, setting.other)
     return replace(with_written(setting, (("subset", part),)), other=leftover(rest)) if part else setting
 
