@@ -735,6 +735,18 @@ def test_captioning_s_karpathy_split_is_its_test_split_and_a_read_subset_that_na
     assert key("VOT-16", "EAO", None, 0.43) == key("VOT 2016", "EAO", None, 0.46) != key("VOT2018", "EAO", None, 0.41)
 
 
+def test_synapse_s_hausdorff_distance_is_its_95th_percentile_one() -> None:
+    """Synapse multi-organ segmentation papers write 'Hausdorff distance' for the HD95 every
+    paper reports there; elsewhere a Hausdorff distance stays its own measure, lower being
+    better. Made-up rows."""
+    def key(benchmark: str, metric: str) -> tuple:
+        return normalize_claim(_claim(metric=metric, benchmark=benchmark, value=13.0, unit="mm")).comparability_key
+
+    assert key("Synapse Multi-Organ Segmentation dataset", "Hausdorff Distance") == key("Synapse", "95% Hausdorff Distance") == key("Synapse", "HD95")
+    assert key("FooSet", "Hausdorff distance")[1] == "Hausdorff distance" != key("FooSet", "HD95")[1]
+    assert normalize_claim(_claim(metric="Hausdorff distance", benchmark="FooSet", value=3.0, unit="mm")).direction == "lower"
+
+
 def test_an_unknown_name_ending_in_a_proportion_compares_in_percent() -> None:
     """'execution accuracy' is unknown to the registry but ends with accuracy: a bare 85.3 and
     another paper's 86.6 % are one block; a name ending in no registry measure has no scale.
