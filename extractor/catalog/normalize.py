@@ -831,6 +831,11 @@ def _as_the_entrys(setting: Setting, measure: str | None) -> Setting:
     return replace(setting, conditions=kept, other=words, assumed=tuple(c for c in setting.assumed if c in dict(kept)))
 
 
+def _restated(setting: Setting, condition: str, value: str) -> Setting:
+    """A setting with a stated condition's value read again as ``value``."""
+    return replace(setting, conditions=tuple((c, value if c == condition else v) for c, v in setting.conditions))
+
+
 _PER_CLASS = re.compile(r"(\d+) labels per class")
 
 
@@ -840,8 +845,7 @@ def _labels_in_all(setting: Setting, classes: int) -> Setting:
     per = _PER_CLASS.fullmatch(setting.get("labels") or "")
     if per is None:
         return setting
-    total = f"{int(per[1]) * classes} labels"
-    return replace(setting, conditions=tuple((c, total if c == "labels" else v) for c, v in setting.conditions))
+    return _restated(setting, "labels", f"{int(per[1]) * classes} labels")
 
 
 def _named_part(entry: BenchmarkEntry, text: str) -> tuple[str | None, str]:
@@ -863,7 +867,7 @@ def _with_part(entry: BenchmarkEntry, setting: Setting) -> Setting:
         return setting
     if (subset := setting.get("subset")) is not None:
         part = _named_part(entry, subset)[0]
-        return replace(setting, conditions=tuple((c, part if c == "subset" else v) for c, v in setting.conditions)) if part else setting
+        return _restated(setting, "subset", part) if part else setting
     part, rest = _named_part(entry, setting.other)
     return replace(with_written(setting, (("subset", part),)), other=leftover(rest)) if part else setting
 
