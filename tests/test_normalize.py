@@ -543,6 +543,9 @@ def test_a_classifier_s_test_resolution_is_the_entry_s_and_a_generated_image_s_s
         return normalize_claim(_claim(metric="FID", benchmark="ImageNet", value=2.0, setting=setting)).comparability_key
 
     assert fid("256x256") != fid("512x512")
+    # a score with no metric that takes its benchmark's measure still says so when its resolution moves
+    assumed = normalize_claim(_claim(benchmark="MMLU", value=69.0, unit="%", setting="384x384"))
+    assert "metric" in assumed.setting.assumed
 
 
 def test_a_split_with_its_year_and_a_datastore_drawn_from_the_training_set() -> None:

@@ -828,7 +828,7 @@ def _as_the_entrys(setting: Setting, measure: str | None) -> Setting:
         return setting
     kept = tuple(cv for cv in setting.conditions if cv not in moved)
     words = ", ".join(p for p in (*(v for _, v in moved), setting.other) if p)
-    return replace(setting, conditions=kept, other=words, assumed=tuple(c for c in setting.assumed if c in dict(kept)))
+    return replace(setting, conditions=kept, other=words, assumed=tuple(c for c in setting.assumed if c not in dict(moved)))
 
 
 def _restated(setting: Setting, condition: str, value: str) -> Setting:
