@@ -635,11 +635,15 @@ def aliased(name: str | None, kind: str, aliases: Aliases | None) -> str | None:
     return aliases.get(kind, {}).get(fold_key(name), name)
 
 
-def _no_unit(unit: str | None, metric: MetricInfo) -> bool:
-    """Whether a unit is the claim's metric itself ('1.27 BPC', '28.4 BLEU') or only another
-    number ('/8.2' of '4.8/8.2 WER', the second of a pair): then the number is a plain one,
-    comparable with the same metric written without a unit."""
+def _no_unit(unit: str | None, metric: MetricInfo, kind: str) -> bool:
+    """Whether a unit is the claim's metric itself ('1.27 BPC', '28.4 BLEU'), only another
+    number ('/8.2' of '4.8/8.2 WER', the second of a pair) or a score's points of a known
+    measure ('16.4 perplexity points'; a change in points stays one: '+2.1 points' of accuracy
+    are percentage points): then the number is a plain one, comparable with the same metric
+    written without a unit."""
     if unit is not None and _NUMBER_ONLY.fullmatch(unit):
+        return True
+    if unit == "points" and kind == "score" and metric.known:
         return True
     return metric.known and not known_unit(unit) and normalize_metric(unit).name == metric.name
 
@@ -917,10 +921,7 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     assumed = _only_measure(entry, claim, unit) if open_measure else None
     if assumed:  # '69% on MMLU': MMLU's accuracy
         metric = replace(normalize_metric(assumed), written=None)
-    # A score of a known measure 'in points' is in its own scale ('16.4 perplexity points');
-    # a change in points stays one ('+2.1 points' of accuracy are percentage points).
-    bare = _no_unit(unit, metric) or (unit == "points" and claim.kind == "score" and metric.known)
-    converted = comparable(claim.value, None if bare else unit, metric.scale)
+    converted = comparable(claim.value, None if _no_unit(unit, metric, claim.kind) else unit, metric.scale)
     if converted == (claim.value, "") and (own := _measured_in(metric)) is not None:  # '2.1' EPE = '2.1 pixels'
         converted = (claim.value, own)
     setting = with_written(

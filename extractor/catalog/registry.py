@@ -86,9 +86,10 @@ def _task_measures(benchmark: dict) -> dict[str, str]:
     its top prediction's; 'top-5' is always written); a speech recognition benchmark's 'error
     rate' is its word error rate (TIMIT's, a phone recognition benchmark's, its phone error rate;
     a Mandarin one's its character error rate); a tracking benchmark's 'AUC' is its success
-    AUC; a semantic segmentation benchmark's 'IoU' is its mIoU; and a plain 'score' ('average', 'average performance') on a benchmark scored in one
-    measure is that measure (its 'top-1 accuracy' its accuracy, when that is the measure; its
-    plain 'accuracy' that one, when it is an accuracy of a kind: CASIA-B's rank-1 accuracy)."""
+    AUC; a semantic segmentation benchmark's 'IoU' is its mIoU; and a plain 'score' ('average',
+    'average performance') on a benchmark scored in one measure is that measure (its 'top-1
+    accuracy' its accuracy, when that is the measure; its plain 'accuracy' that one, when it is
+    an accuracy of a kind: CASIA-B's rank-1 accuracy)."""
     task = str(benchmark.get("task", "")).lower()
     measures: dict[str, str] = {}
     if benchmark.get("area") == "vision" and task.endswith("classification"):
