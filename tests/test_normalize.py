@@ -569,6 +569,29 @@ def test_ap_for_instance_segmentation_is_mask_ap() -> None:
     assert masks.comparability_key != boxes.comparability_key == written.comparability_key
 
 
+def test_a_generic_ap_takes_the_one_task_its_papers_title_names() -> None:
+    """Boards are kept per task: a pose paper's 'AP' is a keypoint AP, an instance segmentation
+    paper's a mask AP, and neither is ranked beside a detector's box AP. A title naming a
+    detector's task, two tasks or keypoints as a detector's means, and a setting or a name that
+    says the measure, keep their reading. Made-up rows and titles."""
+
+    def metric(title: str | None, **fields) -> str | None:
+        return normalize_claim(_claim(**{"metric": "AP", "benchmark": "FooDet", "value": 70.0, **fields}), title=title).metric
+
+    assert metric("Simple Baselines for Multi-Person Pose Estimation") == "keypoint AP"
+    assert metric("A Foo Network for Keypoint Detection", metric="average precision") == "keypoint AP"
+    assert metric("FooMask: Real-time Instance Segmentation") == "mask AP"
+    assert metric("Detecting Objects as Paired Keypoints") == metric("Foo R-CNN for Object Detection") == "mAP"
+    assert metric("Joint Pose Estimation and Instance Segmentation of People") == "mAP"  # two tasks: unread
+    assert metric("Mask Foo: A Unified Detector") == metric(None) == "mAP"  # a method's name is no task
+    assert metric("Foo for Human Pose Estimation", setting="object detection") == "mAP"  # the setting says
+    assert metric("Foo for Human Pose Estimation", metric="box AP") == "mAP"
+    assert metric(None, metric="keypoint average precision") == metric(None, metric="AP^kp") == "keypoint AP"
+    posed = normalize_claim(_claim(metric="AP", benchmark="COCO", value=75.0), title="Foo for Human Pose Estimation")
+    written = normalize_claim(_claim(metric="keypoint AP", benchmark="COCO test-dev", value=76.0))
+    assert posed.comparability_key == written.comparability_key
+
+
 def test_editions_of_a_benchmark_are_apart_and_a_stated_subset_replaces_the_usual_one() -> None:
     """PASCAL VOC 2007 and 2012 are two datasets (and 'PASCAL VOC' a third, its edition not
     given); LibriSpeech's test-other is subset other alone (not 'clean / other'). Made-up rows."""

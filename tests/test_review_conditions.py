@@ -124,3 +124,33 @@ def test_a_block_same_as_that_names_no_condition_is_refused(tmp_path: Path) -> N
     assert any("'test set' are this claim's own conditions" in r for r in refused)
     none = alias_corrections({"block_same_as": "none"}, {}, Target("c", "claim", "p", None), {"benchmark": "SQuAD", "metric": "F1", "setting": "dev"}, {}, set(), "page")
     assert none[1] == [] and none[0][0].old_value == {"benchmark": "SQuAD", "metric": "F1", "setting": "dev"}
+
+
+POSE = "FooPose reaches 75.0 AP on COCO val2017."
+KEYPOINTS = "BarPose reaches 74.0 keypoint AP on COCO test-dev."
+DETECTOR = "BazDet reaches 45.0 AP on COCO test-dev."
+
+
+def test_a_block_read_with_its_papers_title_is_merged_by_a_reviewer_with_that_title(tmp_path: Path) -> None:
+    """A pose paper's 'AP' is a keypoint AP (its title says the task), never ranked beside a
+    detector's; a reviewer's merge of its block keeps the title, which says what the block is."""
+    run = tmp_path / "run"
+    write_run(run, [
+        result("pose", POSE, [dict(value=75.0, metric="AP", benchmark="COCO", method="FooPose", setting="val2017", evidence=POSE)])
+        .model_copy(update={"title": "FooPose: Multi-Person Pose Estimation"}),
+        result("keypoints", KEYPOINTS, [dict(value=74.0, metric="keypoint AP", benchmark="COCO test-dev", method="BarPose", evidence=KEYPOINTS)]),
+        result("detector", DETECTOR, [dict(value=45.0, metric="AP", benchmark="COCO test-dev", method="BazDet", evidence=DETECTOR)]),
+    ], {"backend": "test"})
+    assert titles(run) == {
+        "COCO \u00b7 keypoint AP \u2191 (%) \u00b7 validation": [75.0],
+        "COCO \u00b7 keypoint AP \u2191 (%)": [74.0],
+        "COCO \u00b7 mAP \u2191 (%)": [45.0],
+    }
+    book = tmp_path / "review.xlsx"
+    export_review(Run.open(run), book)
+    edit(book, book, "Claims", claim_id(run, "pose", 75.0), block_same_as="test")
+    assert not apply_review(book, Run.open(run), "alice").refused
+    with CorrectionStore(run / STORE_FILE) as db:
+        (said,) = [c.old_value for c in db.history() if c.field == "block_same_as"]
+    assert said == {"benchmark": "COCO", "metric": "AP", "setting": "val2017", "title": "FooPose: Multi-Person Pose Estimation"}
+    assert titles(run) == {"COCO \u00b7 keypoint AP \u2191 (%)": [74.0, 75.0], "COCO \u00b7 mAP \u2191 (%)": [45.0]}

@@ -27,22 +27,35 @@ class Joined:
     merged: tuple[str, ...] = ()
 
 
-def block_of_claim(benchmark: str | None, metric: str | None, setting: str | None, aliases: Aliases | None = None) -> Key:
-    """The key (unit aside) of the block a claim with these names and setting is in."""
+def block_of_claim(
+    benchmark: str | None, metric: str | None, setting: str | None, aliases: Aliases | None = None, title: str | None = None
+) -> Key:
+    """The key (unit aside) of the block a claim with these names and setting, in a paper of this
+    title, is in."""
     claim = Claim(id="block", value=1.0, evidence="-", span=(0, 1), value_span=(0, 1), benchmark=benchmark, metric=metric, setting=setting)
-    benchmark_key, metric_key, _, condition_key = normalize_claim(claim, aliases=aliases).comparability_key
+    benchmark_key, metric_key, _, condition_key = normalize_claim(claim, aliases=aliases, title=title).comparability_key
     return (benchmark_key, metric_key, condition_key)
+
+
+def block_written(claim: Mapping, title: str | None = None) -> dict:
+    """The block as a claim has it, as a reviewer's merge keeps it: its benchmark, metric and
+    setting, and its paper's title where that says what the metric measures ('AP' in a pose
+    estimation paper), so the merge finds the claim's block again."""
+    block = {field: claim.get(field) for field in ("benchmark", "metric", "setting")}
+    if title and block_of_claim(**block, title=title) != block_of_claim(**block):
+        block["title"] = title
+    return block
 
 
 def reviewer_merges(aliases: Aliases | None) -> dict[Key, tuple]:
     """{(benchmark key, metric key, conditions): the conditions of the block reviewers said it is
     one with}, from the ``block`` table of the reviewers' words (each entry: the block as a claim
-    had it, as JSON with its benchmark, metric and setting -> the other block's conditions as
-    written, 'none' for no condition)."""
+    had it, :func:`block_written`, as JSON -> the other block's conditions as written, 'none' for
+    no condition)."""
     merges: dict[Key, tuple] = {}
     for written, target in (aliases or {}).get("block", {}).items():
         block = json.loads(written)
-        source = block_of_claim(block.get("benchmark"), block.get("metric"), block.get("setting"), aliases)
+        source = block_of_claim(block.get("benchmark"), block.get("metric"), block.get("setting"), aliases, block.get("title"))
         merges[source] = parse_setting(target).key
     return merges
 

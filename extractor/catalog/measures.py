@@ -131,20 +131,38 @@ def rank_cut(name: str | None, evidence: str, value: float | None = None) -> str
     return None
 
 
-# Generic names of a measure (folded) and the measure each is for a task a setting names.
+# Generic names of a measure (folded) and the measure each is for a task a setting or a paper's
+# title names; a detector's task keeps the generic measure (a title naming it beside another task
+# says nothing). Keypoints are a task only as one ('Detecting Objects as Paired Keypoints' is a
+# detector), and only a setting's 'masks' says a mask's AP ('Mask R-CNN' in a title is a method).
 _GENERIC = {"mAP": frozenset({"ap", "map", "average precision", "mean average precision"})}
 _TASK_MEASURES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
-    "mAP": ((re.compile(r"\binstance[\s-]+segmentation\b|\bmasks?\b", re.IGNORECASE), "mask AP"),),
+    "mAP": (
+        (re.compile(r"\binstance[\s-]+segmentation\b", re.IGNORECASE), "mask AP"),
+        (re.compile(r"\bpose\s+estimation\b|\bkey-?points?\s+(?:detection|estimation|localization)\b", re.IGNORECASE), "keypoint AP"),
+        (re.compile(r"\bobject\s+detect(?:ion|ors?)\b|\bdetect(?:ing|s)?\s+objects?\b", re.IGNORECASE), "mAP"),
+    ),
+}
+_SETTING_MEASURES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
+    "mAP": ((re.compile(r"\bmasks?\b", re.IGNORECASE), "mask AP"),),
 }
 
 
-def task_measure(metric: str | None, written: str | None, setting: str | None) -> str | None:
+def _generic(metric: str | None, written: str | None) -> bool:
+    return metric in _GENERIC and " ".join((written or "").lower().split()) in _GENERIC[metric]
+
+
+def task_measure(metric: str | None, written: str | None, setting: str | None, title: str | None = None) -> str | None:
     """The measure a generic name stands for on the task the setting names ('AP' with
-    'instance segmentation' -> 'mask AP'), else None. A name that says its measure ('box AP')
-    keeps it whatever the setting says."""
-    if not metric or not setting or " ".join((written or "").lower().split()) not in _GENERIC.get(metric, ()):
+    'instance segmentation' -> 'mask AP'), else on the one task the paper's title names ('AP' in
+    '... for Human Pose Estimation' -> 'keypoint AP'), else None. A name that says its measure
+    ('box AP') keeps it whatever the words around it say."""
+    if not _generic(metric, written):
         return None
-    return next((measure for words, measure in _TASK_MEASURES[metric] if words.search(setting)), None)
+    if setting and (found := [m for words, m in (*_TASK_MEASURES[metric], *_SETTING_MEASURES[metric]) if words.search(setting)]):
+        return found[0]
+    named = {m for words, m in _TASK_MEASURES[metric] if title and words.search(title)}
+    return named.pop() if len(named) == 1 else None
 
 
 def task_reading(written: str | None, task: str | None) -> str | None:

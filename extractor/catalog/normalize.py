@@ -892,9 +892,12 @@ def _required(entry: BenchmarkEntry, setting: Setting, evidence: str) -> tuple[S
     return setting, tuple(c for c in entry.required if setting.get(c) is None)
 
 
-def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> NormalizedClaim:
+def normalize_claim(
+    claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None, title: str | None = None
+) -> NormalizedClaim:
     """A grounded claim, normalized. ``models`` are its paper's models (for sizes); ``aliases``
-    what reviewers said about names and conditions, applied before the registry."""
+    what reviewers said about names and conditions, applied before the registry; ``title`` its
+    paper's, which may name the task a generic measure is scored for ('AP' in a pose paper)."""
     phrases = condition_phrases(aliases)
     setting_read = parse_setting(claim.setting, phrases)
     benchmark, part = _part(_edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting), setting_read)
@@ -909,7 +912,7 @@ def normalize_claim(claim: Claim, models: list[Model] | None = None, aliases: Al
     if (cut := rank_cut(metric.written, claim.evidence, claim.value)) is not None:  # 'top-1' alone: error or accuracy?
         found = normalize_metric(cut) if cut else MetricInfo(metric.written, None, False, "none")
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
-    if meant := task_measure(metric.name, metric.written, claim.setting):  # 'AP' for instance segmentation
+    if meant := task_measure(metric.name, metric.written, claim.setting, title):  # 'AP' for instance segmentation
         found = normalize_metric(meant)
         metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
     if entry is not None and (meant := dict(entry.measures).get(metric.name)):  # ImageNet's accuracy is top-1

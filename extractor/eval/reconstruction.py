@@ -118,12 +118,12 @@ class Placed:
 
 def ranked_blocks(results: Sequence[PaperResult], entries: Iterable[Entry]) -> dict[Entry, Placed]:
     """Each reconstructed entry -> the first ranked row that reconstructs it."""
-    claims = {(r.id, c.id): (c, r.extraction.models) for r in results if r.extraction for c in r.extraction.claims}
+    claims = {(r.id, c.id): (c, r.extraction.models, r.title) for r in results if r.extraction for c in r.extraction.claims}
     scores = build_leaderboard(results).scores
     rows: dict[str, list[Placed]] = {}
     for paper_id, claim_id, block in zip(scores["paper_id"], scores["claim_id"], scores["block"]):
-        claim, models = claims[(paper_id, claim_id)]
-        key = normalize_claim(claim, models).comparability_key
+        claim, models, title = claims[(paper_id, claim_id)]
+        key = normalize_claim(claim, models, title=title).comparability_key
         rows.setdefault(paper_id, []).append(Placed(int(block), claim, key))
     found: dict[Entry, Placed] = {}
     for entry in entries:

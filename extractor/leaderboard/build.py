@@ -336,7 +336,7 @@ def _gather(results: Iterable[PaperResult], marks: Marks, aliases: Aliases | Non
                 continue
             seen.add(claim.id)
             new.append(claim.id)
-            n = normalize_claim(claim, models, aliases)
+            n = normalize_claim(claim, models, aliases, result.title)
             metric_label = _metric_label(n)
             row = tuple(shared.setdefault(value, value) if repeats else value for value, repeats in zip((
                 result.id, claim.id, claim.kind,
@@ -496,11 +496,13 @@ def _benchmark_source(claim: Claim) -> str | None:
     return None
 
 
-def standing(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> tuple[str | None, str | None]:
-    """What the board does with one claim, told to a reviewer: why a score is not ranked ('' when
-    it is, None for a change, which is never ranked), and 'from context' for a benchmark its
-    evidence does not write."""
-    return _unranked_reason(normalize_claim(claim, models, aliases)), _benchmark_source(claim)
+def standing(
+    claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None, title: str | None = None
+) -> tuple[str | None, str | None]:
+    """What the board does with one claim of a paper (its models and title), told to a reviewer:
+    why a score is not ranked ('' when it is, None for a change, which is never ranked), and
+    'from context' for a benchmark its evidence does not write."""
+    return _unranked_reason(normalize_claim(claim, models, aliases, title)), _benchmark_source(claim)
 
 
 def _display_names(frame: pd.DataFrame, name: str, key: str, spelling: Mapping[str, str]) -> pd.Series:
@@ -537,11 +539,14 @@ class ClaimBlock:
     merged_from: str | None
 
 
-def claim_block(claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None) -> ClaimBlock | None:
+def claim_block(
+    claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None, title: str | None = None
+) -> ClaimBlock | None:
     """The block a claim's score lands in (None without a benchmark or a metric: no block has
     it), read as :func:`build_leaderboard` reads it: names, measure, unit and conditions
-    normalized with the reviewers' words, and their merges of blocks followed."""
-    n = normalize_claim(claim, models, aliases)
+    normalized with the reviewers' words and its paper's models and title, and their merges of
+    blocks followed."""
+    n = normalize_claim(claim, models, aliases, title)
     if n.benchmark is None or n.metric is None:
         return None
     key = n.comparability_key

@@ -233,12 +233,13 @@ class ReviewSession:
         claim = claims.get(item.target.id)
         if claim is None:
             return False
-        reason, source = standing(claim, self._models(claim))
+        reason, source = standing(claim, *self._read_with(claim))
         return bool(source) if wanted == "context" else bool(reason)
 
-    def _models(self, claim: Claim) -> list:
+    def _read_with(self, claim: Claim) -> tuple[list, Aliases, str | None]:
+        """What the board reads a claim with: its paper's models, the reviewers' words, its paper's title."""
         paper = self._paper.get(claim.id.rpartition("#")[0])
-        return list(paper.extraction.models) if paper and paper.extraction else []
+        return list(paper.extraction.models) if paper and paper.extraction else [], self.aliases(), paper.title if paper else None
 
     def agreement(self, state: ReviewState | None = None) -> Agreement:
         return agreement(state or self.state())
@@ -302,9 +303,9 @@ class ReviewSession:
         claim = next((c for c in claims if c.id == item_id), None)
         ranked = block = None
         if item.target.kind == "claim" and claim is not None:
-            reason, source = standing(claim, self._models(claim), self.aliases())
+            reason, source = standing(claim, *self._read_with(claim))
             ranked = {"reason": reason, "context": source}
-            block = claim_block(claim, self._models(claim), self.aliases()) if claim.kind == "score" else None
+            block = claim_block(claim, *self._read_with(claim)) if claim.kind == "score" else None
         mark = state.marks.get(item_id)
         stamps = mark.fields if mark else {}
         fields = _rows(item.values, FIELD_KEYS[item.target.kind], stamps)

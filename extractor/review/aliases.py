@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from extractor.catalog.blocks import block_written
 from extractor.catalog.conditions import names as condition_names
 from extractor.catalog.conditions import phrase_key
 from extractor.catalog.normalize import parse_setting
@@ -72,23 +73,24 @@ def _block_problem(claim: dict, new: str | None) -> str | None:
 @dataclass(frozen=True)
 class WordColumn:
     """A column where a reviewer says something about a word of the board: what in the claim it
-    is about (``old_value``), and why it is refused."""
+    is about (``old_value``, from the claim's values, the word the cell showed and its paper's
+    title), and why it is refused."""
 
-    about: Callable[[dict, str | None], object]  # (the claim's values, the word it showed) -> old_value
+    about: Callable[[dict, str | None, str | None], object]  # (the claim's values, the word it showed) -> old_value
     problem: Callable[[dict, str | None], str | None]
 
 
 #: Sheet column (and correction field) -> what it says (its kind is :data:`ALIAS_FIELDS`').
 WORD_COLUMNS: dict[str, WordColumn] = {
     **{
-        column: WordColumn(lambda claim, shown, field=field: claim.get(field), _name_problem(field))
+        column: WordColumn(lambda claim, shown, title, field=field: claim.get(field), _name_problem(field))
         for column, field in ALIAS_FIELDS.items()
         if field in KINDS
     },
     # About the phrase: the one it showed is taken back when another is written, or none.
-    "setting_condition": WordColumn(lambda claim, shown: shown, _condition_problem),
-    # About the block as the claim has it: its names and setting.
-    "block_same_as": WordColumn(lambda claim, shown: {f: claim.get(f) for f in ("benchmark", "metric", "setting")}, _block_problem),
+    "setting_condition": WordColumn(lambda claim, shown, title: shown, _condition_problem),
+    # About the block as the claim has it: its names and setting (and title, where it tells the measure).
+    "block_same_as": WordColumn(lambda claim, shown, title: block_written(claim, title), _block_problem),
 }
 
 
@@ -112,10 +114,12 @@ def alias_corrections(
     latest: dict[str, Correction],
     done: set[tuple[str, str, str, str, str]],
     source: str,
+    title: str | None = None,
 ) -> tuple[list[NewCorrection], list[Problem]]:
     """The corrections a claim's word columns make (``cells``: what the reviewer wrote, by
     column; ``base``: what the row showed; ``current``: the claim's values with this row's other
-    edits), and the problems refusing one. A review sheet and any other page call this.
+    edits; ``title``: its paper's), and the problems refusing one. A review sheet and any other
+    page call this.
 
     A column counts as edited when it differs from what the row was exported with; an edit
     already ``done`` (the same sheet applied again after newer work) is not recorded again; a
@@ -138,7 +142,7 @@ def alias_corrections(
             problems.append(Problem(column, problem))
             continue
         conflict_with = latest[column].id if column in latest and previous != shown else None
-        corrections.append(target.correction(column, spec.about(current, previous), new, shown, cells.get(NOTE), source, conflict_with))
+        corrections.append(target.correction(column, spec.about(current, previous, title), new, shown, cells.get(NOTE), source, conflict_with))
     return corrections, problems
 
 

@@ -368,7 +368,7 @@ def _plan_edit(
     changes = dict(touched)
     aliases, problems = alias_corrections(
         change.cells, base, target, {**current, **touched}, latest,
-        {d[1:] for d in ctx.done if d[0] == ctx.reviewer}, change.source,
+        {d[1:] for d in ctx.done if d[0] == ctx.reviewer}, change.source, ctx.titles[target.paper_id],
     ) if target.kind == "claim" else ([], [])
     if problems:
         return _refused(change, problems, messages)
