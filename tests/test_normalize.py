@@ -592,6 +592,28 @@ def test_a_generic_ap_takes_the_one_task_its_papers_title_names() -> None:
     assert posed.comparability_key == written.comparability_key
 
 
+def test_how_an_entry_was_run_written_before_a_measure_is_the_entrys() -> None:
+    """'single-model single-scale AP' is AP, run as a single model at a single scale: the words
+    go to the row (the entry's identity), never to the block. Made-up rows."""
+    run_as = normalize_claim(_claim(metric="single-model single-scale AP", benchmark="FooDet", value=48.2))
+    plain = normalize_claim(_claim(metric="AP", benchmark="FooDet", value=47.0))
+    assert run_as.metric == "mAP" and run_as.comparability_key == plain.comparability_key
+    assert run_as.setting.other == "single-model single-scale" and run_as.identity_key != plain.identity_key
+    said = normalize_claim(_claim(metric="single-model AP", benchmark="FooDet", value=48.2, setting="single model, ResNet-50"))
+    assert said.setting.other == parse_setting("single model, ResNet-50").other  # said once, kept once
+    assert normalize_metric("multi-scale mIoU").name == "mIoU" and normalize_metric("ensemble BLEU").name == "BLEU"
+    assert not normalize_metric("single-model foo score").known  # an unknown measure stays as written
+
+
+def test_a_unit_that_writes_the_measure_as_the_claim_does_is_no_unit() -> None:
+    """'75.0 AP' in a pose paper: the unit is the metric as written, though its title reads the
+    metric as a keypoint AP; the number is the same as '76.0' with no unit. Made-up rows."""
+    title = "FooPose: Human Pose Estimation"
+    with_unit = normalize_claim(_claim(metric="AP", unit="AP", benchmark="FooDet", value=75.0), title=title)
+    without = normalize_claim(_claim(metric="AP", benchmark="FooDet", value=76.0), title=title)
+    assert with_unit.metric == "keypoint AP" and with_unit.comparability_key == without.comparability_key
+
+
 def test_editions_of_a_benchmark_are_apart_and_a_stated_subset_replaces_the_usual_one() -> None:
     """PASCAL VOC 2007 and 2012 are two datasets (and 'PASCAL VOC' a third, its edition not
     given); LibriSpeech's test-other is subset other alone (not 'clean / other'). Made-up rows."""

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
-from extractor.catalog.conditions import Read, by_name, conditions, leftover, read_conditions
+from extractor.catalog.conditions import Read, by_name, conditions, leftover, phrase_key, read_conditions
 from extractor.catalog.measures import rank_cut, scored_measure, task_measure, task_reading
 from extractor.catalog.registry import (
     BenchmarkEntry,
@@ -258,6 +258,7 @@ class MetricInfo:
     # measure (bits per character: character level): they go to the claim's setting.
     conditions: tuple[tuple[str, str], ...] = ()
     written: str | None = None  # the name as written without those conditions ('top-1')
+    entry: str = ""  # how the entry was run, written before the measure ('single-model AP'): shown on its row
 
     @property
     def key(self) -> str | None:
@@ -302,6 +303,9 @@ _QUALIFIERS = re.compile(
 _SCORE = re.compile(r"[\s_-]+(?:score|scores|value|values|metric|points?)$", re.IGNORECASE)
 # SciREX writes parentheses as underscores: 'Bit_per_Character__BPC_' is 'Bit per Character (BPC)'.
 _SCIREX_ACRONYM = re.compile(r"__(?P<short>[A-Za-z0-9]+)_$")
+# How an entry is run, written before a measure's name: a configuration, never the measure.
+_RUN_AS = r"(?:single|multi)[\s-]*(?:model|scale|crop|view)s?|ensembled?"
+_ENTRY_IN_NAME = re.compile(rf"^(?:{_RUN_AS})(?:[\s,/-]+(?:{_RUN_AS}))*\s+", re.IGNORECASE)
 
 
 def _singular(word: str) -> str:
@@ -387,7 +391,8 @@ def normalize_metric(name: str | None) -> MetricInfo:
     ('word-level perplexities' is perplexity), by an acronym in parentheses ('bits-per-character
     (BPC)'), or in the singular. The conditions go to the claim's setting either way. An unknown
     name passes through (its conditions taken out), with the direction of the registry metric it
-    ends with, if any."""
+    ends with, if any. How the entry was run, written before a measure ('single-model
+    single-scale AP'), is the entry's: the measure is AP."""
     if not name or not name.strip():
         return MetricInfo(None, None, False, "none")
     written = _SCIREX_ACRONYM.sub(r" (\g<short>)", name.strip())
@@ -397,6 +402,8 @@ def normalize_metric(name: str | None) -> MetricInfo:
         read, text = Read((), written), written
     found = next(filter(None, map(metric_entry, _metric_forms(written))), None) if read.values else None
     found = found or next(filter(None, map(metric_entry, _metric_forms(text))), None) or _called_accuracy(text) or _plain_score(text)
+    if found is None and (run_as := _ENTRY_IN_NAME.match(text)) and (measure := normalize_metric(text[run_as.end():])).known:
+        return replace(measure, conditions=_merged(read.values, measure.conditions), entry=run_as.group().strip())
     if found is None:  # its direction, and a proportion's form, are those of the measure it ends with
         head = _head(text)
         scale = "percent" if head is not None and head.scale == "percent" else "none"
@@ -636,16 +643,17 @@ def aliased(name: str | None, kind: str, aliases: Aliases | None) -> str | None:
 
 
 def _no_unit(unit: str | None, metric: MetricInfo, kind: str) -> bool:
-    """Whether a unit is the claim's metric itself ('1.27 BPC', '28.4 BLEU'), only another
-    number ('/8.2' of '4.8/8.2 WER', the second of a pair) or a score's points of a known
-    measure ('16.4 perplexity points'; a change in points stays one: '+2.1 points' of accuracy
-    are percentage points): then the number is a plain one, comparable with the same metric
-    written without a unit."""
+    """Whether a unit is the claim's metric itself, as read or as written ('1.27 BPC', '28.4
+    BLEU', '75.0 AP' of an AP its title reads as keypoint AP), only another number ('/8.2' of
+    '4.8/8.2 WER', the second of a pair) or a score's points of a known measure ('16.4
+    perplexity points'; a change in points stays one: '+2.1 points' of accuracy are percentage
+    points): then the number is a plain one, comparable with the same metric written without a
+    unit."""
     if unit is not None and _NUMBER_ONLY.fullmatch(unit):
         return True
     if unit == "points" and kind == "score" and metric.known:
         return True
-    return metric.known and not known_unit(unit) and normalize_metric(unit).name == metric.name
+    return metric.known and not known_unit(unit) and normalize_metric(unit).name in (metric.name, normalize_metric(metric.written).name)
 
 
 def _measured_in(metric: MetricInfo) -> str | None:
@@ -933,6 +941,8 @@ def normalize_claim(
     )
     if part is not None:  # 'Hub5 2000', 'the Switchboard subset': Switchboard
         setting = _without_subset(setting, part)
+    if metric.entry and f" {phrase_key(metric.entry)} " not in f" {phrase_key(setting.other)} ":
+        setting = replace(setting, other=", ".join(filter(None, (metric.entry, setting.other))))
     if setting.get("shots") is None and _unseen(benchmark, claim.setting):
         setting = with_written(setting, (("shots", "0-shot"),))
     if setting.get("languages") is None and (pair := _translated(benchmark, claim.evidence)):
