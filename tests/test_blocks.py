@@ -9,6 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from extractor.catalog.blocks import Joined, join_keys
+from extractor.catalog.normalize import parse_setting
 from extractor.cli.app import app
 from extractor.grounding import ground
 from extractor.leaderboard import build_leaderboard, export
@@ -145,7 +146,7 @@ def test_the_sheet_shows_conditions_the_block_and_the_rows_configuration(tmp_pat
 
 
 def test_a_chain_of_merges_is_followed_and_a_cycle_ends() -> None:
-    test, dev, val = (("en", None, None, None, None, split, "word level", None) for split in ("test", "dev", "validation"))
+    test, dev, val = (parse_setting(split).key for split in ("test", "dev", "validation"))
     keys = [("SQuAD", "F1", "%", dev), ("SQuAD", "F1", "%", val), ("SQuAD", "F1", "%", test)]
     merges = {("SQuAD", "F1", dev): val, ("SQuAD", "F1", val): test, ("SQuAD", "F1", test): dev}
     joined = join_keys(keys, merges)

@@ -21,7 +21,7 @@ def test_every_example_of_the_list_reads_as_the_list_says(name: str, example: di
 
 def test_the_list_is_closed_named_and_each_entry_has_examples() -> None:
     names = [c.name for c in conditions()]
-    assert names == ["languages", "shots", "bits", "context", "resolution", "split", "level", "labels", "protocol", "conditioning", "attempts", "subset", "input", "references"]
+    assert names == ["languages", "shots", "bits", "context", "horizon", "resolution", "upscaling", "split", "level", "labels", "protocol", "conditioning", "attempts", "subset", "input", "references"]
     for condition in conditions():
         assert condition.about and condition.examples, condition.name
         assert any(e["value"] for e in condition.examples), condition.name  # at least one that reads
@@ -41,6 +41,9 @@ def test_the_list_is_closed_named_and_each_entry_has_examples() -> None:
         ("evaluated at 384 px, 3-bit weights", {"resolution": "384x384", "bits": "3-bit"}, "evaluated at weights"),
         ("at 512 resolution", {"resolution": "512x512"}, ""),
         ("64k-token context window", {"context": "64K context"}, "window"),
+        ("x4 upscaling, trained on DIV2K", {"upscaling": "x4"}, "trained on DIV2K"),
+        ("prediction length 720, look-back window of 336", {"horizon": "horizon 720"}, "look-back window of 336"),
+        ("4x fewer FLOPs on 8x A100 GPUs", {}, "4x fewer FLOPs on 8x A100 GPUs"),
         ("unseen categories, track 2", {"subset": "track 2 / unseen"}, "categories"),
     ],
 )

@@ -614,6 +614,22 @@ def test_a_unit_that_writes_the_measure_as_the_claim_does_is_no_unit() -> None:
     assert with_unit.metric == "keypoint AP" and with_unit.comparability_key == without.comparability_key
 
 
+def test_a_super_resolution_factor_and_a_forecast_horizon_split_a_block() -> None:
+    """Set5 at x2 and at x4, ETTh1 at 96 and at 720 steps ahead are boards of their own however
+    the factor or the horizon is written (setting or name); the model's own sizes never split.
+    Made-up rows."""
+
+    def key(**fields) -> tuple:
+        return normalize_claim(_claim(**{"value": 30.0, **fields})).comparability_key
+
+    x4 = key(metric="PSNR", benchmark="Set5", setting="x4")
+    assert x4 == key(metric="PSNR", benchmark="Set5 (4x upscaling)") == key(metric="PSNR (×4)", benchmark="Set5")
+    assert x4 != key(metric="PSNR", benchmark="Set5", setting="scale factor 2")
+    assert key(metric="PSNR", benchmark="Set5", setting="x4, 8x fewer parameters") == x4
+    h96 = key(metric="MSE", benchmark="ETTh1", setting="prediction length 96, input length 336")
+    assert h96 == key(metric="MSE", benchmark="ETTh1", setting="96-step-ahead") != key(metric="MSE", benchmark="ETTh1", setting="horizon 720")
+
+
 def test_editions_of_a_benchmark_are_apart_and_a_stated_subset_replaces_the_usual_one() -> None:
     """PASCAL VOC 2007 and 2012 are two datasets (and 'PASCAL VOC' a third, its edition not
     given); LibriSpeech's test-other is subset other alone (not 'clean / other'). Made-up rows."""

@@ -283,7 +283,7 @@ def _head(name: str) -> MetricEntry | None:
 
 # The conditions a metric's name may write ('test F1', '5-shot accuracy', 'BLEU (En-De)'): all
 # but a subset, which a measure's name rarely writes and a phrase around it often looks like.
-_IN_NAMES = frozenset(("languages", "shots", "bits", "context", "resolution", "split", "level", "protocol", "attempts", "input", "references"))
+_IN_NAMES = frozenset(("languages", "shots", "bits", "context", "horizon", "resolution", "upscaling", "split", "level", "protocol", "attempts", "input", "references"))
 # Words a condition leaves dangling at either end of a name ('F1 on the', 'accuracy ( )').
 _DANGLING = frozenset({"on", "at", "in", "for", "with", "under", "of", "the", "using", "-", "@"})
 # Word level is how perplexity is meant unless said otherwise ('per word' as much as 'word level').
