@@ -4,7 +4,8 @@ writer wrote it (commit bcc5333), written again by this writer when the Leaderbo
 sheets took their columns of evaluation conditions and configurations (Conditions, Block,
 Configuration), and again when a score naming no metric took its benchmark's one measure (its
 GSM8K row with no metric is an accuracy, unranked for its subject alone: two cells of Unranked
-and two of Claims); both are read back with openpyxl and compared cell by cell."""
+and two of Claims), and again when the Leaderboard's note came to name every evaluation condition
+of the list (its A1 alone); both are read back with openpyxl and compared cell by cell."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from xlsxwriter.format import Format
 from xlsxwriter.utility import xl_col_to_name
 from xlsxwriter.worksheet import Worksheet
 
+from extractor.catalog.conditions import names as condition_names
 from extractor.leaderboard.build import CHUNK_ROWS, Leaderboard
 from extractor.leaderboard.charts import add_charts, chart_blocks
 from extractor.leaderboard.columns import (
@@ -287,8 +288,8 @@ def _board_sheet(book: _FormatBook, board: Leaderboard) -> _SheetWriter:
         "own proposed method, shown under the paper's short title when it is unnamed) are known; a benchmark "
         "marked 'from context' is not written in the row's own evidence: check it; "
         f"the {board.length('unranked')} others are on the Unranked sheet with what they lack. A block "
-        "holds comparable numbers (same benchmark, metric, unit and evaluation conditions: split, shots, "
-        "language pair, level, subset, resolution, bit-width, context), ranked by the metric's direction "
+        f"holds comparable numbers (same benchmark, metric, unit and evaluation conditions: {', '.join(condition_names())}), "
+        "ranked by the metric's direction "
         "(\u2191 higher is better, \u2193 lower); a model's size and a row's configuration are shown beside "
         "it, and the Block column says what a block's rows do not share. Changes over a baseline are "
         "on the Improvements sheet; every claim is on the Claims sheet."
