@@ -603,6 +603,8 @@ def test_how_an_entry_was_run_written_before_a_measure_is_the_entrys() -> None:
     assert said.setting.other == parse_setting("single model, ResNet-50").other  # said once, kept once
     assert normalize_metric("multi-scale mIoU").name == "mIoU" and normalize_metric("ensemble BLEU").name == "BLEU"
     assert not normalize_metric("single-model foo score").known  # an unknown measure stays as written
+    posed = normalize_claim(_claim(metric="single-model AP", benchmark="FooDet", value=75.0), title="Foo for Human Pose Estimation")
+    assert posed.metric == "keypoint AP" and posed.setting.other == "single-model"  # kept whatever reads the measure
 
 
 def test_a_unit_that_writes_the_measure_as_the_claim_does_is_no_unit() -> None:

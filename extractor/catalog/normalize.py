@@ -267,6 +267,11 @@ class MetricInfo:
     def get(self, condition: str) -> str | None:
         return dict(self.conditions).get(condition)
 
+    def read_as(self, found: MetricInfo) -> MetricInfo:
+        """``found`` in this reading's place ('R1' read as ROUGE-1), keeping what the name wrote:
+        its conditions, its spelling, how the entry was run."""
+        return replace(found, conditions=_merged(self.conditions, found.conditions), written=self.written, entry=self.entry)
+
 
 def _head(name: str) -> MetricEntry | None:
     """The registry metric an unknown name ends with ('KV cache memory' is a memory: lower is
@@ -684,7 +689,7 @@ def _without_benchmark(metric: MetricInfo, benchmark: BenchmarkInfo) -> MetricIn
             rest = (metric.written[: mention.span[0]] + " " + metric.written[mention.span[1] :]).strip(" ,;:-")
             found = normalize_metric(" ".join(rest.split()))
             if found.known:
-                return replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
+                return metric.read_as(found)
     entry = benchmark_entry(benchmark.name) if benchmark.name else None
     task = set((entry.task or "").lower().split()) if entry is not None else set()
     words = (metric.name or "").split()
@@ -693,7 +698,7 @@ def _without_benchmark(metric: MetricInfo, benchmark: BenchmarkInfo) -> MetricIn
             break
         found = normalize_metric(" ".join(words[start:]))
         if found.known:
-            return replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
+            return metric.read_as(found)
     return metric
 
 
@@ -913,19 +918,19 @@ def normalize_claim(
     entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
     if not metric.known and (meant := task_reading(metric.written, entry.task if entry else None)):  # 'R1': ROUGE-1 or rank-1?
         found = normalize_metric(meant)
-        metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
+        metric = metric.read_as(found)
     if metric.known and (measure := scored_measure(benchmark.name if benchmark.known else None, metric.name, claim.evidence)):
         meant = normalize_metric(measure)  # 'bpc / perplexity ... on text8'
-        metric = replace(meant, conditions=_merged(metric.conditions, meant.conditions), written=metric.written)
+        metric = metric.read_as(meant)
     if (cut := rank_cut(metric.written, claim.evidence, claim.value)) is not None:  # 'top-1' alone: error or accuracy?
         found = normalize_metric(cut) if cut else MetricInfo(metric.written, None, False, "none")
-        metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
+        metric = metric.read_as(found)
     if meant := task_measure(metric.name, metric.written, claim.setting, title):  # 'AP' for instance segmentation
         found = normalize_metric(meant)
-        metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
+        metric = metric.read_as(found)
     if entry is not None and (meant := dict(entry.measures).get(metric.name)):  # ImageNet's accuracy is top-1
         found = normalize_metric(meant)
-        metric = replace(found, conditions=_merged(metric.conditions, found.conditions), written=metric.written)
+        metric = metric.read_as(found)
     unit = normalize_unit(claim.unit)
     # A metric-less score whose unread words may name a part of the benchmark waits for a reviewer.
     open_measure = metric.name is None and (not setting_read.other or _names_the_entry(claim.setting, phrases))
