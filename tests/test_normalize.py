@@ -632,6 +632,22 @@ def test_a_super_resolution_factor_and_a_forecast_horizon_split_a_block() -> Non
     assert h96 == key(metric="MSE", benchmark="ETTh1", setting="96-step-ahead") != key(metric="MSE", benchmark="ETTh1", setting="horizon 720")
 
 
+def test_problems_solved_on_a_code_benchmark_is_its_pass_at_1_and_many_samples_a_best_of() -> None:
+    """'solves 28.8% of the problems' on HumanEval is its pass@1, one board with 'pass@1 of
+    50.6%'; 'with 100 samples per problem' credits any of 100 (best of 100, a board of its own),
+    unless the method picks one of them (a verifier, a vote). Made-up rows."""
+
+    def key(**fields) -> tuple:
+        return normalize_claim(_claim(**{"value": 30.0, "unit": "%", "benchmark": "HumanEval", **fields})).comparability_key
+
+    one = key(metric="pass@1")
+    assert key(metric="problems solved") == key(metric="% of problems solved") == key(metric="solve rate") == one
+    oracle = key(metric="problems solved", setting="repeated sampling, 100 samples per problem")
+    assert oracle != one and oracle == key(metric="pass@1", setting="best of 100")
+    assert key(metric="problems solved", setting="100 samples per problem ranked by a verifier") == one
+    assert key(metric="problems solved", benchmark="FooCode") != key(metric="pass@1", benchmark="FooCode")  # unknown: as written
+
+
 def test_editions_of_a_benchmark_are_apart_and_a_stated_subset_replaces_the_usual_one() -> None:
     """PASCAL VOC 2007 and 2012 are two datasets (and 'PASCAL VOC' a third, its edition not
     given); LibriSpeech's test-other is subset other alone (not 'clean / other'). Made-up rows."""

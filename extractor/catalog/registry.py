@@ -106,6 +106,9 @@ def _task_measures(benchmark: dict) -> dict[str, str]:
             measures.setdefault("top-1 accuracy", "accuracy")
         elif scored[0].endswith(" accuracy"):  # a gait benchmark's plain 'accuracy' is its rank-1 accuracy
             measures.setdefault("accuracy", scored[0])
+        elif scored[0] == "pass@1":  # a code benchmark's 'problems solved' with one sample is its pass@1
+            measures.setdefault("accuracy", "pass@1")
+            measures.setdefault("success rate", "pass@1")
     return measures
 
 
