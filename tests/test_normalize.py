@@ -648,6 +648,14 @@ def test_problems_solved_on_a_code_benchmark_is_its_pass_at_1_and_many_samples_a
     assert key(metric="problems solved", benchmark="FooCode") != key(metric="pass@1", benchmark="FooCode")  # unknown: as written
 
 
+def test_a_benchmarks_own_score_takes_no_unit_from_a_percent_sign() -> None:
+    """'the GLUE score to 80.5%' and '89.0 on the GLUE benchmark' are one board: a score is on
+    its benchmark's own scale, as BLEU is. Made-up rows."""
+    written = normalize_claim(_claim(metric="GLUE score", unit="%", benchmark="GLUE", value=80.5))
+    bare = normalize_claim(_claim(benchmark="GLUE", value=89.0))
+    assert written.comparable == 80.5 and written.comparability_key == bare.comparability_key
+
+
 def test_editions_of_a_benchmark_are_apart_and_a_stated_subset_replaces_the_usual_one() -> None:
     """PASCAL VOC 2007 and 2012 are two datasets (and 'PASCAL VOC' a third, its edition not
     given); LibriSpeech's test-other is subset other alone (not 'clean / other'). Made-up rows."""
