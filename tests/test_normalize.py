@@ -656,6 +656,20 @@ def test_a_benchmarks_own_score_takes_no_unit_from_a_percent_sign() -> None:
     assert written.comparable == 80.5 and written.comparability_key == bare.comparability_key
 
 
+def test_a_name_two_benchmarks_share_is_the_one_whose_measure_the_result_is_in() -> None:
+    """'91.8 F1 on the WSJ benchmark' is a parse of the Penn Treebank's WSJ sections, on the
+    board of '92.1 F1 on PTB'; '3.1% WER on WSJ' stays the speech corpus. Made-up rows."""
+
+    def read(**fields) -> tuple:
+        n = normalize_claim(_claim(**{"value": 91.8, **fields}))
+        return n.benchmark, n.comparability_key
+
+    parse, ptb = read(metric="F1", benchmark="WSJ"), read(metric="F1", benchmark="PTB")
+    assert parse[0] == "Penn Treebank" and parse[1] == ptb[1]
+    assert read(metric="UAS", benchmark="WSJ")[0] == read(metric="accuracy", benchmark="Wall Street Journal")[0] == "Penn Treebank"
+    assert read(metric="WER", benchmark="WSJ", value=3.1)[0] == "WSJ"
+
+
 def test_editions_of_a_benchmark_are_apart_and_a_stated_subset_replaces_the_usual_one() -> None:
     """PASCAL VOC 2007 and 2012 are two datasets (and 'PASCAL VOC' a third, its edition not
     given); LibriSpeech's test-other is subset other alone (not 'clean / other'). Made-up rows."""

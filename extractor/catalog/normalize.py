@@ -916,6 +916,8 @@ def normalize_claim(
     benchmark, part = _part(_edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting), setting_read)
     metric = _without_benchmark(normalize_metric(aliased(claim.metric, "metric", aliases)), benchmark)
     entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
+    if entry is not None and (other := entry.stands_for(metric.name)):  # '91.8 F1 on WSJ': the Penn Treebank
+        benchmark, entry = replace(benchmark, name=other), benchmark_entry(other)
     if not metric.known and (meant := task_reading(metric.written, entry.task if entry else None)):  # 'R1': ROUGE-1 or rank-1?
         found = normalize_metric(meant)
         metric = metric.read_as(found)

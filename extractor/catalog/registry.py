@@ -74,6 +74,13 @@ class BenchmarkEntry:
     # Its parts and protocols by the words that name them, each a subset of its own (CASIA-B's
     # walking conditions: 'normal' or 'NM', 'bag', 'coat'; BraTS's tumour regions).
     parts: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    # Another benchmark its name stands for when a result is in one of that one's measures
+    # ('91.8 F1 on WSJ' is a parse of the Penn Treebank's WSJ sections, not the speech corpus).
+    named_for: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def stands_for(self, measure: str | None) -> str | None:
+        """The benchmark a result in ``measure`` on this name is on, when it is another."""
+        return next((other for other, measures in self.named_for if measure in measures), None)
 
 
 # A speech recognition benchmark's plain 'error rate' is counted in the units its task names.
@@ -220,6 +227,7 @@ def load_registry() -> Registry:
             editions=tuple((edition, tuple(aliases)) for edition, aliases in b.get("editions", {}).items()),
             required=tuple(b.get("required", ())),
             classes=b.get("classes"),
+            named_for=tuple((other, tuple(measures)) for other, measures in b.get("named_for", {}).items()),
             parts=tuple((part, _words_pattern(words)) for part, words in b.get("parts", {}).items()),
         )
         for b in _read("benchmarks.json")["benchmarks"]
