@@ -648,14 +648,6 @@ def test_problems_solved_on_a_code_benchmark_is_its_pass_at_1_and_many_samples_a
     assert key(metric="problems solved", benchmark="FooCode") != key(metric="pass@1", benchmark="FooCode")  # unknown: as written
 
 
-def test_a_benchmarks_own_score_takes_no_unit_from_a_percent_sign() -> None:
-    """'the GLUE score to 80.5%' and '89.0 on the GLUE benchmark' are one board: a score is on
-    its benchmark's own scale, as BLEU is. Made-up rows."""
-    written = normalize_claim(_claim(metric="GLUE score", unit="%", benchmark="GLUE", value=80.5))
-    bare = normalize_claim(_claim(benchmark="GLUE", value=89.0))
-    assert written.comparable == 80.5 and written.comparability_key == bare.comparability_key
-
-
 def test_a_name_two_benchmarks_share_is_the_one_whose_measure_the_result_is_in() -> None:
     """'91.8 F1 on the WSJ benchmark' is a parse of the Penn Treebank's WSJ sections, on the
     board of '92.1 F1 on PTB'; '3.1% WER on WSJ' stays the speech corpus. Made-up rows."""
