@@ -919,20 +919,15 @@ def normalize_claim(
     if entry is not None and (other := entry.stands_for(metric.name)):  # '91.8 F1 on WSJ': the Penn Treebank
         benchmark, entry = replace(benchmark, name=other), benchmark_entry(other)
     if not metric.known and (meant := task_reading(metric.written, entry.task if entry else None)):  # 'R1': ROUGE-1 or rank-1?
-        found = normalize_metric(meant)
-        metric = metric.read_as(found)
+        metric = metric.read_as(normalize_metric(meant))
     if metric.known and (measure := scored_measure(benchmark.name if benchmark.known else None, metric.name, claim.evidence)):
-        meant = normalize_metric(measure)  # 'bpc / perplexity ... on text8'
-        metric = metric.read_as(meant)
+        metric = metric.read_as(normalize_metric(measure))  # 'bpc / perplexity ... on text8'
     if (cut := rank_cut(metric.written, claim.evidence, claim.value)) is not None:  # 'top-1' alone: error or accuracy?
-        found = normalize_metric(cut) if cut else MetricInfo(metric.written, None, False, "none")
-        metric = metric.read_as(found)
+        metric = metric.read_as(normalize_metric(cut) if cut else MetricInfo(metric.written, None, False, "none"))
     if meant := task_measure(metric.name, metric.written, claim.setting, title):  # 'AP' for instance segmentation
-        found = normalize_metric(meant)
-        metric = metric.read_as(found)
+        metric = metric.read_as(normalize_metric(meant))
     if entry is not None and (meant := dict(entry.measures).get(metric.name)):  # ImageNet's accuracy is top-1
-        found = normalize_metric(meant)
-        metric = metric.read_as(found)
+        metric = metric.read_as(normalize_metric(meant))
     unit = normalize_unit(claim.unit)
     # A metric-less score whose unread words may name a part of the benchmark waits for a reviewer.
     open_measure = metric.name is None and (not setting_read.other or _names_the_entry(claim.setting, phrases))

@@ -225,7 +225,9 @@ class ReviewSession:
     def _claims(self, state: ReviewState) -> dict[str, Claim]:
         return {c.id: c for p in state.papers if p.extraction for c in p.extraction.claims}
 
-    def _passes(self, item: TargetState, wanted: str, state: ReviewState, claims: dict[str, Claim], settle: set[str]) -> bool:
+    def _passes(
+        self, item: TargetState, wanted: str, claims: dict[str, Claim], settle: set[str], aliases: Aliases
+    ) -> bool:
         if wanted == "unreviewed":
             return item.decision is None or item.stale is not None
         if wanted == "disagreements":
@@ -233,13 +235,14 @@ class ReviewSession:
         claim = claims.get(item.target.id)
         if claim is None:
             return False
-        reason, source = standing(claim, *self._read_with(claim))
+        models, title = self._read_from_paper(claim)
+        reason, source = standing(claim, models, aliases, title)
         return bool(source) if wanted == "context" else bool(reason)
 
-    def _read_with(self, claim: Claim) -> tuple[list, Aliases, str | None]:
-        """What the board reads a claim with: its paper's models, the reviewers' words, its paper's title."""
+    def _read_from_paper(self, claim: Claim) -> tuple[list, str | None]:
+        """What the board reads a claim with from its paper: the models (for sizes) and the title."""
         paper = self._paper.get(claim.id.rpartition("#")[0])
-        return list(paper.extraction.models) if paper and paper.extraction else [], self.aliases(), paper.title if paper else None
+        return list(paper.extraction.models) if paper and paper.extraction else [], paper.title if paper else None
 
     def agreement(self, state: ReviewState | None = None) -> Agreement:
         return agreement(state or self.state())
@@ -250,7 +253,8 @@ class ReviewSession:
             return items
         claims = self._claims(state)
         settle = {d.target_id for d in self.agreement(state).disagreements if not d.settled}
-        return [i for i in items if self._passes(i, wanted, state, claims, settle)]
+        aliases = self.aliases()
+        return [i for i in items if self._passes(i, wanted, claims, settle, aliases)]
 
     def neighbours(self, state: ReviewState, mode: str, wanted: str, item_id: str | None) -> dict[str, str | None]:
         """The items before and after this one in the list (filter applied), and the first
@@ -303,9 +307,10 @@ class ReviewSession:
         claim = next((c for c in claims if c.id == item_id), None)
         ranked = block = None
         if item.target.kind == "claim" and claim is not None:
-            reason, source = standing(claim, *self._read_with(claim))
+            (models, title), aliases = self._read_from_paper(claim), self.aliases()
+            reason, source = standing(claim, models, aliases, title)
             ranked = {"reason": reason, "context": source}
-            block = claim_block(claim, *self._read_with(claim)) if claim.kind == "score" else None
+            block = claim_block(claim, models, aliases, title) if claim.kind == "score" else None
         mark = state.marks.get(item_id)
         stamps = mark.fields if mark else {}
         fields = _rows(item.values, FIELD_KEYS[item.target.kind], stamps)

@@ -76,7 +76,7 @@ class WordColumn:
     is about (``old_value``, from the claim's values, the word the cell showed and its paper's
     title), and why it is refused."""
 
-    about: Callable[[dict, str | None, str | None], object]  # (the claim's values, the word it showed) -> old_value
+    about: Callable[[dict, str | None, str | None], object]  # (the claim's values, the word it showed, the title) -> old_value
     problem: Callable[[dict, str | None], str | None]
 
 
