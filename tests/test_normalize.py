@@ -1415,7 +1415,8 @@ def test_a_mainstream_benchmarks_usual_condition_editions_and_measures() -> None
     """ESC-50 is scored by 5-fold cross-validation (stated or not, one block); LVIS on its
     validation split, its v0.5 and v1.0 editions apart; VoxCeleb1's O, E and H trial lists
     apart; RefCOCO+ and RefCOCOg are no RefCOCO; ShapeNetPart's plain mIoU is its instance
-    mIoU; ModelNet40's OA and mAcc are two measures. Made-up rows."""
+    mIoU; ModelNet40's OA and mAcc are two measures; IEMOCAP's usual part is its four emotions.
+    Made-up rows."""
     key = lambda **f: normalize_claim(_claim(**{"value": 90.0, "unit": "%", **f})).comparability_key  # noqa: E731
     assert key(metric="accuracy", benchmark="ESC-50") == key(metric="accuracy", benchmark="ESC-50", setting="five-fold cross validation")
     assert key(metric="mask AP", benchmark="LVIS") == key(metric="mask AP", benchmark="LVIS", setting="val set")
@@ -1429,6 +1430,9 @@ def test_a_mainstream_benchmarks_usual_condition_editions_and_measures() -> None
     assert key(metric="OA", benchmark="ModelNet40") != key(metric="mAcc", benchmark="ModelNet40")
     assert key(metric="EX", benchmark="Spider") != key(metric="exact set match", benchmark="Spider")
     assert key(metric="MPJPE", benchmark="H36M", unit="mm") != key(metric="P-MPJPE", benchmark="Human3.6M", unit="mm")
+    # IEMOCAP is scored on its four emotions unless a paper names another count.
+    assert key(metric="weighted accuracy", benchmark="IEMOCAP") == key(metric="weighted accuracy", benchmark="IEMOCAP", setting="four emotion categories")
+    assert key(metric="weighted accuracy", benchmark="IEMOCAP") != key(metric="weighted accuracy", benchmark="IEMOCAP", setting="five emotion classes")
 
 
 @pytest.mark.parametrize(("written", "canonical"), [("WAR", "weighted accuracy"), ("UAR", "unweighted accuracy")])

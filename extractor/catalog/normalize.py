@@ -949,6 +949,8 @@ def normalize_claim(
         setting = with_written(setting, (("shots", "0-shot"),))
     if setting.get("languages") is None and (pair := _translated(benchmark, claim.evidence)):
         setting = with_written(setting, (("languages", pair),))
+    if entry is not None:  # a part the words name is stated, so the usual part does not fill it
+        setting = _with_part(entry, setting)
     if entry is not None and (entry.usual or entry.condition_aliases):  # ImageNet is scored on validation
         usual = tuple((c, v) for c, v in entry.usual if by_name()[c].assumed_for(metric.name))
         setting = _as_usual(setting, usual, dict(entry.condition_aliases))
@@ -957,7 +959,7 @@ def normalize_claim(
     setting = _as_the_entrys(setting, metric.name)
     if entry is not None and entry.classes:
         setting = _labels_in_all(setting, entry.classes)
-    setting, unstated = _required(entry, _with_part(entry, setting), claim.evidence) if entry is not None else (setting, ())
+    setting, unstated = _required(entry, setting, claim.evidence) if entry is not None else (setting, ())
     return NormalizedClaim(
         claim=claim,
         benchmark=benchmark.name,
