@@ -992,6 +992,17 @@ def test_an_abbreviation_two_measures_share_takes_its_benchmarks_task() -> None:
     assert not other.metric_known
 
 
+def test_a_text_detectors_hmean_is_its_f_measure_and_only_there() -> None:
+    """Scene text detection reports the harmonic mean of precision and recall as 'Hmean' or
+    'F-measure': one measure on one board ('SCUT-CTW1500' is CTW1500), while a zero-shot
+    benchmark's harmonic mean of seen and unseen accuracies stays unknown. Made-up rows."""
+    hmean = normalize_claim(_claim(metric="Hmean", benchmark="SCUT-CTW1500", value=81.0, unit="%"))
+    f_measure = normalize_claim(_claim(metric="F-measure", benchmark="CTW1500", value=0.799, unit=None))
+    assert hmean.metric == "F1" and hmean.comparability_key == f_measure.comparability_key
+    assert normalize_claim(_claim(metric="H-mean", benchmark="Total Text", value=85.0, unit="%")).benchmark == "Total-Text"
+    assert not normalize_claim(_claim(metric="Hmean", benchmark="CUB", value=60.0, unit="%")).metric_known
+
+
 @pytest.mark.parametrize(
     ("written", "plain"),
     [("R1", "R@1"), ("R-5", "recall@5"), ("R10", "Recall@10"), ("top-1 recall accuracy", "R@1"), ("recall at 10", "R@10")],
