@@ -992,6 +992,20 @@ def test_an_abbreviation_two_measures_share_takes_its_benchmarks_task() -> None:
     assert not other.metric_known
 
 
+def test_a_family_name_is_the_benchmark_its_setting_names() -> None:
+    """'Stanford Sentiment Treebank' is SST-2 unless the setting says fine-grained (SST-5);
+    Kim's 'SST1' is SST-5; a name that writes its number keeps it whatever the setting says.
+    Root sentences are SST's usual part, all phrases another board. Made-up rows."""
+    key = lambda **f: normalize_claim(_claim(**{"value": 50.0, "unit": "%", "metric": "accuracy", **f})).comparability_key  # noqa: E731
+    assert key(benchmark="Stanford Sentiment Treebank", setting="fine-grained labels") == key(benchmark="SST-5") == key(benchmark="SST1")
+    assert key(benchmark="Stanford Sentiment Treebank", setting="binary labels") == key(benchmark="SST-2") == key(benchmark="Stanford Sentiment Treebank")
+    assert normalize_claim(_claim(value=90.0, unit="%", metric="accuracy", benchmark="SST-2", setting="a fine-grained analysis")).benchmark == "SST-2"
+    assert key(benchmark="SST-5", setting="root level") == key(benchmark="SST-5")
+    assert key(benchmark="SST-5", setting="all phrases") != key(benchmark="SST-5")
+    assert normalize_claim(_claim(value=60.0, unit="%", metric="accuracy", benchmark="Yelp", setting="five-class")).benchmark == "Yelp Review Full"
+    assert normalize_claim(_claim(value=95.0, unit="%", metric="accuracy", benchmark="Yelp reviews", setting="polarity")).benchmark == "Yelp Review Polarity"
+
+
 def test_a_text_detectors_hmean_is_its_f_measure_and_only_there() -> None:
     """Scene text detection reports the harmonic mean of precision and recall as 'Hmean' or
     'F-measure': one measure on one board ('SCUT-CTW1500' is CTW1500), while a zero-shot

@@ -10,6 +10,7 @@ from extractor.catalog.registry import (
     BenchmarkMention,
     _key,
     benchmark_entry,
+    edition_of,
     exact_benchmark,
     fold_key,
     propose_benchmark,
@@ -184,6 +185,15 @@ def test_the_measures_a_benchmark_is_scored_in_are_registry_metrics() -> None:
     assert scored["HumanEval"] == ("pass@1",)
     named = {m: metric_entry(m) for measures in scored.values() for m in measures}
     assert all(found is not None and found[1] == m for m, found in named.items()), named
+
+
+def test_every_benchmark_a_name_stands_for_is_in_the_registry() -> None:
+    """What ``named_for`` and ``by_words`` point to is a registry benchmark or an edition of one,
+    never a name that would make a block of its own."""
+    registry = load_registry()
+    targets = {other for b in registry.benchmarks for other, _ in (*b.named_for, *b.by_words)}
+    assert {"Penn Treebank", "SST-5", "Yelp Review Full"} <= targets
+    assert all(canonical_benchmark(other) == (other, True) or edition_of(other) == other for other in targets), targets
 
 
 def test_newstest2014_is_wmt14s_test_set() -> None:

@@ -750,6 +750,17 @@ def _edition(benchmark: BenchmarkInfo, setting: str | None) -> BenchmarkInfo:
     return replace(benchmark, name=editions.pop()) if len(editions) == 1 else benchmark
 
 
+def _named_by_words(benchmark: BenchmarkInfo, written: str | None, setting: str | None) -> BenchmarkInfo:
+    """A benchmark written by a name that also stands for others a setting tells apart in words
+    (``by_words``: 'Stanford Sentiment Treebank' with 'fine-grained labels' is SST-5, with none
+    SST-2): the one the setting names, when it names exactly one; else the benchmark as it is. A
+    name that writes a number ('SST-2', 'Yelp-5') says which it is."""
+    generic = benchmark.known and benchmark.name and written and setting and not re.search(r"\d", written)
+    entry = benchmark_entry(benchmark.name) if generic else None
+    named = {other for other, words in entry.by_words if words.search(setting)} if entry and entry.by_words else set()
+    return replace(benchmark, name=edition_of(other) or canonical_benchmark(other)[0]) if len(named) == 1 and (other := named.pop()) else benchmark
+
+
 # The words that call a subset a part ('the Switchboard subset', 'its CallHome portion').
 _PART = re.compile(r"[\s_-]+(?:subsets?|portions?|parts?|partitions?|sets?)$", re.IGNORECASE)
 
@@ -913,7 +924,8 @@ def normalize_claim(
     paper's, which may name the task a generic measure is scored for ('AP' in a pose paper)."""
     phrases = condition_phrases(aliases)
     setting_read = parse_setting(claim.setting, phrases)
-    benchmark, part = _part(_edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting), setting_read)
+    named = _edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting)
+    benchmark, part = _part(_named_by_words(named, claim.benchmark, claim.setting), setting_read)
     metric = _without_benchmark(normalize_metric(aliased(claim.metric, "metric", aliases)), benchmark)
     entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
     if entry is not None and (other := entry.stands_for(metric.name)):  # '91.8 F1 on WSJ': the Penn Treebank

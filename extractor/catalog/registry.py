@@ -77,6 +77,9 @@ class BenchmarkEntry:
     # Another benchmark its name stands for when a result is in one of that one's measures
     # ('91.8 F1 on WSJ' is a parse of the Penn Treebank's WSJ sections, not the speech corpus).
     named_for: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Other benchmarks (or editions) its name stands for when a result's setting names one in
+    # these words ('Stanford Sentiment Treebank' with 'fine-grained labels' is SST-5).
+    by_words: tuple[tuple[str, re.Pattern[str]], ...] = ()
 
     def stands_for(self, measure: str | None) -> str | None:
         """The benchmark a result in ``measure`` on this name is on, when it is another."""
@@ -229,6 +232,7 @@ def load_registry() -> Registry:
             classes=b.get("classes"),
             named_for=tuple((other, tuple(measures)) for other, measures in b.get("named_for", {}).items()),
             parts=tuple((part, _words_pattern(words)) for part, words in b.get("parts", {}).items()),
+            by_words=tuple((other, _words_pattern(words)) for other, words in b.get("by_words", {}).items()),
         )
         for b in _read("benchmarks.json")["benchmarks"]
     )
