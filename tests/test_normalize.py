@@ -1006,6 +1006,18 @@ def test_a_family_name_is_the_benchmark_its_setting_names() -> None:
     assert normalize_claim(_claim(value=95.0, unit="%", metric="accuracy", benchmark="Yelp reviews", setting="polarity")).benchmark == "Yelp Review Polarity"
 
 
+def test_a_challenge_split_its_own_name_and_a_benchmarks_unit() -> None:
+    """OGB-LSC's test-challenge split is neither its test-dev nor a part called '-challenge'; 'the
+    PCQM4Mv2 split' names no part of PCQM4Mv2 (a benchmark's 'X subset' does); a bare MAE on
+    PCQM4Mv2 is in eV, its registry unit. Made-up rows."""
+    key = lambda **f: normalize_claim(_claim(**{"benchmark": "PCQM4Mv2", "metric": "MAE", "value": 0.072, "unit": None, **f})).comparability_key  # noqa: E731
+    assert key(setting="independent test-challenge PCQM4Mv2 split") == key(metric="test-challenge MAE") == key(unit="eV", setting="test-challenge set")
+    assert key(setting="test-challenge") != key(setting="test-dev")
+    assert key(benchmark="PCQM4M-LSC") != key()  # the 2021 edition is another benchmark
+    ego = normalize_claim(_claim(benchmark="EgoSchema", metric="accuracy", value=60.0, unit="%", setting="EgoSchema subset"))
+    assert ego.setting.get("subset") is not None
+
+
 def test_a_text_detectors_hmean_is_its_f_measure_and_only_there() -> None:
     """Scene text detection reports the harmonic mean of precision and recall as 'Hmean' or
     'F-measure': one measure on one board ('SCUT-CTW1500' is CTW1500), while a zero-shot
@@ -1162,10 +1174,23 @@ def test_a_benchmarks_own_names_of_its_measure_are_one_block(benchmark: str, one
     assert first.comparability_key == second.comparability_key and first.metric_known
 
 
+def test_a_temporal_localizers_plain_map_is_its_average_and_a_threshold_its_own_measure() -> None:
+    """On THUMOS14 and ActivityNet-1.3 a plain 'mAP' is the average over tIoU thresholds the
+    boards rank; 'mAP' with 'at tIoU=0.5' or 'IoU@0.5' in its setting is AP50 (a range such as
+    'IoU 0.5:0.95' is no threshold). Made-up rows."""
+    key = lambda **f: normalize_claim(_claim(**{"benchmark": "THUMOS14", "value": 55.0, "unit": "%", **f})).comparability_key  # noqa: E731
+    assert key(metric="mAP") == key(metric="average mAP")
+    assert key(metric="mAP", benchmark="ActivityNet-1.3") == key(metric="avg mAP", benchmark="ActivityNet v1.3")
+    assert key(metric="mAP", setting="IoU@0.5") == key(metric="mAP@0.5") != key(metric="mAP")
+    assert key(metric="mAP", setting="at tIoU=0.5") == key(metric="AP50")
+    assert key(metric="mAP", setting="IoU threshold of 0.75") == key(metric="AP75")
+    assert normalize_claim(_claim(benchmark="COCO", metric="AP", setting="IoU 0.5:0.95", value=40.0, unit="%")).metric == "mAP"
+
+
 @pytest.mark.parametrize(
     ("benchmark", "one", "other"),
     [
-        ("THUMOS14", "average mAP", "mAP"),  # an average over tIoU thresholds is not mAP at one
+        ("THUMOS14", "average mAP", "mAP@0.5"),  # an average over tIoU thresholds is not mAP at one
         ("AlpacaEval", "length-controlled win rate", "win rate"),
         ("COCO", "average mAP", "AP"),
     ],

@@ -8,6 +8,7 @@ import pytest
 
 from extractor.catalog.registry import (
     BenchmarkMention,
+    _ambiguous,
     _key,
     benchmark_entry,
     edition_of,
@@ -194,6 +195,13 @@ def test_every_benchmark_a_name_stands_for_is_in_the_registry() -> None:
     targets = {other for b in registry.benchmarks for other, _ in (*b.named_for, *b.by_words)}
     assert {"Penn Treebank", "SST-5", "Yelp Review Full"} <= targets
     assert all(canonical_benchmark(other) == (other, True) or edition_of(other) == other for other in targets), targets
+
+
+def test_every_reading_of_an_abbreviation_is_a_registry_metric() -> None:
+    """What 'R1', 'Hmean' or 'Rank@1' stands for on a task is a metric the registry knows."""
+    meant = {m for readings in _ambiguous().values() for _, m in readings}
+    assert {"ROUGE-1", "rank-1 accuracy", "recall@1", "F1"} <= meant
+    assert all((found := metric_entry(m)) is not None and found[1] == m for m in meant), meant
 
 
 def test_newstest2014_is_wmt14s_test_set() -> None:

@@ -26,6 +26,7 @@ _OPENING = frozenset(
     """
     a an the on of in over across for and or all each every both these those its their our other several many most
     average averaged mean overall standard official default original common usual same different various some
+    independent
     """.split()
 )
 _LANGUAGE_NAMES = "|".join(sorted(LANGUAGES, key=len, reverse=True))

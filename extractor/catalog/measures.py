@@ -143,8 +143,14 @@ _TASK_MEASURES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
         (re.compile(r"\bobject\s+detect(?:ion|ors?)\b|\bdetect(?:ing|s)?\s+objects?\b", re.IGNORECASE), "mAP"),
     ),
 }
+# An overlap threshold the setting names ('at tIoU=0.5', 'IoU@0.5', 'IoU threshold of 0.75').
+_AT_IOU = r"\bt?IoU\s*(?:@|=|of|threshold(?:\s+of)?)?\s*0?\.{}0*(?!\d)(?!\s*[:\u2013-]\s*0?\.\d)"
 _SETTING_MEASURES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
-    "mAP": ((re.compile(r"\bmasks?\b", re.IGNORECASE), "mask AP"),),
+    "mAP": (
+        (re.compile(r"\bmasks?\b", re.IGNORECASE), "mask AP"),
+        (re.compile(_AT_IOU.format("5"), re.IGNORECASE), "AP50"),
+        (re.compile(_AT_IOU.format("75"), re.IGNORECASE), "AP75"),
+    ),
 }
 
 

@@ -765,14 +765,21 @@ def _named_by_words(benchmark: BenchmarkInfo, written: str | None, setting: str 
 _PART = re.compile(r"[\s_-]+(?:subsets?|portions?|parts?|partitions?|sets?)$", re.IGNORECASE)
 
 
+_OWN_SPLIT = re.compile(r"(?P<name>.+?)[\s_-]+splits?", re.IGNORECASE)
+
+
 def _part(benchmark: BenchmarkInfo, setting: Setting) -> tuple[BenchmarkInfo, str | None]:
     """A subset that is a benchmark of the registry's own ('Hub5 2000' with 'the Switchboard
     subset'): that benchmark, the block of the scores that name it, and the subset's value that
-    named it (taken out of the setting); else the benchmark as it is and None."""
+    named it (taken out of the setting); a split named for the claim's own benchmark ('the
+    PCQM4Mv2 split' of PCQM4Mv2) names nothing and is taken out too ('the EgoSchema subset' is a
+    part); else the benchmark as it is and None."""
     written = [v for c, v in benchmark.conditions if c == "subset"]
     values = [v for value in [*written, setting.get("subset")] if value for v in value.split(" / ")]
     if len(values) != 1:
         return benchmark, None
+    if (split := _OWN_SPLIT.fullmatch(values[0])) and benchmark.name and fold_key(canonical_benchmark(split["name"])[0]) == fold_key(benchmark.name):
+        return benchmark, values[0]  # 'the PCQM4Mv2 split' of PCQM4Mv2 names no part of it
     name, known = canonical_benchmark(_PART.sub("", values[0]))
     if not known or name == benchmark.name:
         return benchmark, None
@@ -947,8 +954,8 @@ def normalize_claim(
     if assumed:  # '69% on MMLU': MMLU's accuracy
         metric = replace(normalize_metric(assumed), written=None)
     converted = comparable(claim.value, None if _no_unit(unit, metric, claim.kind) else unit, metric.scale)
-    if converted == (claim.value, "") and (own := _measured_in(metric)) is not None:  # '2.1' EPE = '2.1 pixels'
-        converted = (claim.value, own)
+    if converted == (claim.value, "") and (own := _measured_in(metric) or (dict(entry.units).get(metric.name) if entry else None)):
+        converted = (claim.value, own)  # '2.1' EPE = '2.1 pixels'; PCQM4Mv2's '0.0719' MAE = 0.0719 eV
     setting = with_written(
         setting_read, benchmark.conditions, metric.conditions,
         _baseline_conditions(claim.baseline) if claim.kind == "score" else (),

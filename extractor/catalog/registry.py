@@ -80,6 +80,9 @@ class BenchmarkEntry:
     # Other benchmarks (or editions) its name stands for when a result's setting names one in
     # these words ('Stanford Sentiment Treebank' with 'fine-grained labels' is SST-5).
     by_words: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    # The unit a measure's bare numbers are in on it ({'MAE': 'eV'} on PCQM4Mv2: '0.0719 MAE' is
+    # 0.0719 eV, on one board with '0.0723 eV').
+    units: tuple[tuple[str, str], ...] = ()
 
     def stands_for(self, measure: str | None) -> str | None:
         """The benchmark a result in ``measure`` on this name is on, when it is another."""
@@ -233,6 +236,7 @@ def load_registry() -> Registry:
             named_for=tuple((other, tuple(measures)) for other, measures in b.get("named_for", {}).items()),
             parts=tuple((part, _words_pattern(words)) for part, words in b.get("parts", {}).items()),
             by_words=tuple((other, _words_pattern(words)) for other, words in b.get("by_words", {}).items()),
+            units=tuple(b.get("units", {}).items()),
         )
         for b in _read("benchmarks.json")["benchmarks"]
     )
