@@ -1018,6 +1018,18 @@ def test_a_challenge_split_its_own_name_and_a_benchmarks_unit() -> None:
     assert ego.setting.get("subset") is not None
 
 
+def test_long_tailed_fine_grained_and_lesion_benchmarks() -> None:
+    """iNaturalist's yearly editions are datasets of their own; a long-tailed CIFAR's imbalance
+    factor is its part, read before a score naming no measure takes its one measure ('56.3% on
+    CIFAR100-LT, IF100'); a binary lesion benchmark's mIoU is its IoU (Jaccard). Made-up rows."""
+    claim = lambda **f: normalize_claim(_claim(**{"value": 56.3, "unit": "%", **f}))  # noqa: E731
+    assert claim(metric="top-1 accuracy", benchmark="iNat18").comparability_key != claim(metric="top-1 accuracy", benchmark="iNaturalist 2017").comparability_key
+    lt = claim(metric=None, benchmark="CIFAR100-LT", setting="IF100")
+    assert lt.metric == "top-1 accuracy" and lt.setting.get("subset") == "imbalance factor 100"
+    assert lt.comparability_key != claim(metric="accuracy", benchmark="CIFAR-100-LT", setting="imbalance ratio of 50").comparability_key
+    assert claim(metric="mIoU", benchmark="ISIC-2017").comparability_key == claim(metric="Jaccard index", benchmark="International Skin Imaging Collaboration (ISIC) 2017").comparability_key
+
+
 def test_a_text_detectors_hmean_is_its_f_measure_and_only_there() -> None:
     """Scene text detection reports the harmonic mean of precision and recall as 'Hmean' or
     'F-measure': one measure on one board ('SCUT-CTW1500' is CTW1500), while a zero-shot

@@ -948,8 +948,10 @@ def normalize_claim(
     if entry is not None and (meant := dict(entry.measures).get(metric.name)):  # ImageNet's accuracy is top-1
         metric = metric.read_as(normalize_metric(meant))
     unit = normalize_unit(claim.unit)
-    # A metric-less score whose unread words may name a part of the benchmark waits for a reviewer.
-    open_measure = metric.name is None and (not setting_read.other or _names_the_entry(claim.setting, phrases))
+    # A metric-less score whose unread words may name a part of the benchmark waits for a reviewer;
+    # words that name one of its registry parts ('IF100' on CIFAR-100-LT) are read.
+    unread = _named_part(entry, setting_read.other)[1] if entry is not None else setting_read.other
+    open_measure = metric.name is None and (not leftover(unread) or _names_the_entry(claim.setting, phrases))
     assumed = _only_measure(entry, claim, unit) if open_measure else None
     if assumed:  # '69% on MMLU': MMLU's accuracy
         metric = replace(normalize_metric(assumed), written=None)
