@@ -755,16 +755,21 @@ def _named_by_words(benchmark: BenchmarkInfo, written: str | None, setting: str 
     (``by_words``: 'Stanford Sentiment Treebank' with 'fine-grained labels' is SST-5, with none
     SST-2): the one the setting names, when it names exactly one; else the benchmark as it is. A
     name that writes a number ('SST-2', 'Yelp-5') says which it is."""
-    generic = benchmark.known and benchmark.name and written and setting and not re.search(r"\d", written)
-    entry = benchmark_entry(benchmark.name) if generic else None
-    named = {other for other, words in entry.by_words if words.search(setting)} if entry and entry.by_words else set()
-    return replace(benchmark, name=edition_of(other) or canonical_benchmark(other)[0]) if len(named) == 1 and (other := named.pop()) else benchmark
+    if not (benchmark.known and benchmark.name and written and setting) or re.search(r"\d", written):
+        return benchmark
+    entry = benchmark_entry(benchmark.name)
+    named = {other for other, words in entry.by_words if words.search(setting)} if entry else set()
+    if len(named) != 1:
+        return benchmark
+    other = named.pop()
+    return replace(benchmark, name=edition_of(other) or canonical_benchmark(other)[0])
 
 
 # The words that call a subset a part ('the Switchboard subset', 'its CallHome portion').
 _PART = re.compile(r"[\s_-]+(?:subsets?|portions?|parts?|partitions?|sets?)$", re.IGNORECASE)
 
 
+# A split named for a benchmark ('the PCQM4Mv2 split'), as the subset reading gives it.
 _OWN_SPLIT = re.compile(r"(?P<name>.+?)[\s_-]+splits?", re.IGNORECASE)
 
 
@@ -956,8 +961,9 @@ def normalize_claim(
     if assumed:  # '69% on MMLU': MMLU's accuracy
         metric = replace(normalize_metric(assumed), written=None)
     converted = comparable(claim.value, None if _no_unit(unit, metric, claim.kind) else unit, metric.scale)
-    if converted == (claim.value, "") and (own := _measured_in(metric) or (dict(entry.units).get(metric.name) if entry else None)):
-        converted = (claim.value, own)  # '2.1' EPE = '2.1 pixels'; PCQM4Mv2's '0.0719' MAE = 0.0719 eV
+    own = _measured_in(metric) or (dict(entry.units).get(metric.name) if entry else None)
+    if converted == (claim.value, "") and own:  # '2.1' EPE = '2.1 pixels'; PCQM4Mv2's '0.0719' MAE = 0.0719 eV
+        converted = (claim.value, own)
     setting = with_written(
         setting_read, benchmark.conditions, metric.conditions,
         _baseline_conditions(claim.baseline) if claim.kind == "score" else (),
