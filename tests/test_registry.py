@@ -134,6 +134,8 @@ def test_find_benchmarks_reads_a_long_text_once_left_to_right() -> None:
         ("latency (p99)", "p99 latency", "lower"),
         ("mean IoU", "mIoU", "higher"),
         ("box AP", "mAP", "higher"),
+        ("box mAP", "mAP", "higher"),  # a backbone paper's COCO detection measure
+        ("AP_box", "mAP", "higher"),
         ("SacreBLEU", "BLEU", "higher"),
         ("ROUGE-L", "ROUGE-L", "higher"),
         ("peak memory", "memory", "lower"),
