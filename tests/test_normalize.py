@@ -1030,6 +1030,16 @@ def test_long_tailed_fine_grained_and_lesion_benchmarks() -> None:
     assert claim(metric="mIoU", benchmark="ISIC-2017").comparability_key == claim(metric="Jaccard index", benchmark="International Skin Imaging Collaboration (ISIC) 2017").comparability_key
 
 
+def test_a_name_written_out_with_its_acronym_is_the_acronym() -> None:
+    """'The Foo Bar Baz (FBB) dataset' meets another paper's 'FBB' (unknown to the registry) and
+    'International Skin Imaging Collaboration (ISIC) 2017' the registry's ISIC 2017; brackets that
+    hold no acronym of the words before them change nothing. Made-up names."""
+    assert normalize_benchmark("the Foo Bar Baz (FBB) dataset").key == normalize_benchmark("FBB").key
+    assert normalize_benchmark("International Skin Imaging Collaboration (ISIC) 2017").name == "ISIC 2017"
+    assert normalize_benchmark("Quux Corpus (QX-7)").key == normalize_benchmark("Quux Corpus (QX-7)").key != normalize_benchmark("QX-7").key
+    assert normalize_benchmark("KITTI (moderate)").conditions == (("subset", "moderate"),)
+
+
 def test_a_text_detectors_hmean_is_its_f_measure_and_only_there() -> None:
     """Scene text detection reports the harmonic mean of precision and recall as 'Hmean' or
     'F-measure': one measure on one board ('SCUT-CTW1500' is CTW1500), while a zero-shot

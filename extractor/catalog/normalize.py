@@ -483,6 +483,25 @@ def _ends_the_name(text: str, rest: str) -> bool:
     return bool(left) and text.startswith(left)
 
 
+# A name spelled out with its acronym after it: 'International Skin Imaging Collaboration (ISIC) 2017'.
+_SPELLED_OUT = re.compile(r"^(?:the\s+)?(?P<long>[^()]+?)\s*\((?P<acronym>[A-Za-z][A-Za-z0-9]*)\)\s*(?P<rest>[^()]*)$", re.IGNORECASE)
+
+
+def _by_acronym(text: str) -> str | None:
+    """A name written out in full with its acronym in brackets, as the acronym with what follows
+    it ('Massive Multitask Language Understanding (MMLU)' -> 'MMLU'), so that it meets the papers
+    that write only the acronym; None where the brackets hold no acronym of the words before them
+    ('ImageNet (ILSVRC 2012)')."""
+    found = _SPELLED_OUT.match(text)
+    if found is None:
+        return None
+    initials = "".join(word[0] for word in re.findall(r"[^\W_]+", found["long"]) if word.lower() not in ("of", "and", "the", "for", "on", "in"))
+    letters = "".join(c for c in found["acronym"] if c.isalpha())
+    if len(letters) < 2 or letters.lower() != initials.lower():
+        return None
+    return " ".join(filter(None, (found["acronym"], found["rest"])))
+
+
 @lru_cache(maxsize=4096)
 def normalize_benchmark(name: str | None) -> BenchmarkInfo:
     """The canonical benchmark of a name and the conditions written into it: a split ('PTB test
@@ -496,6 +515,7 @@ def normalize_benchmark(name: str | None) -> BenchmarkInfo:
     if not name or not name.strip():
         return BenchmarkInfo(None, False)
     text = " ".join(name.replace("_", " ").split())
+    text = _by_acronym(text) or text
     read = read_conditions(text)
     values = read.values
     if m := _BARE_LEVEL.search(read.rest) if "level" not in dict(values) else None:
