@@ -1030,6 +1030,17 @@ def test_long_tailed_fine_grained_and_lesion_benchmarks() -> None:
     assert claim(metric="mIoU", benchmark="ISIC-2017").comparability_key == claim(metric="Jaccard index", benchmark="International Skin Imaging Collaboration (ISIC) 2017").comparability_key
 
 
+def test_an_unstated_coco_or_cityscapes_split_is_marked_as_taken() -> None:
+    """A COCO or Cityscapes score that names no split is on the test split, the list's default,
+    and says so (``assumed``), so a block's note counts the rows that took it: annotators read
+    this convention both ways. Its row shows only what its paper wrote. Made-up rows."""
+    plain = normalize_claim(_claim(metric="AP", benchmark="COCO", value=50.1, unit="%"))
+    dev = normalize_claim(_claim(metric="AP", benchmark="COCO", value=50.3, unit="%", setting="test-dev"))
+    assert plain.setting.assumed == ("split",) and plain.setting.shown == "" and dev.setting.assumed == ()
+    assert plain.comparability_key == dev.comparability_key
+    assert normalize_claim(_claim(metric="mIoU", benchmark="Cityscapes", value=82.0, unit="%")).setting.assumed == ("split",)
+
+
 def test_a_name_written_out_with_its_acronym_is_the_acronym() -> None:
     """'The Foo Bar Baz (FBB) dataset' meets another paper's 'FBB' (unknown to the registry) and
     'International Skin Imaging Collaboration (ISIC) 2017' the registry's ISIC 2017; brackets that

@@ -875,7 +875,9 @@ def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[s
     ``assumed``), and the values that are another's on it written as that one."""
     named = tuple((c, same.get(v, v)) for c, v in setting.conditions)
     assumed = tuple(c for c, _ in usual if setting.get(c) is None)
-    unstated = tuple((c, v) for c, v in usual if c in assumed)  # a stated subset is not joined by the usual one
+    # A stated subset is not joined by the usual one; a usual value that is the list's default
+    # (COCO's test split) is marked assumed, not written, so the row shows what its paper said.
+    unstated = tuple((c, v) for c, v in usual if c in assumed and v != by_name()[c].default)
     filled = with_written(replace(setting, conditions=named) if named != setting.conditions else setting, unstated)
     return replace(filled, assumed=assumed) if assumed else filled
 
