@@ -271,8 +271,9 @@ _FILLERS = frozenset({"at", "on", "in", "with", "using", "of", "the", "a", "an",
 
 def leftover(text: str) -> str:
     """The words a reading leaves, as a row shows them: punctuation runs and spacing folded
-    ('single - model ;' -> 'single-model'); none when they are only fillers ('at')."""
-    words = re.sub(r"\s*-\s*", "-", re.sub(r"[,;:()\[\]]+", " ", text)).split()
+    ('single - model ;' -> 'single-model'), a quote mark its words were read out of dropped;
+    none when they are only fillers ('at')."""
+    words = [w for w in re.sub(r"\s*-\s*", "-", re.sub(r"[,;:()\[\]]+", " ", text)).split() if w.strip("\"'\u201c\u201d")]
     return "" if all(w.lower() in _FILLERS for w in words) else " ".join(words).strip(" -.")
 
 
