@@ -483,6 +483,8 @@ def _ends_the_name(text: str, rest: str) -> bool:
     return bool(left) and text.startswith(left)
 
 
+# Words an acronym's letters skip ('Question Answering in Context' is QAC).
+_NO_INITIAL = frozenset({"of", "and", "the", "for", "on", "in"})
 # A name spelled out with its acronym after it: 'International Skin Imaging Collaboration (ISIC) 2017'.
 _SPELLED_OUT = re.compile(r"^(?:the\s+)?(?P<long>[^()]+?)\s*\((?P<acronym>[A-Za-z][A-Za-z0-9]*)\)\s*(?P<rest>[^()]*)$", re.IGNORECASE)
 
@@ -495,7 +497,7 @@ def _by_acronym(text: str) -> str | None:
     found = _SPELLED_OUT.match(text)
     if found is None:
         return None
-    initials = "".join(word[0] for word in re.findall(r"[^\W_]+", found["long"]) if word.lower() not in ("of", "and", "the", "for", "on", "in"))
+    initials = "".join(word[0] for word in re.findall(r"[^\W_]+", found["long"]) if word.lower() not in _NO_INITIAL)
     letters = "".join(c for c in found["acronym"] if c.isalpha())
     if len(letters) < 2 or letters.lower() != initials.lower():
         return None
@@ -983,9 +985,8 @@ def normalize_claim(
     if assumed:  # '69% on MMLU': MMLU's accuracy
         metric = replace(normalize_metric(assumed), written=None)
     converted = comparable(claim.value, None if _no_unit(unit, metric, claim.kind) else unit, metric.scale)
-    own = _measured_in(metric) or (dict(entry.units).get(metric.name) if entry else None)
-    if converted == (claim.value, "") and own:  # '2.1' EPE = '2.1 pixels'; PCQM4Mv2's '0.0719' MAE = 0.0719 eV
-        converted = (claim.value, own)
+    if converted == (claim.value, "") and (own := _measured_in(metric) or (dict(entry.units).get(metric.name) if entry else None)):
+        converted = (claim.value, own)  # '2.1' EPE = '2.1 pixels'; PCQM4Mv2's '0.0719' MAE = 0.0719 eV
     setting = with_written(
         setting_read, benchmark.conditions, metric.conditions,
         _baseline_conditions(claim.baseline) if claim.kind == "score" else (),
