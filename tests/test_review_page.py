@@ -27,6 +27,7 @@ from extractor.runs.names import ALIAS_FIELDS
 from extractor.schema import ClaimDraft, ExtractionDraft, PaperResult
 from tests.runs import write_run
 from tests.test_review import claim_id, edit, make_run
+from tests.test_review_aliases import result as name_result
 from tests.test_review_aliases import runs as name_runs
 from tests.test_review_conditions import scene_runs, squad_runs
 
@@ -353,6 +354,20 @@ def test_the_boards_words_are_decided_on_the_page_as_on_the_sheet(
     assert _alias_rows(run)[-1][1:4:2] == (column, None)
     assert f"Block: <b>{before}</b>" in _block_line(http, item)
     assert _board_title(run, item) == before
+
+
+def test_the_block_line_says_what_the_claim_left_to_its_benchmarks_usual_condition(tmp_path: Path) -> None:
+    """A COCO AP that names no split is on the test split, a convention readers take both ways:
+    the card says so, and says nothing where the split is written. Made-up abstract."""
+    text = "Kite reaches 50.1 AP on COCO and 48.2 AP on COCO test-dev."
+    run = tmp_path / "run"
+    write_run(run, [name_result("kite", text, [
+        dict(value=50.1, metric="AP", benchmark="COCO", method="Kite", evidence="Kite reaches 50.1 AP on COCO"),
+        dict(value=48.2, metric="AP", benchmark="COCO", method="Kite", setting="test-dev", evidence="48.2 AP on COCO test-dev"),
+    ])], {"backend": "test"})
+    http = client(run)
+    assert "not stated, taken as the benchmark's usual: split test" in _block_line(http, claim_id(run, "kite", 50.1))
+    assert "not stated" not in _block_line(http, claim_id(run, "kite", 48.2))
 
 
 def test_the_block_line_says_what_a_reviewer_merged_and_what_no_condition_reads(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from itertools import islice
 import pandas as pd
 
 from extractor.catalog.blocks import Joined, join_keys, reviewer_merges
+from extractor.catalog.conditions import by_name
 from extractor.leaderboard.spool import SortedSpool, Spool
 from extractor.catalog.normalize import (
     Aliases,
@@ -532,11 +533,13 @@ class ClaimBlock:
     """The block one claim's score lands in, as the board reads it, for a reviewer: its title
     (the header's benchmark, metric and conditions), the setting words no condition reads (the
     entry's own: they never split a block), and the conditions the claim's own block had where
-    a reviewer's merge moved it into this one."""
+    a reviewer's merge moved it into this one; and what it did not state that the board took as
+    the benchmark's usual (an unstated COCO split is its test split: readers take it both ways)."""
 
     title: str
     unread: str
     merged_from: str | None
+    assumed: str = ""  # what the claim did not state and took as its benchmark's usual ('split test')
 
 
 def claim_block(
@@ -553,7 +556,15 @@ def claim_block(
     joined = join_keys([key], reviewer_merges(aliases))[key]
     title = TITLE_SEPARATOR.join(_heading(n.benchmark, _metric_label(n), n.comparable_unit, key_label(joined.key)))
     merged_from = (key_label(key) or "no condition") if joined.key != key else None
-    return ClaimBlock(title, n.setting.other, merged_from)
+    return ClaimBlock(title, n.setting.other, merged_from, _taken_as_usual(n))
+
+
+def _taken_as_usual(n: NormalizedClaim) -> str:
+    """What a claim did not state and the board took as its benchmark's usual, with the value
+    taken ('split test', 'metric accuracy')."""
+    def value(condition: str) -> str | None:
+        return n.metric if condition == "metric" else n.setting.get(condition) or by_name()[condition].default
+    return ", ".join(f"{c} {value(c)}" for c in n.setting.assumed)
 
 
 def _block_title(row: pd.Series) -> str:
