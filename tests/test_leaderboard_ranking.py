@@ -254,3 +254,49 @@ def test_a_score_on_a_benchmark_of_several_inputs_that_states_none_is_listed_wit
     assert board.scores["value"].tolist() == [30.5]
     (row,) = board.unranked.to_dict("records")
     assert (row["value"], row["unranked"]) == (21.0, "input not stated (LRS3 is reported under several)")
+
+
+def _receipts(value: float, written: str, metric: str | None, setting: str | None = None, method: str = "Ours") -> tuple[str, dict]:
+    """A made-up abstract on the made-up Receipt-KIE benchmark, with its one score."""
+    text = f"{method} reaches {written} on Receipt-KIE."
+    claim = dict(value=value, metric=metric, benchmark="Receipt-KIE", method=method, setting=setting,
+                 evidence=f"{method} reaches {written} on Receipt-KIE")
+    return text, claim
+
+
+def _receipts_board(*scores: tuple[float, str, str | None, str | None]):
+    papers = []
+    for number, (value, written, metric, setting) in enumerate(scores, start=1):
+        text, claim = _receipts(value, written, metric, setting, method=f"M{number}")
+        papers.append(paper(f"2402.0000{number}", text, [claim]))
+    return build_leaderboard(papers)
+
+
+def test_a_score_naming_no_measure_takes_the_one_the_board_reports_its_benchmark_in() -> None:
+    board = _receipts_board((91.2, "91.2 F1", "F1", None), (89.5, "89.5 F1", "F1", None), (0.9524, "0.9524", None, None))
+    block = board.scores[board.scores["benchmark"] == "Receipt-KIE"]
+    assert block["method_name"].tolist() == ["M3", "M1", "M2"] and block["block"].nunique() == 1
+    assert block["comparable"].tolist() == pytest.approx([95.24, 91.2, 89.5])
+    assert block["setting_assumed"].tolist()[0] == ("metric",)
+    assert board.blocks["note"].tolist() == ["metric not stated by 1 of 3 rows: the benchmark's usual one"]
+    claims = board.claims.set_index("value")
+    assert claims.loc[0.9524, "metric"] == "F1" and claims.loc[0.9524, "unranked"] == ""
+    assert board.unranked.empty and board.length("unranked") == 0
+
+
+@pytest.mark.parametrize("scores", [
+    [(91.2, "91.2 F1", "F1", None), (89.5, "89.5% accuracy", "accuracy", None)],  # two measures
+    [(9.1, "9.1 WER", "WER", None), (8.5, "8.5 WER", "WER", None)],  # lower is better: seldom written bare
+    [(91.2, "91.2 F1", "F1", "RE"), (89.5, "89.5 F1", "F1", None)],  # 'RE' may name a part of it
+], ids=["two measures", "lower is better", "a part"])
+def test_a_benchmark_the_board_reports_in_no_one_score_measure_leaves_a_bare_number_unranked(scores: list) -> None:
+    board = _receipts_board(*scores, (0.9524, "0.9524", None, None))
+    assert 0.9524 not in board.scores["value"].tolist()
+    assert board.unranked["unranked"].tolist() == ["missing metric"] and board.length("unranked") == 1
+
+
+def test_a_task_named_beside_the_other_rows_is_no_part_and_the_bare_numbers_own_words_are_read() -> None:
+    board = _receipts_board((91.2, "91.2 F1", "F1", "entity relation extraction"), (89.5, "89.5 F1", "F1", None),
+                            (0.9524, "0.9524", None, None), (0.93, "0.93", None, "handwritten receipts"))
+    assert 0.9524 in board.scores["value"].tolist()
+    assert board.unranked["value"].tolist() == [0.93]  # may name a part: a reviewer says which

@@ -370,6 +370,25 @@ def test_the_block_line_says_what_the_claim_left_to_its_benchmarks_usual_conditi
     assert "not stated" not in _block_line(http, claim_id(run, "kite", 48.2))
 
 
+def test_the_block_line_of_a_number_naming_no_measure_is_the_boards_one_measure(tmp_path: Path) -> None:
+    """Two papers report F1 on a benchmark the registry does not know and a third writes a bare
+    number: the board ranks it in the F1 block, and the page says so, as the sheet does.
+    Made-up abstracts."""
+    run = tmp_path / "run"
+    write_run(run, [
+        name_result(name, f"{name.title()} reaches {written} on Receipt-KIE.", [dict(
+            value=value, metric=metric, benchmark="Receipt-KIE", method=name.title(),
+            evidence=f"{name.title()} reaches {written} on Receipt-KIE")])
+        for name, value, written, metric in (("kite", 91.2, "91.2 F1", "F1"), ("lark", 89.5, "89.5 F1", "F1"),
+                                             ("wren", 0.9524, "0.9524", None))
+    ], {"backend": "test"})
+    http = client(run)
+    line = _block_line(http, claim_id(run, "wren", 0.9524))
+    assert "Block: <b>Receipt-KIE \u00b7 F1 \u2191 (%)</b>" in line
+    assert "not stated, taken as the benchmark's usual: metric F1" in line
+    assert _board_title(run, claim_id(run, "wren", 0.9524)) == "Receipt-KIE \u00b7 F1 \u2191 (%)"
+
+
 def test_the_block_line_says_what_a_reviewer_merged_and_what_no_condition_reads(tmp_path: Path) -> None:
     scene, squad = scene_runs(tmp_path / "scene")[0], squad_runs(tmp_path / "squad")
     assert "not read: predicate classification" in _block_line(client(scene), claim_id(scene, "glow", 40.1))

@@ -835,18 +835,20 @@ def _one_of_slashed(claim: Claim) -> bool:
     return bool(_SLASHED.search(claim.evidence[max(0, start - 3) : start]) or _SLASHED.search(claim.evidence[end : end + 3]))
 
 
-def _only_measure(entry: BenchmarkEntry | None, claim: Claim, unit: str | None) -> str | None:
+def _only_measure(entry: BenchmarkEntry | None, claim: Claim, unit: str | None, reported: str | None) -> str | None:
     """The measure a score that names none is in: the one its benchmark is scored in, where the
     registry knows exactly one (``scored_in``: '69% on MMLU' is an accuracy, '8.38 on MT-Bench' a
-    score), and only for a number written bare or in that measure's unit (a latency on MMLU is
-    no accuracy). A benchmark reported in several measures, or in a measure and its complement
-    (ImageNet: accuracy and error rate), decides nothing, nor does one of several numbers written
-    'a/b' (:func:`_one_of_slashed`); nor is it asked for a score whose setting has words no
-    condition reads and that say nothing of the entry (the caller's part: 'mathematical MMLU' may
-    be a part of the benchmark, so such a row waits for a reviewer)."""
-    if entry is None or claim.kind != "score" or len(entry.scored_in) != 1 or _one_of_slashed(claim):
+    score), or else the one measure the board's other scores report it in (``reported``, see
+    :func:`normalize_claim`), and only for a number written bare or in that measure's unit (a
+    latency on MMLU is no accuracy). A benchmark the registry scores in several measures, or in a
+    measure and its complement (ImageNet: accuracy and error rate), decides nothing, nor does one
+    of several numbers written 'a/b' (:func:`_one_of_slashed`); nor is it asked for a score whose
+    setting has words no condition reads and that say nothing of the entry (the caller's part:
+    'mathematical MMLU' may be a part of the benchmark, so such a row waits for a reviewer)."""
+    scored = entry.scored_in if entry is not None and entry.scored_in else (reported,) if reported else ()
+    if claim.kind != "score" or len(scored) != 1 or _one_of_slashed(claim):
         return None
-    found = metric_entry(entry.scored_in[0])
+    found = metric_entry(scored[0])
     if found is None:
         return None
     measure = found[0]
@@ -862,6 +864,21 @@ _ENTRY_WORDS = re.compile(
     r"|data|extra|external|tools?|verifiers?|post-processing|without|budget|rollouts?|polic(?:y|ies))\b",
     re.IGNORECASE,
 )
+
+
+# A task's name ('document classification', 'visual question answering'): what a benchmark is for.
+_TASK = re.compile(
+    r"\b(?:extraction|classification|answering|recognition|detection|segmentation|captioning|summari[sz]ation"
+    r"|translation|generation|understanding|reasoning|estimation|tracking|parsing)$",
+    re.IGNORECASE,
+)
+
+
+def may_name_a_part(setting: Setting) -> bool:
+    """Whether a normalized setting keeps words no condition reads that say nothing of the entry
+    ('RE' on FUNSD, 'blind degradation' on Urban100), so may name a part of its benchmark; the
+    name of a task ('entity relation extraction') says what the benchmark is for."""
+    return any(not (_ENTRY_WORDS.search(words) or _TASK.search(words)) for words in setting.other.split(", ") if words)
 
 
 def _names_the_entry(setting: str | None, phrases: frozenset[str]) -> bool:
@@ -953,11 +970,18 @@ def _required(entry: BenchmarkEntry, setting: Setting, evidence: str) -> tuple[S
 
 
 def normalize_claim(
-    claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None, title: str | None = None
+    claim: Claim,
+    models: list[Model] | None = None,
+    aliases: Aliases | None = None,
+    title: str | None = None,
+    reported_in: Mapping[str, str] | None = None,
 ) -> NormalizedClaim:
     """A grounded claim, normalized. ``models`` are its paper's models (for sizes); ``aliases``
     what reviewers said about names and conditions, applied before the registry; ``title`` its
-    paper's, which may name the task a generic measure is scored for ('AP' in a pose paper)."""
+    paper's, which may name the task a generic measure is scored for ('AP' in a pose paper);
+    ``reported_in`` the one measure the board's ranked scores report a benchmark in, by its key
+    (``'FUNSD': 'F1'``), which a score that names none takes where the registry knows no
+    measure for it (see :func:`_only_measure`)."""
     phrases = condition_phrases(aliases)
     setting_read = parse_setting(claim.setting, phrases)
     named = _edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting)
@@ -981,7 +1005,8 @@ def normalize_claim(
     # words that name one of its registry parts ('IF100' on CIFAR-100-LT) are read.
     unread = _named_part(entry, setting_read.other)[1] if entry is not None else setting_read.other
     open_measure = metric.name is None and (not leftover(unread) or _names_the_entry(claim.setting, phrases))
-    assumed = _only_measure(entry, claim, unit) if open_measure else None
+    reported = reported_in.get(benchmark.key) if reported_in and benchmark.key else None
+    assumed = _only_measure(entry, claim, unit, reported) if open_measure else None
     if assumed:  # '69% on MMLU': MMLU's accuracy
         metric = replace(normalize_metric(assumed), written=None)
     converted = comparable(claim.value, None if _no_unit(unit, metric, claim.kind) else unit, metric.scale)

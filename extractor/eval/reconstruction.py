@@ -28,6 +28,7 @@ from extractor.catalog.normalize import key_label, normalize_claim
 from extractor.eval.matching import name_cost
 from extractor.eval.score import GoldClaim, value_matches
 from extractor.leaderboard import build_leaderboard
+from extractor.leaderboard.build import board_measures
 from extractor.pipeline.ingest import Paper, read_inputs
 from extractor.runs.run import Run
 from extractor.schema import Claim, PaperResult
@@ -120,10 +121,11 @@ def ranked_blocks(results: Sequence[PaperResult], entries: Iterable[Entry]) -> d
     """Each reconstructed entry -> the first ranked row that reconstructs it."""
     claims = {(r.id, c.id): (c, r.extraction.models, r.title) for r in results if r.extraction for c in r.extraction.claims}
     scores = build_leaderboard(results).scores
+    reported = board_measures(results)
     rows: dict[str, list[Placed]] = {}
     for paper_id, claim_id, block in zip(scores["paper_id"], scores["claim_id"], scores["block"]):
         claim, models, title = claims[(paper_id, claim_id)]
-        key = normalize_claim(claim, models, title=title).comparability_key
+        key = normalize_claim(claim, models, title=title, reported_in=reported).comparability_key
         rows.setdefault(paper_id, []).append(Placed(int(block), claim, key))
     found: dict[Entry, Placed] = {}
     for entry in entries:

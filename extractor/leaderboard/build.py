@@ -13,7 +13,9 @@ and when its rows' configurations, or their setting words no condition reads, di
 
 A score is ranked only when its metric, benchmark and subject (method or model) are all known
 and it is one comparable, measured number (not a range, not a bound such as 'less than 10%');
-every other score is listed as unranked with what it lacks.
+every other score is listed as unranked with what it lacks. A score that names no metric takes
+its benchmark's one measure, the registry's or, where the registry knows none, the one the
+board's ranked scores on it are in (:class:`BoardMeasures`, read once every score is).
 The writers are :mod:`.tables` (CSV), :mod:`.xlsx` and :mod:`.charts`; :mod:`.export` picks
 one by the output's name.
 """
@@ -36,6 +38,7 @@ from extractor.catalog.normalize import (
     arxiv_id,
     entity_key,
     key_label,
+    may_name_a_part,
     normalize_claim,
 )
 from extractor.text.name_keys import name_in_text
@@ -253,6 +256,7 @@ _PAPER_FIELDS = [
     "paper_id", "arxiv_id", "title", "status", "error", "source", "rejected", "rejections", "reviewed", "abstract_hash",
 ]  # fmt: skip
 _BENCHMARK, _METRIC_LABEL, _VALUE, _UNRANKED = (_ROW_FIELDS.index(f) for f in ("benchmark", "metric_label", "value", "unranked"))
+_NO_MEASURE = "missing metric"  # a score's one lack: a measure the board may know (see BoardMeasures)
 
 
 def _change_order(row: tuple) -> tuple:
@@ -284,6 +288,9 @@ class _Gathered:
     tables: dict[str, _Table]
     scores: list[tuple] = field(default_factory=list)  # the rows of ranked scores, before ranking
     keys: dict[tuple, int] = field(default_factory=dict)  # normalize's comparability keys, numbered
+    identities: dict[tuple, int] = field(default_factory=dict)  # and its identity keys
+    # (paper id, claim id) -> the row of a score ranked in a measure the board reports its benchmark in
+    taken: dict[tuple[str, str], tuple] = field(default_factory=dict)
     papers: dict[str, _PaperSeen] = field(default_factory=dict)
     replaced: dict[str, tuple] = field(default_factory=dict)  # a later ok record, shown in a failed one's place
     spellings: dict[str, Counter[tuple[str, str]]] = field(default_factory=lambda: {"method": Counter(), "model": Counter()})
@@ -312,8 +319,9 @@ def _gather(results: Iterable[PaperResult], marks: Marks, aliases: Aliases | Non
     tables, papers = gathered.tables, gathered.papers
     shared: dict[object, object] = {}
     # normalize's keys, numbered: pandas groups small integers far faster than tuples
-    comparability = gathered.keys
-    identity: dict[tuple, int] = {}
+    comparability, identity = gathered.keys, gathered.identities
+    board = BoardMeasures()
+    open_measures: list[tuple[_Source, Claim, str | None, str]] = []  # scores naming no measure
     for result in results:
         paper = papers.get(result.id)
         if paper is None or (not paper.ok and result.status == "ok"):
@@ -327,9 +335,11 @@ def _gather(results: Iterable[PaperResult], marks: Marks, aliases: Aliases | Non
         if result.extraction is None:
             continue
         abstract = result.abstract or ""
-        label = paper_label(result.title, result.id)
         models = result.extraction.models
-        proposed = {entity_key(name) for m in result.extraction.methods if m.proposed for name in (m.name, *m.aliases)}
+        source = _Source(
+            result.id, paper.arxiv_id, result.title, paper_label(result.title, result.id), models,
+            frozenset(entity_key(name) for m in result.extraction.methods if m.proposed for name in (m.name, *m.aliases)),
+        )  # fmt: skip
         seen = set(paper.claim_ids.split("\n")) if paper.claim_ids else set()
         new: list[str] = []
         for claim in result.extraction.claims:
@@ -338,23 +348,11 @@ def _gather(results: Iterable[PaperResult], marks: Marks, aliases: Aliases | Non
             seen.add(claim.id)
             new.append(claim.id)
             n = normalize_claim(claim, models, aliases, result.title)
-            metric_label = _metric_label(n)
-            row = tuple(shared.setdefault(value, value) if repeats else value for value, repeats in zip((
-                result.id, claim.id, claim.kind,
-                n.benchmark, claim.benchmark if claim.benchmark != n.benchmark else None,
-                n.benchmark_known if n.benchmark else None,
-                n.metric, claim.metric if claim.metric != n.metric else None, n.direction,
-                claim.method, claim.model, n.size_b,
-                abstract[claim.value_span[0] : claim.value_span[1]] or None,
-                claim.value, claim.value_max, claim.bound, n.unit, n.comparable, n.comparable_unit,
-                claim.setting, claim.baseline, claim.direction, claim.evidence,
-                paper.arxiv_id, n.setting.label or None, n.setting.key, n.method_key, n.model_key,
-                metric_label, claim.proposed or (bool(n.method_key) and n.method_key in proposed),
-                comparability.setdefault(n.comparability_key, len(comparability)),
-                identity.setdefault(n.identity_key, len(identity)), _unranked_reason(n),
-                result.title, label, _benchmark_source(claim), n.setting.shown or None,
-                n.setting.entry or None, n.setting.other, n.setting.assumed,
-            ), _REPEATS))  # fmt: skip
+            written = abstract[claim.value_span[0] : claim.value_span[1]] or None
+            row = _interned(_claim_row(source, claim, n, written, comparability, identity), shared)
+            board.add(n, row[_UNRANKED] == "")
+            if row[_UNRANKED] == _NO_MEASURE and n.benchmark_key:
+                open_measures.append((source, claim, written, n.benchmark_key))
             width = max(len(result.id), len(claim.id))
             tables["claims"].add(row, width)
             if not tables["claims"].buffer:  # spooled: the next chunk shares texts of its own
@@ -375,9 +373,111 @@ def _gather(results: Iterable[PaperResult], marks: Marks, aliases: Aliases | Non
                     gathered.spellings[name][key, spelled] += 1
         if new:
             paper.claim_ids = "\n".join([paper.claim_ids, *new] if paper.claim_ids else new)
+    _take_measures(gathered, open_measures, board.only(), aliases)
     for table in tables.values():
         table.flush()
     return gathered
+
+
+def _take_measures(
+    gathered: _Gathered,
+    open_measures: list[tuple[_Source, Claim, str | None, str]],
+    reported_in: dict[str, str],
+    aliases: Aliases | None,
+) -> None:
+    """Rank the scores that named no measure on a benchmark the board's other scores report in
+    one (:class:`BoardMeasures`), now that every score is read: their rows join the scores, and
+    the long tables show them ranked (``taken``) in their places."""
+    comparability, identity = gathered.keys, gathered.identities
+    for source, claim, written, benchmark_key in open_measures:
+        if benchmark_key not in reported_in:
+            continue
+        n = normalize_claim(claim, source.models, aliases, source.title, reported_in)
+        if _unranked_reason(n) == "":
+            row = _claim_row(source, claim, n, written, comparability, identity)
+            gathered.scores.append(row)
+            gathered.taken[source.paper_id, claim.id] = row
+    gathered.tables["unranked"].length -= len(gathered.taken)
+
+
+class BoardMeasures:
+    """The measures a board's ranked scores report each benchmark in (by its key), so that a
+    score naming none on a benchmark reported in one alone takes it, as a registry's one measure
+    is taken (``reported_in`` of :func:`~extractor.catalog.normalize.normalize_claim`): '0.9524
+    on SROIE', beside other papers' F1 on SROIE, is an F1. A benchmark reported in several
+    measures, or in one where lower is better (a bare number is a score, seldom an error rate, a
+    loss or a time), decides nothing; nor does one whose rows write words no condition reads that
+    may name a part of it ('RE' on FUNSD: on which part a bare number is, is not known)."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, dict[str, str | None]] = {}  # benchmark key -> {measure: direction}
+        self._parts: set[str] = set()  # benchmark keys whose rows may name parts
+
+    def add(self, n: NormalizedClaim, ranked: bool) -> None:
+        if ranked and n.benchmark_key and n.metric:
+            self._seen.setdefault(n.benchmark_key, {})[n.metric] = n.direction
+            if may_name_a_part(n.setting):
+                self._parts.add(n.benchmark_key)
+
+    def only(self) -> dict[str, str]:
+        """{benchmark key: the one measure it is reported in}, where that one is a score."""
+        return {
+            key: measure
+            for key, seen in self._seen.items()
+            if len(seen) == 1 and key not in self._parts
+            for measure, direction in seen.items()
+            if direction == "higher"
+        }
+
+
+def board_measures(results: Iterable[PaperResult], aliases: Aliases | None = None) -> dict[str, str]:
+    """:meth:`BoardMeasures.only` of these papers' scores, read as the board reads them, for a
+    reader of one claim at a time (the review page, the evaluation) to see what the board ranks."""
+    measures = BoardMeasures()
+    for result in results:
+        for claim in result.extraction.claims if result.extraction else ():
+            if claim.kind == "score":
+                n = normalize_claim(claim, result.extraction.models, aliases, result.title)
+                measures.add(n, _unranked_reason(n) == "")
+    return measures.only()
+
+
+@dataclass(frozen=True)
+class _Source:
+    """What a claim's row takes from its paper."""
+
+    paper_id: str
+    arxiv_id: str | None
+    title: str | None
+    label: str
+    models: list[Model]
+    proposed: frozenset[str]  # the identity keys of the methods the paper proposes
+
+
+def _claim_row(
+    source: _Source, claim: Claim, n: NormalizedClaim, written: str | None, comparability: dict[tuple, int], identity: dict[tuple, int]
+) -> tuple:
+    """A claim's row of the long tables (:data:`_ROW_FIELDS`), its keys numbered."""
+    return (
+        source.paper_id, claim.id, claim.kind,
+        n.benchmark, claim.benchmark if claim.benchmark != n.benchmark else None,
+        n.benchmark_known if n.benchmark else None,
+        n.metric, claim.metric if claim.metric != n.metric else None, n.direction,
+        claim.method, claim.model, n.size_b, written,
+        claim.value, claim.value_max, claim.bound, n.unit, n.comparable, n.comparable_unit,
+        claim.setting, claim.baseline, claim.direction, claim.evidence,
+        source.arxiv_id, n.setting.label or None, n.setting.key, n.method_key, n.model_key,
+        _metric_label(n), claim.proposed or (bool(n.method_key) and n.method_key in source.proposed),
+        comparability.setdefault(n.comparability_key, len(comparability)),
+        identity.setdefault(n.identity_key, len(identity)), _unranked_reason(n),
+        source.title, source.label, _benchmark_source(claim), n.setting.shown or None,
+        n.setting.entry or None, n.setting.other, n.setting.assumed,
+    )  # fmt: skip
+
+
+def _interned(row: tuple, shared: dict[object, object]) -> tuple:
+    """The row with its repeated texts (:data:`_REPEATED`) one shared copy each."""
+    return tuple(shared.setdefault(value, value) if repeats else value for value, repeats in zip(row, _REPEATS))
 
 
 def same_paper(papers: Mapping[str, str | None]) -> dict[str, str]:
@@ -401,12 +501,17 @@ class _Derived:
     replaced: dict[str, tuple]  # see _Gathered
     paper_of: dict[str, str]  # see same_paper
     spelling: dict[str, dict[str, str]]  # 'method', 'model' -> identity key -> its display name
+    taken: dict[tuple[str, str], tuple]  # see _Gathered
     conflict_of: dict[str, str | None] | None = None  # by claim id; None: no ranked scores
 
     def frame(self, table: str, rows: list[tuple]) -> pd.DataFrame:
         """The rows of ``table`` (one of :data:`TABLES`) as the board shows them."""
         if table == "papers":
             return self._papers(rows)
+        if self.taken and table == "claims":
+            rows = [self.taken.get((row[0], row[1]), row) for row in rows]
+        elif self.taken and table == "unranked":
+            rows = [row for row in rows if (row[0], row[1]) not in self.taken]
         frame = self.claims(rows)
         if table == "unranked":
             frame["method_label"] = _method_labels(frame)
@@ -498,12 +603,17 @@ def _benchmark_source(claim: Claim) -> str | None:
 
 
 def standing(
-    claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None, title: str | None = None
+    claim: Claim,
+    models: list[Model] | None = None,
+    aliases: Aliases | None = None,
+    title: str | None = None,
+    reported_in: Mapping[str, str] | None = None,
 ) -> tuple[str | None, str | None]:
-    """What the board does with one claim of a paper (its models and title), told to a reviewer:
-    why a score is not ranked ('' when it is, None for a change, which is never ranked), and
-    'from context' for a benchmark its evidence does not write."""
-    return _unranked_reason(normalize_claim(claim, models, aliases, title)), _benchmark_source(claim)
+    """What the board does with one claim of a paper (its models and title; ``reported_in`` the
+    board's :func:`board_measures`), told to a reviewer: why a score is not ranked ('' when it
+    is, None for a change, which is never ranked), and 'from context' for a benchmark its
+    evidence does not write."""
+    return _unranked_reason(normalize_claim(claim, models, aliases, title, reported_in)), _benchmark_source(claim)
 
 
 def _display_names(frame: pd.DataFrame, name: str, key: str, spelling: Mapping[str, str]) -> pd.Series:
@@ -543,13 +653,17 @@ class ClaimBlock:
 
 
 def claim_block(
-    claim: Claim, models: list[Model] | None = None, aliases: Aliases | None = None, title: str | None = None
+    claim: Claim,
+    models: list[Model] | None = None,
+    aliases: Aliases | None = None,
+    title: str | None = None,
+    reported_in: Mapping[str, str] | None = None,
 ) -> ClaimBlock | None:
     """The block a claim's score lands in (None without a benchmark or a metric: no block has
     it), read as :func:`build_leaderboard` reads it: names, measure, unit and conditions
-    normalized with the reviewers' words and its paper's models and title, and their merges of
-    blocks followed."""
-    n = normalize_claim(claim, models, aliases, title)
+    normalized with the reviewers' words, its paper's models and title and the board's
+    :func:`board_measures`, and their merges of blocks followed."""
+    n = normalize_claim(claim, models, aliases, title, reported_in)
     if n.benchmark is None or n.metric is None:
         return None
     key = n.comparability_key
@@ -715,7 +829,7 @@ def build_leaderboard(
     papers = gathered.papers
     derived = _Derived(
         marks, papers, gathered.replaced, same_paper({paper_id: paper.abstract_hash for paper_id, paper in papers.items()}),
-        {name: _spellings(counts) for name, counts in gathered.spellings.items()},
+        {name: _spellings(counts) for name, counts in gathered.spellings.items()}, gathered.taken,
     )
     scores = derived.claims(gathered.scores)
     gathered.scores.clear()  # the frame holds their cells now

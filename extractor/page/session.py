@@ -17,7 +17,7 @@ from markupsafe import Markup
 from extractor.html import escaped
 from extractor.grounding import find_evidence, number_mentions
 from extractor.catalog.normalize import Aliases
-from extractor.leaderboard.build import board_aliases, claim_block, standing
+from extractor.leaderboard.build import board_aliases, board_measures, claim_block, standing
 from extractor.review.agreement import SETTLED, Agreement, Disagreement, agreement
 from extractor.review.aliases import alias_values
 from extractor.review.apply import CONFIRM_CASE, NAMED_BY, Offer, view_of
@@ -182,6 +182,7 @@ class ReviewSession:
         self._lock = threading.Lock()
         self.rebuilt: list[str] = []
         self._state: tuple[object, ReviewState, Aliases] | None = None
+        self._measures: tuple[object, dict[str, str]] | None = None
         self.papers: list[PaperResult] = []
         self._paper: dict[str, PaperResult] = {}
         self._papers_mark: tuple[int, int, int] | None = None
@@ -211,6 +212,14 @@ class ReviewSession:
         """The reviewers' words and the model's names the run's leaderboard is read with."""
         return self._read()[2]
 
+    def measures(self) -> dict[str, str]:
+        """The one measure the board reports each benchmark in (:func:`board_measures`), which
+        a score naming none takes on the board: read again with the run's corrections."""
+        signature, state, aliases = self._read()
+        if self._measures is None or self._measures[0] != signature:
+            self._measures = (signature, board_measures(state.papers, aliases))
+        return self._measures[1]
+
     def _read(self) -> tuple[object, ReviewState, Aliases]:
         self._read_papers()
         signature = (self.run.corrections_mark(), self._papers_mark)
@@ -236,7 +245,7 @@ class ReviewSession:
         if claim is None:
             return False
         models, title = self._read_from_paper(claim)
-        reason, source = standing(claim, models, aliases, title)
+        reason, source = standing(claim, models, aliases, title, self.measures())
         return bool(source) if wanted == "context" else bool(reason)
 
     def _read_from_paper(self, claim: Claim) -> tuple[list, str | None]:
@@ -308,9 +317,9 @@ class ReviewSession:
         ranked = block = None
         if item.target.kind == "claim" and claim is not None:
             (models, title), aliases = self._read_from_paper(claim), self.aliases()
-            reason, source = standing(claim, models, aliases, title)
+            reason, source = standing(claim, models, aliases, title, self.measures())
             ranked = {"reason": reason, "context": source}
-            block = claim_block(claim, models, aliases, title) if claim.kind == "score" else None
+            block = claim_block(claim, models, aliases, title, self.measures()) if claim.kind == "score" else None
         mark = state.marks.get(item_id)
         stamps = mark.fields if mark else {}
         fields = _rows(item.values, FIELD_KEYS[item.target.kind], stamps)
