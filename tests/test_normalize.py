@@ -682,6 +682,15 @@ def test_an_edition_written_in_the_setting_is_the_benchmarks() -> None:
     assert (named.benchmark, year.benchmark, other.benchmark) == ("PASCAL VOC 2007", "PASCAL VOC 2012", "ImageNet")
 
 
+def test_a_name_that_is_an_edition_keeps_it_whatever_edition_the_setting_trained_on() -> None:
+    """'VoxCeleb1' with 'trained on VoxCeleb2' is measured on VoxCeleb1; 'PASCAL VOC 2012' with
+    'trained on VOC 2007+2012' on VOC 2012. Made-up rows."""
+    vox = normalize_claim(_claim(metric="EER", benchmark="VoxCeleb1", value=1.66, unit="%",
+                                 setting="self-supervised, trained on VoxCeleb2 without any labels"))
+    voc = normalize_claim(_claim(metric="mAP", benchmark="PASCAL VOC 2012", value=84.0, setting="trained on VOC 2007"))
+    assert (vox.benchmark, voc.benchmark) == ("VoxCeleb1", "PASCAL VOC 2012")
+
+
 def test_editions_of_one_family_never_merge() -> None:
     """MOT16, MOT17 and MOT20 are three benchmarks, as are Yelp's full and polarity sets and
     ETTh1 and ETTh2; a family's name alone ('MOTChallenge') is none of them. Made-up rows."""

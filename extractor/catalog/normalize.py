@@ -763,8 +763,10 @@ _YEAR = re.compile(r"(?<![\w.])(?:19|20)\d\d(?![\w.])")
 def _edition(benchmark: BenchmarkInfo, setting: str | None) -> BenchmarkInfo:
     """A benchmark's edition written in the claim's setting rather than its name ('PASCAL VOC'
     with 'VOC 2007', or with '2012'): that edition (``editions`` of the registry), when the
-    setting names exactly one of the benchmark's; editions are datasets of their own."""
-    if not benchmark.known or not benchmark.name or not setting:
+    setting names exactly one of the benchmark's; editions are datasets of their own. A name
+    that is an edition already says which ('VoxCeleb1' with 'trained on VoxCeleb2' is
+    VoxCeleb1: the setting names the training data)."""
+    if not benchmark.known or not benchmark.name or not setting or edition_of(benchmark.name):
         return benchmark
     written = [m.surface for m in find_benchmarks(setting)] + [f"{benchmark.name} {year}" for year in _YEAR.findall(setting)]
     entry = benchmark_entry(benchmark.name)
