@@ -260,8 +260,10 @@ def test_run_writes_the_leaderboard_into_its_directory(tmp_path: Path) -> None:
 def test_chart_labels_never_say_nan_and_tell_bars_apart() -> None:
     text = "With Llama-3-8B the loss falls by 0.15 at 5M and by 0.65 at 100M parameters; accuracy is 61.4 on GSM8K; it gets 61.2 on CIFAR-10."
     result = paper("2401.00009", text, [
-        dict(value=0.15, metric="loss", benchmark="GSM8K", model="Llama-3-8B", evidence="the loss falls by 0.15 at 5M"),
-        dict(value=0.65, metric="loss", benchmark="GSM8K", model="Llama-3-8B", evidence="by 0.65 at 100M parameters"),
+        dict(value=0.15, metric="loss", benchmark="GSM8K", model="Llama-3-8B", setting="at 5M",
+             evidence="the loss falls by 0.15 at 5M"),
+        dict(value=0.65, metric="loss", benchmark="GSM8K", model="Llama-3-8B", setting="at 100M parameters",
+             evidence="by 0.65 at 100M parameters"),
         dict(value=61.2, benchmark="CIFAR-10", evidence="it gets 61.2 on CIFAR-10"),
     ])
     board = build_leaderboard([result])

@@ -14,6 +14,7 @@ from openpyxl import load_workbook
 
 from extractor.catalog.normalize import normalize_claim, normalize_metric
 from extractor.leaderboard import build_leaderboard, export
+from extractor.leaderboard.build import standing
 from extractor.schema import Method, PaperResult
 
 from .test_leaderboard import paper
@@ -300,3 +301,35 @@ def test_a_task_named_beside_the_other_rows_is_no_part_and_the_bare_numbers_own_
                             (0.9524, "0.9524", None, None), (0.93, "0.93", None, "handwritten receipts"))
     assert 0.9524 in board.scores["value"].tolist()
     assert board.unranked["value"].tolist() == [0.93]  # may name a part: a reviewer says which
+
+
+TRIALS = ("FooNet, our best system, achieves 0.537%, 0.569% and 1.180% EER on the three official trials of "
+          "FooCeleb, and 0.61% EER on FooCeleb with the small model.")
+
+
+def _trials() -> PaperResult:
+    """One entry given three numbers in one block (what tells them apart, the trials' order, is
+    lost in the claims), and one entry given one. Made-up abstract."""
+    claims = [dict(value=v, unit="%", metric="EER", benchmark="FooCeleb", method="FooNet", setting="best system",
+                   evidence=e) for v, e in ((0.537, "achieves 0.537%"), (0.569, "0.569%"),
+                                            (1.18, "1.180% EER on the three official trials of FooCeleb"))]
+    claims.append(dict(value=0.61, unit="%", metric="EER", benchmark="FooCeleb", method="FooNet", setting="small model",
+                       evidence="0.61% EER on FooCeleb with the small model"))
+    return paper("2403.00001", TRIALS, claims)
+
+
+def test_an_entry_given_several_numbers_in_one_block_by_its_paper_is_not_ranked() -> None:
+    board = board_of(_trials())
+    assert board.scores["value"].tolist() == [0.61]
+    untold = "one of 3 numbers for one entry that no condition tells apart"
+    assert board.unranked["unranked"].tolist() == [untold] * 3 and board.length("unranked") == 3
+    claims = board.claims.set_index("value")
+    assert claims.loc[[0.537, 0.569, 1.18], "unranked"].tolist() == [untold] * 3 and claims.loc[0.61, "unranked"] == ""
+
+
+def test_the_review_page_reads_a_claim_beside_its_papers_claims() -> None:
+    result = _trials()
+    claims = result.extraction.claims
+    assert standing(claims[0])[0] == ""  # alone, nothing tells it is one of three
+    assert standing(claims[0], paper=claims)[0] == "one of 3 numbers for one entry that no condition tells apart"
+    assert standing(claims[3], paper=claims)[0] == ""

@@ -23,7 +23,7 @@ one by the output's name.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -255,7 +255,9 @@ _REPEATS = [name in _REPEATED for name in _ROW_FIELDS]
 _PAPER_FIELDS = [
     "paper_id", "arxiv_id", "title", "status", "error", "source", "rejected", "rejections", "reviewed", "abstract_hash",
 ]  # fmt: skip
-_BENCHMARK, _METRIC_LABEL, _VALUE, _UNRANKED = (_ROW_FIELDS.index(f) for f in ("benchmark", "metric_label", "value", "unranked"))
+_BENCHMARK, _METRIC_LABEL, _VALUE, _COMPARABLE, _COMPARABILITY, _IDENTITY, _UNRANKED = (
+    _ROW_FIELDS.index(f) for f in ("benchmark", "metric_label", "value", "comparable", "comparability", "identity", "unranked")
+)
 _NO_MEASURE = "missing metric"  # a score's one lack: a measure the board may know (see BoardMeasures)
 
 
@@ -289,8 +291,9 @@ class _Gathered:
     scores: list[tuple] = field(default_factory=list)  # the rows of ranked scores, before ranking
     keys: dict[tuple, int] = field(default_factory=dict)  # normalize's comparability keys, numbered
     identities: dict[tuple, int] = field(default_factory=dict)  # and its identity keys
-    # (paper id, claim id) -> the row of a score ranked in a measure the board reports its benchmark in
-    taken: dict[tuple[str, str], tuple] = field(default_factory=dict)
+    # (paper id, claim id) -> its row as settled once every score is read: ranked in the measure
+    # the board reports its benchmark in, or one of several numbers for one entry (unranked)
+    settled: dict[tuple[str, str], tuple] = field(default_factory=dict)
     papers: dict[str, _PaperSeen] = field(default_factory=dict)
     replaced: dict[str, tuple] = field(default_factory=dict)  # a later ok record, shown in a failed one's place
     spellings: dict[str, Counter[tuple[str, str]]] = field(default_factory=lambda: {"method": Counter(), "model": Counter()})
@@ -374,6 +377,7 @@ def _gather(results: Iterable[PaperResult], marks: Marks, aliases: Aliases | Non
         if new:
             paper.claim_ids = "\n".join([paper.claim_ids, *new] if paper.claim_ids else new)
     _take_measures(gathered, open_measures, board.only(), aliases)
+    _apart(gathered)
     for table in tables.values():
         table.flush()
     return gathered
@@ -387,7 +391,7 @@ def _take_measures(
 ) -> None:
     """Rank the scores that named no measure on a benchmark the board's other scores report in
     one (:class:`BoardMeasures`), now that every score is read: their rows join the scores, and
-    the long tables show them ranked (``taken``) in their places."""
+    the long tables show them ranked (``settled``) in their places."""
     comparability, identity = gathered.keys, gathered.identities
     for source, claim, written, benchmark_key in open_measures:
         if benchmark_key not in reported_in:
@@ -396,8 +400,8 @@ def _take_measures(
         if _unranked_reason(n) == "":
             row = _claim_row(source, claim, n, written, comparability, identity)
             gathered.scores.append(row)
-            gathered.taken[source.paper_id, claim.id] = row
-    gathered.tables["unranked"].length -= len(gathered.taken)
+            gathered.settled[source.paper_id, claim.id] = row
+    gathered.tables["unranked"].length -= len(gathered.settled)
 
 
 class BoardMeasures:
@@ -440,6 +444,37 @@ def board_measures(results: Iterable[PaperResult], aliases: Aliases | None = Non
                 n = normalize_claim(claim, result.extraction.models, aliases, result.title)
                 measures.add(n, _unranked_reason(n) == "")
     return measures.only()
+
+
+def several_numbers(entries: Iterable[tuple[Hashable, float | None, Hashable]]) -> dict[Hashable, int]:
+    """The ranked rows of entries a paper gives several numbers in one block, from (its entry in
+    its block, its comparable value, the row): {row: how many numbers}. A paper gives one entry
+    one number under one block's conditions; two that differ were measured under something its
+    claims do not state ('0.537%, 0.569% and 1.180% EER on the three official trials of
+    VoxCeleb1'), so which is which is not known, and none is ranked until a reviewer says."""
+    listed = list(entries)
+    values: dict[Hashable, set[float | None]] = {}
+    for entry, value, _ in listed:
+        values.setdefault(entry, set()).add(value)
+    return {row: len(values[entry]) for entry, _, row in listed if len(values[entry]) > 1}
+
+
+def _untold(several: int) -> str:
+    return f"one of {several} numbers for one entry that no condition tells apart"
+
+
+def _apart(gathered: _Gathered) -> None:
+    """Take off the ranked scores the rows of entries their paper gives several numbers in one
+    block (:func:`several_numbers`): listed as unranked, with why, in the long tables too."""
+    rows = gathered.scores
+    several = several_numbers(((row[0], row[_COMPARABILITY], row[_IDENTITY]), row[_COMPARABLE], i) for i, row in enumerate(rows))
+    if not several:
+        return
+    for i, count in several.items():
+        row = rows[i][:_UNRANKED] + (_untold(count),) + rows[i][_UNRANKED + 1 :]
+        gathered.tables["unranked"].add(row, max(len(row[0]), len(row[1])))
+        gathered.settled[row[0], row[1]] = row
+    gathered.scores = [row for i, row in enumerate(rows) if i not in several]
 
 
 @dataclass(frozen=True)
@@ -501,17 +536,17 @@ class _Derived:
     replaced: dict[str, tuple]  # see _Gathered
     paper_of: dict[str, str]  # see same_paper
     spelling: dict[str, dict[str, str]]  # 'method', 'model' -> identity key -> its display name
-    taken: dict[tuple[str, str], tuple]  # see _Gathered
+    settled: dict[tuple[str, str], tuple]  # see _Gathered
     conflict_of: dict[str, str | None] | None = None  # by claim id; None: no ranked scores
 
     def frame(self, table: str, rows: list[tuple]) -> pd.DataFrame:
         """The rows of ``table`` (one of :data:`TABLES`) as the board shows them."""
         if table == "papers":
             return self._papers(rows)
-        if self.taken and table == "claims":
-            rows = [self.taken.get((row[0], row[1]), row) for row in rows]
-        elif self.taken and table == "unranked":
-            rows = [row for row in rows if (row[0], row[1]) not in self.taken]
+        if self.settled and table == "claims":
+            rows = [self.settled.get((row[0], row[1]), row) for row in rows]
+        elif self.settled and table == "unranked":  # a row as first gathered, where it settled otherwise
+            rows = [row for row in rows if self.settled.get((row[0], row[1]), row)[_UNRANKED] == row[_UNRANKED]]
         frame = self.claims(rows)
         if table == "unranked":
             frame["method_label"] = _method_labels(frame)
@@ -564,10 +599,11 @@ def _one_copy(scores: pd.DataFrame) -> pd.DataFrame:
     return scores.drop_duplicates(same).assign(paper_id=lambda frame: frame["paper"])
 
 
-def _unranked_reason(n: NormalizedClaim) -> str | None:
+def _unranked_reason(n: NormalizedClaim, several: int = 0) -> str | None:
     """Why a score stays off the board ('missing metric, subject', 'a range', 'an upper bound',
-    'value not comparable', 'input not stated (LRS3 is reported under several)'); '' for a score
-    that is ranked, None for a change (never ranked)."""
+    'value not comparable', 'input not stated (LRS3 is reported under several)', 'one of 3
+    numbers for one entry that no condition tells apart': ``several``, see
+    :func:`several_numbers`); '' for a score that is ranked, None for a change (never ranked)."""
     claim = n.claim
     if claim.kind != "score":
         return None
@@ -575,7 +611,7 @@ def _unranked_reason(n: NormalizedClaim) -> str | None:
     # A subject is a named method or model, or the paper's own proposed method, named or not.
     subject = bool(n.method_key or n.model_key or claim.proposed)
     if n.metric and n.benchmark and subject and single and n.comparable is not None and not n.unstated:
-        return ""
+        return _untold(several) if several > 1 else ""
     missing = [
         name
         for name, absent in (("metric", n.metric is None), ("benchmark", n.benchmark is None), ("subject", not subject))
@@ -608,12 +644,18 @@ def standing(
     aliases: Aliases | None = None,
     title: str | None = None,
     reported_in: Mapping[str, str] | None = None,
+    paper: Sequence[Claim] = (),
 ) -> tuple[str | None, str | None]:
-    """What the board does with one claim of a paper (its models and title; ``reported_in`` the
-    board's :func:`board_measures`), told to a reviewer: why a score is not ranked ('' when it
-    is, None for a change, which is never ranked), and 'from context' for a benchmark its
+    """What the board does with one claim of a paper (its models, title and claims; ``reported_in``
+    the board's :func:`board_measures`), told to a reviewer: why a score is not ranked ('' when
+    it is, None for a change, which is never ranked), and 'from context' for a benchmark its
     evidence does not write."""
-    return _unranked_reason(normalize_claim(claim, models, aliases, title, reported_in)), _benchmark_source(claim)
+    n = normalize_claim(claim, models, aliases, title, reported_in)
+    if _unranked_reason(n) != "" or not paper:
+        return _unranked_reason(n), _benchmark_source(claim)
+    ranked = (m for c in paper if c.kind == "score" and _unranked_reason(m := normalize_claim(c, models, aliases, title, reported_in)) == "")
+    several = several_numbers(((m.comparability_key, m.identity_key), m.comparable, m.claim.id) for m in ranked)
+    return _unranked_reason(n, several.get(claim.id, 0)), _benchmark_source(claim)
 
 
 def _display_names(frame: pd.DataFrame, name: str, key: str, spelling: Mapping[str, str]) -> pd.Series:
@@ -829,7 +871,7 @@ def build_leaderboard(
     papers = gathered.papers
     derived = _Derived(
         marks, papers, gathered.replaced, same_paper({paper_id: paper.abstract_hash for paper_id, paper in papers.items()}),
-        {name: _spellings(counts) for name, counts in gathered.spellings.items()}, gathered.taken,
+        {name: _spellings(counts) for name, counts in gathered.spellings.items()}, gathered.settled,
     )
     scores = derived.claims(gathered.scores)
     gathered.scores.clear()  # the frame holds their cells now

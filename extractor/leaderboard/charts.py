@@ -34,7 +34,7 @@ def _entry_label(row: Mapping[str, object]) -> str:
 
 
 def entry_labels(rows: list[dict[str, object]]) -> list[str]:
-    """One label per bar; bars that would read the same (one model's several numbers in one
+    """One label per bar; bars that would read the same (one model in two configurations of one
     paper) carry their claim id instead of the paper id, as the Claims sheet and review.xlsx show it."""
     labels = [_entry_label(r) for r in rows]
     return [

@@ -231,21 +231,22 @@ class ReviewSession:
         kinds = MODES.get(mode, MODES["claim"])
         return [s for s in state.targets.values() if s.target.kind in kinds]
 
-    def _claims(self, state: ReviewState) -> dict[str, Claim]:
-        return {c.id: c for p in state.papers if p.extraction for c in p.extraction.claims}
+    def _claims(self, state: ReviewState) -> dict[str, tuple[Claim, list[Claim]]]:
+        """Each claim by its id, with its paper's claims (the board reads a claim beside them)."""
+        return {c.id: (c, p.extraction.claims) for p in state.papers if p.extraction for c in p.extraction.claims}
 
     def _passes(
-        self, item: TargetState, wanted: str, claims: dict[str, Claim], settle: set[str], aliases: Aliases
+        self, item: TargetState, wanted: str, claims: dict[str, tuple[Claim, list[Claim]]], settle: set[str], aliases: Aliases
     ) -> bool:
         if wanted == "unreviewed":
             return item.decision is None or item.stale is not None
         if wanted == "disagreements":
             return item.target.id in settle
-        claim = claims.get(item.target.id)
-        if claim is None:
+        if item.target.id not in claims:
             return False
+        claim, paper = claims[item.target.id]
         models, title = self._read_from_paper(claim)
-        reason, source = standing(claim, models, aliases, title, self.measures())
+        reason, source = standing(claim, models, aliases, title, self.measures(), paper)
         return bool(source) if wanted == "context" else bool(reason)
 
     def _read_from_paper(self, claim: Claim) -> tuple[list, str | None]:
@@ -317,7 +318,7 @@ class ReviewSession:
         ranked = block = None
         if item.target.kind == "claim" and claim is not None:
             (models, title), aliases = self._read_from_paper(claim), self.aliases()
-            reason, source = standing(claim, models, aliases, title, self.measures())
+            reason, source = standing(claim, models, aliases, title, self.measures(), claims)
             ranked = {"reason": reason, "context": source}
             block = claim_block(claim, models, aliases, title, self.measures()) if claim.kind == "score" else None
         mark = state.marks.get(item_id)
