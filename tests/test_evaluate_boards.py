@@ -25,7 +25,8 @@ def labelled_run(tmp_path: Path) -> tuple[Path, Path]:
     write_run(run, [
         result("ash", ASH, [
             dict(value=70.1, metric="F1", benchmark="FooQA", method="Ash", evidence="Ash reaches 70.1 F1 on FooQA"),
-            dict(value=55.0, metric="F1", benchmark="FooQA", method="Ash", evidence="55.0 F1 on the FooQA dev set"),
+            dict(value=55.0, metric="F1", benchmark="FooQA", method="Ash", setting="FooQA set",
+                 evidence="55.0 F1 on the FooQA dev set"),
         ]),
         result("elm", ELM, [
             dict(value=68.4, metric="F1", benchmark="FooQA", method="Elm", evidence="Elm reaches 68.4 F1 on FooQA"),
@@ -37,6 +38,7 @@ def labelled_run(tmp_path: Path) -> tuple[Path, Path]:
     labels = [
         ("ash", 70.1, "FooQA test F1"),
         ("ash", 55.0, "FooQA dev F1"),  # the extraction did not keep the dev split: one block with test
+        # (its setting's words, which no condition reads, make it another entry than Ash's 70.1)
         ("elm", 68.4, "FooQA dev F1"),  # the annotator reads Elm's number as a dev one
         ("elm", 3.1, None),  # a latency: on no leaderboard
         ("fir", 71.0, "FooQA test F1"),

@@ -95,15 +95,17 @@ def test_the_rules_stay_above_their_quality_floor(name: str) -> None:
 
 
 def test_the_rules_reconstruct_scirex_leaderboards_above_their_floor() -> None:
-    """All SciREX train abstracts (tuning text), rules 3.0: 22 of 33 entries reconstructed
-    (0.667), 29 of them in tune-scirex (18, 0.621), none in heldout-scirex (0 of 0: no floor);
-    of 3 cross-paper pairs, 2 both ranked, 1 of them in one block (docs/merging.md, "Measured",
-    says what splits the other)."""
+    """All SciREX train abstracts (tuning text), rules 3.0: 20 of 33 entries reconstructed
+    (0.606), 29 of them in tune-scirex (16, 0.552), none in heldout-scirex (0 of 0: no floor);
+    of 3 cross-paper pairs, 1 both ranked, in one block. Before one entry's several numbers in
+    a block went unranked (docs/merging.md, "One entry, one number per block"), 22 and 18: the
+    rules give BigGAN-deep both its own IS and FID and "the previous best" ones, CornerNet-Squeeze
+    YOLOv3's AP beside its own, Pythia two splits' accuracies, and none is ranked now."""
     scirex = list(read_inputs([str(ROOT / SCIREX)]))
     results = rules_run(ROOT / SCIREX, {p.id for p in scirex})
     everything = leaderboards(results, scirex)
     assert everything.entries == 33  # the entries are SciREX's: a change here is a change of rule
-    assert everything.reconstructed / everything.entries >= 0.63
-    assert everything.pairs == 3 and everything.pairs_ranked >= 2 and everything.pairs_one_block >= 1
+    assert everything.reconstructed / everything.entries >= 0.60
+    assert everything.pairs == 3 and everything.pairs_ranked >= 1 and everything.pairs_one_block >= 1
     tuned = leaderboards(results, scirex, {g.id for g in read_gold(ROOT / SETS["tune-scirex"]["gold"])})
-    assert tuned.reconstructed / tuned.entries >= 0.58
+    assert tuned.reconstructed / tuned.entries >= 0.55
