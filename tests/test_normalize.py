@@ -1511,6 +1511,10 @@ def test_a_mainstream_benchmarks_usual_condition_editions_and_measures() -> None
     Made-up rows."""
     key = lambda **f: normalize_claim(_claim(**{"value": 90.0, "unit": "%", **f})).comparability_key  # noqa: E731
     assert key(metric="accuracy", benchmark="ESC-50") == key(metric="accuracy", benchmark="ESC-50", setting="five-fold cross validation")
+    # A cross-validated benchmark has no test split: its 'validation accuracy' is its accuracy.
+    for name in ("ESC-50", "ESC10", "US8K"):
+        assert key(metric="accuracy", benchmark=name) == key(metric="validation accuracy", benchmark=name), name
+    assert normalize_benchmark("Google Speech Command Dataset").name == "Speech Commands"
     assert key(metric="mask AP", benchmark="LVIS") == key(metric="mask AP", benchmark="LVIS", setting="val set")
     assert key(metric="mask AP", benchmark="LVIS") != key(metric="mask AP", benchmark="LVIS", setting="test-dev")
     assert normalize_benchmark("LVIS v1").name == "LVIS v1.0" and normalize_benchmark("LVIS v0.5").name == "LVIS v0.5"
