@@ -297,7 +297,7 @@ def test_a_benchmark_the_board_reports_in_no_one_score_measure_leaves_a_bare_num
 
 
 def test_a_task_named_beside_the_other_rows_is_no_part_and_the_bare_numbers_own_words_are_read() -> None:
-    board = _receipts_board((91.2, "91.2 F1", "F1", "entity relation extraction"), (89.5, "89.5 F1", "F1", None),
+    board = _receipts_board((91.2, "91.2 F1", "F1", "entity relation extraction"), (89.5, "89.5 F1", "F1", "incorporated into LMH"),
                             (0.9524, "0.9524", None, None), (0.93, "0.93", None, "handwritten receipts"))
     assert 0.9524 in board.scores["value"].tolist()
     assert board.unranked["value"].tolist() == [0.93]  # may name a part: a reviewer says which

@@ -1515,6 +1515,15 @@ def test_a_mainstream_benchmarks_usual_condition_editions_and_measures() -> None
     for name in ("ESC-50", "ESC10", "US8K"):
         assert key(metric="accuracy", benchmark=name) == key(metric="validation accuracy", benchmark=name), name
     assert normalize_benchmark("Google Speech Command Dataset").name == "Speech Commands"
+    # A captioning measure on COCO is COCO Captions, scored against 5 references unless c40 is said.
+    captions = key(metric="CIDEr", benchmark="COCO Captions", setting="Karpathy test split")
+    assert key(metric="CIDErD", benchmark="MS COCO 2014", setting="offline test split") == captions
+    assert key(metric="CIDEr", benchmark="MSCOCO", setting="c5, official online test server") == key(
+        metric="CIDEr", benchmark="COCO-caption", setting="online testing")
+    assert key(metric="CIDEr", benchmark="COCO", setting="c40, online test server") != key(
+        metric="CIDEr", benchmark="COCO", setting="online test server")
+    assert key(metric="mAP", benchmark="MS COCO 2014")[0] == "COCO"
+    assert [normalize_benchmark(n).name for n in ("VQA-CP", "VQA-CPv2", "VQA-CP v1")] == ["VQA-CP", "VQA-CP v2", "VQA-CP v1"]
     assert key(metric="mask AP", benchmark="LVIS") == key(metric="mask AP", benchmark="LVIS", setting="val set")
     assert key(metric="mask AP", benchmark="LVIS") != key(metric="mask AP", benchmark="LVIS", setting="test-dev")
     assert normalize_benchmark("LVIS v1").name == "LVIS v1.0" and normalize_benchmark("LVIS v0.5").name == "LVIS v0.5"

@@ -863,7 +863,8 @@ _ENTRY_WORDS = re.compile(
     r"\b(?:(?:pre-?|re-?)?train(?:ed|ing)?|fine-?tun(?:ed|ing)|(?:instruction-)?tuned|SFT|RLHF|RL|DPO|GRPO|distill(?:ed|ation)?"
     r"|backbones?|encoders?|decoders?|models?|variants?|parameters?|params|layers|ensembl(?:e|es|ed|ing)|single"
     r"|samples|sampling|voting|self-consistency|CoT|thinking|tokens|built|based|base|augment(?:ed|ation)?"
-    r"|data|extra|external|tools?|verifiers?|post-processing|without|budget|rollouts?|polic(?:y|ies))\b",
+    r"|data|extra|external|tools?|verifiers?|post-processing|without|budget|rollouts?|polic(?:y|ies)"
+    r"|incorporat(?:ed|ing)|integrat(?:ed|ing)|combined|plugged|equipped|on\s+top\s+of)\b",
     re.IGNORECASE,
 )
 
