@@ -14,7 +14,7 @@ from openpyxl import load_workbook
 
 from extractor.catalog.normalize import normalize_claim, normalize_metric
 from extractor.leaderboard import build_leaderboard, export
-from extractor.leaderboard.build import standing
+from extractor.leaderboard.build import board_measures, standing
 from extractor.schema import Method, PaperResult
 
 from .test_leaderboard import paper
@@ -257,19 +257,18 @@ def test_a_score_on_a_benchmark_of_several_inputs_that_states_none_is_listed_wit
     assert (row["value"], row["unranked"]) == (21.0, "input not stated (LRS3 is reported under several)")
 
 
-def _receipts(value: float, written: str, metric: str | None, setting: str | None = None, method: str = "Ours") -> tuple[str, dict]:
+def _receipts(value: float, written: str, metric: str | None, setting: str | None = None, method: str = "Ours") -> tuple[str, list[dict]]:
     """A made-up abstract on the made-up Receipt-KIE benchmark, with its one score."""
     text = f"{method} reaches {written} on Receipt-KIE."
     claim = dict(value=value, metric=metric, benchmark="Receipt-KIE", method=method, setting=setting,
                  evidence=f"{method} reaches {written} on Receipt-KIE")
-    return text, claim
+    return text, [claim]
 
 
 def _receipts_board(*scores: tuple[float, str, str | None, str | None]):
     papers = []
     for number, (value, written, metric, setting) in enumerate(scores, start=1):
-        text, claim = _receipts(value, written, metric, setting, method=f"M{number}")
-        papers.append(paper(f"2402.0000{number}", text, [claim]))
+        papers.append(paper(f"2402.0000{number}", *_receipts(value, written, metric, setting, method=f"M{number}")))
     return build_leaderboard(papers)
 
 
@@ -333,3 +332,16 @@ def test_the_review_page_reads_a_claim_beside_its_papers_claims() -> None:
     assert standing(claims[0])[0] == ""  # alone, nothing tells it is one of three
     assert standing(claims[0], paper=claims)[0] == "one of 3 numbers for one entry that no condition tells apart"
     assert standing(claims[3], paper=claims)[0] == ""
+
+
+def test_board_measures_read_again_only_the_claims_that_are_new_objects() -> None:
+    """The review page asks again after each correction: what each unchanged claim told is kept
+    (its claim object is the same), and a corrected claim, a new object, is read again."""
+    papers = [paper(f"2402.0000{n}", *_receipts(v, w, "F1")) for n, (v, w) in enumerate(((91.2, "91.2 F1"), (89.5, "89.5 F1")), 1)]
+    memo: dict = {}
+    assert board_measures(papers, memo=memo) == {"receiptkie": "F1"} and len(memo) == 2  # by its folded name
+    first = papers[0].extraction.claims[0]
+    corrected = first.model_copy(update={"metric": "accuracy"})
+    papers[0] = papers[0].model_copy(update={"extraction": papers[0].extraction.model_copy(update={"claims": [corrected]})})
+    assert board_measures(papers, memo=memo) == {}  # two measures now: none is taken
+    assert memo[id(corrected)][1].measure == "accuracy" and memo[id(papers[1].extraction.claims[0])][1].measure == "F1"

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
+from typing import NamedTuple
 
 import pandas as pd
 
@@ -417,11 +418,21 @@ class BoardMeasures:
         self._seen: dict[str, dict[str, str | None]] = {}  # benchmark key -> {measure: direction}
         self._parts: set[str] = set()  # benchmark keys whose rows may name parts
 
-    def add(self, n: NormalizedClaim, ranked: bool) -> None:
+    @staticmethod
+    def told(n: NormalizedClaim, ranked: bool) -> Told | None:
+        """What one score tells of its benchmark's measures: none unless it is ranked."""
         if ranked and n.benchmark_key and n.metric:
-            self._seen.setdefault(n.benchmark_key, {})[n.metric] = n.direction
-            if may_name_a_part(n.setting):
-                self._parts.add(n.benchmark_key)
+            return Told(n.benchmark_key, n.metric, n.direction, may_name_a_part(n.setting))
+        return None
+
+    def add(self, n: NormalizedClaim, ranked: bool) -> None:
+        self.count(self.told(n, ranked))
+
+    def count(self, told: Told | None) -> None:
+        if told is not None:
+            self._seen.setdefault(told.benchmark, {})[told.measure] = told.direction
+            if told.part:
+                self._parts.add(told.benchmark)
 
     def only(self) -> dict[str, str]:
         """{benchmark key: the one measure it is reported in}, where that one is a score."""
@@ -434,15 +445,34 @@ class BoardMeasures:
         }
 
 
-def board_measures(results: Iterable[PaperResult], aliases: Aliases | None = None) -> dict[str, str]:
+class Told(NamedTuple):
+    """What one ranked score tells of its benchmark's measures (:class:`BoardMeasures`)."""
+
+    benchmark: str  # its key
+    measure: str
+    direction: str | None
+    part: bool  # its setting may name a part of the benchmark
+
+
+def board_measures(
+    results: Iterable[PaperResult], aliases: Aliases | None = None, memo: dict[int, tuple[Claim, Told | None]] | None = None
+) -> dict[str, str]:
     """:meth:`BoardMeasures.only` of these papers' scores, read as the board reads them, for a
-    reader of one claim at a time (the review page, the evaluation) to see what the board ranks."""
+    reader of one claim at a time (the review page, the evaluation) to see what the board ranks.
+    ``memo`` keeps what each claim told, by the claim object, for a caller that asks again with
+    mostly the same claims and the same ``aliases`` (the review page, after each correction:
+    only the corrected claims are new objects, and only they are read again)."""
     measures = BoardMeasures()
+    memo = {} if memo is None else memo
     for result in results:
         for claim in result.extraction.claims if result.extraction else ():
-            if claim.kind == "score":
+            if claim.kind != "score":
+                continue
+            known = memo.get(id(claim))
+            if known is None or known[0] is not claim:
                 n = normalize_claim(claim, result.extraction.models, aliases, result.title)
-                measures.add(n, _unranked_reason(n) == "")
+                known = memo[id(claim)] = (claim, BoardMeasures.told(n, _unranked_reason(n) == ""))
+            measures.count(known[1])
     return measures.only()
 
 

@@ -183,6 +183,7 @@ class ReviewSession:
         self.rebuilt: list[str] = []
         self._state: tuple[object, ReviewState, Aliases] | None = None
         self._measures: tuple[object, dict[str, str]] | None = None
+        self._told: tuple[Aliases, dict] | None = None  # board_measures' memo, with the aliases it read with
         self.papers: list[PaperResult] = []
         self._paper: dict[str, PaperResult] = {}
         self._papers_mark: tuple[int, int, int] | None = None
@@ -217,7 +218,9 @@ class ReviewSession:
         a score naming none takes on the board: read again with the run's corrections."""
         signature, state, aliases = self._read()
         if self._measures is None or self._measures[0] != signature:
-            self._measures = (signature, board_measures(state.papers, aliases))
+            if self._told is None or self._told[0] != aliases:
+                self._told = (aliases, {})
+            self._measures = (signature, board_measures(state.papers, aliases, self._told[1]))
         return self._measures[1]
 
     def _read(self) -> tuple[object, ReviewState, Aliases]:
