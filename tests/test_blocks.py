@@ -125,7 +125,7 @@ def test_an_error_rate_is_never_ranked_in_an_accuracy_block() -> None:
 def test_blocks_whose_rows_differ_in_unread_words_are_listed(tmp_path: Path) -> None:
     board = build_leaderboard(mmlu_papers())
     assert board.unread["unread"].tolist() == [["", "single model", "trained on extra data", "using a neural cache"]]
-    assert board.unread_note().startswith("1 block hold rows whose settings differ in words no condition reads (MMLU")
+    assert board.unread_note().startswith("1 block holds rows whose settings differ in words no condition reads (MMLU")
     write_run(tmp_path / "run", mmlu_papers(), {"backend": "test"})
     out = CliRunner().invoke(app, ["leaderboard", str(tmp_path / "run"), "--out", str(tmp_path / "board.csv")])
     assert out.exit_code == 0, out.output

@@ -146,7 +146,7 @@ class Leaderboard:
             return None
         titles = "; ".join(blocks["title"].head(shown)) + ("; ..." if len(blocks) > shown else "")
         return (
-            f"{counted(len(blocks), 'block')} hold rows whose settings differ in words no condition reads ({titles}): "
+            f"{counted(len(blocks), 'block')} {'holds' if len(blocks) == 1 else 'hold'} rows whose settings differ in words no condition reads ({titles}): "
             "the Block column lists the words; if one names an evaluation condition, write it in setting_condition "
             "(the review page's key S, or the review sheet's column)"
         )
