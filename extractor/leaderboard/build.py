@@ -680,12 +680,28 @@ def standing(
     the board's :func:`board_measures`), told to a reviewer: why a score is not ranked ('' when
     it is, None for a change, which is never ranked), and 'from context' for a benchmark its
     evidence does not write."""
-    n = normalize_claim(claim, models, aliases, title, reported_in)
-    if _unranked_reason(n) != "" or not paper:
-        return _unranked_reason(n), _benchmark_source(claim)
-    ranked = (m for c in paper if c.kind == "score" and _unranked_reason(m := normalize_claim(c, models, aliases, title, reported_in)) == "")
-    several = several_numbers(((m.comparability_key, m.identity_key), m.comparable, m.claim.id) for m in ranked)
-    return _unranked_reason(n, several.get(claim.id, 0)), _benchmark_source(claim)
+    others = [c for c in paper if c.id != claim.id]
+    return paper_standings([claim, *others], models, aliases, title, reported_in)[claim.id]
+
+
+def paper_standings(
+    claims: Sequence[Claim],
+    models: list[Model] | None = None,
+    aliases: Aliases | None = None,
+    title: str | None = None,
+    reported_in: Mapping[str, str] | None = None,
+) -> dict[str, tuple[str | None, str | None]]:
+    """:func:`standing` of every claim of one paper, each normalized once: a reader of many
+    claims (the review page's filters) asks once per paper."""
+    normalized = {c.id: normalize_claim(c, models, aliases, title, reported_in) for c in claims}
+    reasons = {claim_id: _unranked_reason(n) for claim_id, n in normalized.items()}
+    several = several_numbers(
+        ((n.comparability_key, n.identity_key), n.comparable, claim_id) for claim_id, n in normalized.items() if reasons[claim_id] == ""
+    )
+    return {
+        claim_id: (_unranked_reason(n, several[claim_id]) if claim_id in several else reasons[claim_id], _benchmark_source(n.claim))
+        for claim_id, n in normalized.items()
+    }
 
 
 def _display_names(frame: pd.DataFrame, name: str, key: str, spelling: Mapping[str, str]) -> pd.Series:

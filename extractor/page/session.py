@@ -17,7 +17,7 @@ from markupsafe import Markup
 from extractor.html import escaped
 from extractor.grounding import find_evidence, number_mentions
 from extractor.catalog.normalize import Aliases
-from extractor.leaderboard.build import board_aliases, board_measures, claim_block, standing
+from extractor.leaderboard.build import board_aliases, board_measures, claim_block, paper_standings, standing
 from extractor.review.agreement import SETTLED, Agreement, Disagreement, agreement
 from extractor.review.aliases import alias_values
 from extractor.review.apply import CONFIRM_CASE, NAMED_BY, Offer, view_of
@@ -239,7 +239,13 @@ class ReviewSession:
         return {c.id: (c, p.extraction.claims) for p in state.papers if p.extraction for c in p.extraction.claims}
 
     def _passes(
-        self, item: TargetState, wanted: str, claims: dict[str, tuple[Claim, list[Claim]]], settle: set[str], aliases: Aliases
+        self,
+        item: TargetState,
+        wanted: str,
+        claims: dict[str, tuple[Claim, list[Claim]]],
+        settle: set[str],
+        aliases: Aliases,
+        standings: dict[str, tuple[str | None, str | None]],
     ) -> bool:
         if wanted == "unreviewed":
             return item.decision is None or item.stale is not None
@@ -247,9 +253,11 @@ class ReviewSession:
             return item.target.id in settle
         if item.target.id not in claims:
             return False
-        claim, paper = claims[item.target.id]
-        models, title = self._read_from_paper(claim)
-        reason, source = standing(claim, models, aliases, title, self.measures(), paper)
+        if item.target.id not in standings:  # the first of its paper's claims asked: read them all once
+            claim, paper = claims[item.target.id]
+            models, title = self._read_from_paper(claim)
+            standings.update(paper_standings(paper, models, aliases, title, self.measures()))
+        reason, source = standings[item.target.id]
         return bool(source) if wanted == "context" else bool(reason)
 
     def _read_from_paper(self, claim: Claim) -> tuple[list, str | None]:
@@ -267,7 +275,8 @@ class ReviewSession:
         claims = self._claims(state)
         settle = {d.target_id for d in self.agreement(state).disagreements if not d.settled}
         aliases = self.aliases()
-        return [i for i in items if self._passes(i, wanted, claims, settle, aliases)]
+        standings: dict[str, tuple[str | None, str | None]] = {}  # filled a paper at a time
+        return [i for i in items if self._passes(i, wanted, claims, settle, aliases, standings)]
 
     def neighbours(self, state: ReviewState, mode: str, wanted: str, item_id: str | None) -> dict[str, str | None]:
         """The items before and after this one in the list (filter applied), and the first
