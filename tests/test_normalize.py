@@ -1144,14 +1144,17 @@ def test_a_relabelled_test_set_is_a_block_of_its_own() -> None:
         ("vanilla ViT backbone, without extra data", True),
         ("instruction-tuned variant, 5-shot", True),
         ("majority voting over 16 samples", True),
+        ("7B", True),  # a model's size is the entry's
+        ("1.5B, after fine-tuning", True),
+        ("multiple-choice question answering", True),  # the task the benchmark is for
         ("mathematical questions", False),  # may be a part of the benchmark
         ("bag-carrying walkers, single model", False),  # one phrase says nothing of the entry
         ("questions written by chemists", False),
     ],
 )
 def test_a_score_naming_no_metric_takes_the_measure_when_its_unread_words_describe_the_entry(setting: str, measured: bool) -> None:
-    """A setting whose every unread phrase says how the entry was built or run cannot name a part of
-    the benchmark: the score takes the benchmark's one measure. Made-up rows."""
+    """A setting whose every unread phrase says how the entry was built or run, or names the task,
+    cannot name a part of the benchmark: the score takes the benchmark's one measure. Made-up rows."""
     n = normalize_claim(_claim(benchmark="MMLU", setting=setting, value=61.0, unit="%"))
     assert (n.metric == "accuracy") is measured
 

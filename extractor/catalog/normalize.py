@@ -864,32 +864,37 @@ _ENTRY_WORDS = re.compile(
     r"|backbones?|encoders?|decoders?|models?|variants?|parameters?|params|layers|ensembl(?:e|es|ed|ing)|single"
     r"|samples|sampling|voting|self-consistency|CoT|thinking|tokens|built|based|base|augment(?:ed|ation)?"
     r"|data|extra|external|tools?|verifiers?|post-processing|without|budget|rollouts?|polic(?:y|ies)"
-    r"|incorporat(?:ed|ing)|integrat(?:ed|ing)|combined|plugged|equipped|on\s+top\s+of)\b",
+    r"|incorporat(?:ed|ing)|integrat(?:ed|ing)|combined|plugged|equipped|on\s+top\s+of"
+    r"|\d+(?:\.\d+)?[BM])\b",  # a model's size: '7B', '1.5B', '10M'
     re.IGNORECASE,
 )
 
 
-# A task's name ('document classification', 'visual question answering'): what a benchmark is for.
+# A task's name ('document classification', 'text-to-video retrieval'): what a benchmark is for.
 _TASK = re.compile(
     r"\b(?:extraction|classification|answering|recognition|detection|segmentation|captioning|summari[sz]ation"
-    r"|translation|generation|understanding|reasoning|estimation|tracking|parsing)$",
+    r"|translation|generation|understanding|reasoning|estimation|tracking|parsing|retrieval|localization"
+    r"|verification|forecasting|completion|denoising|restoration|enhancement|separation|labell?ing)$",
     re.IGNORECASE,
 )
+
+
+def _no_part(words: str) -> bool:
+    """Whether words no condition reads say how the entry was built or run ('trained for 4.8T
+    tokens', '7B'), or name the task the benchmark is for ('entity relation extraction'), so
+    cannot name a part of it ('RE' on FUNSD, 'mathematical MMLU', '3s trials')."""
+    return bool(_ENTRY_WORDS.search(words) or _TASK.search(words))
 
 
 def may_name_a_part(setting: Setting) -> bool:
-    """Whether a normalized setting keeps words no condition reads that say nothing of the entry
-    ('RE' on FUNSD, 'blind degradation' on Urban100), so may name a part of its benchmark; the
-    name of a task ('entity relation extraction') says what the benchmark is for."""
-    return any(not (_ENTRY_WORDS.search(words) or _TASK.search(words)) for words in setting.other.split(", ") if words)
+    """Whether a normalized setting keeps words that may name a part of its benchmark."""
+    return not all(_no_part(words) for words in setting.other.split(", ") if words)
 
 
-def _names_the_entry(setting: str | None, phrases: frozenset[str]) -> bool:
-    """Whether every phrase of a setting that no condition reads says how the entry was built or
-    run ('trained for 4.8T tokens', 'vanilla ViT backbone, without extra data'), so none of its
-    words can name a part of the benchmark ('easy', 'mathematical MMLU', '3s trials')."""
+def _names_no_part(setting: str | None, phrases: frozenset[str]) -> bool:
+    """Whether no phrase of a setting as written may name a part of its benchmark."""
     unread = (parse_setting(part, phrases).other for part in re.split(r"[,;]", setting or ""))
-    return all(_ENTRY_WORDS.search(words) for words in unread if words)
+    return all(_no_part(words) for words in unread if words)
 
 
 def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[str, str]) -> Setting:
@@ -1007,7 +1012,7 @@ def normalize_claim(
     # A metric-less score whose unread words may name a part of the benchmark waits for a reviewer;
     # words that name one of its registry parts ('IF100' on CIFAR-100-LT) are read.
     unread = _named_part(entry, setting_read.other)[1] if entry is not None else setting_read.other
-    open_measure = metric.name is None and (not leftover(unread) or _names_the_entry(claim.setting, phrases))
+    open_measure = metric.name is None and (not leftover(unread) or _names_no_part(claim.setting, phrases))
     reported = reported_in.get(benchmark.key) if reported_in and benchmark.key else None
     assumed = _only_measure(entry, claim, unit, reported) if open_measure else None
     if assumed:  # '69% on MMLU': MMLU's accuracy
