@@ -426,6 +426,34 @@ def test_qualifiers_and_version_spellings_of_one_benchmark_merge(one: str, other
     assert a.comparability_key == b.comparability_key
 
 
+def test_a_benchmark_named_with_words_of_its_own_task_is_that_benchmark() -> None:
+    """'Cityscapes semantic segmentation', 'COCO Keypoints' and 'ImageNet classification' are the
+    registry's benchmarks: the words say which of its tasks, so a generic 'AP' on 'COCO
+    Keypoints' is a keypoint AP and on 'COCO instance segmentation' a mask AP, never the box AP
+    of a detector's COCO. Words of a task the benchmark is not for keep the name apart
+    ('ImageNet localization' is scored otherwise than its classification). Made-up rows."""
+    segmentation = normalize_claim(_claim(metric="mIoU", benchmark="Cityscapes semantic segmentation", value=84.0))
+    assert segmentation.comparability_key == normalize_claim(_claim(metric="mIoU", benchmark="Cityscapes", value=83.0)).comparability_key
+    keypoints = normalize_claim(_claim(metric="AP", benchmark="Microsoft COCO Keypoints", value=70.6))
+    written = normalize_claim(_claim(metric="keypoint AP", benchmark="COCO", value=71.0))
+    assert keypoints.benchmark == "COCO" and keypoints.comparability_key == written.comparability_key
+    masks = normalize_claim(_claim(metric="AP", benchmark="COCO instance segmentation", value=44.0))
+    boxes = normalize_claim(_claim(metric="AP", benchmark="COCO object detection", value=52.0))
+    assert (masks.metric, boxes.metric) == ("mask AP", "mAP") and boxes.benchmark == "COCO"
+    assert normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet classification", value=81.0)).benchmark == "ImageNet"
+    assert not normalize_claim(_claim(metric="top-5 error", benchmark="ImageNet localization", value=9.0)).benchmark_known
+
+
+def test_a_setting_that_names_its_own_benchmark_again_says_nothing_more() -> None:
+    """'single model, MPII test dataset' on MPII is a test-split score of a single model: the name
+    said again (and 'dataset' after it) is dropped from the row's words, so the metric-less score
+    takes MPII's one measure. A name that qualifies other words stays. Made-up rows."""
+    n = normalize_claim(_claim(benchmark="MPII", setting="single model, MPII test dataset", value=93.0))
+    assert (n.metric, n.setting.get("split"), n.setting.other) == ("PCKh", "test", "single model")
+    pretrained = normalize_claim(_claim(metric="top-1 accuracy", benchmark="ImageNet", setting="ImageNet-1K pretraining", value=83.0))
+    assert pretrained.setting.other == "ImageNet-1K pretraining"
+
+
 def test_a_language_qualifier_other_than_english_keeps_its_own_block() -> None:
     german = normalize_claim(_claim(metric="accuracy", benchmark="MMLU (German)", value=52.0, unit="%"))
     plain = normalize_claim(_claim(metric="accuracy", benchmark="MMLU", value=70.0, unit="%"))
@@ -579,6 +607,7 @@ def test_a_generic_ap_takes_the_one_task_its_papers_title_names() -> None:
         return normalize_claim(_claim(**{"metric": "AP", "benchmark": "FooDet", "value": 70.0, **fields}), title=title).metric
 
     assert metric("Simple Baselines for Multi-Person Pose Estimation") == "keypoint AP"
+    assert metric("FooPose: Tokenized Pose Regression") == "keypoint AP"
     assert metric("A Foo Network for Keypoint Detection", metric="average precision") == "keypoint AP"
     assert metric("FooMask: Real-time Instance Segmentation") == "mask AP"
     assert metric("Detecting Objects as Paired Keypoints") == metric("Foo R-CNN for Object Detection") == "mAP"

@@ -266,7 +266,7 @@ def read_conditions(text: str | None, phrases: frozenset[str] = frozenset(), onl
 
 
 # Words that say nothing alone: what a reading leaves of 'at 512 resolution' is no configuration.
-_FILLERS = frozenset({"at", "on", "in", "with", "using", "of", "the", "a", "an", "and", "for", "under", "via"})
+_FILLERS = frozenset({"at", "on", "in", "with", "using", "of", "the", "a", "an", "and", "for", "under", "via", "dataset", "datasets"})
 
 
 def leftover(text: str) -> str:

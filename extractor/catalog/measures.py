@@ -139,9 +139,13 @@ _GENERIC = {"mAP": frozenset({"ap", "map", "average precision", "mean average pr
 _TASK_MEASURES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
     "mAP": (
         (re.compile(r"\binstance[\s-]+segmentation\b", re.IGNORECASE), "mask AP"),
-        (re.compile(r"\bpose\s+estimation\b|\bkey-?points?\s+(?:detection|estimation|localization)\b", re.IGNORECASE), "keypoint AP"),
+        (re.compile(r"\bpose\s+(?:estimation|regression)\b|\bkey-?points?\s+(?:detection|estimation|localization)\b", re.IGNORECASE), "keypoint AP"),
         (re.compile(r"\bobject\s+detect(?:ion|ors?)\b|\bdetect(?:ing|s)?\s+objects?\b", re.IGNORECASE), "mAP"),
     ),
+}
+# A benchmark's name that writes its keypoints ('COCO Keypoints') names the keypoint task.
+_NAMED_MEASURES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
+    "mAP": ((re.compile(r"\bkey-?points?\b", re.IGNORECASE), "keypoint AP"),),
 }
 # An overlap threshold the setting names ('at tIoU=0.5', 'IoU@0.5', 'IoU threshold of 0.75').
 _AT_IOU = r"\bt?IoU\s*(?:@|=|of|threshold(?:\s+of)?)?\s*0?\.{}0*(?!\d)(?!\s*[:\u2013-]\s*0?\.\d)"
@@ -158,13 +162,18 @@ def _generic(metric: str | None, written: str | None) -> bool:
     return metric in _GENERIC and " ".join((written or "").lower().split()) in _GENERIC[metric]
 
 
-def task_measure(metric: str | None, written: str | None, setting: str | None, title: str | None = None) -> str | None:
-    """The measure a generic name stands for on the task the setting names ('AP' with
+def task_measure(
+    metric: str | None, written: str | None, setting: str | None, title: str | None = None, named: str | None = None
+) -> str | None:
+    """The measure a generic name stands for on the task the benchmark's name writes ('AP' on
+    'COCO Keypoints' -> 'keypoint AP', ``named``), else on the task the setting names ('AP' with
     'instance segmentation' -> 'mask AP'), else on the one task the paper's title names ('AP' in
     '... for Human Pose Estimation' -> 'keypoint AP'), else None. A name that says its measure
     ('box AP') keeps it whatever the words around it say."""
     if not _generic(metric, written):
         return None
+    if named and (found := [m for words, m in (*_NAMED_MEASURES[metric], *_TASK_MEASURES[metric]) if words.search(named)]):
+        return found[0]
     if setting and (found := [m for words, m in (*_TASK_MEASURES[metric], *_SETTING_MEASURES[metric]) if words.search(setting)]):
         return found[0]
     named = {m for words, m in _TASK_MEASURES[metric] if title and words.search(title)}

@@ -427,6 +427,9 @@ class BenchmarkInfo:
     # en-de; 'Penn Treebank (Character Level)': character level; 'five-shot MMLU': 5-shot
     conditions: tuple[tuple[str, str], ...] = ()
     proposed: str | None = None  # for an unknown name, the registry entry it most resembles
+    # Words of the benchmark's own task written after its name ('keypoints' in 'COCO Keypoints'):
+    # they say which of its measures a generic one is ('AP' there is keypoint AP).
+    task: str | None = None
 
     @property
     def key(self) -> str | None:
@@ -539,7 +542,24 @@ def normalize_benchmark(name: str | None) -> BenchmarkInfo:
     if named := _name_with_part(rest if values else text):
         benchmark, part = named
         return BenchmarkInfo(benchmark, True, _ordered(_merged(values, (("subset", part),))))
+    if tasked := _name_with_task(rest if values else text):
+        return BenchmarkInfo(tasked[0], True, _ordered(values), task=tasked[1])
     return BenchmarkInfo(canonical, known, proposed=propose_benchmark(canonical))
+
+
+def _name_with_task(text: str) -> tuple[str, str] | None:
+    """A registry benchmark's name followed by words of its own task and nothing else ('Cityscapes
+    semantic segmentation', 'COCO Keypoints', 'ImageNet classification'): that benchmark, and
+    the words. Words of another task keep the name apart ('ImageNet localization' is scored
+    otherwise than ImageNet's classification)."""
+    mentions = find_benchmarks(text)
+    if len(mentions) != 1 or mentions[0].span[0] != 0 or (entry := benchmark_entry(mentions[0].canonical)) is None:
+        return None
+    words = re.findall(r"[\w-]+", text[mentions[0].span[1] :].lower())
+    task = {word.removesuffix("s") for word in re.findall(r"[\w-]+", (entry.task or "").lower())}
+    if words and all(word.removesuffix("s") in task for word in words):
+        return mentions[0].canonical, " ".join(words)
+    return None
 
 
 def _name_with_part(text: str) -> tuple[str, str] | None:
@@ -891,10 +911,36 @@ def may_name_a_part(setting: Setting) -> bool:
     return not all(_no_part(words) for words in setting.other.split(", ") if words)
 
 
-def _names_no_part(setting: str | None, phrases: frozenset[str]) -> bool:
+def _names_no_part(setting: str | None, phrases: frozenset[str], benchmark: str | None) -> bool:
     """Whether no phrase of a setting as written may name a part of its benchmark."""
-    unread = (parse_setting(part, phrases).other for part in re.split(r"[,;]", setting or ""))
-    return all(_no_part(words) for words in unread if words)
+    unread = (_own_name_dropped(parse_setting(part, phrases).other, benchmark) for part in re.split(r"[,;]", setting or ""))
+    return all(_no_part(words) for words in unread if leftover(words))
+
+
+# The word for a dataset after a benchmark's name ('the MPII test dataset'), and the words that
+# lead up to a name ('evaluated on the').
+_LEADING_TO = re.compile(r"(?:\b(?:on|in|of|the|at|for|from|over|across)\s+)+$", re.IGNORECASE)
+_DATASET_WORD = re.compile(r"\s*(?:data\s*set|dataset|benchmark|corpus)\b", re.IGNORECASE)
+
+
+def _own_name_dropped(words: str, benchmark: str | None) -> str:
+    """Unread words of a setting without the name of the claim's own benchmark said again, at
+    their end or before the word for a dataset ('single model MPII dataset' on MPII -> 'single
+    model'): it describes neither the entry nor a part of the benchmark. A name that qualifies
+    other words stays ('ImageNet-1K pretraining')."""
+    if not benchmark or not words:
+        return words
+    kept, at = [], 0
+    for mention in find_benchmarks(words):
+        start, end = mention.span
+        dataset = _DATASET_WORD.match(words, end)
+        if mention.canonical == benchmark and (dataset or not words[end:].strip(" ,;")) and words[start - 1 : start] != "-":
+            kept.append(_LEADING_TO.sub("", words[at:start]))
+            at = dataset.end() if dataset else end
+    if not kept:
+        return words
+    joined = "".join((*kept, words[at:]))
+    return re.sub(r"\s*,(?:\s*,)+\s*", ", ", " ".join(joined.split())).strip(" ,;")
 
 
 def _as_usual(setting: Setting, usual: tuple[tuple[str, str], ...], same: dict[str, str]) -> Setting:
@@ -994,6 +1040,8 @@ def normalize_claim(
     setting_read = parse_setting(claim.setting, phrases)
     named = _edition(normalize_benchmark(aliased(claim.benchmark, "benchmark", aliases)), claim.setting)
     benchmark, part = _part(_named_by_words(named, claim.benchmark, claim.setting), setting_read)
+    own = benchmark.name if benchmark.known else None
+    setting_read = replace(setting_read, other=_own_name_dropped(setting_read.other, own))
     metric = _without_benchmark(normalize_metric(aliased(claim.metric, "metric", aliases)), benchmark)
     entry = benchmark_entry(benchmark.name) if benchmark.known and benchmark.name else None
     if entry is not None and (other := entry.stands_for(metric.name)):  # '91.8 F1 on WSJ': the Penn Treebank
@@ -1004,7 +1052,7 @@ def normalize_claim(
         metric = metric.read_as(normalize_metric(measure))  # 'bpc / perplexity ... on text8'
     if (cut := rank_cut(metric.written, claim.evidence, claim.value)) is not None:  # 'top-1' alone: error or accuracy?
         metric = metric.read_as(normalize_metric(cut) if cut else MetricInfo(metric.written, None, False, "none"))
-    if meant := task_measure(metric.name, metric.written, claim.setting, title):  # 'AP' for instance segmentation
+    if meant := task_measure(metric.name, metric.written, claim.setting, title, benchmark.task):  # 'AP' for instance segmentation
         metric = metric.read_as(normalize_metric(meant))
     if entry is not None and (meant := dict(entry.measures).get(metric.name)):  # ImageNet's accuracy is top-1
         metric = metric.read_as(normalize_metric(meant))
@@ -1012,7 +1060,7 @@ def normalize_claim(
     # A metric-less score whose unread words may name a part of the benchmark waits for a reviewer;
     # words that name one of its registry parts ('IF100' on CIFAR-100-LT) are read.
     unread = _named_part(entry, setting_read.other)[1] if entry is not None else setting_read.other
-    open_measure = metric.name is None and (not leftover(unread) or _names_no_part(claim.setting, phrases))
+    open_measure = metric.name is None and (not leftover(unread) or _names_no_part(claim.setting, phrases, own))
     reported = reported_in.get(benchmark.key) if reported_in and benchmark.key else None
     assumed = _only_measure(entry, claim, unit, reported) if open_measure else None
     if assumed:  # '69% on MMLU': MMLU's accuracy
