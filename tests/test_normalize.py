@@ -1188,6 +1188,15 @@ def test_a_score_naming_no_metric_takes_the_measure_when_its_unread_words_descri
     assert (n.metric == "accuracy") is measured
 
 
+def test_well_known_benchmarks_of_one_measure_give_it_to_a_score_naming_none() -> None:
+    """'0.8672 on DocVQA' is an ANLS, '50.0% on AIME 2024' an accuracy (its 'pass@1' too); a
+    family's name without its year ('AIME') is no dataset, so its bare scores wait. Made-up rows."""
+    assert normalize_claim(_claim(benchmark="DocVQA", value=0.8672)).metric == "ANLS"
+    aime = normalize_claim(_claim(benchmark="AIME 2024", value=50.0, unit="%"))
+    assert aime.metric == "accuracy" and aime.comparability_key == normalize_claim(_claim(benchmark="AIME24", metric="pass@1", value=55.0, unit="%")).comparability_key
+    assert normalize_claim(_claim(benchmark="AIME", value=77.5, unit="%")).metric is None
+
+
 def test_a_score_naming_no_metric_takes_its_benchmarks_one_measure() -> None:
     """'phi-3-mini achieves 69% on MMLU' is MMLU's accuracy, '8.38 on MT-Bench' its score and
     '45% on HumanEval' its pass@1: the one measure the registry says the benchmark is scored in,
