@@ -295,6 +295,14 @@ def test_a_benchmark_the_board_reports_in_no_one_score_measure_leaves_a_bare_num
     assert board.unranked["unranked"].tolist() == ["missing metric"] and board.length("unranked") == 1
 
 
+def test_a_cost_on_the_benchmark_says_nothing_of_what_a_bare_number_there_is() -> None:
+    """'11% parameters' on Receipt-KIE is what an entry spends, not a second measure the benchmark is
+    scored in: the bare 0.9524 is still the board's F1."""
+    board = _receipts_board((91.2, "91.2 F1", "F1", None), (89.5, "89.5 F1", "F1", None), (11.0, "11% parameters", "parameters", None),
+                            (0.9524, "0.9524", None, None))
+    assert 0.9524 in board.scores["value"].tolist()
+
+
 def test_a_task_named_beside_the_other_rows_is_no_part_and_the_bare_numbers_own_words_are_read() -> None:
     board = _receipts_board((91.2, "91.2 F1", "F1", "entity relation extraction"), (89.5, "89.5 F1", "F1", "incorporated into LMH"),
                             (0.9524, "0.9524", None, None), (0.93, "0.93", None, "handwritten receipts"))

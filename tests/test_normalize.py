@@ -454,6 +454,18 @@ def test_a_setting_that_names_its_own_benchmark_again_says_nothing_more() -> Non
     assert pretrained.setting.other == "ImageNet-1K pretraining"
 
 
+def test_alpacaevals_two_versions_are_two_benchmarks_and_a_winning_rate_is_a_win_rate() -> None:
+    """AlpacaEval 2.0 judges against another reference than AlpacaEval 1.0: two leaderboards,
+    however the version is written, and the name without one a third. Made-up rows."""
+    two = normalize_claim(_claim(metric="length-controlled winning rate", benchmark="Alpaca Eval 2", value=50.5, unit="%"))
+    other = normalize_claim(_claim(metric="LC win rate", benchmark="AlpacaEval 2.0", value=42.0, unit="%"))
+    assert two.metric == "length-controlled win rate" and two.comparability_key == other.comparability_key
+    one = normalize_claim(_claim(metric="LC win rate", benchmark="AlpacaEval 1.0", value=42.0, unit="%"))
+    bare = normalize_claim(_claim(metric="LC win rate", benchmark="AlpacaEval", value=42.0, unit="%"))
+    assert len({two.benchmark, one.benchmark, bare.benchmark}) == 3
+    assert normalize_claim(_claim(metric="winning rate", benchmark="Arena-Hard", value=46.2, unit="%")).metric == "win rate"
+
+
 def test_a_language_qualifier_other_than_english_keeps_its_own_block() -> None:
     german = normalize_claim(_claim(metric="accuracy", benchmark="MMLU (German)", value=52.0, unit="%"))
     plain = normalize_claim(_claim(metric="accuracy", benchmark="MMLU", value=70.0, unit="%"))
@@ -1176,6 +1188,7 @@ def test_a_relabelled_test_set_is_a_block_of_its_own() -> None:
         ("7B", True),  # a model's size is the entry's
         ("1.5B, after fine-tuning", True),
         ("multiple-choice question answering", True),  # the task the benchmark is for
+        ("increasing image resolutions", True),  # how the entry was run
         ("mathematical questions", False),  # may be a part of the benchmark
         ("bag-carrying walkers, single model", False),  # one phrase says nothing of the entry
         ("questions written by chemists", False),

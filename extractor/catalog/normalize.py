@@ -884,7 +884,7 @@ _ENTRY_WORDS = re.compile(
     r"|backbones?|encoders?|decoders?|models?|variants?|parameters?|params|layers|ensembl(?:e|es|ed|ing)|single"
     r"|samples|sampling|voting|self-consistency|CoT|thinking|tokens|built|based|base|augment(?:ed|ation)?"
     r"|data|extra|external|tools?|verifiers?|post-processing|without|budget|rollouts?|polic(?:y|ies)"
-    r"|incorporat(?:ed|ing)|integrat(?:ed|ing)|combined|plugged|equipped|on\s+top\s+of"
+    r"|incorporat(?:ed|ing)|integrat(?:ed|ing)|combined|plugged|equipped|on\s+top\s+of|resolutions?"
     r"|\d+(?:\.\d+)?[BM])\b",  # a model's size: '7B', '1.5B', '10M'
     re.IGNORECASE,
 )

@@ -136,6 +136,9 @@ class MetricEntry:
     template: str | None = None
     # Conditions the measure itself implies (bits per character is counted at character level).
     conditions: tuple[tuple[str, str], ...] = ()
+    # What an entry spends for its score (time, memory, size, compute, money), never what a
+    # benchmark is scored in.
+    cost: bool = False
 
 
 class BenchmarkMention(NamedTuple):
@@ -250,6 +253,7 @@ def load_registry() -> Registry:
             patterns=tuple(re.compile(p, re.IGNORECASE) for p in m.get("patterns", ())),
             template=m.get("template"),
             conditions=tuple(m.get("conditions", {}).items()),
+            cost=m.get("cost", False),
         )
         for m in _read("metrics.json")["metrics"]
     )
@@ -414,6 +418,12 @@ def readings(name: str) -> tuple[tuple[str, str], ...]:
     """What an abbreviation several measures share ('R1') is on benchmarks of a task: (a word of
     the task, the measure) each; none for any other name."""
     return _ambiguous().get(_key(name), ())
+
+
+def is_cost(measure: str) -> bool:
+    """Whether a canonical measure is what an entry spends (latency, FLOPs, parameters)."""
+    found = metric_entry(measure)
+    return found is not None and found[0].cost
 
 
 def metric_entry(name: str) -> tuple[MetricEntry, str] | None:

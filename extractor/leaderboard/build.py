@@ -32,6 +32,7 @@ import pandas as pd
 
 from extractor.catalog.blocks import Joined, join_keys, reviewer_merges
 from extractor.catalog.conditions import by_name
+from extractor.catalog.registry import is_cost
 from extractor.leaderboard.spool import SortedSpool, Spool
 from extractor.catalog.normalize import (
     Aliases,
@@ -420,8 +421,9 @@ class BoardMeasures:
 
     @staticmethod
     def told(n: NormalizedClaim, ranked: bool) -> Told | None:
-        """What one score tells of its benchmark's measures: none unless it is ranked."""
-        if ranked and n.benchmark_key and n.metric:
+        """What one score tells of its benchmark's measures: none unless it is ranked, nor when it
+        is a cost ('11% parameters' on ImageNet: a bare number there is still an accuracy)."""
+        if ranked and n.benchmark_key and n.metric and not is_cost(n.metric):
             return Told(n.benchmark_key, n.metric, n.direction, may_name_a_part(n.setting))
         return None
 
