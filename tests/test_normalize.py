@@ -444,6 +444,20 @@ def test_a_benchmark_named_with_words_of_its_own_task_is_that_benchmark() -> Non
     assert not normalize_claim(_claim(metric="top-5 error", benchmark="ImageNet localization", value=9.0)).benchmark_known
 
 
+def test_a_split_written_with_the_benchmarks_name_in_the_evidence_is_read() -> None:
+    """'69.7% execution accuracy on the BIRD development set' is a dev score even where the setting
+    forgot it; a split written beside another benchmark's name is not this one's, and a training
+    split is no split a number is measured on. Made-up rows."""
+    def split(evidence: str, benchmark: str, setting: str | None = None) -> str | None:
+        n = normalize_claim(_claim(metric="execution accuracy", benchmark=benchmark, value=69.7, unit="%", evidence=evidence, setting=setting))
+        return n.setting.get("split")
+
+    assert split("FooSQL achieves 69.7% execution accuracy on the BIRD development set, using a 32B LLM", "BIRD") == "dev"
+    assert split("FooSQL reaches 69.7% on BIRD", "BIRD", setting="test set") == "test"  # the setting's word wins
+    assert split("obtains 0.64%, 1.29% and 1.63% EER on VoxCeleb1-O, SITW.Dev, and SITW.Eval set", "VoxCeleb1-O") is None
+    assert split("trained on the ImageNet training set, FooNet reaches 69.7%", "ImageNet") == "validation"  # its usual one
+
+
 def test_a_setting_that_names_its_own_benchmark_again_says_nothing_more() -> None:
     """'single model, MPII test dataset' on MPII is a test-split score of a single model: the name
     said again (and 'dataset' after it) is dropped from the row's words, so the metric-less score

@@ -1007,6 +1007,24 @@ def _with_part(entry: BenchmarkEntry, setting: Setting) -> Setting:
     return replace(with_written(setting, (("subset", part),)), other=leftover(rest)) if part else setting
 
 
+def _split_beside_name(evidence: str, written: str | None, benchmark: str | None) -> str | None:
+    """The split a claim's evidence writes with its benchmark's name ('69.7% on the BIRD
+    development set', 'on COCO test-dev'), where it writes one: a split named elsewhere in the
+    evidence may be another benchmark's ('0.64% and 1.29% EER on VoxCeleb1-O and SITW.Dev').
+    A training split is no split a number is measured on."""
+    named = [(m.surface, m.span[1]) for m in find_benchmarks(evidence) if benchmark and m.canonical == benchmark]
+    named += [(m.group(), m.end()) for m in re.finditer(re.escape(written), evidence, re.IGNORECASE)] if written else []
+    found = set()
+    for surface, end in named:
+        after = " ".join(re.split(r"[,;:()]|\band\b", evidence[end:], maxsplit=1)[0].split()[:3])
+        if (split := read_conditions(f"{surface} {after}", only=_SPLIT).get("split")) not in (None, "train"):
+            found.add(split)
+    return found.pop() if len(found) == 1 else None
+
+
+_SPLIT = frozenset({"split"})
+
+
 def _required(entry: BenchmarkEntry, setting: Setting, evidence: str) -> tuple[Setting, tuple[str, ...]]:
     """A benchmark reported under several values of a condition with no usual one (``required``):
     the value a claim does not state in its setting or names, read from its evidence where that
@@ -1080,6 +1098,8 @@ def normalize_claim(
         setting = with_written(setting, (("shots", "0-shot"),))
     if setting.get("languages") is None and (pair := _translated(benchmark, claim.evidence)):
         setting = with_written(setting, (("languages", pair),))
+    if setting.get("split") is None and (split := _split_beside_name(claim.evidence, claim.benchmark, own)):
+        setting = with_written(setting, (("split", split),))  # '69.7% ... on the BIRD development set'
     if entry is not None:  # a part the words name is stated, so the usual part does not fill it
         setting = _with_part(entry, setting)
     if entry is not None and (entry.usual or entry.condition_aliases):  # ImageNet is scored on validation
