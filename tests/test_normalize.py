@@ -458,6 +458,26 @@ def test_a_split_written_with_the_benchmarks_name_in_the_evidence_is_read() -> N
     assert split("trained on the ImageNet training set, FooNet reaches 69.7%", "ImageNet") == "validation"  # its usual one
 
 
+def test_names_of_parsing_polyp_and_lesion_benchmarks_and_measures() -> None:
+    """'unlabeled attachment accuracy' is UAS; 'CVC-612' is CVC-ClinicDB, where an 'IoU' is its
+    mIoU; 'ISIC-2018 Challenge' is ISIC 2018. Made-up rows."""
+    assert normalize_claim(_claim(metric="unlabeled attachment accuracy", benchmark="PTB", value=94.3)).metric == "UAS"
+    assert normalize_claim(_claim(metric="labeled attachment accuracy", benchmark="PTB", value=92.4)).metric == "LAS"
+    polyps = normalize_claim(_claim(metric="IOU score", benchmark="CVC-612", value=0.8163))
+    written = normalize_claim(_claim(metric="mIoU", benchmark="CVC-ClinicDB", value=88.2, unit="%"))
+    assert polyps.comparability_key == written.comparability_key
+    assert normalize_claim(_claim(metric="mDice", benchmark="ISIC-2018 Challenge", value=90.1)).benchmark == "ISIC 2018"
+
+
+def test_a_cross_dataset_test_is_a_zero_shot_score() -> None:
+    """A 'generalizability test' or a 'cross-dataset' one trains on another dataset than the one
+    scored: a board of its own, never beside the models trained on it. Made-up rows."""
+    crossed = normalize_claim(_claim(metric="Dice", benchmark="Kvasir-SEG", setting="generalizability tests", value=0.7575))
+    plain = normalize_claim(_claim(metric="Dice", benchmark="Kvasir-SEG", value=0.8818))
+    assert crossed.setting.get("shots") == "0-shot" and crossed.comparability_key != plain.comparability_key
+    assert normalize_claim(_claim(metric="Dice", benchmark="Kvasir-SEG", setting="cross-dataset evaluation", value=0.7)).setting.get("shots") == "0-shot"
+
+
 def test_a_setting_that_names_its_own_benchmark_again_says_nothing_more() -> None:
     """'single model, MPII test dataset' on MPII is a test-split score of a single model: the name
     said again (and 'dataset' after it) is dropped from the row's words, so the metric-less score

@@ -763,12 +763,19 @@ _UNSEEN = re.compile(
 )
 
 
+# A cross-dataset test: trained on one dataset, scored on another ('generalizability tests').
+_CROSS_DATASET = re.compile(r"\bcross[\s-]*dataset\b|\bgenerali[sz](?:ability|ation)\s+(?:tests?|experiments?|evaluations?)\b", re.IGNORECASE)
+
+
 def _unseen(benchmark: BenchmarkInfo, setting: str | None) -> bool:
     """Whether a setting says the model never trained on the benchmark it is scored on ('FID on
-    COCO, without training on COCO'): that is a zero-shot number, never a fine-tuned one. Only the
-    claim's own benchmark counts ('without training on extra data' says nothing of the kind)."""
+    COCO, without training on COCO'; a 'cross-dataset' or 'generalizability' test): that is a
+    zero-shot number, never a fine-tuned one. Only the claim's own benchmark counts ('without
+    training on extra data' says nothing of the kind)."""
     if not benchmark.known or not benchmark.name or not setting:
         return False
+    if _CROSS_DATASET.search(setting):
+        return True
     return any(
         mention.canonical == benchmark.name
         for m in _UNSEEN.finditer(setting)
