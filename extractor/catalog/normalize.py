@@ -1019,17 +1019,26 @@ def _split_beside_name(evidence: str, written: str | None, benchmark: str | None
     development set', 'on COCO test-dev'), where it writes one: a split named elsewhere in the
     evidence may be another benchmark's ('0.64% and 1.29% EER on VoxCeleb1-O and SITW.Dev').
     A training split is no split a number is measured on."""
-    named = [(m.surface, m.span[1]) for m in find_benchmarks(evidence) if benchmark and m.canonical == benchmark]
-    named += [(m.group(), m.end()) for m in re.finditer(re.escape(written), evidence, re.IGNORECASE)] if written else []
+    if not _MAY_NAME_A_SPLIT.search(evidence):  # most evidence names none: no name is looked up
+        return None
+    # The name as the claim writes it, else the benchmark's other names (the registry's search is
+    # the costlier, so it is asked only when the evidence spells the name otherwise).
+    named = [(m.group(), m.end()) for m in re.finditer(re.escape(written), evidence, re.IGNORECASE)] if written else []
+    if not named and benchmark:
+        named = [(m.surface, m.span[1]) for m in find_benchmarks(evidence) if m.canonical == benchmark]
     found = set()
     for surface, end in named:
-        after = " ".join(re.split(r"[,;:()]|\band\b", evidence[end:], maxsplit=1)[0].split()[:3])
-        if (split := read_conditions(f"{surface} {after}", only=_SPLIT).get("split")) not in (None, "train"):
+        after = re.split(r"[,;:()]|\band\b", evidence[end:], maxsplit=1)[0].split()[:3]
+        beside = " ".join((surface, *after))
+        if _MAY_NAME_A_SPLIT.search(beside) and (split := read_conditions(beside, only=_SPLIT).get("split")) not in (None, "train"):
             found.add(split)
     return found.pop() if len(found) == 1 else None
 
 
 _SPLIT = frozenset({"split"})
+# Every word the split condition reads has one of these inside it ('test-dev', 'minival',
+# 'held-out', 'evaluation server', "Karpathy's split").
+_MAY_NAME_A_SPLIT = re.compile(r"test|dev|val|held|eval|karpathy", re.IGNORECASE)
 
 
 def _required(entry: BenchmarkEntry, setting: Setting, evidence: str) -> tuple[Setting, tuple[str, ...]]:
